@@ -1,0 +1,146 @@
+//! `AnyGame`: a position of any of the five games, for callers that choose the game at run time
+//! (the CLI, the store, the host). Text in, text out.
+
+use serde::Deserialize;
+
+use super::harmegedo::Harmegedo;
+use super::hexaequo::HexaEquo;
+use super::hexdame::HexDame;
+use super::heximeros::HexiMeros;
+use super::hexmeister::Hexmeister;
+use super::{GameKind, Outcome, PlayError, PositionError, Rules, Seat};
+
+/// A position of one of the games.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    HexiMeros(HexiMeros),
+    HexDame(HexDame),
+    Hexmeister(Hexmeister),
+    HexaEquo(HexaEquo),
+    Harmegedo(Harmegedo),
+}
+
+/// Run `$body` with `$g` bound to the inner game, whatever its kind.
+macro_rules! dispatch {
+    ($self:expr, $g:ident => $body:expr) => {
+        match $self {
+            AnyGame::HexiMeros($g) => $body,
+            AnyGame::HexDame($g) => $body,
+            AnyGame::Hexmeister($g) => $body,
+            AnyGame::HexaEquo($g) => $body,
+            AnyGame::Harmegedo($g) => $body,
+        }
+    };
+}
+
+fn build<R: Rules>(
+    players: Option<usize>,
+    house_rules: Option<serde_json::Value>,
+) -> Result<R, PositionError> {
+    let (min, max) = R::KIND.players();
+    let n = players.unwrap_or(max);
+    if n < min || n > max {
+        return Err(PositionError::Invalid(if min == max {
+            format!("{} is played by {min} players, not {n}", R::KIND.name())
+        } else {
+            format!(
+                "{} is played by {min} to {max} players, not {n}",
+                R::KIND.name()
+            )
+        }));
+    }
+    let house = match house_rules {
+        None => R::HouseRules::default(),
+        Some(v) => serde_json::from_value(v)
+            .map_err(|e| PositionError::Invalid(format!("bad house rules: {e}")))?,
+    };
+    R::new_game(n, house)
+}
+
+#[derive(Deserialize)]
+struct Peek {
+    game: String,
+}
+
+impl AnyGame {
+    /// The start position of `kind` (players defaults to the most the game takes).
+    pub fn new(
+        kind: GameKind,
+        players: Option<usize>,
+        house_rules: Option<serde_json::Value>,
+    ) -> Result<AnyGame, PositionError> {
+        Ok(match kind {
+            GameKind::HexiMeros => AnyGame::HexiMeros(build(players, house_rules)?),
+            GameKind::HexDame => AnyGame::HexDame(build(players, house_rules)?),
+            GameKind::Hexmeister => AnyGame::Hexmeister(build(players, house_rules)?),
+            GameKind::HexaEquo => AnyGame::HexaEquo(build(players, house_rules)?),
+            GameKind::Harmegedo => AnyGame::Harmegedo(build(players, house_rules)?),
+        })
+    }
+
+    /// Read position JSON of any game; its `game` field picks the engine.
+    pub fn from_json(json: &str) -> Result<AnyGame, PositionError> {
+        let peek: Peek =
+            serde_json::from_str(json).map_err(|e| PositionError::Json(e.to_string()))?;
+        let kind = GameKind::from_key(&peek.game)
+            .ok_or_else(|| PositionError::UnknownGame(peek.game.clone()))?;
+        Ok(match kind {
+            GameKind::HexiMeros => AnyGame::HexiMeros(HexiMeros::from_json(json)?),
+            GameKind::HexDame => AnyGame::HexDame(HexDame::from_json(json)?),
+            GameKind::Hexmeister => AnyGame::Hexmeister(Hexmeister::from_json(json)?),
+            GameKind::HexaEquo => AnyGame::HexaEquo(HexaEquo::from_json(json)?),
+            GameKind::Harmegedo => AnyGame::Harmegedo(Harmegedo::from_json(json)?),
+        })
+    }
+
+    pub fn kind(&self) -> GameKind {
+        dispatch!(self, g => kind_of(g))
+    }
+
+    pub fn to_json(&self) -> String {
+        dispatch!(self, g => g.to_json())
+    }
+
+    /// Every legal move as text, sorted.
+    pub fn legal_moves(&self) -> Vec<String> {
+        dispatch!(self, g => g.legal_move_texts())
+    }
+
+    /// Play one move given as text; returns its canonical text. Unchanged on error.
+    pub fn play(&mut self, text: &str) -> Result<String, PlayError> {
+        dispatch!(self, g => {
+            let m = g.parse_move(text)?;
+            let canonical = g.move_text(&m);
+            g.play_unchecked(&m);
+            Ok(canonical)
+        })
+    }
+
+    pub fn perft(&self, depth: u32) -> u64 {
+        dispatch!(self, g => g.perft(depth))
+    }
+
+    pub fn show(&self) -> String {
+        dispatch!(self, g => g.show())
+    }
+
+    pub fn to_move(&self) -> Option<Seat> {
+        dispatch!(self, g => g.to_move())
+    }
+
+    pub fn seat_count(&self) -> usize {
+        dispatch!(self, g => g.seat_count())
+    }
+
+    pub fn seat_name(&self, seat: Seat) -> &'static str {
+        dispatch!(self, g => g.seat_name(seat))
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        dispatch!(self, g => g.outcome())
+    }
+}
+
+fn kind_of<R: Rules>(_: &R) -> GameKind {
+    R::KIND
+}

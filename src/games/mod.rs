@@ -1,0 +1,210 @@
+//! The games: one `Rules` trait that every engine implements, the stable `GameKind` keys, seats,
+//! outcomes, the shared position JSON pieces and move text, and `AnyGame` for callers that hold a
+//! game of any kind (the CLI, the store, the host).
+//!
+//! Everything here is pure: no I/O, no clock, no randomness.
+
+mod any;
+pub mod error;
+pub mod harmegedo;
+pub mod hexaequo;
+pub mod hexdame;
+pub mod heximeros;
+pub mod hexmeister;
+pub mod notation;
+pub mod position;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+pub use any::AnyGame;
+pub use error::{IllegalMove, PlayError, PositionError, SyntaxError};
+pub use notation::{MoveText, Sep};
+pub use position::PieceText;
+
+/// The games the bot hosts. `key()` is stored in the database and in position JSON: never change
+/// one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    HexiMeros,
+    HexDame,
+    Hexmeister,
+    HexaEquo,
+    Harmegedo,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 5] = [
+        GameKind::HexiMeros,
+        GameKind::HexDame,
+        GameKind::Hexmeister,
+        GameKind::HexaEquo,
+        GameKind::Harmegedo,
+    ];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            GameKind::HexiMeros => "heximeros",
+            GameKind::HexDame => "hexdame",
+            GameKind::Hexmeister => "hexmeister",
+            GameKind::HexaEquo => "hexaequo",
+            GameKind::Harmegedo => "harmegedo",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<GameKind> {
+        GameKind::ALL
+            .into_iter()
+            .find(|k| k.key() == key.trim().to_ascii_lowercase())
+    }
+
+    /// The name players read.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::HexiMeros => "HexiMeros",
+            GameKind::HexDame => "HexDame",
+            GameKind::Hexmeister => "Hexmeister",
+            GameKind::HexaEquo => "HexaEquo",
+            GameKind::Harmegedo => "Harmegedo",
+        }
+    }
+
+    /// How many players the game takes: (fewest, most).
+    pub const fn players(self) -> (usize, usize) {
+        match self {
+            GameKind::HexiMeros => (6, 6),
+            GameKind::Harmegedo => (2, 6),
+            _ => (2, 2),
+        }
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// A player's place in a game, `0..seat_count`, in turn order of the full game (HexiMeros: Silver
+/// is 0 … Red is 5). What a seat is called is the game's business (`Rules::seat_name`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "lowercase")]
+pub enum Outcome {
+    /// `winners` won (one seat, or a team); everyone else lost.
+    Win { winners: Vec<Seat>, reason: String },
+    /// `seats` drew; any other seat had already lost.
+    Draw { seats: Vec<Seat>, reason: String },
+}
+
+/// A rules engine. Positions are plain values: `legal_moves` lists, `play_unchecked` applies one
+/// of them, and text goes through `parse_move` (syntax, then rules) and `move_text`.
+pub trait Rules: Clone + Debug + Sized {
+    /// A resolved move of this game.
+    type Move: Clone + Debug + PartialEq + Eq + Hash;
+    /// Every [REC] choice of the game's spec; `Default` is the spec.
+    type HouseRules: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned;
+    /// The untrusted position JSON (ARCHITECTURE.md "Positions").
+    type Setup: Serialize + DeserializeOwned;
+
+    const KIND: GameKind;
+
+    /// The start position for `players` seats under `house_rules`.
+    fn new_game(players: usize, house_rules: Self::HouseRules) -> Result<Self, PositionError>;
+
+    /// Validate an untrusted setup: the only way to a position besides `new_game` and playing.
+    fn from_setup(setup: Self::Setup) -> Result<Self, PositionError>;
+
+    fn to_setup(&self) -> Self::Setup;
+
+    fn house_rules(&self) -> &Self::HouseRules;
+
+    /// Seats in this game (all of them, eliminated or not).
+    fn seat_count(&self) -> usize;
+
+    /// The lower-case name of a seat's colour, as in the rules file (`"silver"`, `"white"`).
+    fn seat_name(&self, seat: Seat) -> &'static str;
+
+    /// Whose turn it is; `None` once the game is over.
+    fn to_move(&self) -> Option<Seat>;
+
+    /// `Some` once the game is over by the rules alone.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Every legal move of the side to move (empty once the game is over).
+    fn legal_moves(&self) -> Vec<Self::Move>;
+
+    /// Apply a move taken from `legal_moves` (or a replayed log). Not validated.
+    fn play_unchecked(&mut self, m: &Self::Move);
+
+    /// The canonical text of a legal move of this position.
+    fn move_text(&self, m: &Self::Move) -> String;
+
+    /// Parse move text (a `SyntaxError` if it is not a move at all) and resolve it against this
+    /// position (an `IllegalMove` saying why it is not allowed).
+    fn parse_move(&self, text: &str) -> Result<Self::Move, PlayError>;
+
+    /// A text picture of the board.
+    fn show(&self) -> String;
+
+    fn from_json(json: &str) -> Result<Self, PositionError> {
+        let setup: Self::Setup =
+            serde_json::from_str(json).map_err(|e| PositionError::Json(e.to_string()))?;
+        Self::from_setup(setup)
+    }
+
+    fn to_json(&self) -> String {
+        // A derived `Serialize` on plain data cannot fail; an empty object would show it if it did.
+        serde_json::to_string_pretty(&self.to_setup()).unwrap_or_else(|_| "{}".to_string())
+    }
+
+    /// Parse, resolve and play; on error the position is unchanged.
+    fn play(&mut self, text: &str) -> Result<Self::Move, PlayError> {
+        let m = self.parse_move(text)?;
+        self.play_unchecked(&m);
+        Ok(m)
+    }
+
+    /// The number of legal move sequences of length `depth`.
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|m| {
+                let mut next = self.clone();
+                next.play_unchecked(m);
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+
+    /// The legal moves as text, sorted: what `hexmeros rules moves` prints.
+    fn legal_move_texts(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .legal_moves()
+            .iter()
+            .map(|m| self.move_text(m))
+            .collect();
+        v.sort();
+        v
+    }
+}

@@ -1,0 +1,137 @@
+//! The `hexmeros` binary: the command line. `anyhow` lives here, at the edge.
+
+use std::io::Read;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use hexmeros::games::{AnyGame, GameKind};
+
+#[derive(Parser)]
+#[command(
+    name = "hexmeros",
+    version,
+    about = "Hosts hexagonal board games; rules engines on the command line"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Rules engines: start positions, legal moves, playing moves, perft, board pictures.
+    #[command(subcommand)]
+    Rules(RulesCommand),
+}
+
+#[derive(Args)]
+struct PositionArg {
+    /// Position JSON file, or '-' for standard input. Without it: the start position of --game.
+    #[arg(long, value_name = "FILE|-")]
+    position: Option<String>,
+    /// The game whose start position is used when --position is not given.
+    #[arg(long, default_value = "heximeros")]
+    game: String,
+}
+
+#[derive(Subcommand)]
+enum RulesCommand {
+    /// Print the start position of GAME as JSON.
+    New {
+        game: String,
+        /// Number of players, for games that take a range (Harmegedo: 2–6).
+        #[arg(long)]
+        players: Option<usize>,
+        /// House rules as JSON, e.g. '{"archer":"move_then_shoot"}'.
+        #[arg(long, value_name = "JSON")]
+        house_rules: Option<String>,
+    },
+    /// Print every legal move of the side to move, one per line, sorted.
+    Moves(PositionArg),
+    /// Play MOVEs in order and print the resulting position as JSON.
+    Play {
+        #[command(flatten)]
+        position: PositionArg,
+        #[arg(required = true)]
+        moves: Vec<String>,
+    },
+    /// Print the number of legal move sequences of length DEPTH.
+    Perft {
+        depth: u32,
+        #[command(flatten)]
+        position: PositionArg,
+    },
+    /// Print a text picture of the board.
+    Show(PositionArg),
+}
+
+fn game_kind(name: &str) -> anyhow::Result<GameKind> {
+    GameKind::from_key(name).ok_or_else(|| {
+        anyhow::anyhow!(
+            "unknown game {name:?} (expected heximeros, hexdame, hexmeister, hexaequo or harmegedo)"
+        )
+    })
+}
+
+fn load(arg: &PositionArg) -> anyhow::Result<AnyGame> {
+    let Some(path) = &arg.position else {
+        return Ok(AnyGame::new(game_kind(&arg.game)?, None, None)?);
+    };
+    let text = if path == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| anyhow::anyhow!("cannot read the position from standard input: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read position file {path}: {e}"))?
+    };
+    Ok(AnyGame::from_json(&text)?)
+}
+
+fn run(cli: Cli) -> anyhow::Result<String> {
+    let Command::Rules(cmd) = cli.command;
+    Ok(match cmd {
+        RulesCommand::New {
+            game,
+            players,
+            house_rules,
+        } => {
+            let house = house_rules
+                .map(|h| serde_json::from_str(&h))
+                .transpose()
+                .map_err(|e| anyhow::anyhow!("house rules are not JSON: {e}"))?;
+            AnyGame::new(game_kind(&game)?, players, house)?.to_json()
+        }
+        RulesCommand::Moves(p) => load(&p)?.legal_moves().join("\n"),
+        RulesCommand::Play { position, moves } => {
+            let mut game = load(&position)?;
+            for (i, m) in moves.iter().enumerate() {
+                game.play(m)
+                    .map_err(|e| anyhow::anyhow!("move {} ({m}): {e}", i + 1))?;
+            }
+            game.to_json()
+        }
+        RulesCommand::Perft { depth, position } => load(&position)?.perft(depth).to_string(),
+        RulesCommand::Show(p) => load(&p)?.show(),
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(out) => {
+            if !out.is_empty() {
+                println!("{}", out.trim_end());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            // One line: the error and its causes, joined.
+            let msg = format!("{e:#}").replace('\n', " ");
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
