@@ -122,8 +122,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(out) => {
+            use std::io::Write;
             if !out.is_empty() {
-                println!("{}", out.trim_end());
+                // A closed pipe (`… | head`) is not an error worth a panic.
+                let _ = writeln!(std::io::stdout().lock(), "{}", out.trim_end());
             }
             ExitCode::SUCCESS
         }

@@ -11,6 +11,9 @@ use super::hexmeister::Hexmeister;
 use super::{GameKind, Outcome, PlayError, PositionError, Rules, Seat};
 
 /// A position of one of the games.
+// One AnyGame is held per game being worked on, never in bulk, so the size of the largest
+// variant (HexiMeros' 649-cell board) costs nothing worth a Box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     HexiMeros(HexiMeros),

@@ -1,0 +1,179 @@
+//! Check as data (§5.2–§5.4): who attacks what, which Sovereigns the mover may declare Check on,
+//! which players may declare Check upon the mover, and the relief duty. The waiting and voting
+//! around Check belong to the host; these functions only answer questions about positions.
+
+use super::house::{CheckEligibility, CheckUponMover};
+use super::{Action, HexiMeros, Kind, Move};
+use crate::games::Seat;
+use crate::hex::Cell;
+
+/// A declared Check: `declarer` named the Sovereign on `target` (§5.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CheckRecord {
+    pub declarer: Seat,
+    pub target: Cell,
+}
+
+impl HexiMeros {
+    /// Whether `seat` attacks the piece on `target` (§5.2): some pseudo-legal move of one of its
+    /// pieces removes it. Turn order and Check duties are ignored; frozen pieces attack nothing.
+    pub fn attacks(&self, seat: Seat, target: Cell) -> bool {
+        let mut moves = Vec::new();
+        self.seat_moves(seat, &mut moves);
+        moves.iter().any(|m| self.removes(m, target))
+    }
+
+    /// Whether the piece on `from` attacks `target`.
+    pub fn piece_attacks(&self, from: Cell, target: Cell) -> bool {
+        let mut moves = Vec::new();
+        self.piece_moves(from, &mut moves);
+        moves.iter().any(|m| self.removes(m, target))
+    }
+
+    fn removes(&self, m: &Move, target: Cell) -> bool {
+        match m.action {
+            Action::Shot => m.to == target,
+            Action::MoveShot(t) => t == target,
+            Action::Pass | Action::Resurrect(_) => false,
+            Action::Move => m.to == target || self.removed_by(m).contains(&target),
+        }
+    }
+
+    /// The other active seats that attack any Sovereign of `seat`.
+    pub fn attackers_of_seat(&self, seat: Seat) -> Vec<Seat> {
+        let sovs = self.sovereigns_of(seat);
+        self.active_seats()
+            .into_iter()
+            .filter(|&s| s != seat && sovs.iter().any(|&c| self.attacks(s, c)))
+            .collect()
+    }
+
+    /// The Check records aimed at the player to move that are still live: the declarer still
+    /// attacks the Sovereign (§5.3, pruning at the start of the turn).
+    pub fn live_checks(&self) -> Vec<CheckRecord> {
+        let seat = Seat(self.to_move);
+        let sovs = self.sovereigns_of(seat);
+        self.checks
+            .iter()
+            .copied()
+            .filter(|r| sovs.contains(&r.target) && self.attacks(r.declarer, r.target))
+            .collect()
+    }
+
+    /// Whether `m` relieves every record in `live`: afterwards the declarer no longer attacks the
+    /// Sovereign (followed to its new cell if it moved).
+    pub fn relieves(&self, m: &Move, live: &[CheckRecord]) -> bool {
+        let next = self.after(m);
+        live.iter().all(|r| {
+            let cell = if r.target == m.from && m.action == Action::Move {
+                m.to
+            } else {
+                r.target
+            };
+            !next.attacks(r.declarer, cell)
+        })
+    }
+
+    /// The seats on whose Sovereign(s) the player to move may declare Check after `m` (§5.3):
+    /// other active players with a Sovereign attacked by the mover afterwards, by at least one
+    /// new attack (or any attack, by house rule).
+    pub fn check_targets(&self, m: &Move) -> Vec<Seat> {
+        let mut seats: Vec<Seat> = Vec::new();
+        for (_, cell) in self.eligible(m) {
+            if let Some(p) = self.board[cell.index()] {
+                let s = self.controller(p.colour);
+                if !seats.contains(&s) {
+                    seats.push(s);
+                }
+            }
+        }
+        seats.sort();
+        seats
+    }
+
+    /// The Sovereign cells (with their seats) a declaration in `m` names.
+    pub(super) fn declared_targets(&self, m: &Move) -> Vec<Cell> {
+        self.eligible(m)
+            .into_iter()
+            .filter(|(seat, _)| m.checks & (1 << seat.0) != 0)
+            .map(|(_, c)| c)
+            .collect()
+    }
+
+    /// (seat, Sovereign cell) pairs the mover may declare Check on after `m`.
+    fn eligible(&self, m: &Move) -> Vec<(Seat, Cell)> {
+        let mover = Seat(self.to_move);
+        let next = self.after(m);
+        let mut out = Vec::new();
+        for seat in self.active_seats() {
+            if seat == mover || !next.is_active(seat) {
+                continue;
+            }
+            for sov in next.sovereigns_of(seat) {
+                if !next.attacks(mover, sov) {
+                    continue;
+                }
+                let new = match self.house.check_eligibility {
+                    CheckEligibility::AnyAttack => true,
+                    CheckEligibility::NewAttack => self.has_new_attack(&next, m, mover, sov),
+                };
+                if new {
+                    out.push((seat, sov));
+                }
+            }
+        }
+        out
+    }
+
+    /// Some attack on `sov` by `mover` exists after `m` that did not before: the moved piece
+    /// attacks it, or another piece does now but did not (a discovered attack).
+    fn has_new_attack(&self, next: &HexiMeros, m: &Move, mover: Seat, sov: Cell) -> bool {
+        let moved_to = match m.action {
+            Action::Move | Action::MoveShot(_) | Action::Resurrect(_) => Some(m.to),
+            Action::Shot => Some(m.from),
+            Action::Pass => None,
+        };
+        if let Some(c) = moved_to
+            && next.piece_attacks(c, sov)
+        {
+            return true;
+        }
+        let before_sov = matches!(self.board[sov.index()], Some(p) if p.kind == Kind::Sovereign);
+        next.pieces()
+            .filter(|&(c, p)| Some(c) != moved_to && next.controller(p.colour) == mover)
+            .any(|(c, _)| next.piece_attacks(c, sov) && !(before_sov && self.piece_attacks(c, sov)))
+    }
+
+    /// The set E of §5.4: the other active players whose pieces would attack any Sovereign of the
+    /// mover after `m`. Empty under `never_declare`.
+    pub fn challengers(&self, m: &Move) -> Vec<Seat> {
+        if self.house.check_upon_mover == CheckUponMover::NeverDeclare {
+            return Vec::new();
+        }
+        let next = self.after(m);
+        if next.result.is_some() {
+            return Vec::new();
+        }
+        next.attackers_of_seat(Seat(self.to_move))
+    }
+
+    /// The legal moves that leave no Sovereign of the mover attacked by any of `declarers` (who
+    /// declared Check upon him, §5.4 step 4). If no move does, the declarations lapse and every
+    /// legal move is returned.
+    pub fn moves_respecting(&self, declarers: &[Seat]) -> Vec<Move> {
+        let legal = self.legal();
+        let mover = Seat(self.to_move);
+        let ok: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| {
+                let next = self.after(m);
+                let sovs = next.sovereigns_of(mover);
+                declarers
+                    .iter()
+                    .all(|&d| sovs.iter().all(|&s| !next.attacks(d, s)))
+            })
+            .collect();
+        if ok.is_empty() { legal } else { ok }
+    }
+}
