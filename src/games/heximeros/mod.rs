@@ -11,6 +11,8 @@ mod board;
 mod check;
 mod house;
 mod moves;
+#[cfg(test)]
+mod naive;
 mod notation;
 mod score;
 mod setup;

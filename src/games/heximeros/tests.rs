@@ -1124,3 +1124,52 @@ fn move_errors_say_why() {
     // Case and ':' for a capture are accepted.
     assert!(g.parse_move("q4-q6").is_ok());
 }
+
+#[test]
+fn engine_agrees_with_a_naive_generator_on_random_positions() {
+    // A tiny deterministic generator (no rand in the library's unit tests' dependencies needed).
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut compared = 0;
+    for game in 0..4 {
+        let mut g = HexiMeros::start(HouseRules::default());
+        for ply in 0..160 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let seat = g.to_move().unwrap();
+            let mut engine: Vec<String> = Vec::new();
+            for colour in 0..6u8 {
+                if g.controller(colour) == seat {
+                    let mut ms = Vec::new();
+                    for c in g.by_colour[colour as usize].iter() {
+                        g.piece_moves(c, &mut ms);
+                    }
+                    engine.extend(ms.iter().map(|m| g.move_text(m)));
+                    let mut e: Vec<String> = ms.iter().map(|m| g.move_text(m)).collect();
+                    e.sort();
+                    let n: Vec<String> = naive::moves(&g, colour).into_iter().collect();
+                    assert_eq!(e, n, "game {game} ply {ply} colour {colour}\n{}", g.show());
+                    compared += 1;
+                }
+            }
+            let moves = g.legal_moves();
+            let caps: Vec<&Move> = moves
+                .iter()
+                .filter(|m| !g.removed_by(m).is_empty())
+                .collect();
+            let m = if !caps.is_empty() && next(2) == 0 {
+                *caps[next(caps.len())]
+            } else {
+                moves[next(moves.len())]
+            };
+            g.play_unchecked(&m);
+        }
+    }
+    assert!(compared > 400);
+}
