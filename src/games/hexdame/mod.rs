@@ -267,26 +267,32 @@ impl HexDame {
         self.draw = undo.draw;
     }
 
-    fn perft_in_place(&mut self, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+    /// Perft by make/unmake; `buffers[ply]` is the move list of each ply, reused across nodes
+    /// and grown on demand (a huge depth must not allocate up front).
+    fn perft_in_place(&mut self, depth: u32, ply: usize, buffers: &mut Vec<Vec<Move>>) -> u64 {
         if depth == 0 {
             return 1;
         }
         if self.draw.is_some() {
             return 0;
         }
-        let Some((moves, rest)) = buffers.split_first_mut() else {
-            return 0;
+        if buffers.len() <= ply {
+            buffers.push(Vec::with_capacity(64));
+        }
+        let mut moves = std::mem::take(&mut buffers[ply]);
+        generate(&self.board, !self.house.distinct_capture_paths, &mut moves);
+        let total = if depth == 1 {
+            moves.len() as u64
+        } else {
+            let mut total = 0;
+            for m in &moves {
+                let undo = self.make(m);
+                total += self.perft_in_place(depth - 1, ply + 1, buffers);
+                self.unmake(undo);
+            }
+            total
         };
-        generate(&self.board, !self.house.distinct_capture_paths, moves);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        let mut total = 0;
-        for m in moves.iter() {
-            let undo = self.make(m);
-            total += self.perft_in_place(depth - 1, rest);
-            self.unmake(undo);
-        }
+        buffers[ply] = moves;
         total
     }
 
@@ -415,7 +421,6 @@ impl Rules for HexDame {
     /// position per node.
     fn perft(&self, depth: u32) -> u64 {
         let mut game = self.clone();
-        let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
-        game.perft_in_place(depth, &mut buffers)
+        game.perft_in_place(depth, 0, &mut Vec::new())
     }
 }
