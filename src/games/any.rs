@@ -139,6 +139,11 @@ impl AnyGame {
         dispatch!(self, g => g.seat_name(seat))
     }
 
+    /// A draw agreed by the players still in the game, where the game has one.
+    pub fn agree_draw(&mut self) -> Result<(), PositionError> {
+        dispatch!(self, g => g.agree_draw())
+    }
+
     pub fn outcome(&self) -> Option<Outcome> {
         dispatch!(self, g => g.outcome())
     }

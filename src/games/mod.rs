@@ -160,6 +160,15 @@ pub trait Rules: Clone + Debug + Sized {
     /// A text picture of the board.
     fn show(&self) -> String;
 
+    /// End the game as a draw agreed by the players still in it. Games without a draw by
+    /// agreement refuse.
+    fn agree_draw(&mut self) -> Result<(), PositionError> {
+        Err(PositionError::Invalid(format!(
+            "{} has no draw by agreement",
+            Self::KIND.name()
+        )))
+    }
+
     fn from_json(json: &str) -> Result<Self, PositionError> {
         let setup: Self::Setup =
             serde_json::from_str(json).map_err(|e| PositionError::Json(e.to_string()))?;

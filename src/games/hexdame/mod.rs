@@ -417,6 +417,10 @@ impl Rules for HexDame {
         notation::show(self)
     }
 
+    fn agree_draw(&mut self) -> Result<(), PositionError> {
+        HexDame::agree_draw(self)
+    }
+
     /// Walks the tree in place (make/unmake, one reused move list per ply) instead of cloning a
     /// position per node.
     fn perft(&self, depth: u32) -> u64 {

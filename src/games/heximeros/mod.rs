@@ -641,4 +641,8 @@ impl Rules for HexiMeros {
     fn show(&self) -> String {
         notation::show(self)
     }
+
+    fn agree_draw(&mut self) -> Result<(), PositionError> {
+        HexiMeros::agree_draw(self)
+    }
 }
