@@ -433,17 +433,13 @@ impl Harmegedo {
     /// The result the position has reached by the rules alone (§5), if any.
     fn compute_outcome(&self) -> Option<Outcome> {
         let live = self.live_seats();
-        if live.len() <= 1 {
-            return Some(Outcome::Win {
-                winners: live,
-                reason: "last king standing".into(),
-            });
-        }
+        // A team's win is shared by its eliminated members too, so it comes first.
         if !self.house.teams.is_empty()
             && !self.teams_apart
             && self.house.team_victory == TeamVictory::Shared
         {
-            let team = self.team_of[self.seats[live[0].index()] as usize];
+            let first = live.first().map_or(self.to_move, |s| self.seats[s.index()]);
+            let team = self.team_of[first as usize];
             let winners = (0..self.seat_len)
                 .filter(|&i| self.team_of[self.seats[i as usize] as usize] == team)
                 .map(Seat)
@@ -451,6 +447,12 @@ impl Harmegedo {
             return Some(Outcome::Win {
                 winners,
                 reason: "their team overthrew every other kingdom".into(),
+            });
+        }
+        if live.len() <= 1 {
+            return Some(Outcome::Win {
+                winners: live,
+                reason: "last king standing".into(),
             });
         }
         let limit = self.house.quiet_turn_limit as u64 * live.len() as u64;

@@ -595,6 +595,17 @@ fn teams_switch() {
             reason: "their team overthrew every other kingdom".into()
         })
     );
+    // A team-mate already out shares it too.
+    let mut g = spec_position_with(
+        "0R'@3.e3 1P@1.e2 3K@3.e1 0K@0.e1",
+        &[0, 1, 3],
+        teams(TeamVictory::Shared),
+    );
+    assert!(g.is_eliminated(1));
+    play(&mut g, "3.e3x3.e1");
+    assert!(
+        matches!(g.outcome(), Some(Outcome::Win { ref winners, .. }) if winners == &[Seat(0), Seat(1)])
+    );
     // …or plays on, free-for-all, team-mates now fair game.
     let mut g = spec_position_with(
         "0R'@3.e3 1K@1.e1 3K@3.e1 0K@0.e1 0Q'@1.e3",
@@ -1386,10 +1397,23 @@ fn naive_perft(g: &Harmegedo, depth: u32) -> u64 {
         .sum()
 }
 
+/// The starred counts of `tests/data/perft_harmegedo.txt`, recounted with the naive generator.
 #[test]
 fn perft_agrees_with_naive_counter() {
-    let g = Harmegedo::new_game(2, HouseRules::default()).unwrap();
-    assert_eq!(g.perft(2), naive_perft(&g, 2));
-    let mid = &random_playout_positions(42, 6, HouseRules::default(), 60)[60];
-    assert_eq!(mid.perft(2), naive_perft(mid, 2));
+    let start2 = Harmegedo::new_game(2, HouseRules::default()).unwrap();
+    assert_eq!(naive_perft(&start2, 3), 16560);
+    let file = |json: &str| Harmegedo::from_json(json).unwrap();
+    let mid6 = file(include_str!(
+        "../../../tests/data/positions/harmegedo_mid6.json"
+    ));
+    assert_eq!(naive_perft(&mid6, 2), 3918);
+    let mid3 = file(include_str!(
+        "../../../tests/data/positions/harmegedo_mid3.json"
+    ));
+    assert!(mid3.is_eliminated(4));
+    assert_eq!(naive_perft(&mid3, 3), 117199);
+    let mid2 = file(include_str!(
+        "../../../tests/data/positions/harmegedo_mid2.json"
+    ));
+    assert_eq!(naive_perft(&mid2, 2), 14211);
 }
