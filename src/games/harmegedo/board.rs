@@ -507,10 +507,11 @@ mod tests {
             if let Some(n) = b.step(c, Dir::Forward) {
                 assert_eq!(b.hex(c).distance(b.hex(n)), 1, "{}", b.name(c));
             }
-            if let Some(n) = b.step(c, Dir::Right) {
-                if b.sector(n) == b.sector(c) && b.local_file(c) < 9 {
-                    assert_eq!(b.hex(c).distance(b.hex(n)), 1, "{}", b.name(c));
-                }
+            if let Some(n) = b.step(c, Dir::Right)
+                && b.sector(n) == b.sector(c)
+                && b.local_file(c) < 9
+            {
+                assert_eq!(b.hex(c).distance(b.hex(n)), 1, "{}", b.name(c));
             }
         }
         // The inner rim fills the ring of radius W + C = 11 exactly.

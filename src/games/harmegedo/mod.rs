@@ -141,9 +141,10 @@ pub struct Harmegedo {
     board: &'static Board,
     house: Arc<HouseRules>,
     /// One `Piece::code` per space.
-    squares: Vec<u8>,
-    /// Each kingdom's pieces.
-    occupied: [CellSet; SECTORS],
+    squares: Box<[u8]>,
+    /// Each kingdom's pieces. Boxed, like `outcome`, to keep the position small: `AnyGame` holds
+    /// one inline.
+    occupied: Box<[CellSet; SECTORS]>,
     kings: [Option<Cell>; SECTORS],
     /// The kingdoms in play, in turn order (the seats).
     seats: [u8; SECTORS],
@@ -164,7 +165,7 @@ pub struct Harmegedo {
     /// Hashes of the positions since the last capture or pawn move, oldest first.
     history: Vec<u64>,
     hash: u64,
-    outcome: Option<Outcome>,
+    outcome: Option<Box<Outcome>>,
 }
 
 // ---- hashing (for repetition): a fixed mixing function, so hashes stored in JSON stay valid.
@@ -223,8 +224,8 @@ impl Harmegedo {
         let mut g = Harmegedo {
             board,
             house: Arc::new(house),
-            squares: vec![0; board.len()],
-            occupied: [CellSet::new(); SECTORS],
+            squares: vec![0; board.len()].into_boxed_slice(),
+            occupied: Box::new([CellSet::new(); SECTORS]),
             kings: [None; SECTORS],
             seats,
             seat_len: order.len() as u8,
@@ -275,7 +276,7 @@ impl Harmegedo {
                 }
             }
         }
-        g.outcome = g.compute_outcome();
+        g.outcome = g.compute_outcome().map(Box::new);
         Ok(g)
     }
 
@@ -518,7 +519,7 @@ impl Rules for Harmegedo {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
+        self.outcome.as_deref().cloned()
     }
 
     fn legal_moves(&self) -> Vec<Move> {

@@ -406,7 +406,7 @@ impl Harmegedo {
     /// with no legal move while its king is attacked loses that king (§6-1), and the turn passes
     /// on; then the result, if any, is recorded.
     pub(super) fn settle(&mut self) {
-        self.outcome = self.compute_outcome();
+        self.outcome = self.compute_outcome().map(Box::new);
         if !self.house.check_rules {
             return;
         }
@@ -424,7 +424,7 @@ impl Harmegedo {
             self.history.clear();
             let next = self.next_live(k);
             self.set_to_move(next);
-            self.outcome = self.compute_outcome();
+            self.outcome = self.compute_outcome().map(Box::new);
         }
     }
 

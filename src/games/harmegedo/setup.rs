@@ -223,7 +223,7 @@ pub(super) fn from_setup(setup: Setup) -> Result<Harmegedo, PositionError> {
     }
     g.quiet_turns = setup.quiet_turns;
     for h in &setup.history {
-        let v = (h.len() == 16)
+        let v = (h.len() == 16 && h.bytes().all(|c| c.is_ascii_hexdigit()))
             .then(|| u64::from_str_radix(h, 16).ok())
             .flatten()
             .ok_or_else(|| {
