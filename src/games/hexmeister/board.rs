@@ -180,7 +180,10 @@ pub(crate) const STEPS: [i32; 6] = [12, -12, 1, -11, 11, -1];
 #[inline]
 pub(crate) fn step(b: u32, d: i32) -> Option<u32> {
     let t = b as i32 + d;
-    (0..121).contains(&t).then_some(t as u32).filter(|&t| ON_BOARD >> t & 1 == 1)
+    (0..121)
+        .contains(&t)
+        .then_some(t as u32)
+        .filter(|&t| ON_BOARD >> t & 1 == 1)
 }
 
 /// The cells of a bit set in increasing order.

@@ -25,9 +25,9 @@ pub use board::{
 pub use house::{FirstPlayer, HouseRules, Stalemate};
 pub use setup::{ReserveText, Setup};
 
-use board::{ALIGNMENTS, Bits, MIDDLE_RING, NORTH, OUTER_RING, SOUTH, bits, board as tables};
 use super::{GameKind, Outcome, PlayError, PositionError, Rules, Seat};
 use crate::hex::{Cell, CellSet};
+use board::{ALIGNMENTS, Bits, MIDDLE_RING, NORTH, OUTER_RING, SOUTH, bits, board as tables};
 
 /// Stones each player starts with, all in reserve (§3).
 pub const STONES: u8 = 18;

@@ -2,8 +2,8 @@
 //! of the side to move (§4.1, §4.2), and what an action does to the board.
 
 use super::board::{
-    BASE_CELLS, BASE_GATES, BASE_ROW, Bits, CENTRE, GATES, LANES, ON_BOARD, STEPS, TRIANGLES,
-    bits, board, neighbours, step, three_neighbours,
+    BASE_CELLS, BASE_GATES, BASE_ROW, Bits, CENTRE, GATES, LANES, ON_BOARD, STEPS, TRIANGLES, bits,
+    board, neighbours, step, three_neighbours,
 };
 use super::house::HouseRules;
 use super::{Action, Hexmeister};
@@ -39,9 +39,7 @@ pub(crate) fn security(q: Bits, other: Bits, house: &HouseRules) -> Bits {
     let proximity = three_neighbours(q);
     let triangulation = triangulated(q);
     let mut secured = proximity | triangulation;
-    if triangulation & CENTRE != 0
-        && proximity & CENTRE == 0
-        && gates_for_eight(other, house) >= 8
+    if triangulation & CENTRE != 0 && proximity & CENTRE == 0 && gates_for_eight(other, house) >= 8
     {
         secured &= !CENTRE;
     }
@@ -135,9 +133,8 @@ impl Hexmeister {
         let free = ON_BOARD & !occupied & !barred;
         // Self-capture (§6-7) can only come from leaving a gate while holding f6 against an
         // opponent who triangulates it; only those moves are played out in full.
-        let risky = !house.allow_self_capture
-            && own & CENTRE != 0
-            && triangulated(opp) & CENTRE != 0;
+        let risky =
+            !house.allow_self_capture && own & CENTRE != 0 && triangulated(opp) & CENTRE != 0;
         let mut regions = Regions::default();
         for s in bits(own) {
             let from: Bits = 1 << s;

@@ -154,15 +154,10 @@ fn why_illegal(g: &Hexmeister, a: &Action) -> String {
                     "{tname} is a gate: a gate is entered only from a cell next to it (or from \
                      one's base onto one's base gates)"
                 )
-            } else if {
-                let e = effect(g.stones, p, a, &g.house);
-                e.stones[p] & security(e.stones[1 - p], e.stones[p], &g.house) != 0
-            } {
+            } else if self_capture(g, a) {
                 format!("it would leave {me}'s stone on f6 secured by {them} (self-capture)")
             } else if g.house.straight_moves {
-                format!(
-                    "{tname} is not reached from {fname} by a straight slide across open cells"
-                )
+                format!("{tname} is not reached from {fname} by a straight slide across open cells")
             } else {
                 format!(
                     "no open route leads from {fname} to {tname} (ring cells and occupied cells \
@@ -171,6 +166,13 @@ fn why_illegal(g: &Hexmeister, a: &Action) -> String {
             }
         }
     }
+}
+
+/// Whether the action leaves one of the mover's stones on a cell the opponent secures.
+fn self_capture(g: &Hexmeister, a: &Action) -> bool {
+    let p = g.to_move.index();
+    let e = effect(g.stones, p, a, &g.house);
+    e.stones[p] & security(e.stones[1 - p], e.stones[p], &g.house) != 0
 }
 
 /// The board as in `rules/hexmeister.md` §2.2, one row per line from North's base row down to

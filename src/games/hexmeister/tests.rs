@@ -11,7 +11,12 @@ use crate::hex::Direction;
 
 /// A position from the spec's notation: `"Sd4 Sf4 Ne4"`, side to move, house rules; reserves are
 /// 18 minus the stones on the board unless `reserves` says otherwise.
-fn pos_with(stones: &str, to_move: &str, house: HouseRules, reserves: &[(&str, u32)]) -> Hexmeister {
+fn pos_with(
+    stones: &str,
+    to_move: &str,
+    house: HouseRules,
+    reserves: &[(&str, u32)],
+) -> Hexmeister {
     let pieces = stones
         .split_whitespace()
         .map(|t| {
@@ -84,16 +89,20 @@ fn dests(g: &Hexmeister, from: &str) -> Vec<String> {
 fn picture(g: &Hexmeister, from: &str) -> String {
     let d = dests(g, from);
     let mut out = String::new();
-    for row in (-5..=5).rev() {
-        let (first, last) = if row >= 0 { (1, 11 - row) } else { (1 - row, 11) };
-        let mut line = " ".repeat((row as i32).unsigned_abs() as usize);
+    for row in (-5i32..=5).rev() {
+        let (first, last) = if row >= 0 {
+            (1, 11 - row)
+        } else {
+            (1 - row, 11)
+        };
+        let mut line = " ".repeat(row.unsigned_abs() as usize);
         for l in first..=last {
             let c = geometry()
                 .cells()
                 .find(|&c| coordinates(c) == (l, l + row))
                 .unwrap();
             let ch = match g.stone_at(c) {
-                Some(s) if s == Seat(0) => 'S',
+                Some(Seat(0)) => 'S',
                 Some(_) => 'N',
                 None if d.iter().any(|n| n == geometry().name(c)) => 'x',
                 None => match role(c) {
@@ -196,14 +205,24 @@ fn shift_neighbours_agree_with_the_geometry_and_never_wrap() {
                 want |= 1 << b.bit(n);
             }
         }
-        assert_eq!(bd::neighbours(1 << b.bit(c)), want, "{}", geometry().name(c));
+        assert_eq!(
+            bd::neighbours(1 << b.bit(c)),
+            want,
+            "{}",
+            geometry().name(c)
+        );
         let (l, n) = coordinates(c);
         let spec: Vec<(i32, i32)> = [(1, 1), (-1, -1), (0, 1), (-1, 0), (1, 0), (0, -1)]
             .iter()
             .map(|(dl, dn)| (l + dl, n + dn))
             .filter(|&(l, n)| (1..=11).contains(&l) && (1..=11).contains(&n) && (n - l).abs() <= 5)
             .collect();
-        assert_eq!(want.count_ones() as usize, spec.len(), "{}", geometry().name(c));
+        assert_eq!(
+            want.count_ones() as usize,
+            spec.len(),
+            "{}",
+            geometry().name(c)
+        );
     }
 }
 
@@ -219,7 +238,10 @@ fn named_sets_are_the_spec_lists() {
     assert_eq!(names(&middle), "c3 c6 f3 f9 i6 i9");
     assert_eq!(names(&outer), "a1 a6 f1 f11 k11 k6");
     let lines: Vec<String> = alignment_lines().iter().map(names).collect();
-    assert_eq!(lines, ["a1 c3 f6 i9 k11", "f1 f11 f3 f6 f9", "a6 c6 f6 i6 k6"]);
+    assert_eq!(
+        lines,
+        ["a1 c3 f6 i9 k11", "f1 f11 f3 f6 f9", "a6 c6 f6 i6 k6"]
+    );
     let tri: Vec<String> = segmental_triangles().iter().map(names).collect();
     assert_eq!(
         tri,
@@ -472,7 +494,11 @@ fn hm9_centre_triangulation_and_the_eight_gate_nullification() {
             })
         );
         // HM9b: without Nk6, North holds 7 gates and South's triangulation stands.
-        let b = pos(&format!("{south} {}", north8.replace(" Nk6", "")), "north", house);
+        let b = pos(
+            &format!("{south} {}", north8.replace(" Nk6", "")),
+            "north",
+            house,
+        );
         assert_eq!(b.reserve(Seat(1)), 10);
         assert!(b.secured_by(Seat(0)).contains(cell("f6")));
         assert!(illegal(&b, "e5-f6").contains("f6 is secured by south"));
@@ -780,11 +806,15 @@ fn switch_repetition_draw() {
 
 #[test]
 fn switch_quiet_limit_off_and_default() {
-    let mut n = pos("Sd4 Nh8", "south", HouseRules {
-        quiet_limit: 0,
-        repetition_draw: false,
-        ..free()
-    });
+    let mut n = pos(
+        "Sd4 Nh8",
+        "south",
+        HouseRules {
+            quiet_limit: 0,
+            repetition_draw: false,
+            ..free()
+        },
+    );
     for _ in 0..60 {
         for t in ["d4-d5", "h8-h7", "d5-d4", "h7-h8"] {
             n.play(t).unwrap();
@@ -792,10 +822,14 @@ fn switch_quiet_limit_off_and_default() {
     }
     assert!(n.outcome().is_none());
     assert_eq!(n.quiet_actions(), 240);
-    let mut n = pos("Sd4 Nh8", "south", HouseRules {
-        repetition_draw: false,
-        ..free()
-    });
+    let mut n = pos(
+        "Sd4 Nh8",
+        "south",
+        HouseRules {
+            repetition_draw: false,
+            ..free()
+        },
+    );
     for i in 0..100 {
         assert!(n.outcome().is_none(), "{i}");
         let t = ["d4-d5", "h8-h7", "d5-d4", "h7-h8"][i % 4];
@@ -819,8 +853,13 @@ fn move_text_forms() {
             to: cell("f1")
         }
     );
-    for bad in ["", "h3", "h3xf1", "h3-f1-f2", "K@g2", "z9-f1", "h3-f1=Q", "hop", "*", "S@"] {
-        assert!(matches!(g.parse_move(bad), Err(PlayError::Syntax(_))), "{bad:?}");
+    for bad in [
+        "", "h3", "h3xf1", "h3-f1-f2", "K@g2", "z9-f1", "h3-f1=Q", "hop", "*", "S@",
+    ] {
+        assert!(
+            matches!(g.parse_move(bad), Err(PlayError::Syntax(_))),
+            "{bad:?}"
+        );
     }
     assert!(illegal(&g, "d4-d5").contains("north's"));
     assert!(illegal(&g, "e4-e5").contains("no stone on e4"));
@@ -860,7 +899,10 @@ fn json_round_trips_with_every_field() {
     assert_eq!(back.to_json(), bonus.to_json());
     // A finished game stays finished.
     let won = after(&pos("Sa1 Sc3 Si9 Sk11 Se5", "south", free()), "e5-f6");
-    assert_eq!(Hexmeister::from_json(&won.to_json()).unwrap().outcome(), won.outcome());
+    assert_eq!(
+        Hexmeister::from_json(&won.to_json()).unwrap().outcome(),
+        won.outcome()
+    );
 }
 
 #[test]
@@ -870,24 +912,78 @@ fn bad_positions_are_rejected_with_a_reason() {
     assert_eq!(g.reserve(Seat(0)), 17);
     let cases = [
         (r#"{"game":"hexdame","to_move":"south"}"#, "not hexmeister"),
-        (r#"{"game":"hexmeister","to_move":"east"}"#, "unknown colour"),
-        (r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"z1","owner":"south","kind":"stone"}]}"#, "unknown cell"),
-        (r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"d4","owner":"red","kind":"stone"}]}"#, "unknown colour"),
-        (r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"d4","owner":"south","kind":"king"}]}"#, "unknown piece kind"),
-        (r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"d4","owner":"south","kind":"stone","moved":true}]}"#, "does not use"),
-        (r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"d4","owner":"south","kind":"stone"},{"cell":"D4","owner":"north","kind":"stone"}]}"#, "two pieces on d4"),
-        (r#"{"game":"hexmeister","to_move":"south","reserves":{"south":{"stone":19}}}"#, "a player has 18"),
-        (r#"{"game":"hexmeister","to_move":"south","reserves":{"south":{"disc":1}}}"#, "malformed"),
-        (r#"{"game":"hexmeister","to_move":"south","reserves":{"west":{"stone":1}}}"#, "unknown colour"),
-        (r#"{"game":"hexmeister","to_move":"south","passes":3}"#, "at most 2"),
-        (r#"{"game":"hexmeister","to_move":"south","passes":1,"bonus":true}"#, "bonus"),
-        (r#"{"game":"hexmeister","to_move":"south","history":["nonsense"]}"#, "bad history entry"),
-        (r#"{"game":"hexmeister","to_move":"south","history":["Sd4 | 17 | south"]}"#, "two reserve counts"),
-        (r#"{"game":"hexmeister","to_move":"south","history":["Xd4 | 17 18 | south"]}"#, "bad history entry"),
-        (r#"{"game":"hexmeister","to_move":"south","history":["- | 17 18 | up"]}"#, "bad history entry"),
-        (r#"{"game":"hexmeister","to_move":"south","house_rules":{"gravity":true}}"#, "malformed"),
-        (r#"{"game":"hexmeister","to_move":"south","colour":"red"}"#, "malformed"),
-        (r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"e4","owner":"north","kind":"stone"},{"cell":"d4","owner":"south","kind":"stone"},{"cell":"f4","owner":"south","kind":"stone"},{"cell":"e3","owner":"south","kind":"stone"}]}"#, "secured by south"),
+        (
+            r#"{"game":"hexmeister","to_move":"east"}"#,
+            "unknown colour",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"z1","owner":"south","kind":"stone"}]}"#,
+            "unknown cell",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"d4","owner":"red","kind":"stone"}]}"#,
+            "unknown colour",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"d4","owner":"south","kind":"king"}]}"#,
+            "unknown piece kind",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"d4","owner":"south","kind":"stone","moved":true}]}"#,
+            "does not use",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"d4","owner":"south","kind":"stone"},{"cell":"D4","owner":"north","kind":"stone"}]}"#,
+            "two pieces on d4",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","reserves":{"south":{"stone":19}}}"#,
+            "a player has 18",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","reserves":{"south":{"disc":1}}}"#,
+            "malformed",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","reserves":{"west":{"stone":1}}}"#,
+            "unknown colour",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","passes":3}"#,
+            "at most 2",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","passes":1,"bonus":true}"#,
+            "bonus",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","history":["nonsense"]}"#,
+            "bad history entry",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","history":["Sd4 | 17 | south"]}"#,
+            "two reserve counts",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","history":["Xd4 | 17 18 | south"]}"#,
+            "bad history entry",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","history":["- | 17 18 | up"]}"#,
+            "bad history entry",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","house_rules":{"gravity":true}}"#,
+            "malformed",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","colour":"red"}"#,
+            "malformed",
+        ),
+        (
+            r#"{"game":"hexmeister","to_move":"south","pieces":[{"cell":"e4","owner":"north","kind":"stone"},{"cell":"d4","owner":"south","kind":"stone"},{"cell":"f4","owner":"south","kind":"stone"},{"cell":"e3","owner":"south","kind":"stone"}]}"#,
+            "secured by south",
+        ),
         ("[1,2", "malformed"),
     ];
     for (json, want) in cases {
@@ -898,7 +994,13 @@ fn bad_positions_are_rejected_with_a_reason() {
     let both = "Sa1 Sc3 Sf6 Si9 Sk11 Nf1 Nf3 Nf9 Nf11 Na6";
     let pieces: Vec<PieceText> = both
         .split_whitespace()
-        .map(|t| PieceText::new(&t[1..], if t.starts_with('S') { "south" } else { "north" }, "stone"))
+        .map(|t| {
+            PieceText::new(
+                &t[1..],
+                if t.starts_with('S') { "south" } else { "north" },
+                "stone",
+            )
+        })
         .collect();
     let setup = Setup {
         game: "hexmeister".into(),
@@ -1062,7 +1164,7 @@ mod reference {
                 return out;
             }
             // Depth-first over open intermediate cells.
-            let mut seen = vec![false; 91];
+            let mut seen = [false; 91];
             let mut stack = vec![s];
             seen[s.index()] = true;
             while let Some(c) = stack.pop() {
@@ -1219,9 +1321,9 @@ mod reference {
     }
 }
 
-use reference::Ref;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use reference::Ref;
 
 fn sorted_actions(mut v: Vec<Action>) -> Vec<Action> {
     v.sort_by_key(|a| match *a {
@@ -1273,15 +1375,25 @@ fn random_position(
     }
     let pieces = geometry()
         .cells()
-        .filter_map(|c| owner[c.index()].map(|o| PieceText::new(geometry().name(c), side(o), "stone")))
+        .filter_map(|c| {
+            owner[c.index()].map(|o| PieceText::new(geometry().name(c), side(o), "stone"))
+        })
         .collect();
-    let reserves = [("south", rng.random_range(0..3)), ("north", rng.random_range(0..3))]
-        .iter()
-        .map(|&(o, n)| (o.to_string(), ReserveText { stone: n }))
-        .collect();
+    let reserves = [
+        ("south", rng.random_range(0..3)),
+        ("north", rng.random_range(0..3)),
+    ]
+    .iter()
+    .map(|&(o, n)| (o.to_string(), ReserveText { stone: n }))
+    .collect();
     let setup = Setup {
         game: "hexmeister".into(),
-        to_move: if rng.random_range(0..2) == 0 { "south" } else { "north" }.into(),
+        to_move: if rng.random_range(0..2) == 0 {
+            "south"
+        } else {
+            "north"
+        }
+        .into(),
         pieces,
         reserves,
         bonus: rng.random_range(0..4) == 0,
@@ -1289,7 +1401,9 @@ fn random_position(
         history: vec![],
         house_rules: house,
     };
-    Hexmeister::from_setup(setup).ok().filter(|g| g.outcome().is_none())
+    Hexmeister::from_setup(setup)
+        .ok()
+        .filter(|g| g.outcome().is_none())
 }
 
 fn random_house(rng: &mut ChaCha8Rng) -> HouseRules {
@@ -1347,6 +1461,53 @@ fn engine_agrees_with_the_reference_on_random_positions() {
     assert!(cascades > 0, "no multiple capture was generated");
 }
 
+/// The mid-game positions of `tests/data/perft_hexmeister.txt`.
+const DATA_POSITIONS: [(&str, &str); 5] = [
+    (
+        "mid1",
+        include_str!("../../../tests/data/positions/hexmeister_mid1.json"),
+    ),
+    (
+        "mid2",
+        include_str!("../../../tests/data/positions/hexmeister_mid2.json"),
+    ),
+    (
+        "bonus",
+        include_str!("../../../tests/data/positions/hexmeister_bonus.json"),
+    ),
+    (
+        "straight",
+        include_str!("../../../tests/data/positions/hexmeister_straight.json"),
+    ),
+    (
+        "hm9",
+        include_str!("../../../tests/data/positions/hexmeister_hm9.json"),
+    ),
+];
+
+/// The independent check of the perft data file: the reference engine counts depth 2 of every
+/// data position (depth 3 is `reference_perft_depth_3`, ignored by default for its run time).
+#[test]
+fn perft_data_agrees_with_the_reference() {
+    for (name, json) in DATA_POSITIONS {
+        let g = Hexmeister::from_json(json).unwrap();
+        let r = Ref::of(&g);
+        assert_eq!(r.perft(1), g.perft(1), "{name}");
+        assert_eq!(r.perft(2), g.perft(2), "{name}");
+    }
+}
+
+#[test]
+#[ignore = "slow: the reference engine at depth 3 (run with --ignored --release)"]
+fn reference_perft_depth_3() {
+    let g = Hexmeister::new_game(2, free()).unwrap();
+    assert_eq!(Ref::of(&g).perft(4), 104_912);
+    for (name, json) in DATA_POSITIONS {
+        let g = Hexmeister::from_json(json).unwrap();
+        assert_eq!(Ref::of(&g).perft(3), g.perft(3), "{name}");
+    }
+}
+
 #[test]
 fn engine_perft_agrees_with_the_reference() {
     let g = Hexmeister::new_game(2, free()).unwrap();
@@ -1354,7 +1515,10 @@ fn engine_perft_agrees_with_the_reference() {
     for (stones, to_move) in [
         ("Sd4 Sf4 Se2 Ne4", "south"),
         ("Sc3 Sa1 Sf3 Sf5 Nf1", "south"),
-        ("Sc3 Sa1 Sc6 Sa6 Nf1 Nf3 Nf9 Nf11 Ni9 Nk11 Ni6 Nk6 Ne5", "north"),
+        (
+            "Sc3 Sa1 Sc6 Sa6 Nf1 Nf3 Nf9 Nf11 Ni9 Nk11 Ni6 Nk6 Ne5",
+            "north",
+        ),
     ] {
         for house in [free(), straight()] {
             let g = pos(stones, to_move, house);
