@@ -277,6 +277,19 @@ pub fn coordinates(c: Cell) -> (i32, i32) {
     ln_of(geometry().hex(c))
 }
 
+/// Where the spec's map (§2.2) draws a cell, in doubled-width coordinates of a pointy-topped
+/// layout: `x = L + N − 2` (0…20, in half cells, left to right) and `y = 5 − (N − L)` (0…10, rows
+/// from North's base row at the top to South's at the bottom).
+pub fn map_position(c: Cell) -> (i32, i32) {
+    let (l, n) = coordinates(c);
+    (l + n - 2, 5 - (n - l))
+}
+
+/// Every cell with its role, in cell order: what a renderer needs to draw the empty board.
+pub fn cells() -> impl Iterator<Item = (Cell, CellRole)> {
+    geometry().cells().map(|c| (c, role(c)))
+}
+
 /// Whether the cell is a lane, a ring cell or a gate.
 pub fn role(c: Cell) -> CellRole {
     let (l, n) = coordinates(c);

@@ -19,8 +19,8 @@ mod tests;
 use std::sync::Arc;
 
 pub use board::{
-    CellRole, alignment_lines, base_gates, base_owner, base_row, coordinates, drop_cells,
-    gate_rings, gates, geometry, role, segmental_triangles,
+    CellRole, alignment_lines, base_gates, base_owner, base_row, cells, coordinates, drop_cells,
+    gate_rings, gates, geometry, map_position, role, segmental_triangles,
 };
 pub use house::{FirstPlayer, HouseRules, Stalemate};
 pub use setup::{ReserveText, Setup};
@@ -191,7 +191,7 @@ impl Hexmeister {
         self.bonus
     }
 
-    /// The seat whose action it is, or whose action ended the game.
+    /// The seat whose action it is (once the game is over, the seat that would have been next).
     pub fn seat_on_turn(&self) -> Seat {
         self.to_move
     }

@@ -38,7 +38,8 @@ pub struct ReserveText {
 #[serde(deny_unknown_fields)]
 pub struct Setup {
     pub game: String,
-    /// `south` or `north`: whose action it is (after the game ends, whose action ended it).
+    /// `south` or `north`: whose action it is (once the game is over, the side that would have
+    /// been next; it no longer matters).
     pub to_move: String,
     /// Stones on the board: `{"cell": "d4", "owner": "south", "kind": "stone"}`.
     #[serde(default)]

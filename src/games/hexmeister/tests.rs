@@ -270,6 +270,12 @@ fn named_sets_are_the_spec_lists() {
     assert_eq!(base_owner(cell("h3")), Some(Seat(0)));
     assert_eq!(base_owner(cell("a6")), Some(Seat(1)));
     assert_eq!(base_owner(cell("f6")), None);
+    assert_eq!(map_position(cell("a6")), (5, 0));
+    assert_eq!(map_position(cell("f6")), (10, 5));
+    assert_eq!(map_position(cell("k6")), (15, 10));
+    assert_eq!(map_position(cell("a1")), (0, 5));
+    assert_eq!(cells().count(), 91);
+    assert_eq!(cells().filter(|(_, r)| *r == CellRole::Gate).count(), 13);
 }
 
 #[test]
