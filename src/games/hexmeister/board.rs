@@ -5,9 +5,11 @@
 //! A cell has two numbers. The public one is the shared [`Cell`] index into [`geometry()`]. The
 //! engine's own is a bit of a `u128` laid out as the 11×11 rhombus of the spec's coordinates,
 //! `bit = (L−1)·11 + (N−1)`. In that layout each of the six neighbours is a fixed shift (±1, ±11,
-//! ±12), and a shift that wraps round a row edge never joins two cells of the hexagon (a cell with
-//! N = 11 has L ≥ 6, the cell it wraps to has L ≤ 5 ... see `shifts_never_wrap` in the tests), so a
-//! flood fill or a proximity count is a few word operations with no tables.
+//! ±12), and a shift that wraps round the rhombus's edge never joins two cells of the hexagon (a
+//! cell with N = 11 has L ≥ 6, while the cells that +1 or +12 wrap it to have N = 1 and L ≥ 7,
+//! off the board; likewise the other way), so a flood fill or a proximity count is a few word
+//! operations with no tables. `shift_neighbours_agree_with_the_geometry_and_never_wrap` in the
+//! tests checks every cell against the shared `Geometry`.
 
 use std::sync::LazyLock;
 
