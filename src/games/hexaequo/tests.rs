@@ -848,3 +848,39 @@ fn perft_agrees_with_the_naive_model() {
     let model = reference::State::from_json(&g.to_json());
     assert_eq!(g.perft(2), reference::perft(&model, 2));
 }
+
+const MID: [&str; 3] = [
+    include_str!("../../../tests/data/positions/hexaequo_mid1.json"),
+    include_str!("../../../tests/data/positions/hexaequo_mid2.json"),
+    include_str!("../../../tests/data/positions/hexaequo_mid3.json"),
+];
+
+/// The mid-game positions of `tests/data/perft_hexaequo.txt`, counted by both models.
+#[test]
+fn perft_data_positions_agree_with_the_naive_model() {
+    for json in MID {
+        let g = HexaEquo::from_json(json).unwrap();
+        let model = reference::State::from_json(json);
+        assert_eq!(g.perft(3), reference::perft(&model, 3));
+    }
+}
+
+/// The deeper counts of `tests/data/perft_hexaequo.txt`, by the naive model (slow: run with
+/// `cargo test --release -- --ignored naive_model_deep`).
+#[test]
+#[ignore]
+fn naive_model_deep() {
+    let start = reference::State::from_json(&start().to_json());
+    let counts: Vec<u64> = (1..=6).map(|d| reference::perft(&start, d)).collect();
+    assert_eq!(counts, [7, 51, 461, 4442, 48973, 563695]);
+    let want = [
+        [39, 728, 23633, 429285],
+        [35, 892, 27233, 608802],
+        [30, 259, 5648, 58162],
+    ];
+    for (json, want) in MID.iter().zip(want) {
+        let model = reference::State::from_json(json);
+        let counts: Vec<u64> = (1..=4).map(|d| reference::perft(&model, d)).collect();
+        assert_eq!(counts, want);
+    }
+}
