@@ -13,7 +13,7 @@
 use super::cells::{self, name, parse_cell};
 use super::moves::Move;
 use super::{AntiLoop, CaptureRemoval, HexaEquo, Kind, MoveIdentity, Rules};
-use crate::games::{MoveText, PlayError, Sep};
+use crate::games::{MoveText, Outcome, PlayError, Sep};
 use crate::hex::Hex;
 
 /// The canonical text of a move.
@@ -49,6 +49,12 @@ pub(super) fn move_text(m: &Move) -> String {
     }
 }
 
+/// What a `K@cell` text puts down.
+enum Placing {
+    Tile,
+    Piece(Kind),
+}
+
 /// Parse move text and resolve it against `g`.
 pub(super) fn parse_move(g: &HexaEquo, text: &str) -> Result<Move, PlayError> {
     let mt: MoveText = text.parse().map_err(PlayError::Syntax)?;
@@ -77,28 +83,24 @@ pub(super) fn parse_move(g: &HexaEquo, text: &str) -> Result<Move, PlayError> {
             ))
         })?);
     }
-    let placement = match mt.drop.as_deref().map(str::to_ascii_uppercase) {
+    let placing = match mt.drop.as_deref().map(str::to_ascii_uppercase) {
         None => None,
-        Some(k) if k == "T" || k == "TILE" => Some(None),
-        Some(k) if k == "D" || k == "DISC" => Some(Some(Kind::Disc)),
-        Some(k) if k == "R" || k == "RING" => Some(Some(Kind::Ring)),
+        Some(k) if k == "T" || k == "TILE" => Some(Placing::Tile),
+        Some(k) if k == "D" || k == "DISC" => Some(Placing::Piece(Kind::Disc)),
+        Some(k) if k == "R" || k == "RING" => Some(Placing::Piece(Kind::Ring)),
         Some(k) => {
             return Err(syntax(&format!(
                 "unknown kind {k:?}: place T (tile), D (disc) or R (ring), like D@I8"
             )));
         }
     };
-    if let Some(o) = g.outcome() {
-        let reason = match o {
-            crate::games::Outcome::Win { reason, .. }
-            | crate::games::Outcome::Draw { reason, .. } => reason,
-        };
+    if let Some(Outcome::Win { reason, .. } | Outcome::Draw { reason, .. }) = g.outcome() {
         return Err(illegal(format!("the game is over ({reason})")));
     }
     let legal = g.legal_moves();
     let found = |m: &Move| legal.contains(m);
-    match placement {
-        Some(None) => {
+    match placing {
+        Some(Placing::Tile) => {
             let m = Move::Tile(path[0]);
             if found(&m) {
                 Ok(m)
@@ -106,7 +108,7 @@ pub(super) fn parse_move(g: &HexaEquo, text: &str) -> Result<Move, PlayError> {
                 Err(illegal(why_not_tile(g, path[0])))
             }
         }
-        Some(Some(kind)) => {
+        Some(Placing::Piece(kind)) => {
             let m = Move::Place {
                 kind,
                 cell: path[0],

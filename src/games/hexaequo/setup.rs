@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use super::cells::{name, parse_cell};
 use super::{
-    Colour, DISCS, HexaEquo, HouseRules, Kind, Piece, Prisoners, RINGS, Rules, TILES, Tile,
+    Colour, DISCS, HexaEquo, HouseRules, Kind, MAX_TILES, Piece, Prisoners, RINGS, Rules, TILES,
+    Tile,
 };
 use crate::games::position::{PieceText, expect_game};
 use crate::games::{GameKind, MoveText, PositionError};
@@ -101,6 +102,12 @@ pub(super) fn from_setup(setup: Setup) -> Result<HexaEquo, PositionError> {
         ));
     }
     let to_move = colour(&setup.to_move)?;
+    // Checked before anything is compared pairwise, so huge input is refused at once.
+    if setup.tiles.len() > MAX_TILES || setup.pieces.len() > MAX_TILES {
+        return Err(invalid(format!(
+            "a board holds at most {MAX_TILES} tiles (9 per colour), each with at most one piece"
+        )));
+    }
 
     let mut tiles: Vec<Tile> = Vec::with_capacity(setup.tiles.len());
     for t in &setup.tiles {

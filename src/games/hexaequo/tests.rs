@@ -577,6 +577,18 @@ fn bad_positions_are_refused_with_a_reason() {
             }),
         ),
         (
+            "at most 18 tiles",
+            edit(&|v| {
+                for i in 1..=20 {
+                    let cell = format!("B{i}");
+                    v["tiles"]
+                        .as_array_mut()
+                        .unwrap()
+                        .push(serde_json::json!({"cell": cell, "owner": "white"}));
+                }
+            }),
+        ),
+        (
             "but only 6",
             edit(&|v| {
                 let caps = vec![serde_json::json!({"owner": "black", "kind": "disc"}); 6];
