@@ -1000,11 +1000,7 @@ impl GameState {
     /// Who votes on a motion (§8.1): one vote per active seat; the seat a motion is about does
     /// not vote.
     pub fn voters(&self, motion: &Motion) -> Vec<Seat> {
-        let active = if self.phase.0 == Phase::HouseRules {
-            (0..self.seats.len() as u8).map(Seat).collect()
-        } else {
-            self.active()
-        };
+        let active = self.active();
         match motion {
             Motion::HouseRule { .. } | Motion::Draw => active,
             Motion::Expel { seat }
