@@ -857,6 +857,16 @@ async fn export_and_import_round_trip() {
     );
 }
 
+/// name, player, game, command, expected version, what the error says.
+type Case = (
+    &'static str,
+    i64,
+    GameId,
+    Command,
+    Option<u64>,
+    &'static str,
+);
+
 /// Every bad input gets a clear error and leaves the stored game as it was.
 #[tokio::test]
 async fn bad_input_is_refused_and_changes_nothing() {
@@ -871,7 +881,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
     )
     .await;
     let motion = e.host.state(g).await.unwrap().motions[0].id;
-    let cases: Vec<(&str, i64, GameId, Command, Option<u64>, &str)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "out of turn",
             1,
