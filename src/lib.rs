@@ -5,3 +5,6 @@
 
 pub mod games;
 pub mod hex;
+pub mod host;
+pub mod local;
+pub mod store;

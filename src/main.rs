@@ -14,7 +14,7 @@ use hexmeros::games::{AnyGame, GameKind};
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -22,6 +22,92 @@ enum Command {
     /// Rules engines: start positions, legal moves, playing moves, perft, board pictures.
     #[command(subcommand)]
     Rules(RulesCommand),
+    /// Play on the terminal (hot seat), on the same game host and database as the bot.
+    Local {
+        /// The database; default: $DATABASE_URL, else sqlite://hexmeros.db.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
+    /// Print a stored game as replay text (setup, house rules, moves).
+    Export {
+        game: i64,
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
+    /// Create a game from replay text (FILE or '-'), seating the named local players in order.
+    Import {
+        #[arg(value_name = "FILE|-")]
+        file: String,
+        #[arg(long, required = true, num_args = 1.., value_name = "NAME")]
+        players: Vec<String>,
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
+}
+
+/// What plain `hexmeros` says: the Discord front end is not part of this build yet.
+const NO_COMMAND: &str = "\
+hexmeros hosts hexagonal board games on Discord and on the terminal.
+To run the bot, put DISCORD_TOKEN=<your bot token> in the environment (or .env) and run
+`hexmeros serve` once the Discord front end is built. To play now, on this terminal:
+    hexmeros local
+Games are kept in DATABASE_URL (default sqlite://hexmeros.db). `hexmeros --help` lists the rest.";
+
+fn database_url(db: Option<String>) -> String {
+    db.or_else(|| std::env::var("DATABASE_URL").ok())
+        .filter(|u| !u.trim().is_empty())
+        .unwrap_or_else(|| hexmeros::store::DEFAULT_DATABASE_URL.to_string())
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}
+
+async fn host(db: Option<String>) -> anyhow::Result<hexmeros::host::GameHost> {
+    let url = database_url(db);
+    let store = hexmeros::store::Store::open(&url)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot open the database {url}: {e}"))?;
+    Ok(hexmeros::host::GameHost::new(
+        store,
+        std::sync::Arc::new(hexmeros::host::SystemClock),
+    ))
+}
+
+fn run_host(cmd: Command) -> anyhow::Result<String> {
+    runtime()?.block_on(async move {
+        match cmd {
+            Command::Local { db } => {
+                let host = host(db).await?;
+                let input = tokio::io::BufReader::new(tokio::io::stdin());
+                hexmeros::local::Local::new(&host, std::io::stdout())
+                    .run(input)
+                    .await?;
+                Ok(String::new())
+            }
+            Command::Export { game, db } => Ok(host(db).await?.export(game).await?),
+            Command::Import { file, players, db } => {
+                let text = if file == "-" {
+                    let mut s = String::new();
+                    std::io::stdin().read_to_string(&mut s)?;
+                    s
+                } else {
+                    std::fs::read_to_string(&file)
+                        .map_err(|e| anyhow::anyhow!("cannot read {file}: {e}"))?
+                };
+                let host = host(db).await?;
+                let mut ids = Vec::new();
+                for n in &players {
+                    ids.push(host.store().local_player(n, host.now()).await?);
+                }
+                let id = host.import(&text, &ids).await?;
+                Ok(format!("imported as game #{id}"))
+            }
+            Command::Rules(_) => Ok(String::new()),
+        }
+    })
 }
 
 #[derive(Args)]
@@ -91,7 +177,11 @@ fn load(arg: &PositionArg) -> anyhow::Result<AnyGame> {
 }
 
 fn run(cli: Cli) -> anyhow::Result<String> {
-    let Command::Rules(cmd) = cli.command;
+    let cmd = match cli.command {
+        None => return Ok(NO_COMMAND.to_string()),
+        Some(Command::Rules(cmd)) => cmd,
+        Some(other) => return run_host(other),
+    };
     Ok(match cmd {
         RulesCommand::New {
             game,

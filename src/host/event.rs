@@ -1,0 +1,212 @@
+//! What the host stores: a game's setup and the events of its log. The log is the truth; a game's
+//! state is the setup with every event replayed (`state.rs`). Every type here is serialized into
+//! the database, so variant and field names are stable: add, never rename.
+
+use serde::{Deserialize, Serialize};
+
+use crate::games::{GameKind, Seat};
+
+/// A player's id: a Discord user snowflake, or a small number for local players.
+pub type PlayerId = i64;
+
+/// A game's id (the `games` row).
+pub type GameId = i64;
+
+/// Unix time in milliseconds.
+pub type Millis = i64;
+
+/// How a game starts: written once, when it is created.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Setup {
+    pub kind: GameKind,
+    /// The player in each seat at the start, in seat order.
+    pub players: Vec<PlayerId>,
+    /// House rules given at creation (a JSON object; only the switches that differ).
+    #[serde(default = "empty_object")]
+    pub house_rules: serde_json::Value,
+    #[serde(default)]
+    pub timers: Timers,
+}
+
+pub(crate) fn empty_object() -> serde_json::Value {
+    serde_json::Value::Object(serde_json::Map::new())
+}
+
+/// The host's own house rules: how long people get. Voted in the House Rules phase like the
+/// game's switches (keys `turn_timer_hours`, `ballot_hours`, `reminders`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Timers {
+    /// After this many hours without a move, the others may vote to skip, replace or expel the
+    /// Token holder; 0 turns the timer off.
+    pub turn_timer_hours: u32,
+    /// Ballots close after this many hours (§8.1: default 24); a vote not cast counts as no.
+    pub ballot_hours: u32,
+    /// Remind the Token holder after 1, 4 and 12 hours (the later ones also by direct message).
+    pub reminders: bool,
+}
+
+impl Default for Timers {
+    fn default() -> Timers {
+        Timers {
+            turn_timer_hours: 24,
+            ballot_hours: 24,
+            reminders: true,
+        }
+    }
+}
+
+/// Hours after the start of a turn at which the Token holder is reminded, escalating.
+pub const REMINDER_HOURS: [i64; 3] = [1, 4, 12];
+
+/// A standing answer to the check-upon-the-mover question (§5.4 step 3), so a player is not
+/// asked every time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengePref {
+    /// Ask me each time (the default).
+    Ask,
+    /// Always declare Check upon a mover who leaves his Sovereign attacked by me.
+    AlwaysDeclare,
+    /// Never declare: I keep quiet and may capture the Sovereign on my turn.
+    NeverDeclare,
+}
+
+/// A question put to the players (§8.1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "motion", rename_all = "snake_case")]
+pub enum Motion {
+    /// Set a house rule (a game switch or a timer) before the first Token pass; majority.
+    HouseRule {
+        key: String,
+        value: serde_json::Value,
+    },
+    /// Expel a player (§8.5): unanimous yes of every other active seat; −500 when scored.
+    Expel { seat: Seat },
+    /// A new person takes over a seat (a resigning or stalled player); majority of the others.
+    Replace { seat: Seat, player: PlayerId },
+    /// Pass the Token of a stalled player without a move; majority of the others.
+    Skip { seat: Seat },
+    /// End the game drawn between every remaining seat: the last two agreeing, or a unanimous
+    /// abandon vote of three or more (§6).
+    Draw,
+    /// Several people play one seat (§8.4); only the designated mover stages and passes.
+    /// Unanimous approval of every other seat.
+    Team {
+        seat: Seat,
+        members: Vec<PlayerId>,
+        mover: PlayerId,
+    },
+}
+
+/// Admin actions (the front end checks the permission).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AdminAction {
+    Abort,
+    Pause,
+    Resume,
+}
+
+/// One entry of a game's log. Each is stored with the version it was based on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// The Token holder stages a move (canonical text, with his Check declarations). `asked` are
+    /// the players put to the check-upon-the-mover question, decided when staging.
+    Staged {
+        seat: Seat,
+        text: String,
+        #[serde(default)]
+        asked: Vec<Seat>,
+    },
+    /// The Token holder takes the staged move back.
+    TakenBack {
+        seat: Seat,
+    },
+    /// A player asked in the challenge window answers.
+    Answered {
+        seat: Seat,
+        declare: bool,
+    },
+    /// The challenge window timed out: whoever did not answer let the move stand.
+    WindowClosed,
+    /// The Token is passed: the move (canonical text) is final.
+    Committed {
+        seat: Seat,
+        text: String,
+    },
+    /// A player sets a standing preference for challenge windows.
+    Preference {
+        seat: Seat,
+        pref: ChallengePref,
+    },
+    /// A seat resigns without a replacement (§8.3).
+    Resigned {
+        seat: Seat,
+    },
+    /// A seat resigns and proposes who takes over; the others vote (motion id = this version).
+    ResignedFor {
+        seat: Seat,
+        player: PlayerId,
+    },
+    /// One of the last two concedes (§6).
+    Conceded {
+        seat: Seat,
+    },
+    /// A motion is put to the vote; its id is the version of this event.
+    Proposed {
+        seat: Seat,
+        motion: Motion,
+    },
+    /// A vote on an open motion.
+    Ballot {
+        motion: u64,
+        seat: Seat,
+        yes: bool,
+    },
+    /// A ballot's deadline passed: the motion failed.
+    MotionExpired {
+        motion: u64,
+    },
+    /// A motion taking effect without a vote (import of an exported game).
+    Enacted {
+        motion: Motion,
+    },
+    /// A turn reminder was sent (`level` 1, 2, 3).
+    Reminded {
+        seat: Seat,
+        level: u8,
+    },
+    /// The turn timer ran out: the others were invited to vote.
+    TurnTimedOut {
+        seat: Seat,
+    },
+    Admin {
+        action: AdminAction,
+    },
+}
+
+impl Event {
+    /// The short name stored in the `kind` column (for reading the log by hand).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::Staged { .. } => "staged",
+            Event::TakenBack { .. } => "taken_back",
+            Event::Answered { .. } => "answered",
+            Event::WindowClosed => "window_closed",
+            Event::Committed { .. } => "committed",
+            Event::Preference { .. } => "preference",
+            Event::Resigned { .. } => "resigned",
+            Event::ResignedFor { .. } => "resigned_for",
+            Event::Conceded { .. } => "conceded",
+            Event::Proposed { .. } => "proposed",
+            Event::Ballot { .. } => "ballot",
+            Event::MotionExpired { .. } => "motion_expired",
+            Event::Enacted { .. } => "enacted",
+            Event::Reminded { .. } => "reminded",
+            Event::TurnTimedOut { .. } => "turn_timed_out",
+            Event::Admin { .. } => "admin",
+        }
+    }
+}

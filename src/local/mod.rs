@@ -1,0 +1,481 @@
+//! Local mode: a terminal front end on the same host and SQLite file as the bot. Players share
+//! the keyboard (hot seat); each line is one command, the same commands as on Discord. A line
+//! acts for the Token holder unless it starts with `name:` or `colour:` (`blue: vote yes`).
+//! Everything goes through `GameHost`, so a game started here resumes after quitting.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use thiserror::Error;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+
+use crate::games::{GameKind, Seat};
+use crate::host::{
+    Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, Motion,
+    PlayerId, Status,
+};
+
+#[derive(Debug, Error)]
+pub enum LocalError {
+    #[error("terminal error: {0}")]
+    Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Host(#[from] HostError),
+}
+
+/// The text of `help`.
+pub const HELP: &str = "\
+commands (prefix with `name:` or `colour:` to act as someone other than the Token holder):
+  new <game> <name> <name> …      start a game (heximeros takes 6 names; hexdame, hexmeister,
+                                  hexaequo 2; harmegedo 2–6); it becomes the current game
+  games                           every game, with whose turn it is
+  open <id>                       make game <id> current
+  board | history | export        the current game's board, move list, replay text
+  preview <move>                  try a move, nothing is stored
+  move <move>                     stage a move (Q7-Q9, Q7xQ9+blue, R25-R27=Regent)
+  check <colour>                  add a Check declaration to the staged move
+  takeback                        take the staged move back
+  pass                            pass the Token: commit the staged move
+  play <move>                     stage and pass in one step
+  declare | let                   answer a challenge window (as the asked player)
+  prefer ask|always|never         standing answer for challenge windows
+  resign [replacement name]       resign (naming a replacement opens a vote)
+  concede                         concede (only between the last two)
+  draw offer | draw accept        offer or accept a draw (three or more: abandon vote)
+  vote expel|skip <colour>        call a vote on a player
+  vote replace <colour> <name>    vote a new player into a seat
+  vote house-rule <key> <value>   vote a house rule before the first Token pass (value is JSON)
+  vote team <colour> <mover> <name> …   a team plays a seat
+  vote yes|no [motion]            vote on an open motion
+  mine <name>                     games where it is <name>'s turn
+  score [game] | ratings [game]   leaderboards
+  tick                            run timers now
+  admin abort|pause|resume        admin actions
+  help | quit";
+
+/// The terminal session.
+pub struct Local<'h, W: Write> {
+    host: &'h GameHost,
+    out: W,
+    current: Option<GameId>,
+    names: HashMap<PlayerId, String>,
+}
+
+impl<'h, W: Write> Local<'h, W> {
+    pub fn new(host: &'h GameHost, out: W) -> Local<'h, W> {
+        Local {
+            host,
+            out,
+            current: None,
+            names: HashMap::new(),
+        }
+    }
+
+    /// Read commands until `quit` or the end of input. The most recent unfinished game is
+    /// opened first, so quitting and starting again resumes it.
+    pub async fn run<R: AsyncBufRead + Unpin>(&mut self, input: R) -> Result<(), LocalError> {
+        writeln!(self.out, "hexmeros local mode: type help for the commands")?;
+        let games = self
+            .host
+            .store()
+            .all_games()
+            .await
+            .map_err(HostError::from)?;
+        if let Some(g) = games
+            .iter()
+            .find(|g| g.status == Status::HouseRules.id() || g.status == Status::Playing.id())
+        {
+            writeln!(self.out, "resuming game #{}", g.id)?;
+            self.line(&format!("open {}", g.id)).await?;
+        }
+        let mut lines = input.lines();
+        loop {
+            write!(self.out, "> ")?;
+            self.out.flush()?;
+            let Some(line) = lines.next_line().await? else {
+                break;
+            };
+            if matches!(line.trim(), "quit" | "exit") {
+                break;
+            }
+            self.line(&line).await?;
+        }
+        Ok(())
+    }
+
+    /// Run one line, printing the result or the error. Only terminal failures are returned.
+    pub async fn line(&mut self, line: &str) -> Result<(), LocalError> {
+        let line = line.trim();
+        if line.is_empty() {
+            return Ok(());
+        }
+        match self.command(line).await {
+            Ok(()) => Ok(()),
+            Err(LocalError::Host(e)) => {
+                writeln!(self.out, "error: {e}")?;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn name(&mut self, p: PlayerId) -> String {
+        if let Some(n) = self.names.get(&p) {
+            return n.clone();
+        }
+        let n = match self.host.store().player_name(p).await {
+            Ok(Some(n)) => n,
+            _ => format!("player {p}"),
+        };
+        self.names.insert(p, n.clone());
+        n
+    }
+
+    fn game(&self) -> Result<GameId, HostError> {
+        self.current
+            .ok_or_else(|| HostError::invalid("no current game: start one with new, or open <id>"))
+    }
+
+    /// `who` is a player name or a seat colour of the current game.
+    async fn actor_named(&mut self, who: &str) -> Result<PlayerId, HostError> {
+        if let Some(g) = self.current {
+            let st = self.host.state(g).await?;
+            if let Some(i) =
+                (0..st.seats.len() as u8).find(|&i| st.seat_name(Seat(i)).eq_ignore_ascii_case(who))
+                && let Some(s) = st.seats.get(i as usize)
+            {
+                return Ok(s.mover);
+            }
+        }
+        self.host
+            .store()
+            .player_named(who)
+            .await?
+            .ok_or_else(|| HostError::invalid(format!("nobody is called {who}")))
+    }
+
+    async fn seat_named(&self, colour: &str) -> Result<Seat, HostError> {
+        let st = self.host.state(self.game()?).await?;
+        (0..st.seats.len() as u8)
+            .map(Seat)
+            .find(|&s| st.seat_name(s).eq_ignore_ascii_case(colour))
+            .ok_or_else(|| HostError::invalid(format!("no seat called {colour}")))
+    }
+
+    async fn command(&mut self, line: &str) -> Result<(), LocalError> {
+        // `name: command` acts as that player.
+        let (who, rest) = match line.split_once(':') {
+            Some((w, r)) if !w.trim().contains(' ') && !w.trim().is_empty() => {
+                (Some(w.trim().to_string()), r.trim())
+            }
+            _ => (None, line),
+        };
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let Some((&verb, args)) = words.split_first() else {
+            return Ok(());
+        };
+        let now = self.host.now();
+        match verb {
+            "help" => writeln!(self.out, "{HELP}")?,
+            "new" => {
+                let (kind, names) = args
+                    .split_first()
+                    .ok_or_else(|| HostError::invalid("new <game> <name> <name> …"))?;
+                let kind = GameKind::from_key(kind)
+                    .ok_or_else(|| HostError::invalid(format!("unknown game {kind}")))?;
+                let mut players = Vec::new();
+                for n in names {
+                    players.push(
+                        self.host
+                            .store()
+                            .local_player(n, now)
+                            .await
+                            .map_err(HostError::from)?,
+                    );
+                }
+                let (id, fx) = self.host.create(kind, &players, None, None).await?;
+                self.current = Some(id);
+                self.show(fx).await?;
+            }
+            "games" => {
+                let games = self
+                    .host
+                    .store()
+                    .all_games()
+                    .await
+                    .map_err(HostError::from)?;
+                if games.is_empty() {
+                    writeln!(self.out, "no games yet: start one with new")?;
+                }
+                for g in games {
+                    let turn = match g.to_move {
+                        Some(p) => format!(", {} to move", self.name(p).await),
+                        None => String::new(),
+                    };
+                    let status = Status::from_id(g.status).map(|s| s.name()).unwrap_or("?");
+                    writeln!(self.out, "#{} {} ({status}{turn})", g.id, g.kind)?;
+                }
+            }
+            "open" => {
+                let id: GameId = args
+                    .first()
+                    .and_then(|a| a.trim_start_matches('#').parse().ok())
+                    .ok_or_else(|| HostError::invalid("open <game id>"))?;
+                let st = self.host.state(id).await?;
+                self.current = Some(id);
+                writeln!(self.out, "{}", st.game.show())?;
+                self.status_line().await?;
+            }
+            "board" => {
+                let st = self.host.state(self.game()?).await?;
+                writeln!(self.out, "{}", st.game.show())?;
+                self.status_line().await?;
+            }
+            "history" => {
+                let st = self.host.state(self.game()?).await?;
+                for (i, r) in st.record.iter().enumerate() {
+                    writeln!(self.out, "{}. {}", i + 1, r.line)?;
+                }
+            }
+            "export" => {
+                let text = self.host.export(self.game()?).await?;
+                write!(self.out, "{text}")?;
+            }
+            "mine" => {
+                let name = args
+                    .first()
+                    .ok_or_else(|| HostError::invalid("mine <name>"))?;
+                let p = self.actor_named(name).await?;
+                for g in self.host.my_turn(p).await? {
+                    writeln!(self.out, "#{} {}", g.id, g.kind)?;
+                }
+            }
+            "score" => {
+                let kind = args.first().and_then(|k| GameKind::from_key(k));
+                for s in self.host.leaderboard(kind).await? {
+                    writeln!(self.out, "{:>6}  {} ({} games)", s.points, s.name, s.games)?;
+                }
+            }
+            "ratings" => {
+                let kind = args.first().and_then(|k| GameKind::from_key(k));
+                for r in self.host.ratings(kind).await? {
+                    writeln!(
+                        self.out,
+                        "{:>7.2}  {} (μ {:.2}, σ {:.2}, {} games)",
+                        r.shown(),
+                        r.name,
+                        r.mu,
+                        r.sigma,
+                        r.games
+                    )?;
+                }
+            }
+            "tick" => {
+                let fx = self.host.tick().await?;
+                self.show(fx).await?;
+            }
+            "preview" => {
+                let game = self.game()?;
+                let actor = self.actor(who.as_deref()).await?;
+                let (text, board) = self
+                    .host
+                    .preview(game, Actor::player(actor), &args.join(" "))
+                    .await?;
+                writeln!(self.out, "preview of {text} (not stored):\n{board}")?;
+            }
+            _ => {
+                let cmd = self.parse(verb, args).await?;
+                let game = self.game()?;
+                let actor = Actor {
+                    player: self.actor(who.as_deref()).await?,
+                    // The terminal belongs to whoever runs it: local players may use admin.
+                    admin: true,
+                };
+                let fx = self.host.handle(game, actor, cmd, None).await?;
+                self.show(fx).await?;
+                let st = self.host.state(game).await?;
+                writeln!(self.out, "ok (game #{game}, version {})", st.version)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The acting player: named, or the Token holder.
+    async fn actor(&mut self, who: Option<&str>) -> Result<PlayerId, HostError> {
+        if let Some(w) = who {
+            return self.actor_named(w).await;
+        }
+        let st = self.host.state(self.game()?).await?;
+        st.holder_player()
+            .ok_or_else(|| HostError::invalid("nobody holds the Token: say who acts (name: …)"))
+    }
+
+    async fn parse(&mut self, verb: &str, args: &[&str]) -> Result<Command, HostError> {
+        let arg = |i: usize| -> Result<&str, HostError> {
+            args.get(i)
+                .copied()
+                .ok_or_else(|| HostError::invalid(format!("{verb}: missing argument")))
+        };
+        Ok(match verb {
+            "move" => Command::Move {
+                text: args.join(" "),
+                commit: false,
+            },
+            "play" => Command::Move {
+                text: args.join(" "),
+                commit: true,
+            },
+            "check" => Command::Check {
+                seat: self.seat_named(arg(0)?).await?,
+            },
+            "takeback" => Command::TakeBack,
+            "pass" => Command::Pass,
+            "declare" => Command::Challenge { declare: true },
+            "let" => Command::Challenge { declare: false },
+            "prefer" => Command::Prefer(match arg(0)? {
+                "ask" => ChallengePref::Ask,
+                "always" => ChallengePref::AlwaysDeclare,
+                "never" => ChallengePref::NeverDeclare,
+                other => {
+                    return Err(HostError::invalid(format!(
+                        "prefer ask|always|never, not {other}"
+                    )));
+                }
+            }),
+            "resign" => Command::Resign {
+                replacement: match args.first() {
+                    Some(n) => Some(self.host.store().local_player(n, self.host.now()).await?),
+                    None => None,
+                },
+            },
+            "concede" => Command::Concede,
+            "draw" => match arg(0)? {
+                "offer" => Command::Propose(Motion::Draw),
+                "accept" => Command::Vote {
+                    motion: None,
+                    yes: true,
+                },
+                other => {
+                    return Err(HostError::invalid(format!(
+                        "draw offer|accept, not {other}"
+                    )));
+                }
+            },
+            "vote" => match arg(0)? {
+                "yes" | "no" => Command::Vote {
+                    motion: args
+                        .get(1)
+                        .and_then(|m| m.trim_start_matches('#').parse().ok()),
+                    yes: arg(0)? == "yes",
+                },
+                "expel" => Command::Propose(Motion::Expel {
+                    seat: self.seat_named(arg(1)?).await?,
+                }),
+                "skip" => Command::Propose(Motion::Skip {
+                    seat: self.seat_named(arg(1)?).await?,
+                }),
+                "replace" => Command::Propose(Motion::Replace {
+                    seat: self.seat_named(arg(1)?).await?,
+                    player: self
+                        .host
+                        .store()
+                        .local_player(arg(2)?, self.host.now())
+                        .await?,
+                }),
+                "house-rule" => {
+                    let raw = args.get(2..).unwrap_or_default().join(" ");
+                    // Bare words are strings: `vote house-rule archer fly_over`.
+                    let value = serde_json::from_str(&raw)
+                        .unwrap_or(serde_json::Value::String(raw.clone()));
+                    Command::Propose(Motion::HouseRule {
+                        key: arg(1)?.to_string(),
+                        value,
+                    })
+                }
+                "team" => {
+                    let seat = self.seat_named(arg(1)?).await?;
+                    let mut members = Vec::new();
+                    for n in args.get(2..).unwrap_or_default() {
+                        members.push(self.host.store().local_player(n, self.host.now()).await?);
+                    }
+                    let mover = *members
+                        .first()
+                        .ok_or_else(|| HostError::invalid("vote team <colour> <mover> <name> …"))?;
+                    Command::Propose(Motion::Team {
+                        seat,
+                        members,
+                        mover,
+                    })
+                }
+                other => return Err(HostError::invalid(format!("unknown vote {other}"))),
+            },
+            "admin" => Command::Admin(match arg(0)? {
+                "abort" => AdminAction::Abort,
+                "pause" => AdminAction::Pause,
+                "resume" => AdminAction::Resume,
+                other => {
+                    return Err(HostError::invalid(format!(
+                        "admin abort|pause|resume, not {other}"
+                    )));
+                }
+            }),
+            other => {
+                return Err(HostError::invalid(format!(
+                    "unknown command {other} (type help)"
+                )));
+            }
+        })
+    }
+
+    async fn status_line(&mut self) -> Result<(), LocalError> {
+        let st = self.host.state(self.game()?).await?;
+        let line = match (st.outcome(), st.holder(), st.holder_player()) {
+            (Some(o), _, _) => format!("game over: {}", st.outcome_text(&o)),
+            (None, Some(seat), Some(p)) => {
+                format!(
+                    "{} ({}) has the Token",
+                    st.seat_name(seat),
+                    self.name(p).await
+                )
+            }
+            _ => format!("game is {}", st.status().name()),
+        };
+        writeln!(self.out, "{line}")?;
+        Ok(())
+    }
+
+    async fn show(&mut self, fx: Vec<Effect>) -> Result<(), LocalError> {
+        for e in fx {
+            match e {
+                Effect::OpenThread { game, title } => {
+                    writeln!(self.out, "== {title} (#{game}) ==")?
+                }
+                Effect::CloseThread { game } => writeln!(self.out, "== game #{game} closed ==")?,
+                Effect::Board { caption, board, .. } => writeln!(self.out, "{caption}\n{board}")?,
+                Effect::Say { game, text } => writeln!(self.out, "[#{game}] {text}")?,
+                Effect::Ping { game, player, text } => {
+                    let n = self.name(player).await;
+                    writeln!(self.out, "[#{game}] @{n}: {text}")?
+                }
+                Effect::Dm { player, text } => {
+                    let n = self.name(player).await;
+                    writeln!(self.out, "(message to {n}) {text}")?
+                }
+                Effect::Private { player, text } => {
+                    let n = self.name(player).await;
+                    writeln!(self.out, "(to {n}) {text}")?
+                }
+                Effect::AskChallenge {
+                    game, player, text, ..
+                } => {
+                    let n = self.name(player).await;
+                    writeln!(
+                        self.out,
+                        "[#{game}] @{n}: {text} (answer `{n}: declare` or `{n}: let`)"
+                    )?
+                }
+            }
+        }
+        Ok(())
+    }
+}

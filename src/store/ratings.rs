@@ -1,0 +1,117 @@
+//! Skill ratings: Weng-Lin (the `skillratings` crate) over a game's finishing order, each seat a
+//! team of one, per game kind and across all games (`all`). Shown as μ−3σ, a rating the player
+//! is very likely above, so a newcomer's one lucky game does not top the table.
+
+use skillratings::MultiTeamOutcome;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+use sqlx::{Row, Sqlite, SqlitePool, Transaction};
+
+use super::StoreError;
+
+/// A player's rating for one kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rating {
+    pub player: i64,
+    pub name: String,
+    pub mu: f64,
+    pub sigma: f64,
+    pub games: i64,
+}
+
+impl Rating {
+    /// What leaderboards show.
+    pub fn shown(&self) -> f64 {
+        conservative(self.mu, self.sigma)
+    }
+}
+
+/// μ−3σ.
+pub fn conservative(mu: f64, sigma: f64) -> f64 {
+    mu - 3.0 * sigma
+}
+
+async fn get(
+    tx: &mut Transaction<'_, Sqlite>,
+    player: i64,
+    kind: &str,
+) -> Result<(WengLinRating, i64), StoreError> {
+    let row =
+        sqlx::query("SELECT mu, sigma, games FROM ratings WHERE player_id = $1 AND kind = $2")
+            .bind(player)
+            .bind(kind)
+            .fetch_optional(&mut **tx)
+            .await?;
+    Ok(match row {
+        Some(r) => (
+            WengLinRating {
+                rating: r.try_get(0)?,
+                uncertainty: r.try_get(1)?,
+            },
+            r.try_get(2)?,
+        ),
+        None => (WengLinRating::new(), 0),
+    })
+}
+
+/// Rate one finished game: `ranks` are (player, finishing rank, 1 = best; equal ranks drew).
+pub(super) async fn update(
+    tx: &mut Transaction<'_, Sqlite>,
+    kind: &str,
+    ranks: &[(i64, usize)],
+) -> Result<(), StoreError> {
+    if ranks.len() < 2 {
+        return Ok(());
+    }
+    for k in [kind, "all"] {
+        let mut old = Vec::with_capacity(ranks.len());
+        for &(p, _) in ranks {
+            old.push(get(tx, p, k).await?);
+        }
+        let teams: Vec<[WengLinRating; 1]> = old.iter().map(|(r, _)| [*r]).collect();
+        let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+            .iter()
+            .zip(ranks)
+            .map(|(t, &(_, rank))| (&t[..], MultiTeamOutcome::new(rank)))
+            .collect();
+        let new = weng_lin_multi_team(&input, &WengLinConfig::new());
+        for ((&(p, _), team), (_, games)) in ranks.iter().zip(new).zip(&old) {
+            let Some(r) = team.first() else { continue };
+            sqlx::query(
+                "INSERT INTO ratings (player_id, kind, mu, sigma, games) VALUES ($1, $2, $3, $4, $5) \
+                 ON CONFLICT (player_id, kind) DO UPDATE SET mu = $3, sigma = $4, games = $5",
+            )
+            .bind(p)
+            .bind(k)
+            .bind(r.rating)
+            .bind(r.uncertainty)
+            .bind(games + 1)
+            .execute(&mut **tx)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+pub(super) async fn list(pool: &SqlitePool, kind: &str) -> Result<Vec<Rating>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT r.player_id, COALESCE(p.name, ''), r.mu, r.sigma, r.games FROM ratings r \
+         LEFT JOIN players p ON p.id = r.player_id WHERE r.kind = $1",
+    )
+    .bind(kind)
+    .fetch_all(pool)
+    .await?;
+    let mut out = rows
+        .into_iter()
+        .map(|r| {
+            Ok(Rating {
+                player: r.try_get(0)?,
+                name: r.try_get(1)?,
+                mu: r.try_get(2)?,
+                sigma: r.try_get(3)?,
+                games: r.try_get(4)?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    out.sort_by(|a, b| b.shown().total_cmp(&a.shown()));
+    Ok(out)
+}

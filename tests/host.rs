@@ -1,0 +1,1124 @@
+//! The game host end to end, on a real SQLite file with a hand-moved clock: HexiMeros procedures
+//! (staging, checks both ways, the challenge window and its timeout), resignation, expulsion,
+//! concession, draws and the §7 totals worked out by hand, votes, timers, restart, corruption,
+//! bad input, concurrency, export/import, and the other games once their engines exist.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use hexmeros::games::heximeros::HexiMeros;
+use hexmeros::games::{AnyGame, GameKind, Rules, Seat};
+use hexmeros::host::{
+    Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, ManualClock,
+    Motion, Status,
+};
+use hexmeros::store::Store;
+
+const T0: i64 = 1_700_000_000_000;
+
+/// From the start position, 31 plies (found by `tests/find_scenarios.rs`, seed 0) after which
+/// Blue may play F11-G14 declaring Check, or E14-F13 moving his Sovereign into Green's attack.
+const PREFIX: [&str; 31] = [
+    "U2xT1",
+    "C20xG16",
+    "G44xG38",
+    "M50xL51",
+    "AA44xAA46",
+    "AE20xAE18",
+    "T1xP5",
+    "G8xG12",
+    "C32xF35",
+    "L51xI48",
+    "AA46xX43",
+    "AE18xAC16",
+    "M2xN1",
+    "G16xG10",
+    "G38xC34",
+    "U50xT51",
+    "AE32xAA36",
+    "AC16xAB17",
+    "P5xM2",
+    "G10xJ13",
+    "F35xB31",
+    "T51xQ48",
+    "X43xT47",
+    "AB17xAB15",
+    "N1xL3",
+    "J13xF9",
+    "C34xG30",
+    "Q48xR47",
+    "AA36xAA38",
+    "AB15xZ13",
+    "L3xL11",
+];
+
+struct Env {
+    _dir: tempfile::TempDir,
+    url: String,
+    clock: Arc<ManualClock>,
+    host: GameHost,
+}
+
+async fn env() -> Env {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("test.db").display());
+    let clock = Arc::new(ManualClock::new(T0));
+    let host = GameHost::new(Store::open(&url).await.unwrap(), clock.clone());
+    Env {
+        _dir: dir,
+        url,
+        clock,
+        host,
+    }
+}
+
+/// Players 1…6 (named p1…p6) in seats Silver…Red.
+async fn heximeros(host: &GameHost) -> GameId {
+    for p in 1..=7 {
+        host.store()
+            .ensure_player(p, &format!("p{p}"), T0)
+            .await
+            .unwrap();
+    }
+    host.create(GameKind::HexiMeros, &[1, 2, 3, 4, 5, 6], None, None)
+        .await
+        .unwrap()
+        .0
+}
+
+fn cmd_move(text: &str) -> Command {
+    Command::Move {
+        text: text.into(),
+        commit: true,
+    }
+}
+
+async fn act(host: &GameHost, game: GameId, player: i64, cmd: Command) -> Vec<Effect> {
+    host.handle(game, Actor::player(player), cmd, None)
+        .await
+        .unwrap_or_else(|e| panic!("player {player}: {e}"))
+}
+
+async fn play_prefix(host: &GameHost, game: GameId) {
+    for m in PREFIX {
+        let p = host.state(game).await.unwrap().holder_player().unwrap();
+        act(host, game, p, cmd_move(m)).await;
+        // A move into attack opens a challenge window: everyone asked lets it stand.
+        let st = host.state(game).await.unwrap();
+        if let Some(staged) = &st.staged {
+            for s in staged.waiting() {
+                act(
+                    host,
+                    game,
+                    st.seats[s.index()].player,
+                    Command::Challenge { declare: false },
+                )
+                .await;
+            }
+            act(host, game, p, Command::Pass).await;
+        }
+    }
+}
+
+fn engine(state: &hexmeros::host::GameState) -> &HexiMeros {
+    match &state.game {
+        AnyGame::HexiMeros(g) => g,
+        _ => panic!("not heximeros"),
+    }
+}
+
+fn said(fx: &[Effect], needle: &str) -> bool {
+    fx.iter().any(|e| format!("{e:?}").contains(needle))
+}
+
+#[tokio::test]
+async fn check_by_the_mover_is_recorded_and_announced() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    play_prefix(&e.host, g).await;
+    let st = e.host.state(g).await.unwrap();
+    let hm = engine(&st);
+    let m = hm.parse_move("F11-G14").unwrap();
+    let targets = hm.check_targets(&m);
+    assert!(!targets.is_empty());
+    let target = targets[0];
+    // Stage, add the declaration, pass.
+    act(
+        &e.host,
+        g,
+        2,
+        Command::Move {
+            text: "F11-G14".into(),
+            commit: false,
+        },
+    )
+    .await;
+    act(&e.host, g, 2, Command::Check { seat: target }).await;
+    let st = e.host.state(g).await.unwrap();
+    let staged = st.staged.as_ref().unwrap();
+    assert!(
+        staged.text.ends_with(&format!("+{}", st.seat_name(target))),
+        "{}",
+        staged.text
+    );
+    act(&e.host, g, 2, Command::Pass).await;
+    let st = e.host.state(g).await.unwrap();
+    let recs = engine(&st).check_records();
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].declarer, Seat(1));
+    // A declaration on a seat the move does not newly attack is refused.
+    let r = e
+        .host
+        .handle(
+            g,
+            Actor::player(3),
+            Command::Move {
+                text: format!("{}+silver", engine(&st).legal_move_texts()[0]),
+                commit: false,
+            },
+            None,
+        )
+        .await;
+    assert!(r.is_err());
+}
+
+#[tokio::test]
+async fn check_upon_the_mover_window_declare_and_change_move() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    play_prefix(&e.host, g).await;
+    // Blue moves his Sovereign into Green's attack: Green (player 5) is asked.
+    let fx = act(
+        &e.host,
+        g,
+        2,
+        Command::Move {
+            text: "E14-F13".into(),
+            commit: false,
+        },
+    )
+    .await;
+    assert!(
+        fx.iter()
+            .any(|f| matches!(f, Effect::AskChallenge { player: 5, .. })),
+        "{fx:?}"
+    );
+    let err = e
+        .host
+        .handle(g, Actor::player(2), Command::Pass, None)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, HostError::WindowOpen(_)), "{err}");
+    // Someone not asked cannot answer.
+    let err = e
+        .host
+        .handle(
+            g,
+            Actor::player(3),
+            Command::Challenge { declare: true },
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, HostError::NotAsked), "{err}");
+    let fx = act(&e.host, g, 5, Command::Challenge { declare: true }).await;
+    assert!(said(&fx, "declares Check upon blue"));
+    let st = e.host.state(g).await.unwrap();
+    assert!(st.staged.is_none());
+    // The same move again is refused; a move that respects the declaration is accepted.
+    let err = e
+        .host
+        .handle(g, Actor::player(2), cmd_move("E14-F13"), None)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, HostError::Illegal(_)), "{err}");
+    assert!(err.to_string().contains("green"), "{err}");
+    let ok = engine(&st).moves_respecting(&[Seat(4)]);
+    let text = engine(&st).move_text(&ok[0]);
+    act(&e.host, g, 2, cmd_move(&text)).await;
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.holder(), Some(Seat(2)));
+    assert_eq!(st.record.last().unwrap().line, format!("blue {text}"));
+}
+
+#[tokio::test]
+async fn challenge_window_times_out_and_preferences_skip_it() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    play_prefix(&e.host, g).await;
+    act(
+        &e.host,
+        g,
+        2,
+        Command::Move {
+            text: "E14-F13".into(),
+            commit: false,
+        },
+    )
+    .await;
+    // Ten minutes (the default window) later the tick closes it.
+    e.clock.advance_minutes(9);
+    assert!(
+        e.host
+            .tick()
+            .await
+            .unwrap()
+            .iter()
+            .all(|f| !said(std::slice::from_ref(f), "challenge window closed"))
+    );
+    e.clock.advance_minutes(2);
+    let fx = e.host.tick().await.unwrap();
+    assert!(said(&fx, "challenge window closed"), "{fx:?}");
+    act(&e.host, g, 2, Command::Pass).await;
+    assert_eq!(e.host.state(g).await.unwrap().holder(), Some(Seat(2)));
+
+    // Standing preferences: Green never declares → nobody is asked; always → refused at once.
+    let g2 = heximeros(&e.host).await;
+    play_prefix(&e.host, g2).await;
+    act(
+        &e.host,
+        g2,
+        5,
+        Command::Prefer(ChallengePref::AlwaysDeclare),
+    )
+    .await;
+    let err = e
+        .host
+        .handle(g2, Actor::player(2), cmd_move("E14-F13"), None)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, HostError::Illegal(_)), "{err}");
+    act(&e.host, g2, 5, Command::Prefer(ChallengePref::NeverDeclare)).await;
+    let fx = act(&e.host, g2, 2, cmd_move("E14-F13")).await;
+    assert!(!fx.iter().any(|f| matches!(f, Effect::AskChallenge { .. })));
+    assert_eq!(e.host.state(g2).await.unwrap().holder(), Some(Seat(2)));
+}
+
+#[tokio::test]
+async fn preview_and_take_back_store_nothing_but_the_staged_move() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    let (text, board) = e.host.preview(g, Actor::player(1), "K2-H3").await.unwrap();
+    assert_eq!(text, "K2-H3");
+    assert!(!board.is_empty());
+    assert_eq!(e.host.state(g).await.unwrap().version, 0);
+    act(
+        &e.host,
+        g,
+        1,
+        Command::Move {
+            text: "K2-H3".into(),
+            commit: false,
+        },
+    )
+    .await;
+    act(&e.host, g, 1, Command::TakeBack).await;
+    act(
+        &e.host,
+        g,
+        1,
+        Command::Move {
+            text: "Q4-Q6".into(),
+            commit: false,
+        },
+    )
+    .await;
+    act(&e.host, g, 1, Command::Pass).await;
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.record.len(), 1);
+    assert_eq!(st.record[0].line, "silver Q4-Q6");
+    assert_eq!(st.status(), Status::Playing);
+}
+
+/// The whole §7 table by hand: Yellow resigns (1st out −50), Orange resigns (−40), Green is
+/// expelled (−500, and 3rd out −30), Red resigns (−20), Blue concedes (−10), Silver wins: +100
+/// and the retention of his untouched 22 pieces: 75 + 55 + 45 + 2·40 + 2·30 + 2·30 + 2·25 +
+/// 2·15 + 9·5 = 500.
+#[tokio::test]
+async fn scored_game_to_a_concession_matches_section_7() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    act(&e.host, g, 1, cmd_move("K2-H3")).await;
+    act(&e.host, g, 3, Command::Resign { replacement: None }).await;
+    act(&e.host, g, 4, Command::Resign { replacement: None }).await;
+    act(
+        &e.host,
+        g,
+        1,
+        Command::Propose(Motion::Expel { seat: Seat(4) }),
+    )
+    .await;
+    act(
+        &e.host,
+        g,
+        2,
+        Command::Vote {
+            motion: None,
+            yes: true,
+        },
+    )
+    .await;
+    let fx = act(
+        &e.host,
+        g,
+        6,
+        Command::Vote {
+            motion: None,
+            yes: true,
+        },
+    )
+    .await;
+    assert!(said(&fx, "green was expelled"), "{fx:?}");
+    act(&e.host, g, 6, Command::Resign { replacement: None }).await;
+    // Concession only between the last two: now it is.
+    let fx = act(&e.host, g, 2, Command::Concede).await;
+    assert!(said(&fx, "game over: silver won"), "{fx:?}");
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.status(), Status::Finished);
+    let mut pts = st.player_points();
+    pts.sort();
+    assert_eq!(
+        pts,
+        vec![(1, 600), (2, -10), (3, -50), (4, -40), (5, -530), (6, -20)]
+    );
+    let board = e.host.leaderboard(Some(GameKind::HexiMeros)).await.unwrap();
+    assert_eq!(board[0].player, 1);
+    assert_eq!(board[0].points, 600);
+    let ratings = e.host.ratings(Some(GameKind::HexiMeros)).await.unwrap();
+    assert_eq!(ratings.len(), 6);
+    assert_eq!(ratings[0].player, 1, "the winner rates highest");
+    assert!(e.host.ratings(None).await.unwrap().len() == 6);
+    // Finished: nothing more is accepted.
+    let err = e
+        .host
+        .handle(g, Actor::player(1), cmd_move("Q4-Q6"), None)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, HostError::GameOver), "{err}");
+}
+
+/// Draw between the last two: +45 each and half-value retention (37 + 27 + 22 + 2·20 + 2·15 +
+/// 2·15 + 2·12 + 2·7 + 9·2 = 242).
+#[tokio::test]
+async fn agreed_draw_between_the_last_two() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    // Three or more left: a draw offer is an abandon vote that needs everyone.
+    act(&e.host, g, 1, Command::Propose(Motion::Draw)).await;
+    act(
+        &e.host,
+        g,
+        2,
+        Command::Vote {
+            motion: None,
+            yes: false,
+        },
+    )
+    .await;
+    for p in 3..=6 {
+        act(&e.host, g, p, Command::Resign { replacement: None }).await;
+    }
+    act(&e.host, g, 1, Command::Propose(Motion::Draw)).await;
+    let fx = act(
+        &e.host,
+        g,
+        2,
+        Command::Vote {
+            motion: None,
+            yes: true,
+        },
+    )
+    .await;
+    let st = e.host.state(g).await.unwrap();
+    assert!(
+        said(&fx, "drew"),
+        "{fx:?} {:?} {:?}",
+        st.outcome(),
+        st.motions
+    );
+    let mut pts = e.host.state(g).await.unwrap().player_points();
+    pts.sort();
+    assert_eq!(
+        pts,
+        vec![(1, 287), (2, 287), (3, -50), (4, -40), (5, -30), (6, -20)]
+    );
+}
+
+#[tokio::test]
+async fn resignation_with_a_replacement_elected_and_refused() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    act(&e.host, g, 1, cmd_move("K2-H3")).await;
+    // Blue resigns naming player 7; three of the five others agree.
+    act(
+        &e.host,
+        g,
+        2,
+        Command::Resign {
+            replacement: Some(7),
+        },
+    )
+    .await;
+    let err = e
+        .host
+        .handle(
+            g,
+            Actor::player(2),
+            Command::Vote {
+                motion: None,
+                yes: true,
+            },
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, HostError::NotVoter | HostError::Invalid(_)),
+        "{err}"
+    );
+    act(
+        &e.host,
+        g,
+        1,
+        Command::Vote {
+            motion: None,
+            yes: true,
+        },
+    )
+    .await;
+    act(
+        &e.host,
+        g,
+        3,
+        Command::Vote {
+            motion: None,
+            yes: true,
+        },
+    )
+    .await;
+    let fx = act(
+        &e.host,
+        g,
+        4,
+        Command::Vote {
+            motion: None,
+            yes: true,
+        },
+    )
+    .await;
+    assert!(said(&fx, "passed"), "{fx:?}");
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.seats[1].player, 7);
+    assert_eq!(st.seat_of(2), None);
+    assert_eq!(engine(&st).active_seats().len(), 6, "the seat continues");
+    // The newcomer moves for Blue; the replaced resigner carries −50.
+    act(&e.host, g, 7, cmd_move(&engine(&st).legal_move_texts()[0])).await;
+    assert!(st.points.iter().any(|p| p.player == 2 && p.points == -50));
+    let mine = e.host.store().games_of(7, false).await.unwrap();
+    assert_eq!(mine.len(), 1);
+
+    // Yellow resigns naming player 2; the others say no: Yellow leaves unreplaced.
+    act(
+        &e.host,
+        g,
+        3,
+        Command::Resign {
+            replacement: Some(2),
+        },
+    )
+    .await;
+    for p in [1, 7, 4] {
+        act(
+            &e.host,
+            g,
+            p,
+            Command::Vote {
+                motion: None,
+                yes: false,
+            },
+        )
+        .await;
+    }
+    let st = e.host.state(g).await.unwrap();
+    assert!(!engine(&st).is_active(Seat(2)));
+    assert_eq!(engine(&st).out_order(), vec![Seat(2)]);
+}
+
+#[tokio::test]
+async fn house_rules_phase_closes_at_the_first_pass() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    act(
+        &e.host,
+        g,
+        2,
+        Command::Propose(Motion::HouseRule {
+            key: "scored".into(),
+            value: false.into(),
+        }),
+    )
+    .await;
+    for p in [1, 3, 4] {
+        act(
+            &e.host,
+            g,
+            p,
+            Command::Vote {
+                motion: None,
+                yes: true,
+            },
+        )
+        .await;
+    }
+    act(
+        &e.host,
+        g,
+        1,
+        Command::Propose(Motion::HouseRule {
+            key: "turn_timer_hours".into(),
+            value: 2.into(),
+        }),
+    )
+    .await;
+    for p in [2, 3, 4] {
+        act(
+            &e.host,
+            g,
+            p,
+            Command::Vote {
+                motion: None,
+                yes: true,
+            },
+        )
+        .await;
+    }
+    let st = e.host.state(g).await.unwrap();
+    assert!(!st.scored());
+    assert_eq!(st.timers.turn_timer_hours, 2);
+    let err = e
+        .host
+        .handle(
+            g,
+            Actor::player(1),
+            Command::Propose(Motion::HouseRule {
+                key: "no_such".into(),
+                value: true.into(),
+            }),
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("no_such"), "{err}");
+    act(&e.host, g, 1, cmd_move("K2-H3")).await;
+    let err = e
+        .host
+        .handle(
+            g,
+            Actor::player(1),
+            Command::Propose(Motion::HouseRule {
+                key: "archer".into(),
+                value: "fly_over".into(),
+            }),
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("before the first Token pass"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn reminders_escalate_then_the_others_vote_to_skip() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    act(&e.host, g, 1, cmd_move("K2-H3")).await;
+    e.clock.advance_minutes(61);
+    let fx = e.host.tick().await.unwrap();
+    assert!(
+        fx.iter()
+            .any(|f| matches!(f, Effect::Ping { player: 2, .. })),
+        "{fx:?}"
+    );
+    assert!(!fx.iter().any(|f| matches!(f, Effect::Dm { .. })));
+    assert!(
+        e.host.tick().await.unwrap().is_empty(),
+        "a reminder is sent once"
+    );
+    e.clock.advance_minutes(4 * 60);
+    let fx = e.host.tick().await.unwrap();
+    assert!(
+        fx.iter().any(|f| matches!(f, Effect::Dm { player: 2, .. })),
+        "{fx:?}"
+    );
+    assert_eq!(e.host.my_turn(2).await.unwrap().len(), 1);
+    assert!(e.host.my_turn(1).await.unwrap().is_empty());
+    e.clock.advance_minutes(20 * 60);
+    let fx = e.host.tick().await.unwrap();
+    assert!(said(&fx, "has not moved for 24 hours"), "{fx:?}");
+    // Nobody is kicked: the others vote, and a majority skips Blue's turn.
+    assert_eq!(e.host.state(g).await.unwrap().holder(), Some(Seat(1)));
+    act(
+        &e.host,
+        g,
+        1,
+        Command::Propose(Motion::Skip { seat: Seat(1) }),
+    )
+    .await;
+    act(
+        &e.host,
+        g,
+        3,
+        Command::Vote {
+            motion: None,
+            yes: true,
+        },
+    )
+    .await;
+    act(
+        &e.host,
+        g,
+        4,
+        Command::Vote {
+            motion: None,
+            yes: true,
+        },
+    )
+    .await;
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.holder(), Some(Seat(2)));
+    assert_eq!(st.record.last().unwrap().line, "skip blue");
+    // An unanswered ballot fails when it closes.
+    act(
+        &e.host,
+        g,
+        1,
+        Command::Propose(Motion::Expel { seat: Seat(5) }),
+    )
+    .await;
+    e.clock.advance_minutes(25 * 60);
+    let fx = e.host.tick().await.unwrap();
+    assert!(said(&fx, "failed: the ballot closed"), "{fx:?}");
+    assert!(engine(&e.host.state(g).await.unwrap()).is_active(Seat(5)));
+}
+
+#[tokio::test]
+async fn admin_pause_resume_abort() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    let admin = Actor {
+        player: 99,
+        admin: true,
+    };
+    let err = e
+        .host
+        .handle(
+            g,
+            Actor::player(1),
+            Command::Admin(AdminAction::Pause),
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, HostError::NotAdmin));
+    e.host
+        .handle(g, admin, Command::Admin(AdminAction::Pause), None)
+        .await
+        .unwrap();
+    let err = e
+        .host
+        .handle(g, Actor::player(1), cmd_move("K2-H3"), None)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, HostError::Paused), "{err}");
+    e.clock.advance_minutes(48 * 60);
+    assert!(
+        e.host.tick().await.unwrap().is_empty(),
+        "timers stop while paused"
+    );
+    e.host
+        .handle(g, admin, Command::Admin(AdminAction::Resume), None)
+        .await
+        .unwrap();
+    act(&e.host, g, 1, cmd_move("K2-H3")).await;
+    let fx = e
+        .host
+        .handle(g, admin, Command::Admin(AdminAction::Abort), None)
+        .await
+        .unwrap();
+    assert!(fx.contains(&Effect::CloseThread { game: g }));
+    assert_eq!(e.host.state(g).await.unwrap().status(), Status::Aborted);
+}
+
+#[tokio::test]
+async fn teams_move_only_through_their_designated_mover() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    // Silver becomes a team of players 1 and 7, with 7 moving; all five others approve.
+    act(
+        &e.host,
+        g,
+        1,
+        Command::Propose(Motion::Team {
+            seat: Seat(0),
+            members: vec![7, 1],
+            mover: 7,
+        }),
+    )
+    .await;
+    for p in 2..=6 {
+        act(
+            &e.host,
+            g,
+            p,
+            Command::Vote {
+                motion: None,
+                yes: true,
+            },
+        )
+        .await;
+    }
+    let err = e
+        .host
+        .handle(g, Actor::player(1), cmd_move("K2-H3"), None)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, HostError::NotTeamMover), "{err}");
+    e.host.preview(g, Actor::player(1), "K2-H3").await.unwrap();
+    act(&e.host, g, 7, cmd_move("K2-H3")).await;
+}
+
+#[tokio::test]
+async fn restart_gives_exactly_the_same_game() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    play_prefix(&e.host, g).await;
+    act(
+        &e.host,
+        g,
+        2,
+        Command::Move {
+            text: "E14-F13".into(),
+            commit: false,
+        },
+    )
+    .await;
+    let before = e.host.state(g).await.unwrap();
+    e.host.store().close().await;
+    drop(e.host);
+    let host = GameHost::new(Store::open(&e.url).await.unwrap(), e.clock.clone());
+    let after = host.state(g).await.unwrap();
+    assert_eq!(after.version, before.version);
+    assert_eq!(after.export(), before.export());
+    assert_eq!(after.game.to_json(), before.game.to_json());
+    assert_eq!(after.staged, before.staged);
+    // The reopened game carries on: Green's answer is taken, the window still works.
+    host.handle(
+        g,
+        Actor::player(5),
+        Command::Challenge { declare: false },
+        None,
+    )
+    .await
+    .unwrap();
+    host.handle(g, Actor::player(2), Command::Pass, None)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn export_and_import_round_trip() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    play_prefix(&e.host, g).await;
+    act(&e.host, g, 4, Command::Resign { replacement: None }).await;
+    let text = e.host.export(g).await.unwrap();
+    assert!(
+        text.starts_with("# hexmeros game export\ngame heximeros\nseats 6\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("silver U2xT1\n") && text.contains("resign orange\n"),
+        "{text}"
+    );
+    let g2 = e
+        .host
+        .import(&text, &[11, 12, 13, 14, 15, 16])
+        .await
+        .unwrap();
+    assert_eq!(e.host.export(g2).await.unwrap(), text);
+    let bad = text.replace("silver U2xT1", "silver U2-Z9");
+    assert!(
+        e.host
+            .import(&bad, &[11, 12, 13, 14, 15, 16])
+            .await
+            .is_err()
+    );
+}
+
+/// name, player, game, command, expected version, what the error says.
+type Case = (
+    &'static str,
+    i64,
+    GameId,
+    Command,
+    Option<u64>,
+    &'static str,
+);
+
+/// Every bad input gets a clear error and leaves the stored game as it was.
+#[tokio::test]
+async fn bad_input_is_refused_and_changes_nothing() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    act(&e.host, g, 1, cmd_move("K2-H3")).await;
+    act(
+        &e.host,
+        g,
+        3,
+        Command::Propose(Motion::Expel { seat: Seat(5) }),
+    )
+    .await;
+    let motion = e.host.state(g).await.unwrap().motions[0].id;
+    let cases: Vec<Case> = vec![
+        (
+            "out of turn",
+            1,
+            g,
+            cmd_move("Q4-Q6"),
+            None,
+            "not your turn",
+        ),
+        ("not seated", 42, g, cmd_move("Q4-Q6"), None, "not playing"),
+        ("illegal", 2, g, cmd_move("Q50-Q40"), None, "illegal move"),
+        (
+            "malformed",
+            2,
+            g,
+            cmd_move("Q5~Q6"),
+            None,
+            "cannot read move",
+        ),
+        (
+            "unknown cell",
+            2,
+            g,
+            cmd_move("ZZ9-Q6"),
+            None,
+            "cannot read move",
+        ),
+        (
+            "stale version",
+            2,
+            g,
+            cmd_move("Q4-Q6"),
+            Some(1),
+            "earlier state",
+        ),
+        (
+            "vote by non-voter",
+            6,
+            g,
+            Command::Vote {
+                motion: Some(motion),
+                yes: true,
+            },
+            None,
+            "may not vote",
+        ),
+        (
+            "unknown motion",
+            1,
+            g,
+            Command::Vote {
+                motion: Some(99),
+                yes: true,
+            },
+            None,
+            "no open motion",
+        ),
+        (
+            "unknown game",
+            1,
+            999,
+            cmd_move("Q4-Q6"),
+            None,
+            "no game #999",
+        ),
+        (
+            "pass with nothing staged",
+            2,
+            g,
+            Command::Pass,
+            None,
+            "no staged move",
+        ),
+        (
+            "concession with six left",
+            2,
+            g,
+            Command::Concede,
+            None,
+            "only when exactly two",
+        ),
+        (
+            "admin without rights",
+            2,
+            g,
+            Command::Admin(AdminAction::Abort),
+            None,
+            "admin",
+        ),
+    ];
+    let before = e.host.export(g).await.unwrap();
+    let version = e.host.state(g).await.unwrap().version;
+    for (name, player, game, cmd, expected, msg) in cases {
+        let err = e
+            .host
+            .handle(game, Actor::player(player), cmd, expected)
+            .await
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains(msg), "{name}: {text}");
+        assert!(
+            text.starts_with(|c: char| c.is_lowercase()),
+            "{name}: {text}"
+        );
+    }
+    let again = Store::open(&e.url).await.unwrap();
+    assert_eq!(again.version(g).await.unwrap(), Some(version as i64));
+    assert_eq!(e.host.export(g).await.unwrap(), before);
+    // A duplicate (double click) of the last accepted command is stale.
+    let v = e.host.state(g).await.unwrap().version;
+    e.host
+        .handle(g, Actor::player(2), cmd_move("K2-H3").clone(), Some(v))
+        .await
+        .unwrap_err();
+}
+
+#[tokio::test]
+async fn a_corrupt_row_is_reported_not_panicked_on() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    act(&e.host, g, 1, cmd_move("K2-H3")).await;
+    let blue = e.host.state(g).await.unwrap().game.legal_moves()[0].clone();
+    act(&e.host, g, 2, cmd_move(&blue)).await;
+    // Rewrite Blue's stored move into one that does not replay, from outside the host.
+    sqlx::query("UPDATE events SET body = $1 WHERE game_id = $2 AND version = 1")
+        .bind(r#"{"event":"committed","seat":1,"text":"Q50-Q40"}"#)
+        .bind(g)
+        .execute(e.host.store().pool())
+        .await
+        .unwrap();
+    let host = GameHost::new(Store::open(&e.url).await.unwrap(), e.clock.clone());
+    let err = host
+        .handle(g, Actor::player(3), cmd_move("Q4-Q6"), None)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, HostError::Corrupt { .. }), "{err}");
+    assert!(err.to_string().contains("no longer replays"), "{err}");
+    sqlx::query("UPDATE events SET body = 'not json' WHERE game_id = $1 AND version = 1")
+        .bind(g)
+        .execute(host.store().pool())
+        .await
+        .unwrap();
+    let err = host.state(g).await.unwrap_err();
+    assert!(err.to_string().contains("unreadable"), "{err}");
+    sqlx::query("UPDATE games SET kind = 'chess' WHERE id = $1")
+        .bind(g)
+        .execute(host.store().pool())
+        .await
+        .unwrap();
+    assert!(matches!(
+        host.state(g).await.unwrap_err(),
+        HostError::Corrupt { .. }
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_racing_moves_one_accepted_per_version() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    let host = Arc::new(e.host);
+    for round in 0..3u64 {
+        let st = host.state(g).await.unwrap();
+        let holder = st.holder_player().unwrap();
+        let moves = st.game.legal_moves();
+        let mut tasks = Vec::new();
+        for i in 0..50 {
+            let host = host.clone();
+            let text = moves[i % moves.len()].clone();
+            // Half with the version a button carries, half without (slash commands).
+            let expected = (i % 2 == 0).then_some(round);
+            let player = if i % 5 == 0 {
+                (i as i64 % 6) + 1
+            } else {
+                holder
+            };
+            tasks.push(tokio::spawn(async move {
+                host.handle(g, Actor::player(player), cmd_move(&text), expected)
+                    .await
+            }));
+        }
+        let mut ok = 0;
+        for t in tasks {
+            match t.await.unwrap() {
+                Ok(_) => ok += 1,
+                Err(
+                    HostError::Stale { .. } | HostError::NotYourTurn { .. } | HostError::Illegal(_),
+                ) => {}
+                Err(other) => panic!("unexpected error: {other}"),
+            }
+        }
+        assert_eq!(ok, 1, "round {round}");
+        assert_eq!(host.state(g).await.unwrap().version, round + 1);
+    }
+    // A second host on the same file (another process) loses the race cleanly too.
+    let other = GameHost::new(Store::open(&e.url).await.unwrap(), e.clock.clone());
+    let st = host.state(g).await.unwrap();
+    let text = st.game.legal_moves()[0].clone();
+    let p = st.holder_player().unwrap();
+    let (a, b) = tokio::join!(
+        host.handle(g, Actor::player(p), cmd_move(&text), Some(3)),
+        other.handle(g, Actor::player(p), cmd_move(&text), Some(3)),
+    );
+    assert!(a.is_ok() != b.is_ok(), "{a:?} {b:?}");
+    let replayed = other.replay(g).await.unwrap();
+    assert_eq!(replayed.version, 4);
+    assert_eq!(replayed.export(), host.state(g).await.unwrap().export());
+}
+
+/// Every game kind whose engine is playable: create with the right seats, play a few legal moves
+/// through the host, resign to a win (two-player games) and survive a replay. Kinds still being
+/// written are skipped here and picked up once merged.
+#[tokio::test]
+async fn every_playable_game_kind_runs_through_the_host() {
+    let e = env().await;
+    let mut ran = 0;
+    for kind in GameKind::ALL {
+        let (min, _) = kind.players();
+        if AnyGame::new(kind, Some(min), None).is_err() {
+            continue;
+        }
+        let players: Vec<i64> = (1..=min as i64).collect();
+        let (g, _) = e.host.create(kind, &players, None, None).await.unwrap();
+        let too_few = e.host.create(kind, &[1], None, None).await;
+        assert!(too_few.is_err());
+        for _ in 0..4 {
+            let st = e.host.state(g).await.unwrap();
+            let Some(p) = st.holder_player() else { break };
+            let text = st.game.legal_moves()[0].clone();
+            act(&e.host, g, p, cmd_move(&text)).await;
+        }
+        let st = e.host.state(g).await.unwrap();
+        let p = st.holder_player().unwrap();
+        act(&e.host, g, p, Command::Resign { replacement: None }).await;
+        let st = e.host.replay(g).await.unwrap();
+        if min == 2 {
+            assert_eq!(st.status(), Status::Finished, "{kind}");
+        }
+        ran += 1;
+    }
+    assert!(ran >= 1);
+}

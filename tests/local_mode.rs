@@ -1,0 +1,76 @@
+//! `hexmeros local` as a process: a move it confirmed survives a SIGKILL, and the game resumes.
+#![allow(clippy::unwrap_used)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use hexmeros::host::{GameHost, SystemClock};
+use hexmeros::store::Store;
+
+#[tokio::test]
+async fn a_confirmed_move_survives_sigkill_and_the_game_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("local.db").display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .args(["local", "--db", &url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "new heximeros ann bob cy di ed flo\nplay K2-H3").unwrap();
+    stdin.flush().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(
+            out.read_line(&mut line).unwrap() > 0,
+            "the process ended early"
+        );
+        if line.contains("ok (game #1, version 1)") {
+            break;
+        }
+    }
+    // SIGKILL right after the confirmation: no chance to flush or close anything.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let host = GameHost::new(
+        Store::open(&url).await.unwrap(),
+        std::sync::Arc::new(SystemClock),
+    );
+    let st = host.state(1).await.unwrap();
+    assert_eq!(st.version, 1);
+    assert_eq!(st.record[0].line, "silver K2-H3");
+
+    // Starting again resumes the game where it stood.
+    let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .args(["local", "--db", &url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = run.stdin.as_ref().unwrap();
+    writeln!(stdin, "history\nplay AC16-AC18\nquit").unwrap();
+    let output = run.wait_with_output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("resuming game #1"), "{text}");
+    assert!(text.contains("1. silver K2-H3"), "{text}");
+    assert!(
+        text.contains("bob (blue) has the Token") || text.contains("blue (bob) has the Token"),
+        "{text}"
+    );
+}
+
+#[test]
+fn no_arguments_points_to_local_mode() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert!(
+        text.contains("DISCORD_TOKEN") && text.contains("hexmeros local"),
+        "{text}"
+    );
+}
