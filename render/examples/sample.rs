@@ -1,0 +1,135 @@
+//! Writes sample pictures to /tmp so a person can look at them, and prints their sizes:
+//! `cargo run --release -p hexmeros-render --example sample [frames]`.
+
+use std::time::Instant;
+
+use hexmeros_render::{Glyph, Renderer, Rgba, Scene, Shape, Theme, Tile, sample};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let frames: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(300);
+    let renderer = Renderer::new()?;
+    let theme = Theme::new(1600);
+
+    let big = sample::big_board();
+    let t = Instant::now();
+    let png = renderer.render_png(&big, &theme)?;
+    println!(
+        "big board: {} bytes, {:?} (first render)",
+        png.len(),
+        t.elapsed()
+    );
+    std::fs::write("/tmp/hexmeros-big.png", &png)?;
+    let t = Instant::now();
+    let png = renderer.render_png(&big, &theme)?;
+    println!("big board: {} bytes, {:?} (warm)", png.len(), t.elapsed());
+
+    let t = Instant::now();
+    for _ in 0..5 {
+        renderer.render_rgba(&big, &theme)?;
+    }
+    println!("big board rgba: {:?} each", t.elapsed() / 5);
+
+    let small = sample::small_board();
+    let png = renderer.render_png(&small, &theme)?;
+    println!("small board: {} bytes", png.len());
+    std::fs::write("/tmp/hexmeros-small.png", &png)?;
+
+    // Enlarged crops, to judge pieces at their real size.
+    let picture = renderer.render_rgba(&big, &theme)?;
+    crop(
+        &picture,
+        560,
+        1040,
+        360,
+        260,
+        3,
+        "/tmp/hexmeros-crop-bottom.png",
+    )?;
+    crop(
+        &picture,
+        80,
+        560,
+        360,
+        260,
+        3,
+        "/tmp/hexmeros-crop-left.png",
+    )?;
+    crop(
+        &picture,
+        600,
+        640,
+        300,
+        220,
+        3,
+        "/tmp/hexmeros-crop-centre.png",
+    )?;
+
+    let mut rotated = big.clone();
+    rotated.rotation = 2;
+    std::fs::write(
+        "/tmp/hexmeros-rotated.png",
+        renderer.render_png(&rotated, &Theme::new(900))?,
+    )?;
+
+    // Every shape in every player colour, at about board size.
+    let mut sheet = Scene::default();
+    for (i, shape) in Shape::ALL.iter().chain(&[Shape::Letter('Q')]).enumerate() {
+        for (k, &colour) in sample::PLAYERS.iter().enumerate() {
+            let q = i as i32;
+            let r = k as i32 - q / 2;
+            let tone = sample::TONES[(q + k as i32) as usize % 3];
+            sheet
+                .tiles
+                .push(Tile::new((q, r), tone).with_glyph(Glyph::new(*shape, colour)));
+        }
+        let q = i as i32;
+        sheet.tiles.push(
+            Tile::new((q, 6 - q / 2), Rgba::rgb(60, 60, 66))
+                .with_glyph(Glyph::new(*shape, Rgba::rgb(40, 40, 46))),
+        );
+    }
+    std::fs::write(
+        "/tmp/hexmeros-shapes.png",
+        renderer.render_png(&sheet, &Theme::new(1600))?,
+    )?;
+
+    if frames > 0 {
+        let scenes = sample::replay(frames);
+        let t = Instant::now();
+        let gif = renderer.replay_gif(&scenes, &Theme::replay(), 120)?;
+        println!(
+            "replay: {} frames, {} bytes, {:?}",
+            frames,
+            gif.len(),
+            t.elapsed()
+        );
+        std::fs::write("/tmp/hexmeros-replay.gif", &gif)?;
+    }
+    Ok(())
+}
+
+/// Writes the `w × h` rectangle at `(x, y)` of a picture, each pixel enlarged `k` times.
+fn crop(
+    p: &hexmeros_render::Picture,
+    x: u32,
+    y: u32,
+    w: u32,
+    h: u32,
+    k: u32,
+    path: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut out = image::RgbaImage::new(w * k, h * k);
+    for (ox, oy, px) in out.enumerate_pixels_mut() {
+        let (sx, sy) = (
+            (x + ox / k).min(p.width - 1),
+            (y + oy / k).min(p.height - 1),
+        );
+        let i = ((sy * p.width + sx) * 4) as usize;
+        *px = image::Rgba([p.rgba[i], p.rgba[i + 1], p.rgba[i + 2], p.rgba[i + 3]]);
+    }
+    out.save(path)?;
+    Ok(())
+}
