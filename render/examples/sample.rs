@@ -107,6 +107,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             t.elapsed()
         );
         std::fs::write("/tmp/hexmeros-replay.gif", &gif)?;
+        let (w, h, last) = last_gif_frame(&gif)?;
+        image::RgbaImage::from_raw(w, h, last)
+            .ok_or("bad frame")?
+            .save("/tmp/hexmeros-replay-last.png")?;
     }
     Ok(())
 }
@@ -132,4 +136,27 @@ fn crop(
     }
     out.save(path)?;
     Ok(())
+}
+
+/// Plays a GIF to its end and returns the final picture (width, height, RGBA).
+fn last_gif_frame(gif: &[u8]) -> Result<(u32, u32, Vec<u8>), Box<dyn std::error::Error>> {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(gif)?;
+    let (w, h) = (u32::from(decoder.width()), u32::from(decoder.height()));
+    let mut canvas = vec![0u8; (w * h * 4) as usize];
+    while let Some(frame) = decoder.read_next_frame()? {
+        for y in 0..u32::from(frame.height) {
+            for x in 0..u32::from(frame.width) {
+                let s = ((y * u32::from(frame.width) + x) * 4) as usize;
+                if frame.buffer[s + 3] == 0 {
+                    continue;
+                }
+                let (cx, cy) = (x + u32::from(frame.left), y + u32::from(frame.top));
+                let d = ((cy * w + cx) * 4) as usize;
+                canvas[d..d + 4].copy_from_slice(&frame.buffer[s..s + 4]);
+            }
+        }
+    }
+    Ok((w, h, canvas))
 }

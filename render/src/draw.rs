@@ -90,7 +90,7 @@ fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
     let page = ctx.page;
     let theme = ctx.theme;
     let r = page.scale();
-    if !(r > 0.0) {
+    if !(r.is_finite() && r > 0.0) {
         return;
     }
     let (sx, sy) = (page.sx, page.sy);
@@ -199,8 +199,9 @@ fn paint_rim(
 ) {
     // An edge is keyed by its midpoint in half pixels: both cells sharing an edge compute the
     // same corners from lattice centres, and distinct edges are many pixels apart.
-    let mut edges: HashMap<(i64, i64), ((f32, f32), (f32, f32), u8)> =
-        HashMap::with_capacity(centres.len() * 4);
+    // Its two ends and how many cells have it.
+    type Edge = ((f32, f32), (f32, f32), u8);
+    let mut edges: HashMap<(i64, i64), Edge> = HashMap::with_capacity(centres.len() * 4);
     for &(cx, cy) in centres {
         for i in 0..6 {
             let (ax, ay) = corners[i];
@@ -238,9 +239,9 @@ fn paint_check(
         return;
     };
     let stops = vec![
-        GradientStop::new(0.0, to_color(Rgba::rgba(255, 40, 30, 255))),
-        GradientStop::new(0.55, to_color(Rgba::rgba(235, 20, 20, 200))),
-        GradientStop::new(1.0, to_color(Rgba::rgba(190, 0, 0, 40))),
+        GradientStop::new(0.0, to_color(Rgba::new(255, 40, 30, 255))),
+        GradientStop::new(0.55, to_color(Rgba::new(235, 20, 20, 200))),
+        GradientStop::new(1.0, to_color(Rgba::new(190, 0, 0, 40))),
     ];
     let centre = Point::from_xy(cx, cy);
     if let Some(shader) = RadialGradient::new(
@@ -271,7 +272,7 @@ fn paint_arrow(pm: &mut Pixmap, scene: &Scene, page: &Page, arrow: &Arrow) {
     let (bx, by) = at(arrow.to);
     let (dx, dy) = (bx - ax, by - ay);
     let len = (dx * dx + dy * dy).sqrt();
-    if !(len > 1.0) {
+    if !(len.is_finite() && len > 1.0) {
         return;
     }
     let (ux, uy) = (dx / len, dy / len);

@@ -341,3 +341,92 @@ fn tray_band(trays: &[usize], width: f32, theme: &Theme) -> (f32, Vec<TraySlot>)
 
 /// Distance between tray pieces as a multiple of their box size (the art leaves some room).
 pub(crate) const TRAY_ADVANCE: f32 = 0.8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BOTH: [Orientation; 2] = [Orientation::FlatTop, Orientation::PointyTop];
+
+    fn close(a: (f32, f32), b: (f32, f32)) -> bool {
+        (a.0 - b.0).abs() < 1e-3 && (a.1 - b.1).abs() < 1e-3
+    }
+
+    #[test]
+    fn world_and_hex_coordinates_round_trip() {
+        for o in BOTH {
+            for rot in 0..6 {
+                for (q, r) in [(0, 0), (3, -7), (-25, 12), (1, 1)] {
+                    let h = Hex::new(q, r);
+                    let w = hex_to_world(o, rot, h.into());
+                    assert_eq!(round_hex(world_to_hex(o, rot, w)), h, "{o:?} {rot} {h:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn neighbours_are_root_three_apart_and_north_is_up() {
+        let dirs = [(0, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1)];
+        for o in BOTH {
+            for (q, r) in dirs {
+                let (x, y) = hex_to_world(o, 0, Hex::new(q, r).into());
+                assert!(((x * x + y * y).sqrt() - SQRT3).abs() < 1e-4);
+            }
+        }
+        // Flat-topped, (0, 1) is straight above the origin (y grows downward on the page).
+        assert!(close(
+            hex_to_world(Orientation::FlatTop, 0, Hex::new(0, 1).into()),
+            (0.0, -SQRT3)
+        ));
+    }
+
+    #[test]
+    fn a_sixth_of_a_turn_is_the_bots_hex_rotation() {
+        // The bot's `Hex::rotate` sends (q, r) to (q + r, -q) and calls it clockwise.
+        for o in BOTH {
+            for (q, r) in [(0, 1), (2, -5), (-3, 1)] {
+                let turned = hex_to_world(o, 1, Hex::new(q, r).into());
+                let moved = hex_to_world(o, 0, Hex::new(q + r, -q).into());
+                assert!(close(turned, moved), "{o:?} ({q}, {r})");
+            }
+            for rot in 0..6 {
+                let p = HexPoint::new(1.3, -0.4);
+                assert!(close(hex_to_world(o, rot, p), hex_to_world(o, rot + 6, p)));
+            }
+        }
+    }
+
+    #[test]
+    fn corners_are_shared_by_neighbours() {
+        for o in BOTH {
+            let c = corners(o);
+            let (nx, ny) = hex_to_world(o, 0, Hex::new(1, 0).into());
+            let shared = c
+                .iter()
+                .filter(|&&a| c.iter().any(|&b| close(a, (b.0 + nx, b.1 + ny))))
+                .count();
+            assert_eq!(shared, 2, "{o:?}");
+            assert!(
+                c.iter()
+                    .all(|&(x, y)| ((x * x + y * y).sqrt() - 1.0).abs() < 1e-5)
+            );
+        }
+    }
+
+    #[test]
+    fn snapped_lattice_steps_are_whole_pixels_and_never_larger() {
+        for o in BOTH {
+            for scale in [3.3, 17.0, 28.9, 100.2] {
+                let (sx, sy) = snap(scale, o);
+                assert!(sx <= scale + 1e-4 && sy <= scale + 1e-4);
+                for h in [Hex::new(1, 0), Hex::new(0, 1), Hex::new(-4, 9)] {
+                    let (x, y) = hex_to_world(o, 0, h.into());
+                    for v in [x * sx, y * sy] {
+                        assert!((v - v.round()).abs() < 1e-3, "{o:?} {scale} {h:?} {v}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -30,14 +30,14 @@ pub struct Rgba {
 impl Rgba {
     pub const BLACK: Rgba = Rgba::rgb(0, 0, 0);
     pub const WHITE: Rgba = Rgba::rgb(255, 255, 255);
-    pub const TRANSPARENT: Rgba = Rgba::rgba(0, 0, 0, 0);
+    pub const TRANSPARENT: Rgba = Rgba::new(0, 0, 0, 0);
 
     /// An opaque colour.
     pub const fn rgb(r: u8, g: u8, b: u8) -> Rgba {
         Rgba { r, g, b, a: 255 }
     }
 
-    pub const fn rgba(r: u8, g: u8, b: u8, a: u8) -> Rgba {
+    pub const fn new(r: u8, g: u8, b: u8, a: u8) -> Rgba {
         Rgba { r, g, b, a }
     }
 

@@ -22,6 +22,8 @@ pub(crate) enum Ink {
     Outline,
     /// A translucent white sheen (a stone's highlight).
     Sheen,
+    /// Near-black, whatever the piece's colours: a top hat.
+    Hat,
 }
 
 /// How a layer is painted.
@@ -348,7 +350,17 @@ pub(crate) fn build(shape: Shape, fonts: &Fonts) -> Option<Art> {
             ],
         ),
         Shape::Pawn => art(pawn(28.0), vec![]),
-        Shape::HattedPawn => art(pawn(36.0), hat(50.0, 22.0, 1.0)),
+        Shape::HattedPawn => {
+            // The hat belongs to the silhouette, so the rim runs around pawn and hat together.
+            let (crown, band) = hat(50.0, 33.0, 1.3);
+            let mut a = art(pawn(44.0), vec![]);
+            if let Some(crown) = crown {
+                a.silhouette.push((crown.clone(), FillRule::Winding));
+                a.layers.extend(fill(Some(crown), Ink::Hat));
+            }
+            a.layers.extend(fill(band, F));
+            a
+        }
         Shape::Disc => art(
             P::new().circle(50.0, 52.0, 40.0).done(),
             vec![stroke(P::new().circle(50.0, 52.0, 27.0).done(), O, 4.5)],
@@ -411,7 +423,7 @@ pub(crate) fn build(shape: Shape, fonts: &Fonts) -> Option<Art> {
 
 /// A pawn whose head is centred at `head_y` (lower when it wears a hat).
 fn pawn(head_y: f32) -> Option<Path> {
-    let r = if head_y < 30.0 { 17.5 } else { 15.0 };
+    let r = if head_y < 30.0 { 17.5 } else { 13.5 };
     let neck = head_y + r - 2.0;
     P::new()
         .circle(50.0, head_y, r)
@@ -425,40 +437,34 @@ fn pawn(head_y: f32) -> Option<Path> {
         .done()
 }
 
-/// A top hat standing on (cx, bottom) in the outline colour, with a band in the fill colour.
-pub(crate) fn hat(cx: f32, bottom: f32, k: f32) -> Vec<Option<Layer>> {
-    vec![
-        fill(
-            P::new()
-                .rrect(
-                    cx - 22.0 * k,
-                    bottom - 6.0 * k,
-                    cx + 22.0 * k,
-                    bottom,
-                    2.0 * k,
-                )
-                .rrect(
-                    cx - 13.0 * k,
-                    bottom - 24.0 * k,
-                    cx + 13.0 * k,
-                    bottom - 4.0 * k,
-                    2.0 * k,
-                )
-                .done(),
-            Ink::Outline,
-        ),
-        fill(
-            P::new()
-                .rect(
-                    cx - 13.0 * k,
-                    bottom - 11.0 * k,
-                    cx + 13.0 * k,
-                    bottom - 7.0 * k,
-                )
-                .done(),
-            Ink::Fill,
-        ),
-    ]
+/// A top hat standing on `(cx, bottom)`, `k` times the base size: its shape (brim and crown, to
+/// be painted in [`Ink::Hat`]) and its band (in the fill colour).
+pub(crate) fn hat(cx: f32, bottom: f32, k: f32) -> (Option<Path>, Option<Path>) {
+    let shape = P::new()
+        .rrect(
+            cx - 22.0 * k,
+            bottom - 6.0 * k,
+            cx + 22.0 * k,
+            bottom,
+            2.5 * k,
+        )
+        .rrect(
+            cx - 13.0 * k,
+            bottom - 25.0 * k,
+            cx + 13.0 * k,
+            bottom - 4.0 * k,
+            2.5 * k,
+        )
+        .done();
+    let band = P::new()
+        .rect(
+            cx - 13.0 * k,
+            bottom - 12.0 * k,
+            cx + 13.0 * k,
+            bottom - 7.5 * k,
+        )
+        .done();
+    (shape, band)
 }
 
 /// A chess figure from the font: outer contours make the silhouette; the glyph itself (with its

@@ -17,6 +17,8 @@ use crate::text::{Face, Fonts};
 
 /// Width of the contrasting rim around a silhouette, in box units (half of it shows outside).
 const RIM: f32 = 11.0;
+/// A top hat's colour.
+const HAT: Rgba = Rgba::rgb(24, 24, 28);
 /// Room around the 100-unit box for the rim and the shadow, in box units per side.
 const PAD: f32 = 9.0;
 /// Bound on cached sprites: a long-running bot sees few distinct looks, but a caller could vary
@@ -199,7 +201,7 @@ fn colours(glyph: &Glyph) -> (Rgba, Rgba) {
 }
 
 fn rasterise(art: &Art, glyph: &Glyph, px: f32, fonts: &Fonts) -> Option<Sprite> {
-    if !(px >= 1.0) {
+    if !(px.is_finite() && px >= 1.0) {
         return None;
     }
     let k = px / 100.0;
@@ -216,7 +218,7 @@ fn rasterise(art: &Art, glyph: &Glyph, px: f32, fonts: &Fonts) -> Option<Sprite>
     let (fill, outline) = colours(glyph);
 
     // A soft drop shadow lifts the piece off the tile.
-    let shadow = paint(Rgba::rgba(0, 0, 0, 70));
+    let shadow = paint(Rgba::new(0, 0, 0, 70));
     let shadow_ts = ts.pre_translate(2.0, 3.5);
     for (path, rule) in &art.silhouette {
         pm.stroke_path(path, &shadow, &round_stroke(RIM), shadow_ts, None);
@@ -231,15 +233,14 @@ fn rasterise(art: &Art, glyph: &Glyph, px: f32, fonts: &Fonts) -> Option<Sprite>
         draw_star(&mut pm, ts.pre_translate(-6.0, -4.0).pre_scale(0.36, 0.36));
     }
     if glyph.badges.hat {
-        let hat: Vec<_> = shapes::hat(84.0, 30.0, 0.75)
-            .into_iter()
-            .flatten()
-            .collect();
-        // The badge hat gets its own rim so it reads on top of any silhouette.
-        for layer in &hat {
-            pm.stroke_path(&layer.path, &paint(fill), &round_stroke(6.0), ts, None);
+        let (crown, band) = shapes::hat(82.0, 30.0, 0.8);
+        if let Some(crown) = crown {
+            pm.stroke_path(&crown, &rim, &round_stroke(RIM * 0.6), ts, None);
+            pm.fill_path(&crown, &paint(HAT), FillRule::Winding, ts, None);
         }
-        draw_layers(&mut pm, &hat, fill, outline, ts);
+        if let Some(band) = band {
+            pm.fill_path(&band, &paint(fill), FillRule::Winding, ts, None);
+        }
     }
     if let Some(n) = glyph.badges.count.filter(|&n| n > 1) {
         draw_count(&mut pm, n, ts, fonts);
@@ -262,7 +263,8 @@ fn draw_layers(
         let colour = match layer.ink {
             Ink::Fill => fill,
             Ink::Outline => outline,
-            Ink::Sheen => Rgba::rgba(255, 255, 255, 150),
+            Ink::Sheen => Rgba::new(255, 255, 255, 150),
+            Ink::Hat => HAT,
         };
         let p = paint(colour);
         match layer.paint {
@@ -438,5 +440,112 @@ fn blend_span(dst: &mut [PremultipliedColorU8], src: &[PremultipliedColorU8]) {
         ) {
             *d = c;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pixels of every built-in shape at board size.
+    fn looks(px: u16) -> Vec<(Shape, Vec<PremultipliedColorU8>)> {
+        let fonts = Fonts::new().expect("embedded fonts load");
+        let sprites = Sprites::new();
+        Shape::ALL
+            .iter()
+            .chain(&[Shape::Letter('Q'), Shape::Letter('K')])
+            .map(|&shape| {
+                let glyph = Glyph::new(shape, Rgba::rgb(40, 98, 222));
+                let sprite = sprites
+                    .get(&glyph, px, &fonts)
+                    .expect("every shape has art");
+                (shape, sprite.pixmap.pixels().to_vec())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_shape_looks_different() {
+        // At 40 px (a cell on the 649-cell board) any two shapes must differ clearly on at
+        // least 4 % of the sprite: enough to tell them apart at a glance, not by a stray pixel.
+        let looks = looks(40);
+        let far = |p: &PremultipliedColorU8, q: &PremultipliedColorU8| {
+            p.red().abs_diff(q.red()) > 96
+                || p.green().abs_diff(q.green()) > 96
+                || p.blue().abs_diff(q.blue()) > 96
+                || p.alpha().abs_diff(q.alpha()) > 96
+        };
+        for (i, (a, ma)) in looks.iter().enumerate() {
+            let opaque = ma.iter().filter(|p| p.alpha() > 128).count();
+            assert!(opaque > ma.len() / 10, "{a:?} is blank");
+            for (b, mb) in &looks[i + 1..] {
+                assert_eq!(ma.len(), mb.len());
+                let differ = ma.iter().zip(mb).filter(|(p, q)| far(p, q)).count();
+                assert!(
+                    differ * 25 > ma.len(),
+                    "{a:?} and {b:?} differ on only {differ} of {} pixels",
+                    ma.len()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn states_and_badges_change_the_sprite() {
+        let fonts = Fonts::new().expect("embedded fonts load");
+        let sprites = Sprites::new();
+        let base = Glyph::new(Shape::Pawn, Rgba::rgb(214, 38, 40));
+        let looks = [
+            base,
+            base.with_state(GlyphState::Frozen),
+            base.with_state(GlyphState::Ghost),
+            base.with_badges(crate::scene::Badges {
+                hat: true,
+                ..Default::default()
+            }),
+            base.with_badges(crate::scene::Badges {
+                star: true,
+                ..Default::default()
+            }),
+            base.with_badges(crate::scene::Badges {
+                count: Some(3),
+                ..Default::default()
+            }),
+        ];
+        let pixels: Vec<Vec<u8>> = looks
+            .iter()
+            .map(|g| {
+                let s = sprites.get(g, 48, &fonts).expect("sprite");
+                s.pixmap.data().to_vec()
+            })
+            .collect();
+        for i in 0..pixels.len() {
+            for j in i + 1..pixels.len() {
+                assert_ne!(
+                    pixels[i], pixels[j],
+                    "{:?} looks like {:?}",
+                    looks[i], looks[j]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn blit_composites_and_clips() {
+        let mut dst = Pixmap::new(4, 4).expect("pixmap");
+        dst.fill(Color::from_rgba8(0, 0, 255, 255));
+        let mut src = Pixmap::new(2, 2).expect("pixmap");
+        src.fill(Color::from_rgba8(255, 0, 0, 128));
+        let runs = opaque_runs(&src);
+        assert_eq!(runs, vec![(0, 0), (0, 0)]);
+        // Partly outside on every side: nothing panics, the inside is blended.
+        for (x, y) in [(-1, -1), (3, 3), (-5, 0), (10, 10)] {
+            blit(&mut dst, &src, &runs, x, y);
+        }
+        let p = dst.pixel(0, 0).expect("pixel");
+        assert_eq!(p.alpha(), 255);
+        assert!(p.red() > 120 && p.blue() > 120, "{p:?}");
+        let untouched = dst.pixel(1, 1).expect("pixel");
+        assert_eq!((untouched.red(), untouched.blue()), (0, 255));
     }
 }

@@ -16,6 +16,9 @@ use crate::RenderError;
 /// which is what a reader sees as "the size" of `Q26`.
 pub(crate) const CAP_HEIGHT_EM: f32 = 0.729;
 
+/// Glyph outlines by face and glyph; `None` for glyphs without one (a space).
+type OutlineCache = HashMap<(Face, GlyphId), Option<Arc<Path>>>;
+
 /// Which of the two embedded faces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Face {
@@ -29,7 +32,7 @@ pub(crate) struct Fonts {
     regular: FontRef<'static>,
     bold: FontRef<'static>,
     // Shared by all renders; a glyph is converted once per face for the life of the renderer.
-    outlines: Mutex<HashMap<(Face, GlyphId), Option<Arc<Path>>>>,
+    outlines: Mutex<OutlineCache>,
 }
 
 /// Text laid out on one line: a path in pixels with its origin on the baseline at the left end.

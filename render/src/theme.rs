@@ -62,7 +62,7 @@ impl Theme {
     /// A smaller page for animation frames: GIF pixels are expensive, a replay is watched, not
     /// studied.
     pub fn replay() -> Theme {
-        Theme::new(720)
+        Theme::new(960)
     }
 
     pub(crate) fn validate(&self) -> Result<(), RenderError> {
