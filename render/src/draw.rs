@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use tiny_skia::{
-    FillRule, GradientStop, Path, PathBuilder, Pixmap, Point, RadialGradient, SpreadMode, Stroke,
-    StrokeDash, Transform,
+    FillRule, GradientStop, IntSize, Path, PathBuilder, Pixmap, Point, RadialGradient, SpreadMode,
+    Stroke, StrokeDash, Transform,
 };
 
 use crate::RenderError;
@@ -25,12 +25,19 @@ pub(crate) struct Ctx<'a> {
 
 pub(crate) fn paint_scene(ctx: &Ctx, scene: &Scene) -> Result<Pixmap, RenderError> {
     let page = ctx.page;
-    let mut pm = Pixmap::new(page.width, page.height).ok_or(RenderError::BadSize {
+    // The background is opaque, so the page stays opaque and its premultiplied pixels are
+    // also straight RGBA. Filled by repetition: one pass instead of zeroing then filling.
+    let bg = ctx.theme.background;
+    let size = IntSize::from_wh(page.width, page.height);
+    let pm = size.and_then(|size| {
+        let bytes = [bg.r, bg.g, bg.b, 255].repeat(page.width as usize * page.height as usize);
+        Pixmap::from_vec(bytes, size)
+    });
+    let mut pm = pm.ok_or(RenderError::BadSize {
         size: ctx.theme.size,
         min: crate::theme::MIN_SIZE,
         max: crate::theme::MAX_SIZE,
     })?;
-    pm.fill(to_color(ctx.theme.background.with_alpha(255)));
     paint_header(ctx, &mut pm, &scene.header);
     paint_board(ctx, &mut pm, scene);
     paint_trays(ctx, &mut pm, scene);
@@ -279,9 +286,9 @@ fn paint_arrow(pm: &mut Pixmap, scene: &Scene, page: &Page, arrow: &Arrow) {
     let (nx, ny) = (-uy, ux);
     // The tip stops short of the target's centre so the piece there stays visible.
     let tip_back = 0.3 * r;
-    let shaft = (0.1 * r).max(1.5);
-    let head_len = (0.6 * r).min((len - tip_back) * 0.6);
-    let head_w = (0.32 * r).max(shaft * 2.0);
+    let shaft = (0.13 * r).max(1.5);
+    let head_len = (0.62 * r).min((len - tip_back) * 0.6);
+    let head_w = (0.38 * r).max(shaft * 2.0);
     let start = (ax + ux * 0.15 * r, ay + uy * 0.15 * r);
     let tip = (bx - ux * tip_back, by - uy * tip_back);
     let neck = (tip.0 - ux * head_len, tip.1 - uy * head_len);

@@ -36,16 +36,15 @@ pub(crate) fn png(pm: &Pixmap) -> Result<Vec<u8>, RenderError> {
 
 /// RGB bytes of a pixmap drawn over an opaque background (premultiplied equals straight there).
 fn to_rgb(pm: &Pixmap) -> Vec<u8> {
-    let mut rgb = vec![0u8; pm.pixels().len() * 3];
-    for (out, p) in rgb.chunks_exact_mut(3).zip(pm.data().chunks_exact(4)) {
-        out.copy_from_slice(&p[..3]);
-    }
+    let mut rgb = Vec::with_capacity(pm.pixels().len() * 3);
+    rgb.extend(pm.data().chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]));
     rgb
 }
 
-/// Straight-alpha RGBA bytes of a pixmap.
+/// Straight-alpha RGBA bytes of a page. A page is opaque (see `draw::paint_scene`), and opaque
+/// premultiplied pixels are already straight.
 pub(crate) fn to_rgba(pm: Pixmap) -> Vec<u8> {
-    pm.take_demultiplied()
+    pm.take()
 }
 
 /// The palette index left for "unchanged since the previous frame".

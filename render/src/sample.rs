@@ -250,23 +250,27 @@ pub fn small_board() -> Scene {
     let cells = small_board_cells();
     let white = Rgba::rgb(244, 240, 232);
     let black = Rgba::rgb(40, 40, 46);
-    let mut tiles = Vec::new();
-    for &h in &cells {
-        let tone = TONES[(h.q - h.r).rem_euclid(3) as usize];
-        let mut t = Tile::new(h, tone);
-        let s = -h.q - h.r;
-        let shape = if h == Hex::new(0, -4) || h == Hex::new(0, 4) {
+    // Sixteen men a side on the rows nearest each player (bottom rows first), a king each.
+    let mut order: Vec<usize> = (0..cells.len()).collect();
+    order.sort_by_key(|&i| (cells[i].r, cells[i].q));
+    let mut tiles: Vec<Tile> = cells
+        .iter()
+        .map(|&h| Tile::new(h, TONES[(h.q - h.r).rem_euclid(3) as usize]))
+        .collect();
+    for (n, &i) in order.iter().enumerate() {
+        let colour = if n < 16 {
+            white
+        } else if n >= cells.len() - 16 {
+            black
+        } else {
+            continue;
+        };
+        let shape = if n == 2 || n == cells.len() - 3 {
             Shape::KingDisc
         } else {
             Shape::Disc
         };
-        // Two blocks of 16 men at opposite sides.
-        if h.r <= -2 && s >= 0 || h.r == -1 && s >= 3 {
-            t.glyph = Some(Glyph::new(shape, white));
-        } else if h.r >= 2 && s <= 0 || h.r == 1 && s <= -3 {
-            t.glyph = Some(Glyph::new(shape, black));
-        }
-        tiles.push(t);
+        tiles[i].glyph = Some(Glyph::new(shape, colour));
     }
     let mut labels = Vec::new();
     let colour = Rgba::rgb(210, 206, 196);

@@ -377,8 +377,8 @@ pub(crate) fn opaque_runs(pm: &Pixmap) -> Vec<(u32, u32)> {
 /// `tiny-skia`'s `draw_pixmap` goes through its float pipeline and costs several times more.
 /// `runs` (from [`opaque_runs`]) marks the part of each row that is simply copied.
 pub(crate) fn blit(dst: &mut Pixmap, src: &Pixmap, runs: &[(u32, u32)], x: i32, y: i32) {
-    let (dw, dh) = (dst.width() as i64, dst.height() as i64);
-    let (sw, sh) = (src.width() as i64, src.height() as i64);
+    let (dw, dh) = (i64::from(dst.width()), i64::from(dst.height()));
+    let (sw, sh) = (i64::from(src.width()), i64::from(src.height()));
     let (x, y) = (i64::from(x), i64::from(y));
     // The visible part, in source coordinates.
     let sx0 = (-x).max(0);
@@ -388,57 +388,46 @@ pub(crate) fn blit(dst: &mut Pixmap, src: &Pixmap, runs: &[(u32, u32)], x: i32, 
     if sx0 >= sx1 || sy0 >= sy1 {
         return;
     }
-    let (sw_u, dw_u) = (sw as usize, dw as usize);
-    let src_px = src.pixels();
-    let dst_px = dst.pixels_mut();
+    let (s_stride, d_stride) = (sw as usize * 4, dw as usize * 4);
+    let src_bytes = src.data();
+    let dst_bytes = dst.data_mut();
     for row in sy0..sy1 {
-        let s_row = &src_px[row as usize * sw_u..][..sw_u];
-        let d_start = (row + y) as usize * dw_u;
-        let d_row = &mut dst_px[d_start..][..dw_u];
+        let s_row = &src_bytes[row as usize * s_stride..][..s_stride];
+        let d_row = &mut dst_bytes[(row + y) as usize * d_stride..][..d_stride];
         let (a, b) = runs
             .get(row as usize)
             .map_or((0, 0), |&(a, b)| (i64::from(a), i64::from(b)));
         // Copy the opaque run, blend what is left on either side of it.
-        let (ca, cb) = (a.clamp(sx0, sx1), b.clamp(sx0, sx1));
+        let (ca, cb) = (a.clamp(sx0, sx1), b.clamp(sx0, sx1).max(a.clamp(sx0, sx1)));
+        let px = |v: i64| v as usize * 4;
         if ca < cb {
-            d_row[(ca + x) as usize..(cb + x) as usize]
-                .copy_from_slice(&s_row[ca as usize..cb as usize]);
+            d_row[px(ca + x)..px(cb + x)].copy_from_slice(&s_row[px(ca)..px(cb)]);
         }
-        for (lo, hi) in [(sx0, ca.max(sx0)), (cb.max(ca).max(sx0), sx1)] {
-            if lo >= hi {
-                continue;
+        for (lo, hi) in [(sx0, ca), (cb, sx1)] {
+            if lo < hi {
+                blend_span(&mut d_row[px(lo + x)..px(hi + x)], &s_row[px(lo)..px(hi)]);
             }
-            let d = &mut d_row[(lo + x) as usize..(hi + x) as usize];
-            let s = &s_row[lo as usize..hi as usize];
-            blend_span(d, s);
         }
     }
 }
 
-fn blend_span(dst: &mut [PremultipliedColorU8], src: &[PremultipliedColorU8]) {
-    for (d, &s) in dst.iter_mut().zip(src) {
-        let sa = s.alpha();
+/// Source-over of premultiplied RGBA bytes. Each channel stays at most its alpha, because the
+/// same monotone rounding is applied to colour and alpha.
+fn blend_span(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.chunks_exact_mut(4).zip(src.chunks_exact(4)) {
+        let sa = s[3];
         if sa == 0 {
             continue;
         }
         if sa == 255 {
-            *d = s;
+            d.copy_from_slice(s);
             continue;
         }
         let inv = 255 - u32::from(sa);
-        let mix = |s: u8, d: u8| -> u8 {
-            // s + d · inv / 255, rounded.
-            let t = u32::from(d) * inv + 128;
-            (u32::from(s) + ((t + (t >> 8)) >> 8)).min(255) as u8
-        };
-        let a = mix(sa, d.alpha());
-        if let Some(c) = PremultipliedColorU8::from_rgba(
-            mix(s.red(), d.red()).min(a),
-            mix(s.green(), d.green()).min(a),
-            mix(s.blue(), d.blue()).min(a),
-            a,
-        ) {
-            *d = c;
+        for k in 0..4 {
+            // s + d · inv / 255, rounded (exact for 8-bit values).
+            let t = u32::from(d[k]) * inv + 128;
+            d[k] = (u32::from(s[k]) + ((t + (t >> 8)) >> 8)).min(255) as u8;
         }
     }
 }
