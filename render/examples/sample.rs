@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
-use hexmeros_render::{Glyph, Renderer, Rgba, Scene, Shape, Theme, Tile, sample};
+use hexmeros_render::{
+    Badges, Glyph, GlyphState, Renderer, Rgba, Scene, Shape, Theme, Tile, sample,
+};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let frames: usize = std::env::args()
@@ -90,10 +92,58 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Tile::new((q, 6 - q / 2), Rgba::rgb(60, 60, 66))
                 .with_glyph(Glyph::new(*shape, Rgba::rgb(40, 40, 46))),
         );
+        // States and badges.
+        let red = Glyph::new(*shape, sample::PLAYERS[5]);
+        let looks = [
+            red.with_state(GlyphState::Frozen),
+            red.with_state(GlyphState::Ghost),
+            red.with_badges(Badges {
+                hat: true,
+                star: true,
+                count: None,
+            }),
+            red.with_badges(Badges {
+                hat: false,
+                star: false,
+                count: Some(12),
+            }),
+        ];
+        for (k, g) in looks.into_iter().enumerate() {
+            let r = 7 + k as i32 - q / 2;
+            sheet
+                .tiles
+                .push(Tile::new((q, r), sample::TONES[k % 3]).with_glyph(g));
+        }
     }
     std::fs::write(
         "/tmp/hexmeros-shapes.png",
         renderer.render_png(&sheet, &Theme::new(1600))?,
+    )?;
+    // The same sheet at about the big board's cell size.
+    std::fs::write(
+        "/tmp/hexmeros-shapes-small.png",
+        renderer.render_png(&sheet, &Theme::new(1000))?,
+    )?;
+
+    // One piece with every badge, large.
+    let mut one = Scene::default();
+    let tone = sample::TONES[0];
+    let g = Glyph::new(Shape::Pawn, sample::PLAYERS[5]).with_badges(Badges {
+        hat: true,
+        star: true,
+        count: Some(12),
+    });
+    one.tiles.push(Tile::new((0, 0), tone).with_glyph(g));
+    one.tiles.push(Tile::new((1, 0), tone).with_glyph(
+        Glyph::new(Shape::Tower, sample::PLAYERS[1]).with_badges(Badges {
+            hat: true,
+            star: false,
+            count: Some(3),
+        }),
+    ));
+    std::fs::write(
+        "/tmp/hexmeros-badges.png",
+        renderer.render_png(&one, &Theme::new(400))?,
     )?;
 
     if frames > 0 {

@@ -15,6 +15,9 @@ use crate::sprite::{Sprite, Sprites, TileKey, blit, paint, round_stroke, to_colo
 use crate::text::{CAP_HEIGHT_EM, Face, Fonts};
 use crate::theme::Theme;
 
+/// Largest piece sprite, in pixels: beyond this a piece is no clearer, only heavier to cache.
+const MAX_SPRITE_PX: f32 = 512.0;
+
 /// Everything a paint needs besides the scene.
 pub(crate) struct Ctx<'a> {
     pub fonts: &'a Fonts,
@@ -146,7 +149,7 @@ fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
         }
     }
 
-    let px = (theme.glyph_scale * r).round().clamp(1.0, 2048.0) as u16;
+    let px = (theme.glyph_scale * r).round().clamp(1.0, MAX_SPRITE_PX) as u16;
     for (t, &c) in scene.tiles.iter().zip(&centres) {
         if let Some(glyph) = &t.glyph
             && let Some(sprite) = ctx.sprites.get(glyph, px, ctx.fonts)
@@ -418,7 +421,7 @@ fn paint_header(ctx: &Ctx, pm: &mut Pixmap, header: &[HeaderLine]) {
 
 fn paint_trays(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
     let theme = ctx.theme;
-    let px = theme.tray_px.round().clamp(1.0, 2048.0) as u16;
+    let px = theme.tray_px.round().clamp(1.0, MAX_SPRITE_PX) as u16;
     let advance = theme.tray_px * TRAY_ADVANCE;
     for (tray, slot) in scene.trays.iter().zip(&ctx.page.trays) {
         let cap = theme.text_px;

@@ -309,10 +309,10 @@ fn draw_star(pm: &mut Pixmap, ts: Transform) {
 /// A dark disc at the lower right with the number in white.
 fn draw_count(pm: &mut Pixmap, n: u16, ts: Transform, fonts: &Fonts) {
     let text = n.to_string();
-    let r = 17.0 + 5.0 * (text.len().saturating_sub(1) as f32);
-    let (cx, cy) = (100.0 - r + 6.0, 82.0);
+    let r = 14.0 + 4.0 * (text.len().saturating_sub(1) as f32);
+    let (cx, cy) = (96.0 - r, 84.0);
     if let Some(disc) = tiny_skia::PathBuilder::from_circle(cx, cy, r) {
-        pm.stroke_path(&disc, &paint(Rgba::WHITE), &round_stroke(5.0), ts, None);
+        pm.stroke_path(&disc, &paint(Rgba::WHITE), &round_stroke(4.0), ts, None);
         pm.fill_path(
             &disc,
             &paint(Rgba::rgb(30, 30, 36)),
@@ -321,10 +321,10 @@ fn draw_count(pm: &mut Pixmap, n: u16, ts: Transform, fonts: &Fonts) {
             None,
         );
     }
-    let em = 26.0 / crate::text::CAP_HEIGHT_EM;
+    let em = 19.0 / crate::text::CAP_HEIGHT_EM;
     let line = fonts.line(Face::Bold, &text, em);
     if let Some(path) = line.path {
-        let at = ts.pre_translate(cx - line.width / 2.0, cy + 13.0);
+        let at = ts.pre_translate(cx - line.width / 2.0, cy + 9.5);
         pm.fill_path(&path, &paint(Rgba::WHITE), FillRule::Winding, at, None);
     }
 }
