@@ -50,15 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         3,
         "/tmp/hexmeros-crop-bottom.png",
     )?;
-    crop(
-        &picture,
-        80,
-        560,
-        360,
-        260,
-        3,
-        "/tmp/hexmeros-crop-left.png",
-    )?;
+    crop(&picture, 0, 0, 420, 260, 3, "/tmp/hexmeros-crop-corner.png")?;
     crop(
         &picture,
         600,

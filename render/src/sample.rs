@@ -196,7 +196,7 @@ pub fn big_board() -> Scene {
             labels.push(Label {
                 at: doubled_point(x as f32, y),
                 text: column_name(x),
-                size: 0.42,
+                size: 0.52,
                 colour,
             });
         }
@@ -206,7 +206,7 @@ pub fn big_board() -> Scene {
             labels.push(Label {
                 at: doubled_point(x, y as f32),
                 text: (y + 26).to_string(),
-                size: 0.42,
+                size: 0.52,
                 colour,
             });
         }

@@ -52,7 +52,7 @@ impl Theme {
             margin: (s * 0.018).max(4.0),
             title_px: (s * 0.017).max(7.0),
             text_px: (s * 0.0125).max(6.0),
-            label_px_max: (s * 0.0115).max(6.0),
+            label_px_max: (s * 0.0135).max(6.0),
             tray_px: (s * 0.032).max(12.0),
             glyph_scale: 1.62,
             grid_width: 0.045,

@@ -289,3 +289,22 @@ fn a_renderer_is_shared_between_threads() {
         assert!(h.join().unwrap() > 0);
     }
 }
+
+#[test]
+fn a_busy_picture_stays_under_a_mebibyte() {
+    // Noise-like content defeats the fast level; the encoder must then compress harder. A
+    // 1600 px page of one-pixel-apart labels and tiny cells is about the worst a scene can do.
+    let mut s = Scene::default();
+    for q in -60i32..=60 {
+        for r in -60i32..=60 {
+            if (q + r).abs() <= 60 {
+                let c = ((q * 7 + r * 13).rem_euclid(251)) as u8;
+                s.tiles
+                    .push(Tile::new((q, r), Rgba::rgb(c, 255 - c, c / 2)));
+            }
+        }
+    }
+    let png = render_png(&s, &Theme::new(1600)).unwrap();
+    assert!(png.len() <= 1 << 20, "{} bytes", png.len());
+    decode(&png);
+}
