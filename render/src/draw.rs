@@ -346,20 +346,26 @@ fn paint_arrow(pm: &mut Pixmap, scene: &Scene, page: &Page, arrow: &Arrow) {
     fill(pm, &head, arrow.colour);
 }
 
-/// Draws `text` with its baseline-left at `(x, y)` and capital height `cap`, shrunk to `max_w`
-/// if it is wider; a swatch (a disc of the colour) comes first when given.
-#[allow(clippy::too_many_arguments)]
-fn paint_text(
-    ctx: &Ctx,
-    pm: &mut Pixmap,
-    (x, y): (f32, f32),
-    cap: f32,
-    max_w: f32,
+/// A line of page text (header, tray caption).
+struct Text<'a> {
+    text: &'a str,
     face: Face,
-    text: &str,
+    /// Capital height in pixels.
+    cap: f32,
     colour: Rgba,
+    /// A disc of this colour before the text.
     swatch: Option<Rgba>,
-) {
+}
+
+/// Draws a line with its baseline-left at `(x, y)`, shrunk to `max_w` pixels if it is wider.
+fn paint_text(ctx: &Ctx, pm: &mut Pixmap, (x, y): (f32, f32), max_w: f32, t: &Text) {
+    let Text {
+        text,
+        face,
+        cap,
+        colour,
+        swatch,
+    } = *t;
     let mut x = x;
     let mut max_w = max_w;
     if let Some(s) = swatch {
@@ -405,17 +411,14 @@ fn paint_header(ctx: &Ctx, pm: &mut Pixmap, header: &[HeaderLine]) {
             (theme.text_px, Face::Regular)
         };
         y += if i == 0 { cap * 1.25 } else { cap * LINE };
-        paint_text(
-            ctx,
-            pm,
-            (m, y),
-            cap,
-            max_w,
+        let text = Text {
+            text: &line.text,
             face,
-            &line.text,
-            theme.text,
-            line.swatch,
-        );
+            cap,
+            colour: theme.text,
+            swatch: line.swatch,
+        };
+        paint_text(ctx, pm, (m, y), max_w, &text);
     }
 }
 
@@ -426,17 +429,14 @@ fn paint_trays(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
     for (tray, slot) in scene.trays.iter().zip(&ctx.page.trays) {
         let cap = theme.text_px;
         let base = slot.y + cap * 1.4;
-        paint_text(
-            ctx,
-            pm,
-            (slot.x, base),
+        let caption = Text {
+            text: &tray.caption,
+            face: Face::Regular,
             cap,
-            slot.width,
-            Face::Regular,
-            &tray.caption,
-            theme.text,
-            tray.swatch,
-        );
+            colour: theme.text,
+            swatch: tray.swatch,
+        };
+        paint_text(ctx, pm, (slot.x, base), slot.width, &caption);
         let top = slot.y + cap * LINE;
         for (i, glyph) in tray.items.iter().enumerate() {
             let (row, col) = (i / slot.per_row.max(1), i % slot.per_row.max(1));
