@@ -51,6 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "/tmp/hexmeros-crop-bottom.png",
     )?;
     crop(&picture, 0, 0, 420, 260, 3, "/tmp/hexmeros-crop-corner.png")?;
+    crop(&picture, 40, 640, 300, 200, 3, "/tmp/hexmeros-crop-rim.png")?;
     crop(
         &picture,
         600,

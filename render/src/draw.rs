@@ -207,29 +207,48 @@ fn paint_rim(
     grid_w: f32,
     theme: &Theme,
 ) {
-    // An edge is keyed by its midpoint in half pixels: both cells sharing an edge compute the
-    // same corners from lattice centres, and distinct edges are many pixels apart.
-    // Its two ends and how many cells have it.
-    type Edge = ((f32, f32), (f32, f32), u8);
-    let mut edges: HashMap<(i64, i64), Edge> = HashMap::with_capacity(centres.len() * 4);
+    // Points are keyed in half pixels: neighbouring cells compute their shared corners from
+    // lattice centres, so the keys agree, and distinct corners are many pixels apart.
+    type Key = (i64, i64);
+    let key = |(x, y): (f32, f32)| ((x * 2.0).round() as i64, (y * 2.0).round() as i64);
+    // Each cell's edges run clockwise, so an edge shared by two cells appears once each way.
+    let mut edges: HashMap<(Key, Key), (f32, f32)> = HashMap::with_capacity(centres.len() * 6);
     for &(cx, cy) in centres {
         for i in 0..6 {
             let (ax, ay) = corners[i];
             let (bx, by) = corners[(i + 1) % 6];
             let a = (cx + ax * sx, cy + ay * sy);
             let b = (cx + bx * sx, cy + by * sy);
-            let key = ((a.0 + b.0).round() as i64, (a.1 + b.1).round() as i64);
-            edges
-                .entry(key)
-                .and_modify(|e| e.2 = e.2.saturating_add(1))
-                .or_insert((a, b, 1));
+            edges.insert((key(a), key(b)), a);
         }
     }
+    // The rim is the edges whose reverse is missing. Chained into closed loops, it strokes with
+    // joins instead of hundreds of separate caps.
+    let mut next: HashMap<Key, Vec<(Key, (f32, f32))>> = HashMap::new();
+    for (&(a, b), &pa) in &edges {
+        if !edges.contains_key(&(b, a)) {
+            next.entry(a).or_default().push((b, pa));
+        }
+    }
+    let mut starts: Vec<Key> = next.keys().copied().collect();
+    starts.sort_unstable();
     let mut rim = PathBuilder::new();
-    for (a, b, n) in edges.into_values() {
-        if n == 1 {
-            rim.move_to(a.0, a.1);
-            rim.line_to(b.0, b.1);
+    for start in starts {
+        let mut at = start;
+        let mut first = true;
+        // Each step uses up one edge, so the walk ends; pinch points (two loops touching at a
+        // corner) just continue along whichever loop comes first.
+        while let Some((to, p)) = next.get_mut(&at).and_then(Vec::pop) {
+            if first {
+                rim.move_to(p.0, p.1);
+                first = false;
+            } else {
+                rim.line_to(p.0, p.1);
+            }
+            at = to;
+        }
+        if !first {
+            rim.close();
         }
     }
     if let Some(path) = rim.finish() {
