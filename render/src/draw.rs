@@ -224,7 +224,9 @@ fn paint_rim(
     }
     // The rim is the edges whose reverse is missing. Chained into closed loops, it strokes with
     // joins instead of hundreds of separate caps.
-    let mut next: HashMap<Key, Vec<(Key, (f32, f32))>> = HashMap::new();
+    // From a corner: the rim edges leaving it, as (far corner, this corner's position).
+    type Out = Vec<(Key, (f32, f32))>;
+    let mut next: HashMap<Key, Out> = HashMap::new();
     for (&(a, b), &pa) in &edges {
         if !edges.contains_key(&(b, a)) {
             next.entry(a).or_default().push((b, pa));
