@@ -1,0 +1,471 @@
+//! Painting a [`Scene`] onto a laid-out [`Page`]: background, header, tiles, grid, markers,
+//! pieces, arrows, labels and trays, in that order (later is on top).
+
+use std::collections::HashMap;
+
+use tiny_skia::{
+    FillRule, GradientStop, IntSize, Path, PathBuilder, Pixmap, Point, RadialGradient, SpreadMode,
+    Stroke, StrokeDash, Transform,
+};
+
+use crate::RenderError;
+use crate::layout::{LINE, Page, TRAY_ADVANCE, corners, hex_to_world, label_size};
+use crate::scene::{Arrow, HeaderLine, Marker, Rgba, Scene};
+use crate::sprite::{Sprite, Sprites, TileKey, blit, paint, round_stroke, to_color};
+use crate::text::{CAP_HEIGHT_EM, Face, Fonts};
+use crate::theme::Theme;
+
+/// Largest piece sprite, in pixels: beyond this a piece is no clearer, only heavier to cache.
+const MAX_SPRITE_PX: f32 = 512.0;
+
+/// Everything a paint needs besides the scene.
+pub(crate) struct Ctx<'a> {
+    pub fonts: &'a Fonts,
+    pub sprites: &'a Sprites,
+    pub theme: &'a Theme,
+    pub page: &'a Page,
+}
+
+pub(crate) fn paint_scene(ctx: &Ctx, scene: &Scene) -> Result<Pixmap, RenderError> {
+    let page = ctx.page;
+    // The background is opaque, so the page stays opaque and its premultiplied pixels are
+    // also straight RGBA. Filled by repetition: one pass instead of zeroing then filling.
+    let bg = ctx.theme.background;
+    let size = IntSize::from_wh(page.width, page.height);
+    let pm = size.and_then(|size| {
+        let bytes = [bg.r, bg.g, bg.b, 255].repeat(page.width as usize * page.height as usize);
+        Pixmap::from_vec(bytes, size)
+    });
+    let mut pm = pm.ok_or(RenderError::BadSize {
+        size: ctx.theme.size,
+        min: crate::theme::MIN_SIZE,
+        max: crate::theme::MAX_SIZE,
+    })?;
+    paint_header(ctx, &mut pm, &scene.header);
+    paint_board(ctx, &mut pm, scene);
+    paint_trays(ctx, &mut pm, scene);
+    Ok(pm)
+}
+
+/// The hex outline around `(cx, cy)` with corners scaled by `(rx, ry)` pixels.
+fn push_hex(
+    b: &mut PathBuilder,
+    corners: &[(f32, f32); 6],
+    (cx, cy): (f32, f32),
+    (rx, ry): (f32, f32),
+) {
+    for (i, &(x, y)) in corners.iter().enumerate() {
+        let (px, py) = (cx + x * rx, cy + y * ry);
+        if i == 0 {
+            b.move_to(px, py);
+        } else {
+            b.line_to(px, py);
+        }
+    }
+    b.close();
+}
+
+fn hex_path(corners: &[(f32, f32); 6], c: (f32, f32), radii: (f32, f32)) -> Option<Path> {
+    let mut b = PathBuilder::new();
+    push_hex(&mut b, corners, c, radii);
+    b.finish()
+}
+
+fn fill(pm: &mut Pixmap, path: &Path, colour: Rgba) {
+    pm.fill_path(
+        path,
+        &paint(colour),
+        FillRule::Winding,
+        Transform::identity(),
+        None,
+    );
+}
+
+fn stroke(pm: &mut Pixmap, path: &Path, colour: Rgba, stroke: &Stroke) {
+    pm.stroke_path(path, &paint(colour), stroke, Transform::identity(), None);
+}
+
+/// Copies a sprite so that its anchor lands on `(x, y)` (whole pixels).
+fn place(pm: &mut Pixmap, sprite: &Sprite, (x, y): (f32, f32)) {
+    blit(
+        pm,
+        &sprite.pixmap,
+        &sprite.runs,
+        (x - sprite.cx).round() as i32,
+        (y - sprite.cy).round() as i32,
+    );
+}
+
+fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
+    let page = ctx.page;
+    let theme = ctx.theme;
+    let r = page.scale();
+    if !(r.is_finite() && r > 0.0) {
+        return;
+    }
+    let (sx, sy) = (page.sx, page.sy);
+    let corners = corners(scene.orientation);
+    let centres: Vec<(f32, f32)> = scene
+        .tiles
+        .iter()
+        .map(|t| page.hex_px(scene.orientation, scene.rotation, t.hex))
+        .collect();
+    let grid_w = (theme.grid_width * r).max(1.0);
+
+    for (t, &c) in scene.tiles.iter().zip(&centres) {
+        let key = TileKey::new(t.fill, theme.grid, scene.orientation, sx, sy, grid_w);
+        if let Some(sprite) = ctx.sprites.tile(key) {
+            place(pm, &sprite, c);
+        }
+    }
+
+    paint_rim(pm, &centres, &corners, (sx, sy), grid_w, theme);
+
+    let outline_w = (0.13 * r).max(1.5);
+    for (t, &c) in scene.tiles.iter().zip(&centres) {
+        let mut nth = 0.0;
+        for m in &t.markers {
+            match *m {
+                Marker::Tint(colour) => {
+                    // Inside the cell's lines, so the grid stays crisp.
+                    let k = 1.0 - grid_w / 2.0 / r;
+                    if let Some(path) = hex_path(&corners, c, (sx * k, sy * k)) {
+                        fill(pm, &path, colour);
+                    }
+                }
+                Marker::Outline(colour) => {
+                    let inset = grid_w / 2.0 + outline_w * (nth + 0.5) * 1.15;
+                    let k = 1.0 - inset / r;
+                    if k > 0.0
+                        && let Some(path) = hex_path(&corners, c, (sx * k, sy * k))
+                    {
+                        stroke(pm, &path, colour, &round_stroke(outline_w));
+                    }
+                    nth += 1.0;
+                }
+                Marker::Check => paint_check(pm, &corners, c, (sx, sy)),
+                Marker::Dot(_) | Marker::Ring(_) => {}
+            }
+        }
+    }
+
+    let px = (theme.glyph_scale * r).round().clamp(1.0, MAX_SPRITE_PX) as u16;
+    for (t, &c) in scene.tiles.iter().zip(&centres) {
+        if let Some(glyph) = &t.glyph
+            && let Some(sprite) = ctx.sprites.get(glyph, px, ctx.fonts)
+        {
+            place(pm, &sprite, c);
+        }
+    }
+
+    for (t, &(cx, cy)) in scene.tiles.iter().zip(&centres) {
+        for m in &t.markers {
+            match *m {
+                Marker::Dot(colour) => {
+                    if let Some(dot) = PathBuilder::from_circle(cx, cy, (0.2 * r).max(2.0)) {
+                        let edge = colour.contrasting_outline().with_alpha(colour.a / 2);
+                        stroke(pm, &dot, edge, &round_stroke((0.05 * r).max(1.0)));
+                        fill(pm, &dot, colour);
+                    }
+                }
+                Marker::Ring(colour) => {
+                    if let Some(ring) = PathBuilder::from_circle(cx, cy, 0.72 * r) {
+                        stroke(pm, &ring, colour, &round_stroke((0.1 * r).max(1.5)));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    for arrow in &scene.arrows {
+        paint_arrow(pm, scene, page, arrow);
+    }
+
+    for label in &scene.labels {
+        let size = label_size(label.size);
+        if size <= 0.0 {
+            continue;
+        }
+        let cap = (size * r).min(theme.label_px_max);
+        let (x, y) = page.to_px(hex_to_world(scene.orientation, scene.rotation, label.at));
+        let line = ctx.fonts.line(Face::Bold, &label.text, cap / CAP_HEIGHT_EM);
+        if let Some(path) = line.path {
+            let ts = Transform::from_translate(x - line.width / 2.0, y + cap / 2.0);
+            pm.fill_path(&path, &paint(label.colour), FillRule::Winding, ts, None);
+        }
+    }
+}
+
+/// A heavier line along every cell edge that has no neighbour: the board's outline (and the
+/// outline of holes and islands on a board like HexaEquo's).
+fn paint_rim(
+    pm: &mut Pixmap,
+    centres: &[(f32, f32)],
+    corners: &[(f32, f32); 6],
+    (sx, sy): (f32, f32),
+    grid_w: f32,
+    theme: &Theme,
+) {
+    // Points are keyed in half pixels: neighbouring cells compute their shared corners from
+    // lattice centres, so the keys agree, and distinct corners are many pixels apart.
+    type Key = (i64, i64);
+    let key = |(x, y): (f32, f32)| ((x * 2.0).round() as i64, (y * 2.0).round() as i64);
+    // Each cell's edges run clockwise, so an edge shared by two cells appears once each way.
+    let mut edges: HashMap<(Key, Key), (f32, f32)> = HashMap::with_capacity(centres.len() * 6);
+    for &(cx, cy) in centres {
+        for i in 0..6 {
+            let (ax, ay) = corners[i];
+            let (bx, by) = corners[(i + 1) % 6];
+            let a = (cx + ax * sx, cy + ay * sy);
+            let b = (cx + bx * sx, cy + by * sy);
+            edges.insert((key(a), key(b)), a);
+        }
+    }
+    // The rim is the edges whose reverse is missing. Chained into closed loops, it strokes with
+    // joins instead of hundreds of separate caps.
+    // From a corner: the rim edges leaving it, as (far corner, this corner's position).
+    type Out = Vec<(Key, (f32, f32))>;
+    let mut next: HashMap<Key, Out> = HashMap::new();
+    for (&(a, b), &pa) in &edges {
+        if !edges.contains_key(&(b, a)) {
+            next.entry(a).or_default().push((b, pa));
+        }
+    }
+    let mut starts: Vec<Key> = next.keys().copied().collect();
+    starts.sort_unstable();
+    let mut rim = PathBuilder::new();
+    for start in starts {
+        let mut at = start;
+        let mut first = true;
+        // Each step uses up one edge, so the walk ends; pinch points (two loops touching at a
+        // corner) just continue along whichever loop comes first.
+        while let Some((to, p)) = next.get_mut(&at).and_then(Vec::pop) {
+            if first {
+                rim.move_to(p.0, p.1);
+                first = false;
+            } else {
+                rim.line_to(p.0, p.1);
+            }
+            at = to;
+        }
+        if !first {
+            rim.close();
+        }
+    }
+    if let Some(path) = rim.finish() {
+        stroke(pm, &path, theme.rim, &round_stroke(grid_w * 2.2));
+    }
+}
+
+/// A red glow filling the cell, brightest at the centre, and a red ring: a piece in check.
+fn paint_check(
+    pm: &mut Pixmap,
+    corners: &[(f32, f32); 6],
+    (cx, cy): (f32, f32),
+    (sx, sy): (f32, f32),
+) {
+    let r = (sx + sy) / 2.0;
+    let Some(path) = hex_path(corners, (cx, cy), (sx * 0.97, sy * 0.97)) else {
+        return;
+    };
+    let stops = vec![
+        GradientStop::new(0.0, to_color(Rgba::new(255, 40, 30, 255))),
+        GradientStop::new(0.55, to_color(Rgba::new(235, 20, 20, 200))),
+        GradientStop::new(1.0, to_color(Rgba::new(190, 0, 0, 40))),
+    ];
+    let centre = Point::from_xy(cx, cy);
+    if let Some(shader) = RadialGradient::new(
+        centre,
+        0.0,
+        centre,
+        r,
+        stops,
+        SpreadMode::Pad,
+        Transform::identity(),
+    ) {
+        let mut p = paint(Rgba::BLACK);
+        p.shader = shader;
+        pm.fill_path(&path, &p, FillRule::Winding, Transform::identity(), None);
+    }
+    stroke(
+        pm,
+        &path,
+        Rgba::rgb(200, 0, 0),
+        &round_stroke((0.08 * r).max(1.5)),
+    );
+}
+
+fn paint_arrow(pm: &mut Pixmap, scene: &Scene, page: &Page, arrow: &Arrow) {
+    let r = page.scale();
+    let at = |h| page.hex_px(scene.orientation, scene.rotation, h);
+    let (ax, ay) = at(arrow.from);
+    let (bx, by) = at(arrow.to);
+    let (dx, dy) = (bx - ax, by - ay);
+    let len = (dx * dx + dy * dy).sqrt();
+    if !(len.is_finite() && len > 1.0) {
+        return;
+    }
+    let (ux, uy) = (dx / len, dy / len);
+    let (nx, ny) = (-uy, ux);
+    // The tip stops short of the target's centre so the piece there stays visible.
+    let tip_back = 0.3 * r;
+    let shaft = (0.13 * r).max(1.5);
+    let head_len = (0.62 * r).min((len - tip_back) * 0.6);
+    let head_w = (0.38 * r).max(shaft * 2.0);
+    let start = (ax + ux * 0.15 * r, ay + uy * 0.15 * r);
+    let tip = (bx - ux * tip_back, by - uy * tip_back);
+    let neck = (tip.0 - ux * head_len, tip.1 - uy * head_len);
+    let off = |p: (f32, f32), k: f32| (p.0 + nx * k, p.1 + ny * k);
+    let edge = arrow
+        .colour
+        .contrasting_outline()
+        .with_alpha((f32::from(arrow.colour.a) * 0.8) as u8);
+    let edge_w = (0.035 * r).max(1.0);
+
+    let mut head = PathBuilder::new();
+    let pts: Vec<(f32, f32)> = if arrow.dashed {
+        vec![off(neck, head_w), tip, off(neck, -head_w)]
+    } else {
+        vec![
+            off(start, shaft),
+            off(neck, shaft),
+            off(neck, head_w),
+            tip,
+            off(neck, -head_w),
+            off(neck, -shaft),
+            off(start, -shaft),
+        ]
+    };
+    for (i, &(x, y)) in pts.iter().enumerate() {
+        if i == 0 {
+            head.move_to(x, y);
+        } else {
+            head.line_to(x, y);
+        }
+    }
+    head.close();
+    let Some(head) = head.finish() else {
+        return;
+    };
+    if arrow.dashed {
+        let mut line = PathBuilder::new();
+        line.move_to(start.0, start.1);
+        line.line_to(neck.0, neck.1);
+        if let Some(line) = line.finish() {
+            let dashes = StrokeDash::new(vec![shaft * 3.0, shaft * 2.2], 0.0);
+            let s = Stroke {
+                width: shaft * 2.0,
+                dash: dashes,
+                ..Stroke::default()
+            };
+            stroke(pm, &line, arrow.colour, &s);
+        }
+    } else {
+        stroke(pm, &head, edge, &round_stroke(edge_w));
+    }
+    fill(pm, &head, arrow.colour);
+}
+
+/// A line of page text (header, tray caption).
+struct Text<'a> {
+    text: &'a str,
+    face: Face,
+    /// Capital height in pixels.
+    cap: f32,
+    colour: Rgba,
+    /// A disc of this colour before the text.
+    swatch: Option<Rgba>,
+}
+
+/// Draws a line with its baseline-left at `(x, y)`, shrunk to `max_w` pixels if it is wider.
+fn paint_text(ctx: &Ctx, pm: &mut Pixmap, (x, y): (f32, f32), max_w: f32, t: &Text) {
+    let Text {
+        text,
+        face,
+        cap,
+        colour,
+        swatch,
+    } = *t;
+    let mut x = x;
+    let mut max_w = max_w;
+    if let Some(s) = swatch {
+        let rad = cap * 0.62;
+        if let Some(disc) = PathBuilder::from_circle(x + rad, y - cap / 2.0, rad) {
+            stroke(
+                pm,
+                &disc,
+                s.contrasting_outline(),
+                &round_stroke((cap * 0.12).max(1.0)),
+            );
+            fill(pm, &disc, s.with_alpha(255));
+        }
+        x += rad * 2.0 + cap * 0.55;
+        max_w -= rad * 2.0 + cap * 0.55;
+    }
+    let mut em = cap / CAP_HEIGHT_EM;
+    let width = ctx.fonts.measure_em(face, text) * em;
+    if width > max_w && max_w > 0.0 {
+        em *= max_w / width;
+    }
+    let line = ctx.fonts.line(face, text, em);
+    if let Some(path) = line.path {
+        pm.fill_path(
+            &path,
+            &paint(colour),
+            FillRule::Winding,
+            Transform::from_translate(x, y),
+            None,
+        );
+    }
+}
+
+fn paint_header(ctx: &Ctx, pm: &mut Pixmap, header: &[HeaderLine]) {
+    let theme = ctx.theme;
+    let m = theme.margin;
+    let max_w = pm.width() as f32 - 2.0 * m;
+    let mut y = m;
+    for (i, line) in header.iter().enumerate() {
+        let (cap, face) = if i == 0 {
+            (theme.title_px, Face::Bold)
+        } else {
+            (theme.text_px, Face::Regular)
+        };
+        y += if i == 0 { cap * 1.25 } else { cap * LINE };
+        let text = Text {
+            text: &line.text,
+            face,
+            cap,
+            colour: theme.text,
+            swatch: line.swatch,
+        };
+        paint_text(ctx, pm, (m, y), max_w, &text);
+    }
+}
+
+fn paint_trays(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
+    let theme = ctx.theme;
+    let px = theme.tray_px.round().clamp(1.0, MAX_SPRITE_PX) as u16;
+    let advance = theme.tray_px * TRAY_ADVANCE;
+    for (tray, slot) in scene.trays.iter().zip(&ctx.page.trays) {
+        let cap = theme.text_px;
+        let base = slot.y + cap * 1.4;
+        let caption = Text {
+            text: &tray.caption,
+            face: Face::Regular,
+            cap,
+            colour: theme.text,
+            swatch: tray.swatch,
+        };
+        paint_text(ctx, pm, (slot.x, base), slot.width, &caption);
+        let top = slot.y + cap * LINE;
+        for (i, glyph) in tray.items.iter().enumerate() {
+            let (row, col) = (i / slot.per_row.max(1), i % slot.per_row.max(1));
+            let cx = slot.x + advance * (col as f32 + 0.5);
+            let cy = top + advance * (row as f32 + 0.5);
+            if let Some(sprite) = ctx.sprites.get(glyph, px, ctx.fonts) {
+                place(pm, &sprite, (cx, cy));
+            }
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! Whole pictures: sizes, decoding, a golden image, replays, rotation and bad input.
+//!
+//! The golden picture is `tests/golden/small.png`. After an intended change of look, look at
+//! the new picture and regenerate it with
+//! `UPDATE_GOLDEN=1 cargo test -p hexmeros-render --test render`.
+
+#![allow(clippy::unwrap_used)]
+
+use hexmeros_render::{
+    Arrow, Badges, Glyph, GlyphState, HeaderLine, Hex, HexPoint, Label, Marker, Orientation,
+    Picture, RenderError, Renderer, Rgba, Scene, Shape, Theme, Tile, Tray, render_png, render_rgba,
+    replay_gif, sample,
+};
+
+/// A 19-cell hexagon with one of everything a scene can hold.
+fn small_scene() -> Scene {
+    let mut tiles = Vec::new();
+    for q in -2i32..=2 {
+        for r in -2i32..=2 {
+            if (q + r).abs() <= 2 {
+                let tone = sample::TONES[(q - r).rem_euclid(3) as usize];
+                tiles.push(Tile::new((q, r), tone));
+            }
+        }
+    }
+    fn at(tiles: &mut [Tile], q: i32, r: i32) -> &mut Tile {
+        tiles.iter_mut().find(|t| t.hex == Hex::new(q, r)).unwrap()
+    }
+    at(&mut tiles, 0, 0).glyph = Some(Glyph::new(Shape::Crown, sample::PLAYERS[2]));
+    at(&mut tiles, 0, 0).markers.push(Marker::Check);
+    at(&mut tiles, 1, 0).glyph = Some(Glyph::new(Shape::Horse, sample::PLAYERS[1]));
+    at(&mut tiles, -1, 1).glyph = Some(Glyph::new(Shape::Pawn, sample::PLAYERS[5]).with_badges(
+        Badges {
+            hat: true,
+            star: true,
+            count: None,
+        },
+    ));
+    at(&mut tiles, 0, -2).glyph =
+        Some(Glyph::new(Shape::Tower, sample::PLAYERS[4]).with_state(GlyphState::Frozen));
+    at(&mut tiles, 0, 2).glyph =
+        Some(Glyph::new(Shape::ChessKnight, sample::PLAYERS[0]).with_state(GlyphState::Ghost));
+    at(&mut tiles, 2, -2)
+        .markers
+        .push(Marker::Outline(sample::PLAYERS[3]));
+    at(&mut tiles, 2, -1)
+        .markers
+        .push(Marker::Tint(Rgba::new(250, 230, 80, 120)));
+    at(&mut tiles, -2, 0)
+        .markers
+        .push(Marker::Dot(Rgba::new(40, 40, 40, 160)));
+    at(&mut tiles, -2, 2)
+        .markers
+        .push(Marker::Ring(Rgba::new(200, 30, 30, 200)));
+    Scene {
+        orientation: Orientation::FlatTop,
+        rotation: 0,
+        header: vec![
+            HeaderLine::new("Golden"),
+            HeaderLine::with_swatch("Yellow to move", sample::PLAYERS[2]),
+        ],
+        tiles,
+        arrows: vec![Arrow {
+            from: Hex::new(-1, -1),
+            to: Hex::new(1, -1),
+            colour: sample::PLAYERS[1].with_alpha(210),
+            dashed: false,
+        }],
+        labels: vec![Label {
+            at: HexPoint::new(0.0, -3.1),
+            text: "Q1".into(),
+            size: 0.45,
+            colour: Rgba::rgb(220, 220, 210),
+        }],
+        trays: vec![Tray {
+            caption: "Yellow took".into(),
+            swatch: Some(sample::PLAYERS[2]),
+            items: vec![Glyph::new(Shape::Mitre, sample::PLAYERS[3])],
+        }],
+    }
+}
+
+fn decode(png: &[u8]) -> image::RgbaImage {
+    image::load_from_memory_with_format(png, image::ImageFormat::Png)
+        .unwrap()
+        .to_rgba8()
+}
+
+#[test]
+fn a_png_decodes_with_the_long_side_asked_for() {
+    for size in [200, 777, 1600] {
+        let png = render_png(&small_scene(), &Theme::new(size)).unwrap();
+        let img = decode(&png);
+        assert_eq!(img.width().max(img.height()), size, "size {size}");
+        assert!(img.width().min(img.height()) > size / 3);
+    }
+    let big = decode(&render_png(&sample::big_board(), &Theme::new(1600)).unwrap());
+    assert_eq!(big.width().max(big.height()), 1600);
+}
+
+#[test]
+fn rgba_matches_the_png() {
+    let theme = Theme::new(300);
+    let scene = small_scene();
+    let Picture {
+        width,
+        height,
+        rgba,
+    } = render_rgba(&scene, &theme).unwrap();
+    let img = decode(&render_png(&scene, &theme).unwrap());
+    assert_eq!((img.width(), img.height()), (width, height));
+    assert_eq!(img.into_raw(), rgba);
+}
+
+/// Share of pixels whose colour differs by more than `tolerance` in any channel.
+fn differing(a: &image::RgbaImage, b: &image::RgbaImage, tolerance: u8) -> f64 {
+    let n = a
+        .pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > tolerance))
+        .count();
+    n as f64 / f64::from(a.width() * a.height())
+}
+
+#[test]
+fn the_small_scene_matches_its_golden_picture() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/small.png");
+    let png = render_png(&small_scene(), &Theme::new(320)).unwrap();
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, &png).unwrap();
+    }
+    let golden = image::open(path)
+        .expect("tests/golden/small.png is missing: run with UPDATE_GOLDEN=1")
+        .to_rgba8();
+    let ours = decode(&png);
+    assert_eq!(
+        (ours.width(), ours.height()),
+        (golden.width(), golden.height())
+    );
+    // Anti-aliasing may move by a shade between CPUs or library versions; a change of look
+    // (a colour, a shape, a moved label) touches far more than 0.5 % of the pixels.
+    let share = differing(&ours, &golden, 24);
+    assert!(
+        share < 0.005,
+        "{:.2} % of pixels differ from the golden picture",
+        share * 100.0
+    );
+}
+
+#[test]
+fn the_golden_comparison_notices_a_change() {
+    // Guards the test above: a small visible change must exceed its tolerance.
+    let theme = Theme::new(320);
+    let a = decode(&render_png(&small_scene(), &theme).unwrap());
+    let mut scene = small_scene();
+    scene.tiles[3].glyph = Some(Glyph::new(Shape::Bow, sample::PLAYERS[4]));
+    let b = decode(&render_png(&scene, &theme).unwrap());
+    assert!(differing(&a, &b, 24) > 0.005);
+}
+
+#[test]
+fn a_replay_gif_has_one_frame_per_scene() {
+    let mut frames = Vec::new();
+    for i in 0..7 {
+        let mut s = small_scene();
+        s.header[1].text = format!("Move {i}");
+        s.tiles[i].glyph = Some(Glyph::new(Shape::Disc, Rgba::rgb(30, 30, 30)));
+        frames.push(s);
+    }
+    // A frame equal to the previous one still counts.
+    frames.push(frames[6].clone());
+    let gif = replay_gif(&frames, &Theme::new(240), 100).unwrap();
+    let mut decoder = gif::DecodeOptions::new().read_info(gif.as_slice()).unwrap();
+    let (w, h) = (u32::from(decoder.width()), u32::from(decoder.height()));
+    assert_eq!(w.max(h), 240);
+    let mut count = 0;
+    let mut delays = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        count += 1;
+        delays.push(frame.delay);
+    }
+    assert_eq!(count, frames.len());
+    assert_eq!(delays[0], 10);
+    assert!(*delays.last().unwrap() >= 250, "the last frame is held");
+}
+
+#[test]
+fn six_sixths_of_a_turn_change_nothing() {
+    let theme = Theme::new(256);
+    let plain = render_rgba(&small_scene(), &theme).unwrap();
+    let mut turned = small_scene();
+    turned.rotation = 6;
+    assert_eq!(render_rgba(&turned, &theme).unwrap(), plain);
+    turned.rotation = 3;
+    assert_ne!(render_rgba(&turned, &theme).unwrap(), plain);
+}
+
+#[test]
+fn pointy_topped_boards_render() {
+    let png = render_png(&sample::small_board(), &Theme::new(400)).unwrap();
+    assert_eq!(decode(&png).width().max(decode(&png).height()), 400);
+}
+
+#[test]
+fn bad_sizes_and_themes_are_errors() {
+    let scene = small_scene();
+    for size in [0, 10, 63, 8193, u32::MAX] {
+        assert!(matches!(
+            render_png(&scene, &Theme::new(size)),
+            Err(RenderError::BadSize { .. })
+        ));
+    }
+    let mut theme = Theme::new(400);
+    theme.grid_width = f32::NAN;
+    assert_eq!(
+        render_png(&scene, &theme),
+        Err(RenderError::BadTheme("grid_width"))
+    );
+    theme = Theme::new(400);
+    theme.tray_px = -3.0;
+    assert_eq!(
+        render_png(&scene, &theme),
+        Err(RenderError::BadTheme("tray_px"))
+    );
+    assert_eq!(
+        replay_gif(&[], &Theme::new(400), 100),
+        Err(RenderError::NoFrames)
+    );
+}
+
+#[test]
+fn odd_scenes_render_without_panicking() {
+    let theme = Theme::new(200);
+    // Nothing at all.
+    render_png(&Scene::default(), &theme).unwrap();
+    // Only a header; only trays; only a label.
+    let mut s = Scene::default();
+    s.header.push(HeaderLine::new("x".repeat(500)));
+    render_png(&s, &theme).unwrap();
+    s.trays.push(Tray {
+        caption: String::new(),
+        swatch: None,
+        items: vec![Glyph::new(Shape::Letter('\u{10FFFF}'), Rgba::WHITE); 300],
+    });
+    render_png(&s, &theme).unwrap();
+    // Far-apart, duplicated and extreme coordinates, nonsense sizes and rotations.
+    let mut s = small_scene();
+    s.rotation = 255;
+    s.tiles
+        .push(Tile::new((i32::MAX, i32::MIN), Rgba::TRANSPARENT));
+    s.tiles.push(s.tiles[0].clone());
+    s.arrows.push(Arrow {
+        from: Hex::new(0, 0),
+        to: Hex::new(0, 0),
+        colour: Rgba::BLACK,
+        dashed: true,
+    });
+    for size in [f32::NAN, f32::INFINITY, -1.0, 0.0, 1e30] {
+        s.labels.push(Label {
+            at: HexPoint::new(f32::NAN, 1e30),
+            text: "?".into(),
+            size,
+            colour: Rgba::BLACK,
+        });
+    }
+    render_png(&s, &theme).unwrap();
+    let mut theme = Theme::new(64);
+    theme.glyph_scale = 64.0;
+    theme.tray_px = 64.0;
+    render_png(&s, &theme).unwrap();
+}
+
+#[test]
+fn a_renderer_is_shared_between_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Renderer>();
+    let renderer = std::sync::Arc::new(Renderer::new().unwrap());
+    let handles: Vec<_> = (0..2)
+        .map(|i| {
+            let r = renderer.clone();
+            std::thread::spawn(move || {
+                let mut s = small_scene();
+                s.rotation = i;
+                r.render_png(&s, &Theme::new(200)).unwrap().len()
+            })
+        })
+        .collect();
+    for h in handles {
+        assert!(h.join().unwrap() > 0);
+    }
+}
+
+#[test]
+fn a_busy_picture_stays_under_a_mebibyte() {
+    // Noise-like content defeats the fast level; the encoder must then compress harder. A
+    // 1600 px page of one-pixel-apart labels and tiny cells is about the worst a scene can do.
+    let mut s = Scene::default();
+    for q in -60i32..=60 {
+        for r in -60i32..=60 {
+            if (q + r).abs() <= 60 {
+                let c = ((q * 7 + r * 13).rem_euclid(251)) as u8;
+                s.tiles
+                    .push(Tile::new((q, r), Rgba::rgb(c, 255 - c, c / 2)));
+            }
+        }
+    }
+    let png = render_png(&s, &Theme::new(1600)).unwrap();
+    assert!(png.len() <= 1 << 20, "{} bytes", png.len());
+    decode(&png);
+}
