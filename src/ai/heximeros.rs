@@ -26,8 +26,8 @@ fn value(k: Kind) -> i32 {
 impl Tuning for HexiMeros {
     fn budget(level: Level) -> (u32, u64) {
         match level {
-            Level::Hard => (3, 12_000),
-            _ => (2, 2_500),
+            Level::Hard => (3, 40_000),
+            _ => (2, 6_000),
         }
     }
     const EASY_NOISE: i32 = 400;

@@ -12,8 +12,8 @@ use crate::hex::CellSet;
 impl Tuning for Hexmeister {
     fn budget(level: Level) -> (u32, u64) {
         match level {
-            Level::Hard => (4, 40_000),
-            _ => (2, 3_000),
+            Level::Hard => (5, 150_000),
+            _ => (3, 20_000),
         }
     }
     const EASY_NOISE: i32 = 40;

@@ -86,6 +86,8 @@ pub struct GameRecord {
     pub plies: u32,
     /// Finishing place per seat (shared places averaged).
     pub places: Vec<f64>,
+    /// Seats not eliminated when the game ended.
+    pub alive: Vec<bool>,
 }
 
 /// Play `spec.games` games and tally them. `clock` returns the time elapsed since any fixed
@@ -129,29 +131,26 @@ pub fn run(
         if rec.outcome.is_none() {
             report.capped += 1;
         }
+        // The top group: the winners, the seats sharing a draw, or the survivors of a capped or
+        // decided game. A level wins when the top is all its own, draws when it shares it.
+        let top: Vec<usize> = match &rec.outcome {
+            Some(Outcome::Win { winners, .. }) => winners.iter().map(|s| s.index()).collect(),
+            Some(Outcome::Draw { seats, .. }) => seats.iter().map(|s| s.index()).collect(),
+            None => (0..n).filter(|&s| rec.alive[s]).collect(),
+        };
         for (which, level) in [(0, spec.a), (1, spec.b)] {
             let t = if which == 0 {
                 &mut report.a
             } else {
                 &mut report.b
             };
-            match &rec.outcome {
-                Some(Outcome::Win { winners, .. })
-                    if winners.iter().all(|w| levels[w.index()] == level) =>
-                {
-                    t.wins += 1
-                }
-                Some(Outcome::Win { .. }) => t.losses += 1,
-                Some(Outcome::Draw { seats, .. })
-                    if seats.iter().any(|s| levels[s.index()] == level) =>
-                {
-                    t.draws += 1
-                }
-                Some(Outcome::Draw { .. }) => t.losses += 1,
-                None => {
-                    let alive = (0..n).any(|s| rec.places[s] < n as f64 && levels[s] == level);
-                    if alive { t.draws += 1 } else { t.losses += 1 }
-                }
+            let ours = top.iter().filter(|&&s| levels[s] == level).count();
+            if ours == top.len() && ours > 0 {
+                t.wins += 1;
+            } else if ours > 0 {
+                t.draws += 1;
+            } else {
+                t.losses += 1;
             }
             for s in (0..n).filter(|&s| levels[s] == level) {
                 t.place_sum += rec.places[s];
@@ -172,6 +171,23 @@ pub fn run(
         progress(i, &rec);
     }
     Ok(report)
+}
+
+/// With three or more seats, the game is decided for the tournament once every seat still in it
+/// plays the same level: who of them wins does not change the tally, and bots of one level can
+/// circle each other until a draw rule ends it.
+fn decided(g: &AnyGame, levels: &[Level]) -> bool {
+    let n = g.seat_count();
+    if n <= 2 {
+        return false;
+    }
+    let mut live = (0..n)
+        .filter(|&s| alive(g, Seat(s as u8)))
+        .map(|s| levels[s]);
+    match live.next() {
+        Some(first) => live.all(|l| l == first),
+        None => true,
+    }
 }
 
 /// Whether `seat` is still in the game (multi-player games eliminate seats).
@@ -196,7 +212,7 @@ pub fn play_game(
     let n = game.seat_count();
     let mut out_order: Vec<usize> = Vec::new();
     let mut plies = 0;
-    while game.outcome().is_none() && plies < max_plies {
+    while game.outcome().is_none() && plies < max_plies && !decided(&game, levels) {
         let Some(seat) = game.to_move() else { break };
         let level = levels.get(seat.index()).copied().unwrap_or(Level::Random);
         let move_seed = seed ^ (plies as u64).wrapping_mul(0xd1b5_4a32_d192_ed03);
@@ -236,6 +252,7 @@ pub fn play_game(
         outcome,
         plies,
         places,
+        alive: (0..n).map(|s| !out_order.contains(&s)).collect(),
     })
 }
 
