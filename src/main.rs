@@ -43,6 +43,9 @@ enum Command {
         #[arg(long, value_name = "URL")]
         db: Option<String>,
     },
+    /// Computer players: seeded bot tournaments.
+    #[command(subcommand)]
+    Ai(AiCommand),
 }
 
 /// What plain `hexmeros` says: the Discord front end is not part of this build yet.
@@ -105,9 +108,41 @@ fn run_host(cmd: Command) -> anyhow::Result<String> {
                 let id = host.import(&text, &ids).await?;
                 Ok(format!("imported as game #{id}"))
             }
-            Command::Rules(_) => Ok(String::new()),
+            Command::Rules(_) | Command::Ai(_) => Ok(String::new()),
         }
     })
+}
+
+#[derive(Subcommand)]
+enum AiCommand {
+    /// Play seeded games between two levels (colours or seats alternated) and print win/draw/loss
+    /// rates and the time per move of each level.
+    Tournament {
+        #[arg(long)]
+        game: String,
+        /// Level A: random, easy, normal or hard.
+        #[arg(long)]
+        a: String,
+        /// Level B.
+        #[arg(long)]
+        b: String,
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of seats, for games that take a range (Harmegedo: 2–6).
+        #[arg(long)]
+        players: Option<usize>,
+        /// Plies after which an unfinished game counts as a draw (default: per game).
+        #[arg(long)]
+        max_plies: Option<u32>,
+        /// Override the levels' node budget (per move).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Print one line per finished game.
+        #[arg(long)]
+        verbose: bool,
+    },
 }
 
 #[derive(Args)]
@@ -149,6 +184,16 @@ enum RulesCommand {
     },
     /// Print a text picture of the board.
     Show(PositionArg),
+    /// Print the move a bot of LEVEL chooses for the side to move.
+    Bestmove {
+        #[command(flatten)]
+        position: PositionArg,
+        /// random, easy, normal or hard.
+        #[arg(long, default_value = "normal")]
+        level: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
 }
 
 fn game_kind(name: &str) -> anyhow::Result<GameKind> {
@@ -180,6 +225,7 @@ fn run(cli: Cli) -> anyhow::Result<String> {
     let cmd = match cli.command {
         None => return Ok(NO_COMMAND.to_string()),
         Some(Command::Rules(cmd)) => cmd,
+        Some(Command::Ai(cmd)) => return ai(cmd),
         Some(other) => return run_host(other),
     };
     Ok(match cmd {
@@ -205,7 +251,83 @@ fn run(cli: Cli) -> anyhow::Result<String> {
         }
         RulesCommand::Perft { depth, position } => load(&position)?.perft(depth).to_string(),
         RulesCommand::Show(p) => load(&p)?.show(),
+        RulesCommand::Bestmove {
+            position,
+            level,
+            seed,
+        } => hexmeros::ai::choose(&load(&position)?, level.parse()?, seed)?,
     })
+}
+
+fn ai(cmd: AiCommand) -> anyhow::Result<String> {
+    use hexmeros::ai::tournament::{self, Spec, Tally};
+    use hexmeros::ai::{Level, Limits};
+    let AiCommand::Tournament {
+        game,
+        a,
+        b,
+        games,
+        seed,
+        players,
+        max_plies,
+        nodes,
+        verbose,
+    } = cmd;
+    let kind = game_kind(&game)?;
+    let (a, b): (Level, Level) = (a.parse()?, b.parse()?);
+    let spec = Spec {
+        kind,
+        players,
+        a,
+        b,
+        games,
+        seed,
+        max_plies: max_plies.unwrap_or_else(|| tournament::default_max_plies(kind)),
+        limits: Limits {
+            nodes,
+            deadline: None,
+        },
+    };
+    let start = std::time::Instant::now();
+    let report = tournament::run(&spec, &mut || start.elapsed(), &mut |i, rec| {
+        if verbose {
+            let result = match &rec.outcome {
+                Some(o) => format!("{o:?}"),
+                None => "capped".to_string(),
+            };
+            eprintln!("game {}: {} plies, {result}", i + 1, rec.plies);
+        }
+    })?;
+    let row = |level: Level, t: &Tally| {
+        let n = (t.wins + t.draws + t.losses).max(1) as f64;
+        format!(
+            "{:<7} {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.2}  {:>9.1} {:>9.1}",
+            level.key(),
+            100.0 * t.wins as f64 / n,
+            100.0 * t.draws as f64 / n,
+            100.0 * t.losses as f64 / n,
+            t.average_place(),
+            t.average_time().as_secs_f64() * 1000.0,
+            t.max_time.as_secs_f64() * 1000.0,
+        )
+    };
+    let mut out = format!(
+        "{} ({} seats): {a} vs {b}, {} games, seed {seed}, {} capped at {} plies, {:.0} plies/game, {:.1} s\n",
+        kind.name(),
+        players.unwrap_or(kind.players().1),
+        report.games,
+        report.capped,
+        spec.max_plies,
+        report.plies as f64 / report.games.max(1) as f64,
+        start.elapsed().as_secs_f64(),
+    );
+    out.push_str("level     win   draw   loss  place  avg ms/mv max ms/mv\n");
+    out.push_str(&row(a, &report.a));
+    if a != b {
+        out.push('\n');
+        out.push_str(&row(b, &report.b));
+    }
+    Ok(out)
 }
 
 fn main() -> ExitCode {

@@ -1,0 +1,230 @@
+//! HexiMeros for the bots: the evaluation (material, living opponents, what each seat attacks),
+//! and the two Check questions of §5.3–§5.4.
+//!
+//! Six players on 649 cells allow only a shallow paranoid search, so the evaluation carries the
+//! tactics: it builds every active seat's attack set (§5.2) and charges a piece the seat to move
+//! attacks almost its whole value, a Sovereign anyone attacks a good deal, and credits the bot
+//! with its best capture when it is the one to move. Random movers rarely guard their Sovereigns,
+//! and a bot that hunts Sovereigns wins by elimination long before any draw rule.
+
+use super::search::{Engine, WIN};
+use super::{Level, Tuning};
+use crate::games::heximeros::{Action, HexiMeros, Kind, Move};
+use crate::games::{Rules, Seat};
+use crate::hex::CellSet;
+
+/// What a Sovereign on the board is worth to its seat beyond its capture value: the seat's life.
+const SOVEREIGN: i32 = 3000;
+/// Hanging or being attacked costs a Sovereign this much (the seat would be out).
+const SOVEREIGN_HANGING: i32 = 20_000;
+
+/// Material in tenths of the §7 capture values, so positional terms fit between.
+fn value(k: Kind) -> i32 {
+    k.value() * 10
+}
+
+impl Tuning for HexiMeros {
+    fn budget(level: Level) -> (u32, u64) {
+        match level {
+            Level::Hard => (3, 40_000),
+            _ => (2, 6_000),
+        }
+    }
+    const EASY_NOISE: i32 = 400;
+}
+
+/// Each active seat's attacked cells and pseudo-legal move count.
+fn attack_sets(g: &HexiMeros) -> ([CellSet; 6], [i32; 6]) {
+    let mut att = [CellSet::new(); 6];
+    let mut mob = [0i32; 6];
+    let mut moves = Vec::with_capacity(160);
+    for s in g.active_seats() {
+        moves.clear();
+        g.seat_moves(s, &mut moves);
+        mob[s.index()] = moves.len() as i32;
+        let set = &mut att[s.index()];
+        for m in &moves {
+            match m.action {
+                Action::Move => {
+                    let ram = matches!(g.piece(m.from), Some(p) if p.kind == Kind::Dreadnaught);
+                    if ram {
+                        for c in g.removed_by(m) {
+                            set.insert(c);
+                        }
+                    } else if g.piece(m.to).is_some() {
+                        set.insert(m.to);
+                    }
+                }
+                Action::Shot => set.insert(m.to),
+                Action::MoveShot(t) => set.insert(t),
+                Action::Resurrect(_) | Action::Pass => {}
+            }
+        }
+    }
+    (att, mob)
+}
+
+/// Material of each seat's unfrozen pieces, Sovereigns not counted.
+fn material(g: &HexiMeros) -> [i32; 6] {
+    let mut mat = [0i32; 6];
+    for (_, p) in g.pieces() {
+        if p.kind != Kind::Sovereign && !g.is_frozen(p) {
+            mat[g.controller(p.colour).index()] += value(p.kind);
+        }
+    }
+    mat
+}
+
+/// Material against the average active opponent (for votes).
+pub(super) fn standing(g: &HexiMeros, me: Seat) -> i32 {
+    if !g.is_active(me) {
+        return -SOVEREIGN;
+    }
+    let mat = material(g);
+    let opps: Vec<Seat> = g.active_seats().into_iter().filter(|&s| s != me).collect();
+    if opps.is_empty() {
+        return SOVEREIGN;
+    }
+    let avg = opps.iter().map(|s| mat[s.index()]).sum::<i32>() / opps.len() as i32;
+    mat[me.index()] - avg
+}
+
+impl Engine for HexiMeros {
+    fn quiescence(&self) -> u32 {
+        0
+    }
+
+    fn evaluate(&self, me: Seat) -> i32 {
+        if !self.is_active(me) {
+            return -WIN / 2;
+        }
+        let Some(to) = self.to_move() else {
+            return 0;
+        };
+        let mat = material(self);
+        let (att, mob) = attack_sets(self);
+        let opps: Vec<Seat> = self
+            .active_seats()
+            .into_iter()
+            .filter(|&s| s != me)
+            .collect();
+        // Opponents' material weighs a third: trading evenly with one of five rivals helps
+        // the other four, but taking a piece for free is always good.
+        let mut score = mat[me.index()]
+            - opps.iter().map(|s| mat[s.index()]).sum::<i32>() / 3
+            - SOVEREIGN * opps.len() as i32
+            + 2 * mob[me.index()];
+        let mut hanging = 0;
+        let mut threatened = 0;
+        for (c, p) in self.pieces() {
+            if self.controller(p.colour) != me || self.is_frozen(p) {
+                continue;
+            }
+            let sovereign = p.kind == Kind::Sovereign;
+            let v = if sovereign {
+                SOVEREIGN_HANGING
+            } else {
+                value(p.kind)
+            };
+            if to != me && att[to.index()].contains(c) {
+                hanging = hanging.max(v);
+            } else if opps.iter().any(|o| att[o.index()].contains(c)) {
+                threatened += if sovereign { 1500 } else { v / 8 };
+            }
+        }
+        score -= hanging * 9 / 10 + threatened;
+        if to == me {
+            // The best capture on offer is nearly banked: it is our move.
+            let best = att[me.index()]
+                .iter()
+                .filter_map(|c| self.piece(c))
+                .map(|p| {
+                    if p.kind == Kind::Sovereign {
+                        SOVEREIGN * 3
+                    } else {
+                        value(p.kind)
+                    }
+                })
+                .max()
+                .unwrap_or(0);
+            score += best * 7 / 10;
+        } else {
+            for &o in &opps {
+                let pressed = self
+                    .sovereigns_of(o)
+                    .iter()
+                    .any(|&c| att[me.index()].contains(c));
+                if pressed {
+                    score += 400;
+                }
+            }
+        }
+        score
+    }
+
+    fn hint(&self, m: &Move) -> i32 {
+        let taken: i32 = self
+            .removed_by(m)
+            .into_iter()
+            .filter_map(|c| self.piece(c))
+            .map(|p| {
+                if p.kind == Kind::Sovereign {
+                    100_000
+                } else {
+                    value(p.kind)
+                }
+            })
+            .sum();
+        taken + m.promotion.map_or(0, value)
+    }
+}
+
+/// The Checks a bot declares with its move `m` (§5.3), as the move's `checks` bits.
+///
+/// An easy bot declares every Check it may, as a courteous beginner does. Stronger bots declare
+/// only upon a seat that, after the move, attacks one of their Sovereigns or a piece worth at
+/// least a Cavalier: that seat must then spend its turn relieving the Check instead of capturing.
+/// Otherwise they stay silent and keep the Sovereign to capture on their next turn (§5.4 keeps
+/// that silent option open).
+pub fn declare_checks(g: &HexiMeros, m: &Move, level: Level) -> u8 {
+    let Some(me) = g.to_move() else {
+        return 0;
+    };
+    let targets = g.check_targets(&m.without_checks());
+    if targets.is_empty() {
+        return 0;
+    }
+    let bits = |seats: &[Seat]| seats.iter().fold(0u8, |b, s| b | 1 << s.0);
+    if level <= Level::Easy {
+        return bits(&targets);
+    }
+    let next = g.after(m);
+    let (att, _) = attack_sets(&next);
+    let mine: Vec<(crate::hex::Cell, Kind)> = next
+        .pieces()
+        .filter(|(_, p)| next.controller(p.colour) == me && !next.is_frozen(*p))
+        .filter(|(_, p)| p.kind == Kind::Sovereign || p.kind.value() >= Kind::Cavalier.value())
+        .map(|(c, p)| (c, p.kind))
+        .collect();
+    let chosen: Vec<Seat> = targets
+        .into_iter()
+        .filter(|t| mine.iter().any(|(c, _)| att[t.index()].contains(*c)))
+        .collect();
+    bits(&chosen)
+}
+
+/// Whether the bot in seat `me` declares Check upon the mover whose staged move `staged` leaves
+/// a Sovereign of his attacked by `me` (§5.4). It stays silent when it moves next, so the
+/// Sovereign is its to capture; otherwise it declares, rather than hand the capture (and the
+/// points) to a player in between. It never declares when it does not attack (the host should
+/// not ask, but the answer stays correct).
+pub fn declare_check_upon(g: &HexiMeros, staged: &Move, me: Seat) -> bool {
+    let Some(mover) = g.to_move() else {
+        return false;
+    };
+    if mover == me || !g.challengers(&staged.without_checks()).contains(&me) {
+        return false;
+    }
+    let next = g.after(staged);
+    next.to_move() != Some(me)
+}

@@ -1,0 +1,70 @@
+//! Hexmeister for the bots: stones (on the board and in hand; captures take them away for good),
+//! gates held, and progress towards the two wins of §1: five gates on an alignment line, or all six
+//! gates of a ring, counted only where the opponent holds none of them yet. Secured cells add a
+//! little, since they are where the opponent may not go.
+
+use super::search::Engine;
+use super::{Level, Tuning};
+use crate::games::Seat;
+use crate::games::hexmeister::{Action, Hexmeister, alignment_lines, gate_rings, gates};
+use crate::hex::CellSet;
+
+impl Tuning for Hexmeister {
+    fn budget(level: Level) -> (u32, u64) {
+        match level {
+            Level::Hard => (5, 150_000),
+            _ => (3, 20_000),
+        }
+    }
+    const EASY_NOISE: i32 = 40;
+}
+
+fn other(s: Seat) -> Seat {
+    Seat(1 - (s.0 & 1))
+}
+
+/// Progress on one winning set: squared, so the fourth gate of a line counts far more than the
+/// first; nothing once the opponent sits on one of its gates.
+fn progress(set: &CellSet, mine: &CellSet, theirs: &CellSet, weight: i32) -> i32 {
+    if set.intersects(theirs) {
+        return 0;
+    }
+    let n = set.intersection(mine).len() as i32;
+    n * n * weight
+}
+
+fn side(g: &Hexmeister, s: Seat) -> i32 {
+    let mine = g.stones_of(s);
+    let theirs = g.stones_of(other(s));
+    let gate_set = gates();
+    let mut v = (mine.len() as i32 + g.reserve(s) as i32) * 100;
+    v += mine.intersection(&gate_set).len() as i32 * 25;
+    v += mine.iter().count().min(12) as i32 * 5; // stones in play, not idle in hand
+    for line in alignment_lines() {
+        v += progress(&line, &mine, &theirs, 14);
+    }
+    for ring in gate_rings() {
+        v += progress(&ring, &mine, &theirs, 9);
+    }
+    v += g.secured_by(s).len() as i32 * 3;
+    v
+}
+
+impl Engine for Hexmeister {
+    fn quiescence(&self) -> u32 {
+        0
+    }
+
+    fn evaluate(&self, me: Seat) -> i32 {
+        side(self, me) - side(self, other(me))
+    }
+
+    fn hint(&self, m: &Action) -> i32 {
+        // Captures are only known after playing, so order by what is cheap to see: entering a
+        // gate first. Zero keeps every move out of quiescence (which is off here anyway).
+        match *m {
+            Action::Move { to, .. } if gates().contains(to) => 0,
+            _ => -1,
+        }
+    }
+}

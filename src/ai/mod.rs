@@ -1,0 +1,261 @@
+//! Computer players for every game: given a position (its House Rules inside), a [`Level`] and a
+//! seed, choose a move; for HexiMeros also answer what a human answers around a move (which
+//! Checks to declare, whether to declare Check upon a mover, how to vote).
+//!
+//! Pure like `games`: no async, no I/O, and no clock unless the caller passes a deadline in
+//! [`Limits`]. With the default limits (a node budget per level) the same position, level and seed
+//! always give the same move, so a replayed bot game replays exactly.
+//!
+//! One search serves all games (`search.rs`): alpha-beta with iterative deepening, captures first,
+//! a short capture quiescence; paranoid for three or more players. Each game brings its
+//! evaluation (`heximeros.rs`, `hexdame.rs`, `hexmeister.rs`, `hexaequo.rs`, `harmegedo.rs`).
+//! `tournament.rs` plays seeded bot matches for the CLI's `ai tournament`.
+
+mod harmegedo;
+mod hexaequo;
+mod hexdame;
+mod heximeros;
+mod hexmeister;
+mod rng;
+mod search;
+#[cfg(test)]
+mod tests;
+pub mod tournament;
+
+use std::time::Instant;
+
+use crate::games::heximeros::{HexiMeros, Move as HexiMove};
+use crate::games::{AnyGame, Rules, Seat};
+
+pub use heximeros::{declare_check_upon, declare_checks};
+pub use rng::Rng;
+use search::{Budget, Engine, Found};
+
+/// How strong a bot plays. `Random` is the baseline the tournament measures against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// A uniformly random legal move (a yardstick, not a level offered to players).
+    Random,
+    /// One ply and the captures after it, with noise: beatable by a beginner who looks ahead.
+    Easy,
+    /// A shallow search, answering within about a second.
+    Normal,
+    /// A deeper search, within about five seconds.
+    Hard,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [Level::Random, Level::Easy, Level::Normal, Level::Hard];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = AiError;
+
+    fn from_str(s: &str) -> Result<Level, AiError> {
+        let t = s.trim().to_ascii_lowercase();
+        Level::ALL
+            .into_iter()
+            .find(|l| l.key() == t)
+            .ok_or_else(|| AiError::UnknownLevel(s.to_string()))
+    }
+}
+
+/// What can go wrong asking a bot.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AiError {
+    #[error("the game is over: there is no move to choose")]
+    GameOver,
+    #[error("unknown level {0:?} (expected random, easy, normal or hard)")]
+    UnknownLevel(String),
+    /// A position or move the bot was handed (or produced) did not hold up; a bug if it happens.
+    #[error("{0}")]
+    Position(String),
+}
+
+/// Limits on one search beyond the level's own. The defaults (both `None`) keep play
+/// deterministic; a deadline trades that for a bound on wall-clock time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Replace the level's node budget (tests use small ones).
+    pub nodes: Option<u64>,
+    /// Stop searching at this instant and play the best move found so far.
+    pub deadline: Option<Instant>,
+}
+
+/// A chosen move with what the search saw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// Canonical move text, including HexiMeros Check declarations (`+blue`).
+    pub text: String,
+    /// The score for the mover (game-specific units; ±1,000,000 is a forced win/loss).
+    pub score: i32,
+    /// The deepest fully searched depth.
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// Choose a move for the player to move: its canonical text. The simple entry point for the
+/// host.
+pub fn choose(game: &AnyGame, level: Level, seed: u64) -> Result<String, AiError> {
+    choose_with(game, level, seed, Limits::default()).map(|c| c.text)
+}
+
+/// [`choose`] with explicit limits, returning the search's figures too.
+pub fn choose_with(
+    game: &AnyGame,
+    level: Level,
+    seed: u64,
+    limits: Limits,
+) -> Result<Choice, AiError> {
+    match game {
+        AnyGame::HexiMeros(g) => choose_heximeros(g, &[], level, seed, limits),
+        AnyGame::HexDame(g) => choose_generic(g, level, seed, limits),
+        AnyGame::Hexmeister(g) => choose_generic(g, level, seed, limits),
+        AnyGame::HexaEquo(g) => choose_generic(g, level, seed, limits),
+        AnyGame::Harmegedo(g) => choose_generic(g, level, seed, limits),
+    }
+}
+
+/// HexiMeros: choose a move that respects the Checks `declarers` declared upon the bot's staged
+/// move (§5.4 step 4; empty for a fresh turn), with the bot's own Check declarations added.
+pub fn choose_heximeros(
+    g: &HexiMeros,
+    declarers: &[Seat],
+    level: Level,
+    seed: u64,
+    limits: Limits,
+) -> Result<Choice, AiError> {
+    let me = g.to_move().ok_or(AiError::GameOver)?;
+    let root = if declarers.is_empty() {
+        g.legal_moves()
+    } else {
+        g.moves_respecting(declarers)
+    };
+    let found = run(g, me, root, level, seed, limits)?;
+    let m = HexiMove {
+        checks: declare_checks(g, &found.best, level),
+        ..found.best
+    };
+    Ok(Choice {
+        text: g.move_text(&m),
+        score: found.score,
+        depth: found.depth,
+        nodes: found.nodes,
+    })
+}
+
+fn choose_generic<G: Engine + Tuning>(
+    g: &G,
+    level: Level,
+    seed: u64,
+    limits: Limits,
+) -> Result<Choice, AiError> {
+    let me = g.to_move().ok_or(AiError::GameOver)?;
+    let found = run(g, me, g.legal_moves(), level, seed, limits)?;
+    Ok(Choice {
+        text: g.move_text(&found.best),
+        score: found.score,
+        depth: found.depth,
+        nodes: found.nodes,
+    })
+}
+
+/// Per game and level: (depth, nodes) for the searching levels, and the easy level's noise.
+pub(crate) trait Tuning {
+    fn budget(level: Level) -> (u32, u64);
+    const EASY_NOISE: i32;
+}
+
+fn run<G: Engine + Tuning>(
+    g: &G,
+    me: Seat,
+    mut root: Vec<G::Move>,
+    level: Level,
+    seed: u64,
+    limits: Limits,
+) -> Result<Found<G::Move>, AiError> {
+    if root.is_empty() {
+        return Err(AiError::GameOver);
+    }
+    let mut rng = Rng::new(seed);
+    // Seeded order first: the search keeps it among equal moves, so different seeds vary the
+    // play without weakening it.
+    rng.shuffle(&mut root);
+    let found = match level {
+        Level::Random => {
+            let i = rng.below(root.len() as u64) as usize;
+            Some(Found {
+                best: root.swap_remove(i),
+                score: 0,
+                depth: 0,
+                nodes: 0,
+            })
+        }
+        Level::Easy => search::greedy(g, me, root, G::EASY_NOISE, &mut rng),
+        Level::Normal | Level::Hard => {
+            let (depth, nodes) = G::budget(level);
+            let budget = Budget {
+                depth,
+                nodes: limits.nodes.unwrap_or(nodes),
+                deadline: limits.deadline,
+            };
+            search::search(g, me, root, budget)
+        }
+    };
+    found.ok_or(AiError::GameOver)
+}
+
+/// A yes/no motion put to the players (the host words and counts them; the bot only answers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Motion {
+    /// End the game as a draw (an offer between the last two, or an abandon vote).
+    Draw,
+    /// Skip the turn of a player who has not moved within the time limit.
+    SkipStalled { seat: Seat },
+    /// Expel a player; `stalled` when the ground is abandonment (no move for days).
+    Expel { seat: Seat, stalled: bool },
+    /// Seat a replacement player in a vacated seat.
+    Replacement { seat: Seat },
+    /// Approve a team, or change a House Rule.
+    Other,
+}
+
+/// How a bot in `me` votes. A draw is accepted when the bot is behind (it would rather share
+/// than lose); stalled players are skipped and, for abandonment only, expelled; replacements
+/// are welcome (a human filling a seat keeps the game alive). Anything else: no, so the rules
+/// the game started with stand.
+pub fn vote(game: &AnyGame, me: Seat, motion: &Motion) -> bool {
+    match *motion {
+        Motion::Draw => standing(game, me) < 0,
+        Motion::SkipStalled { seat } => seat != me,
+        Motion::Expel { seat, stalled } => stalled && seat != me,
+        Motion::Replacement { .. } => true,
+        Motion::Other => false,
+    }
+}
+
+/// How `me` stands: positive ahead, negative behind (material against the average opponent).
+pub fn standing(game: &AnyGame, me: Seat) -> i32 {
+    match game {
+        AnyGame::HexiMeros(g) => heximeros::standing(g, me),
+        AnyGame::HexDame(g) => g.evaluate(me),
+        AnyGame::Hexmeister(g) => g.evaluate(me),
+        AnyGame::HexaEquo(g) => g.evaluate(me),
+        AnyGame::Harmegedo(g) => harmegedo::standing(g, me),
+    }
+}

@@ -1,0 +1,305 @@
+//! The search shared by every game: iterative-deepening alpha-beta over `Rules`, with a short
+//! capture quiescence at the leaves and a node budget.
+//!
+//! Scores are always from the bot's own seat (`me`): the bot maximises at its own turns and every
+//! other seat minimises. For two players that is plain minimax; for three to six it is *paranoid*
+//! search (all opponents assumed to gang up), which is cheap and safe at the shallow depths a
+//! 649-cell board allows. The evaluations add each game's threat knowledge so the horizon hurts
+//! less. Bonus actions (Hexmeister) need nothing special: whoever is to move decides.
+//!
+//! Determinism: the only limits inside are the depth and the node count. An optional wall-clock
+//! deadline may be passed in from outside; hitting it makes the answer depend on the machine, so
+//! callers wanting reproducible play leave it `None`.
+
+use std::time::Instant;
+
+use super::rng::Rng;
+use crate::games::{Outcome, Rules, Seat};
+
+/// A won game, minus the plies it took, so sooner wins score higher.
+pub(crate) const WIN: i32 = 1_000_000;
+const INF: i32 = i32::MAX / 2;
+
+/// What a game adds to the generic search.
+pub(crate) trait Engine: Rules {
+    /// Plies of captures searched past the nominal depth (0 turns quiescence off).
+    fn quiescence(&self) -> u32;
+
+    /// The static value of the position for `me`: higher is better. Never called on a finished
+    /// game.
+    fn evaluate(&self, me: Seat) -> i32;
+
+    /// Move-ordering hint, higher first. A positive hint marks a *noisy* move (a capture or a
+    /// promotion), the only ones quiescence follows.
+    fn hint(&self, m: &Self::Move) -> i32;
+}
+
+/// How far one search may go.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget {
+    pub depth: u32,
+    pub nodes: u64,
+    pub deadline: Option<Instant>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub(crate) struct Found<M> {
+    pub best: M,
+    pub score: i32,
+    /// The deepest fully searched depth (0: the move came from the static ordering alone).
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+pub(crate) fn terminal(outcome: &Outcome, me: Seat, ply: u32) -> i32 {
+    match outcome {
+        Outcome::Win { winners, .. } if winners.contains(&me) => WIN - ply as i32,
+        Outcome::Win { .. } => -WIN + ply as i32,
+        Outcome::Draw { seats, .. } if seats.contains(&me) => 0,
+        Outcome::Draw { .. } => -WIN + ply as i32,
+    }
+}
+
+struct Searcher {
+    me: Seat,
+    nodes: u64,
+    budget: Budget,
+    stopped: bool,
+}
+
+impl Searcher {
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.budget.nodes {
+            self.stopped = true;
+        } else if let Some(d) = self.budget.deadline
+            && self.nodes.is_multiple_of(128)
+            && Instant::now() >= d
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn ordered<G: Engine>(g: &G, moves: &mut [G::Move]) {
+        // Stable: equal hints keep the caller's (seeded) order.
+        moves.sort_by_cached_key(|m| -g.hint(m));
+    }
+
+    fn alphabeta<G: Engine>(
+        &mut self,
+        g: &G,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        if let Some(o) = g.outcome() {
+            return terminal(&o, self.me, ply);
+        }
+        let Some(to) = g.to_move() else {
+            return g.evaluate(self.me);
+        };
+        if depth == 0 {
+            return self.quiesce(g, alpha, beta, ply, g.quiescence());
+        }
+        if self.out_of_budget() {
+            return g.evaluate(self.me);
+        }
+        let mut moves = g.legal_moves();
+        Self::ordered(g, &mut moves);
+        let maximising = to == self.me;
+        let mut best = if maximising { -INF } else { INF };
+        for m in &moves {
+            let mut child = g.clone();
+            child.play_unchecked(m);
+            let v = self.alphabeta(&child, depth - 1, alpha, beta, ply + 1);
+            if maximising {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta || self.stopped {
+                break;
+            }
+        }
+        best
+    }
+
+    fn quiesce<G: Engine>(
+        &mut self,
+        g: &G,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: u32,
+        left: u32,
+    ) -> i32 {
+        let stand = g.evaluate(self.me);
+        if left == 0 || self.out_of_budget() {
+            return stand;
+        }
+        let Some(to) = g.to_move() else {
+            return stand;
+        };
+        let maximising = to == self.me;
+        // Standing pat: the side to move may decline every capture.
+        if maximising {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        let mut moves: Vec<G::Move> = g
+            .legal_moves()
+            .into_iter()
+            .filter(|m| g.hint(m) > 0)
+            .collect();
+        Self::ordered(g, &mut moves);
+        let mut best = stand;
+        for m in &moves {
+            self.nodes += 1;
+            let mut child = g.clone();
+            child.play_unchecked(m);
+            let v = match child.outcome() {
+                Some(o) => terminal(&o, self.me, ply + 1),
+                None => self.quiesce(&child, alpha, beta, ply + 1, left - 1),
+            };
+            if maximising {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta || self.stopped {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// Search `root` (the moves to consider, in the caller's seeded order) for `me`, deepening one
+/// ply at a time until the depth or the node budget runs out. The move of the last completed
+/// depth is returned, or a better one found by a partial deeper pass (its first move is the
+/// previous best, so anything that beats it there is a real improvement).
+pub(crate) fn search<G: Engine>(
+    g: &G,
+    me: Seat,
+    mut root: Vec<G::Move>,
+    budget: Budget,
+) -> Option<Found<G::Move>> {
+    Searcher::ordered(g, &mut root);
+    let first = root.first()?.clone();
+    let mut found = Found {
+        best: first,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+    };
+    if root.len() == 1 {
+        return Some(found);
+    }
+    let children: Vec<G> = root
+        .iter()
+        .map(|m| {
+            let mut c = g.clone();
+            c.play_unchecked(m);
+            c
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..root.len()).collect();
+    let mut s = Searcher {
+        me,
+        nodes: 0,
+        budget,
+        stopped: false,
+    };
+    for depth in 1..=budget.depth.max(1) {
+        let mut alpha = -INF;
+        let mut best: Option<usize> = None;
+        let mut scores: Vec<(usize, i32)> = Vec::with_capacity(order.len());
+        for &i in &order {
+            let v = s.alphabeta(&children[i], depth - 1, alpha, INF, 1);
+            if s.stopped {
+                break;
+            }
+            scores.push((i, v));
+            if v > alpha {
+                alpha = v;
+                best = Some(i);
+            }
+        }
+        if let Some(b) = best
+            && (!s.stopped || b != order[0])
+        {
+            found.best = root[b].clone();
+            found.score = alpha;
+            if !s.stopped {
+                found.depth = depth;
+            }
+        }
+        if s.stopped {
+            break;
+        }
+        // Next pass: best first, then by this pass's scores (failed-low moves keep their order).
+        scores.sort_by_key(|&(_, v)| -v);
+        order = scores.into_iter().map(|(i, _)| i).collect();
+        if alpha >= WIN - 1000 || alpha <= -WIN + 1000 {
+            break; // a forced result: deeper search changes nothing worth the time
+        }
+    }
+    found.nodes = s.nodes;
+    Some(found)
+}
+
+/// The easy level: one ply plus the captures that follow, with noise large enough that it often
+/// plays a second-best move, but not so large that it leaves a queen hanging on purpose.
+pub(crate) fn greedy<G: Engine>(
+    g: &G,
+    me: Seat,
+    root: Vec<G::Move>,
+    noise: i32,
+    rng: &mut Rng,
+) -> Option<Found<G::Move>> {
+    let mut s = Searcher {
+        me,
+        nodes: 0,
+        budget: Budget {
+            depth: 1,
+            nodes: 20_000,
+            deadline: None,
+        },
+        stopped: false,
+    };
+    let mut best: Option<(i32, G::Move)> = None;
+    for m in root {
+        let mut c = g.clone();
+        c.play_unchecked(&m);
+        let v = match c.outcome() {
+            Some(o) => terminal(&o, me, 1),
+            None => s.quiesce(&c, -INF, INF, 1, c.quiescence().min(2)),
+        };
+        let v = v.saturating_add(rng.below(noise.max(1) as u64) as i32);
+        if best.as_ref().is_none_or(|(b, _)| v > *b) {
+            best = Some((v, m));
+        }
+    }
+    best.map(|(score, best)| Found {
+        best,
+        score,
+        depth: 1,
+        nodes: s.nodes,
+    })
+}
