@@ -2,6 +2,8 @@
 //! the keyboard (hot seat); each line is one command, the same commands as on Discord. A line
 //! acts for the Token holder unless it starts with `name:` or `colour:` (`blue: vote yes`).
 //! Everything goes through `GameHost`, so a game started here resumes after quitting.
+//! A seat named `bot` or `bot:<level>` is played by the computer: after each command (and when a
+//! game is started or opened) the bots' turns run and their moves are printed.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -9,6 +11,7 @@ use std::io::Write;
 use thiserror::Error;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
+use crate::ai::Level;
 use crate::games::{GameKind, Seat};
 use crate::host::{
     Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, Motion,
@@ -27,7 +30,8 @@ pub enum LocalError {
 pub const HELP: &str = "\
 commands (prefix with `name:` or `colour:` to act as someone other than the Token holder):
   new <game> <name> <name> …      start a game (heximeros takes 6 names; hexdame, hexmeister,
-                                  hexaequo 2; harmegedo 2–6); it becomes the current game
+                                  hexaequo 2; harmegedo 2–6); it becomes the current game.
+                                  A name bot or bot:easy|normal|hard seats a bot (bot = normal)
   games                           every game, with whose turn it is
   open <id>                       make game <id> current
   board | history | export        the current game's board, move list, replay text
@@ -39,7 +43,7 @@ commands (prefix with `name:` or `colour:` to act as someone other than the Toke
   play <move>                     stage and pass in one step
   declare | let                   answer a challenge window (as the asked player)
   prefer ask|always|never         standing answer for challenge windows
-  resign [replacement name]       resign (naming a replacement opens a vote)
+  resign [replacement name]       resign (naming a replacement opens a vote; bot:<level> too)
   concede                         concede (only between the last two)
   draw offer | draw accept        offer or accept a draw (three or more: abandon vote)
   vote expel|skip <colour>        call a vote on a player
@@ -174,7 +178,6 @@ impl<'h, W: Write> Local<'h, W> {
         let Some((&verb, args)) = words.split_first() else {
             return Ok(());
         };
-        let now = self.host.now();
         match verb {
             "help" => writeln!(self.out, "{HELP}")?,
             "new" => {
@@ -185,17 +188,12 @@ impl<'h, W: Write> Local<'h, W> {
                     .ok_or_else(|| HostError::invalid(format!("unknown game {kind}")))?;
                 let mut players = Vec::new();
                 for n in names {
-                    players.push(
-                        self.host
-                            .store()
-                            .local_player(n, now)
-                            .await
-                            .map_err(HostError::from)?,
-                    );
+                    players.push(self.player_for(n).await?);
                 }
                 let (id, fx) = self.host.create(kind, &players, None, None).await?;
                 self.current = Some(id);
                 self.show(fx).await?;
+                self.bots(id).await?;
             }
             "games" => {
                 let games = self
@@ -225,6 +223,8 @@ impl<'h, W: Write> Local<'h, W> {
                 self.current = Some(id);
                 writeln!(self.out, "{}", st.game.show())?;
                 self.status_line().await?;
+                // A game left waiting on a bot (quit while it thought) carries on.
+                self.bots(id).await?;
             }
             "board" => {
                 let st = self.host.state(self.game()?).await?;
@@ -295,7 +295,39 @@ impl<'h, W: Write> Local<'h, W> {
                 self.show(fx).await?;
                 let st = self.host.state(game).await?;
                 writeln!(self.out, "ok (game #{game}, version {})", st.version)?;
+                self.bots(game).await?;
             }
+        }
+        Ok(())
+    }
+
+    /// A player by name: `bot` or `bot:<level>` is that level's bot, any other name a local
+    /// player (created on first use).
+    async fn player_for(&self, name: &str) -> Result<PlayerId, HostError> {
+        let now = self.host.now();
+        let lower = name.to_ascii_lowercase();
+        let level = match lower.as_str() {
+            "bot" => Some(Level::Normal),
+            _ => match lower.strip_prefix("bot:") {
+                Some(l) => Some(
+                    l.parse::<Level>()
+                        .map_err(|e| HostError::invalid(e.to_string()))?,
+                ),
+                None => None,
+            },
+        };
+        Ok(match level {
+            Some(level) => self.host.store().bot_player(level, now).await?,
+            None => self.host.store().local_player(name, now).await?,
+        })
+    }
+
+    /// Let the bots of `game` act, printing what they did.
+    async fn bots(&mut self, game: GameId) -> Result<(), LocalError> {
+        let fx = self.host.bot_turns(game).await?;
+        if !fx.is_empty() {
+            self.show(fx).await?;
+            self.status_line().await?;
         }
         Ok(())
     }
@@ -344,7 +376,7 @@ impl<'h, W: Write> Local<'h, W> {
             }),
             "resign" => Command::Resign {
                 replacement: match args.first() {
-                    Some(n) => Some(self.host.store().local_player(n, self.host.now()).await?),
+                    Some(n) => Some(self.player_for(n).await?),
                     None => None,
                 },
             },
@@ -376,11 +408,7 @@ impl<'h, W: Write> Local<'h, W> {
                 }),
                 "replace" => Command::Propose(Motion::Replace {
                     seat: self.seat_named(arg(1)?).await?,
-                    player: self
-                        .host
-                        .store()
-                        .local_player(arg(2)?, self.host.now())
-                        .await?,
+                    player: self.player_for(arg(2)?).await?,
                 }),
                 "house-rule" => {
                     let raw = args.get(2..).unwrap_or_default().join(" ");
