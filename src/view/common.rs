@@ -105,6 +105,11 @@ pub trait GameView {
     fn checks(&self) -> Vec<Hex> {
         Vec::new()
     }
+    /// The picture's long side when the caller does not choose one (HexaEquo's grows with its
+    /// board).
+    fn preferred_size(&self) -> Option<u32> {
+        None
+    }
     /// More to say in the header (eliminated players, reserves).
     fn status(&self) -> Vec<String> {
         Vec::new()
@@ -204,9 +209,10 @@ pub fn move_cells(view: &dyn GameView, text: &str) -> Vec<Hex> {
 }
 
 /// Rim labels for a board whose cell names are `<letters><number>`: each letter file and each
-/// number file gets its name just beyond both ends. `letter_dir` / `number_dir` are the scene
-/// steps along which a letter file / number file runs; `gap` how far (in steps) beyond the last
-/// cell the label sits.
+/// number file gets its name just beyond one end. `letter_dir` / `number_dir` are the scene
+/// steps along which a letter file / number file runs, pointing *away* from the end that gets
+/// the label (like a chess board's letters under the first rank); `gap` how far (in steps)
+/// beyond the last cell the label sits.
 pub fn rim_labels(
     orientation: Orientation,
     cells: &[(Hex, String)],
@@ -236,22 +242,18 @@ pub fn rim_labels(
         let mut groups: Vec<_> = groups.into_iter().collect();
         groups.sort();
         for (text, hexes) in groups {
-            let lo = hexes.iter().min_by(|a, b| along(a).total_cmp(&along(b)));
-            let hi = hexes.iter().max_by(|a, b| along(a).total_cmp(&along(b)));
-            let (Some(lo), Some(hi)) = (lo, hi) else {
+            let Some(end) = hexes.iter().min_by(|a, b| along(a).total_cmp(&along(b))) else {
                 continue;
             };
-            for (end, sign) in [(lo, -1.0), (hi, 1.0)] {
-                labels.push(Label {
-                    at: HexPoint::new(
-                        end.q as f32 + sign * gap * dir.q as f32,
-                        end.r as f32 + sign * gap * dir.r as f32,
-                    ),
-                    text: text.clone(),
-                    size,
-                    colour: LABEL,
-                });
-            }
+            labels.push(Label {
+                at: HexPoint::new(
+                    end.q as f32 - gap * dir.q as f32,
+                    end.r as f32 - gap * dir.r as f32,
+                ),
+                text,
+                size,
+                colour: LABEL,
+            });
         }
     }
     labels

@@ -77,11 +77,12 @@ impl GameView for View<'_> {
             .iter()
             .filter_map(|t| Some((scene_hex(t.cell), cell_name(t.cell)?)))
             .collect();
-        // A letter (q) file runs down-right in the scene, a number (r) file to the right.
+        // A letter (q) file runs up-left in the scene (labels under it), a number (r) file to
+        // the right (labels on the left).
         pic.labels = rim_labels(
             Orientation::PointyTop,
             &named,
-            Hex::new(1, -1),
+            Hex::new(-1, 1),
             Hex::new(1, 0),
             0.9,
             0.36,
@@ -112,6 +113,14 @@ impl GameView for View<'_> {
             ));
         }
         pic
+    }
+
+    fn preferred_size(&self) -> Option<u32> {
+        // About 130 px a cell across the board's span (plus the rim), so a young board is not
+        // drawn with plate-sized pieces; full size once the board is wide.
+        let b = self.0.bounds()?;
+        let span = (b.max_x - b.min_x).max(2 * (b.max_r - b.min_r)) as u32 + 6;
+        Some((span * 65).clamp(560, super::DEFAULT_SIZE))
     }
 
     fn locate(&self, name: &str) -> Option<Hex> {

@@ -4,6 +4,9 @@
 //! the Ground-Zero star, frozen pieces greyed, declared checks, and a tray per colour of the
 //! pieces it has lost.
 
+use std::collections::HashMap;
+
+use hexmeros_render::layout::hex_to_world;
 use hexmeros_render::{Glyph, Hex, HexPoint, Label, Orientation, Rgba, Tile};
 
 use super::common::{
@@ -60,9 +63,9 @@ impl GameView for View<'_> {
                 if let Some(k) = hextant(h) {
                     fill = fill.mix(PLAYER_COLOURS[k], 0.07);
                 }
-                for k in 0..6 {
-                    if BOARD.base_line[k].contains(c) {
-                        fill = fill.mix(PLAYER_COLOURS[k], 0.34);
+                for (line, colour) in BOARD.base_line.iter().zip(PLAYER_COLOURS) {
+                    if line.contains(c) {
+                        fill = fill.mix(colour, 0.34);
                     }
                 }
                 if c == BOARD.gz {
@@ -82,27 +85,55 @@ impl GameView for View<'_> {
             .collect();
         let mut pic = Pic::new(Orientation::FlatTop, tiles);
 
-        // Coordinates like a chart's axes: column letters above and below the board, row
-        // numbers on both sides, so every cell's column and row meet a label.
-        for x in -16i32..=16 {
-            for y in [-27.3, 27.3] {
-                pic.labels.push(Label {
-                    at: doubled_point(x as f32, y),
-                    text: column_name(x),
-                    size: 0.5,
-                    colour: LABEL,
-                });
+        // Coordinates on the rim: each column's letters beyond both its ends, each row's number
+        // beyond both its ends, so the labels follow the board when it is turned to a seat.
+        let mut cols: HashMap<i32, (i32, i32)> = HashMap::new();
+        let mut rows: HashMap<i32, (i32, i32)> = HashMap::new();
+        for c in geo.cells() {
+            let (x, y) = geo.hex(c).to_doubled();
+            let col = cols.entry(x).or_insert((y, y));
+            *col = (col.0.min(y), col.1.max(y));
+            let row = rows.entry(y).or_insert((x, x));
+            *row = (row.0.min(x), row.1.max(x));
+        }
+        // Row numbers first; a column's letters are left out where they would crowd a number
+        // (on the slanted edges, where rows and columns end on the same cells).
+        let mut numbers = Vec::new();
+        let mut row_keys: Vec<i32> = rows.keys().copied().collect();
+        row_keys.sort();
+        for y in row_keys {
+            // Beyond the neighbouring rows' ends too, so the number sits off the zig-zag rim.
+            let near = (y - 1..=y + 1).filter_map(|r| rows.get(&r));
+            let lo = near.clone().map(|e| e.0).min().unwrap_or(0);
+            let hi = near.map(|e| e.1).max().unwrap_or(0);
+            for x in [lo as f32 - 1.4, hi as f32 + 1.4] {
+                numbers.push((doubled_point(x, y as f32), (y + 26).to_string()));
             }
         }
-        for y in -25i32..=25 {
-            for x in [-17.6, 17.6] {
-                pic.labels.push(Label {
-                    at: doubled_point(x, y as f32),
-                    text: (y + 26).to_string(),
-                    size: 0.5,
-                    colour: LABEL,
+        let world = |p: HexPoint| hex_to_world(Orientation::FlatTop, 0, p);
+        let mut cols: Vec<_> = cols.into_iter().collect();
+        cols.sort();
+        let mut letters = Vec::new();
+        for (x, (lo, hi)) in cols {
+            for y in [lo as f32 - 1.9, hi as f32 + 1.9] {
+                let at = doubled_point(x as f32, y);
+                let (wx, wy) = world(at);
+                let crowded = numbers.iter().any(|(p, _)| {
+                    let (nx, ny) = world(*p);
+                    (nx - wx).hypot(ny - wy) < 1.9
                 });
+                if !crowded {
+                    letters.push((at, column_name(x)));
+                }
             }
+        }
+        for (at, text) in numbers.into_iter().chain(letters) {
+            pic.labels.push(Label {
+                at,
+                text,
+                size: 0.45,
+                colour: LABEL,
+            });
         }
 
         // Trays: what each colour has lost, from the start set (promoted pieces counted back as

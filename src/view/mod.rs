@@ -123,6 +123,8 @@ pub fn scene(game: &AnyGame, opts: &ViewOptions) -> Result<Scene, ViewError> {
         }
     }
     let viewer = opts.as_seat.or_else(|| game.to_move()).unwrap_or(Seat(0));
+    // An empty tray is only noise on a phone.
+    pic.trays.retain(|t| !t.items.is_empty());
     let rotation = view
         .home(viewer)
         .map_or(0, |home| choose_rotation(pic.orientation, &pic.tiles, home));
@@ -140,10 +142,11 @@ pub fn scene(game: &AnyGame, opts: &ViewOptions) -> Result<Scene, ViewError> {
 /// The picture as PNG bytes.
 pub fn render_png(game: &AnyGame, opts: &ViewOptions) -> Result<Vec<u8>, ViewError> {
     let scene = scene(game, opts)?;
-    Ok(hexmeros_render::render_png(
-        &scene,
-        &Theme::new(opts.size.unwrap_or(DEFAULT_SIZE)),
-    )?)
+    let size = opts
+        .size
+        .or_else(|| common::view_of(game).preferred_size())
+        .unwrap_or(DEFAULT_SIZE);
+    Ok(hexmeros_render::render_png(&scene, &Theme::new(size))?)
 }
 
 /// An animated GIF of `moves` played from `start`: the start position, then one frame per move
