@@ -53,7 +53,7 @@ fn a_board_png_decodes_with_the_size_asked_for() {
             "--position",
             "-",
             "--staged",
-            "c3-d4",
+            "a4-a5",
             "-o",
             out.to_str().unwrap(),
         ],
@@ -69,7 +69,7 @@ fn a_replay_gif_from_an_export() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("game.gif");
     let export =
-        "# hexmeros game export\ngame hexdame\nseats 2\nhouse {}\nwhite c3-d4\nblack g7-f6\n";
+        "# hexmeros game export\ngame hexdame\nseats 2\nhouse {}\nwhite a4-a5\nblack f6-e5\n";
     let o = hexmeros(
         &["render", "--replay", "-", "-o", out.to_str().unwrap()],
         Some(export),

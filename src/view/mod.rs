@@ -10,9 +10,9 @@
 //! use hexmeros::view::{ViewOptions, render_png};
 //!
 //! let mut game = AnyGame::new(GameKind::HexDame, None, None)?;
-//! game.play("c3-d4")?;
+//! game.play("a4-a5")?;
 //! let opts = ViewOptions {
-//!     last_moves: vec!["c3-d4".into()],
+//!     last_moves: vec!["a4-a5".into()],
 //!     ..ViewOptions::default()
 //! };
 //! let png = render_png(&game, &opts)?;
