@@ -472,6 +472,48 @@ impl<'h, W: Write> Local<'h, W> {
         Ok(())
     }
 
+    /// With `HEXMEROS_PNG_DIR` set, writes the board picture (the moves since the mover's
+    /// previous turn highlighted, from the mover's side) to `<dir>/hexmeros-game-<id>.png`
+    /// after every turn and says where. A picture that cannot be made is reported, not fatal.
+    async fn write_png(&mut self, game: GameId) -> Result<(), LocalError> {
+        let Some(dir) = std::env::var_os("HEXMEROS_PNG_DIR") else {
+            return Ok(());
+        };
+        let st = self.host.state(game).await?;
+        let mover = st.game.to_move();
+        // Move lines (`<seat> <move>`) since the mover last moved, oldest first.
+        let mut last: Vec<String> = st
+            .record
+            .iter()
+            .rev()
+            .take_while(|r| mover.is_none() || r.seat != mover)
+            .filter(|r| {
+                r.seat.is_some_and(|s| {
+                    r.line.split_once(' ').map(|(h, _)| h) == Some(st.game.seat_name(s))
+                })
+            })
+            .map(|r| r.line.clone())
+            .collect();
+        last.reverse();
+        let path = std::path::Path::new(&dir).join(format!("hexmeros-game-{game}.png"));
+        let g = st.game.clone();
+        let opts = crate::view::ViewOptions {
+            last_moves: last,
+            turn: Some(st.record.len() as u32 + 1),
+            ..crate::view::ViewOptions::default()
+        };
+        let drawn = tokio::task::spawn_blocking(move || crate::view::render_png(&g, &opts))
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|r| r.map_err(|e| e.to_string()))
+            .and_then(|png| std::fs::write(&path, png).map_err(|e| e.to_string()));
+        match drawn {
+            Ok(()) => writeln!(self.out, "board picture: {}", path.display())?,
+            Err(e) => writeln!(self.out, "could not draw the board picture: {e}")?,
+        }
+        Ok(())
+    }
+
     async fn show(&mut self, fx: Vec<Effect>) -> Result<(), LocalError> {
         for e in fx {
             match e {
@@ -479,7 +521,14 @@ impl<'h, W: Write> Local<'h, W> {
                     writeln!(self.out, "== {title} (#{game}) ==")?
                 }
                 Effect::CloseThread { game } => writeln!(self.out, "== game #{game} closed ==")?,
-                Effect::Board { caption, board, .. } => writeln!(self.out, "{caption}\n{board}")?,
+                Effect::Board {
+                    game,
+                    caption,
+                    board,
+                } => {
+                    writeln!(self.out, "{caption}\n{board}")?;
+                    self.write_png(game).await?;
+                }
                 Effect::Say { game, text } => writeln!(self.out, "[#{game}] {text}")?,
                 Effect::Ping { game, player, text } => {
                     let n = self.name(player).await;
