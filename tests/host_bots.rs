@@ -485,3 +485,78 @@ async fn a_game_of_bots_alone_is_played_by_bot_turns() {
     assert!(said(&fx, "game over"), "{fx:?}");
     assert_eq!(e.host.state(g).await.unwrap().status(), Status::Finished);
 }
+
+/// A person who stalls past the turn timer is expelled and a bot elected in their place (§8.5:
+/// expulsion is handled as a resignation): the bots vote for it, as the ground is abandonment.
+#[tokio::test]
+async fn a_stalled_person_is_expelled_and_a_bot_takes_the_seat() {
+    let e = env().await;
+    let easy = e.host.store().bot_player(Level::Easy, T0).await.unwrap();
+    let (g, _) = e
+        .host
+        .create(
+            GameKind::HexiMeros,
+            &[1, 2, 3, easy, easy, easy],
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+    act(&e.host, g, 1, cmd_move("K2-H3")).await;
+    // Without a stall the bots refuse an expulsion.
+    let expel_for = Command::Propose(Motion::ExpelFor {
+        seat: Seat(1),
+        player: easy,
+    });
+    act(&e.host, g, 1, expel_for.clone()).await;
+    act(
+        &e.host,
+        g,
+        3,
+        Command::Vote {
+            motion: None,
+            yes: true,
+        },
+    )
+    .await;
+    let fx = e.host.bot_turns(g).await.unwrap();
+    assert!(said(&fx, "failed"), "{fx:?}");
+    // Blue holds the Token for a day: the turn timer runs out, and now the bots agree.
+    e.clock.advance_minutes(24 * 60 + 1);
+    let fx = e.host.tick().await.unwrap();
+    assert!(said(&fx, "has not moved for 24 hours"), "{fx:?}");
+    act(&e.host, g, 1, expel_for).await;
+    act(
+        &e.host,
+        g,
+        3,
+        Command::Vote {
+            motion: None,
+            yes: true,
+        },
+    )
+    .await;
+    let fx = e.host.bot_turns(g).await.unwrap();
+    assert!(said(&fx, "blue was expelled"), "{fx:?}");
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.seats[1].player, easy);
+    assert!(
+        st.record.iter().any(|r| r.line.starts_with("blue ")),
+        "the bot moved"
+    );
+    assert!(engine_active(&st, Seat(1)), "the seat plays on");
+    let blue: i32 = st
+        .player_points()
+        .into_iter()
+        .filter(|p| p.0 == 2)
+        .map(|p| p.1)
+        .sum();
+    assert_eq!(
+        blue, -550,
+        "−500 for the expulsion and −50 as a replaced resigner"
+    );
+}
+
+fn engine_active(st: &GameState, seat: Seat) -> bool {
+    st.active().contains(&seat)
+}

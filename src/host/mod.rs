@@ -151,6 +151,12 @@ pub struct GameHost {
     driving: Mutex<HashSet<GameId>>,
 }
 
+/// The most bot actions one `bot_turns` call takes (a HexiMeros game is a few hundred moves).
+pub const BOT_TURNS_MAX: usize = 2000;
+
+/// The most bot actions `tick` takes per game: a round of six seats with a ballot or two.
+const BOT_TICK_MAX: usize = 12;
+
 /// How long a bot of `level` may think about one move (issue 8: normal within 1 s, hard
 /// within 5 s); the level's node budget usually stops it sooner.
 pub fn think_time(level: Level) -> Duration {
@@ -672,8 +678,9 @@ impl GameHost {
         }
         // Games waiting on a bot (one a front end did not drive, or one left thinking when the
         // process stopped): the bots act now. One game's failure does not stop the others.
+        // A bounded share per game and tick, so one game cannot hold up the others' timers.
         for game in bots {
-            if let Ok(mut more) = self.bot_turns(game).await {
+            if let Ok(mut more) = self.drive_bots(game, BOT_TICK_MAX).await {
                 fx.append(&mut more);
             }
         }
@@ -686,8 +693,15 @@ impl GameHost {
     /// a challenge window answer; bots vote on open ballots. Each action is stored as its own
     /// versioned event, like a person's command. Returns all their effects in order. Front ends
     /// call this after every successful `handle`; if this host is already driving the game's
-    /// bots, it returns at once (the running call picks the new state up).
+    /// bots, it returns at once (the running call picks the new state up). A safety valve stops
+    /// a call after [`BOT_TURNS_MAX`] actions (a table left to bots alone may never end, §6);
+    /// such a game stays due, so `tick` carries on with it.
     pub async fn bot_turns(&self, game: GameId) -> Result<Vec<Effect>, HostError> {
+        self.drive_bots(game, BOT_TURNS_MAX).await
+    }
+
+    /// At most `max` bot actions of `game`.
+    async fn drive_bots(&self, game: GameId, max: usize) -> Result<Vec<Effect>, HostError> {
         {
             let mut driving = self.driving.lock().unwrap_or_else(|e| e.into_inner());
             if !driving.insert(game) {
@@ -696,8 +710,11 @@ impl GameHost {
         }
         let _guard = Driving(&self.driving, game);
         let mut fx = Vec::new();
-        while let Some(mut more) = self.bot_step(game).await? {
-            fx.append(&mut more);
+        for _ in 0..max {
+            match self.bot_step(game).await? {
+                Some(mut more) => fx.append(&mut more),
+                None => break,
+            }
         }
         Ok(fx)
     }
@@ -888,7 +905,7 @@ fn bot_event(
             let question = match open.motion {
                 Motion::Draw => ai::Motion::Draw,
                 Motion::Skip { seat } => ai::Motion::SkipStalled { seat },
-                Motion::Expel { seat: s } => ai::Motion::Expel {
+                Motion::Expel { seat: s } | Motion::ExpelFor { seat: s, .. } => ai::Motion::Expel {
                     seat: s,
                     // Abandonment: the seat has held the Token past the turn timer.
                     stalled: state.timed_out && state.holder() == Some(s),

@@ -949,6 +949,7 @@ impl GameState {
         // Motions about a seat that left are moot.
         self.motions.retain(|m| match &m.motion {
             Motion::Expel { seat: s }
+            | Motion::ExpelFor { seat: s, .. }
             | Motion::Replace { seat: s, .. }
             | Motion::Skip { seat: s } => *s != seat,
             _ => true,
@@ -982,8 +983,11 @@ impl GameState {
                 }
                 self.with_house_rule(key, value)?;
             }
-            Motion::Expel { seat } => {
+            Motion::Expel { seat } | Motion::ExpelFor { seat, .. } => {
                 self.require_active(*seat)?;
+                if let Motion::ExpelFor { player, .. } = motion {
+                    self.check_newcomer(*player)?;
+                }
                 if *seat == by {
                     return Err(HostError::invalid(
                         "you cannot expel yourself; resign instead",
@@ -1092,9 +1096,10 @@ impl GameState {
                 })
                 .collect(),
             Motion::Draw => active,
-            Motion::Expel { seat } | Motion::Replace { seat, .. } | Motion::Skip { seat } => {
-                active.into_iter().filter(|s| s != seat).collect()
-            }
+            Motion::Expel { seat }
+            | Motion::ExpelFor { seat, .. }
+            | Motion::Replace { seat, .. }
+            | Motion::Skip { seat } => active.into_iter().filter(|s| s != seat).collect(),
         }
     }
 
@@ -1102,7 +1107,9 @@ impl GameState {
     /// draw (the last two agreeing, or everyone abandoning).
     fn needed(motion: &Motion, n: usize) -> usize {
         match motion {
-            Motion::Expel { .. } | Motion::Team { .. } | Motion::Draw => n,
+            Motion::Expel { .. } | Motion::ExpelFor { .. } | Motion::Team { .. } | Motion::Draw => {
+                n
+            }
             _ => n / 2 + 1,
         }
     }
@@ -1226,6 +1233,29 @@ impl GameState {
                 self.staged = None;
             }
             Motion::Expel { seat } => self.depart(*seat, Departure::Expel, at, fx)?,
+            Motion::ExpelFor { seat, player } => {
+                let old = self.require_seat(*seat)?.player;
+                self.points.push(PointEntry {
+                    player: old,
+                    seat: *seat,
+                    points: -500,
+                    reason: "expelled".into(),
+                    loss: true,
+                    forfeited: false,
+                });
+                fx.push(Effect::Say {
+                    game: self.id,
+                    text: format!("{} was expelled", self.seat_name(*seat)),
+                });
+                self.enact(
+                    &Motion::Replace {
+                        seat: *seat,
+                        player: *player,
+                    },
+                    at,
+                    fx,
+                )?;
+            }
             Motion::Replace { seat, player } => {
                 self.require_active(*seat)?;
                 let old = self.require_seat(*seat)?.player;
@@ -1312,6 +1342,10 @@ impl GameState {
         match motion {
             Motion::HouseRule { key, value } => format!("house rule {key} = {value}"),
             Motion::Expel { seat } => format!("expel {}", self.seat_name(*seat)),
+            Motion::ExpelFor { seat, player } => format!(
+                "expel {} and seat player {player} in their place",
+                self.seat_name(*seat)
+            ),
             Motion::Replace { seat, player } => {
                 format!("player {player} takes over {}", self.seat_name(*seat))
             }

@@ -47,6 +47,7 @@ commands (prefix with `name:` or `colour:` to act as someone other than the Toke
   concede                         concede (only between the last two)
   draw offer | draw accept        offer or accept a draw (three or more: abandon vote)
   vote expel|skip <colour>        call a vote on a player
+  vote expel <colour> <name>      expel and seat <name> (or bot:<level>) in their place
   vote replace <colour> <name>    vote a new player into a seat
   vote house-rule <key> <value>   vote a house rule before the first Token pass (value is JSON)
   vote team <colour> <mover> <name> …   a team plays a seat
@@ -400,9 +401,17 @@ impl<'h, W: Write> Local<'h, W> {
                         .and_then(|m| m.trim_start_matches('#').parse().ok()),
                     yes: arg(0)? == "yes",
                 },
-                "expel" => Command::Propose(Motion::Expel {
-                    seat: self.seat_named(arg(1)?).await?,
-                }),
+                "expel" => {
+                    let seat = self.seat_named(arg(1)?).await?;
+                    // `vote expel red bot:easy`: expel and seat a replacement (§8.5).
+                    match args.get(2) {
+                        Some(n) => Command::Propose(Motion::ExpelFor {
+                            seat,
+                            player: self.player_for(n).await?,
+                        }),
+                        None => Command::Propose(Motion::Expel { seat }),
+                    }
+                }
                 "skip" => Command::Propose(Motion::Skip {
                     seat: self.seat_named(arg(1)?).await?,
                 }),
