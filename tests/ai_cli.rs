@@ -42,11 +42,14 @@ fn fails(args: &[&str], stdin: Option<&str>, why: &str) {
     assert!(stderr.contains(why), "{args:?}: {stderr:?} lacks {why:?}");
 }
 
-/// HexDame T14 (rules §11): White's man on e1 must capture; the best capture takes three.
-const T14: &str = r#"{"game":"hexdame","to_move":"white","pieces":[
-  {"cell":"e1","owner":"white","kind":"man"},{"cell":"e2","owner":"black","kind":"man"},
-  {"cell":"f2","owner":"black","kind":"man"},{"cell":"e3","owner":"black","kind":"man"},
-  {"cell":"g3","owner":"black","kind":"man"}]}"#;
+/// A HexDame middle game from the test data, read as standard input.
+fn men() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/positions/hexdame_men.json"
+    ))
+    .unwrap()
+}
 
 #[test]
 fn bestmove_answers_a_legal_move_in_every_game() {
@@ -75,14 +78,15 @@ fn bestmove_answers_a_legal_move_in_every_game() {
 
 #[test]
 fn bestmove_reads_a_position_and_is_deterministic() {
-    let legal = ok(&["rules", "moves", "--position", "-"], Some(T14));
-    let a = ok(&["rules", "bestmove", "--position", "-"], Some(T14));
-    let b = ok(&["rules", "bestmove", "--position", "-"], Some(T14));
+    let men = men();
+    let legal = ok(&["rules", "moves", "--position", "-"], Some(&men));
+    let a = ok(&["rules", "bestmove", "--position", "-"], Some(&men));
+    let b = ok(&["rules", "bestmove", "--position", "-"], Some(&men));
     assert_eq!(a, b);
     assert!(legal.lines().any(|l| l == a.trim()), "{a}");
     let hard = ok(
         &["rules", "bestmove", "--position", "-", "--level", "hard"],
-        Some(T14),
+        Some(&men),
     );
     assert!(legal.lines().any(|l| l == hard.trim()), "{hard}");
 }
@@ -269,6 +273,7 @@ fn tournament_bad_input_is_one_line() {
 
 #[test]
 fn budget_times_a_given_position() {
+    let men = men();
     let out = ok(
         &[
             "ai",
@@ -280,7 +285,7 @@ fn budget_times_a_given_position() {
             "--seeds",
             "1",
         ],
-        Some(T14),
+        Some(&men),
     );
     let rows: Vec<&str> = out.lines().collect();
     assert_eq!(rows.len(), 3, "{out}");
