@@ -839,3 +839,117 @@ async fn get_without_token(base: &str, path: &str) -> u16 {
     tcp.read_to_string(&mut out).await.unwrap();
     out.split(' ').nth(1).unwrap().parse().unwrap()
 }
+
+// ----- the same fake under poise 0.7, as the real bot uses it -----
+
+type PoiseError = Box<dyn std::error::Error + Send + Sync>;
+type PoiseContext<'a> = poise::Context<'a, (), PoiseError>;
+
+/// Show a board
+#[poise::command(slash_command)]
+async fn board(ctx: PoiseContext<'_>) -> Result<(), PoiseError> {
+    ctx.defer().await?;
+    let reply = poise::CreateReply::default()
+        .content("board")
+        .attachment(CreateAttachment::bytes(png(), "board.png"));
+    ctx.send(reply).await?;
+    Ok(())
+}
+
+/// Abort a game
+#[poise::command(slash_command, required_permissions = "MANAGE_GUILD")]
+async fn abort(ctx: PoiseContext<'_>) -> Result<(), PoiseError> {
+    ctx.say("aborted").await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_poise_bot_registers_defers_sends_files_and_checks_permissions() {
+    let fake = FakeDiscord::start().await;
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: vec![board(), abort()],
+            ..Default::default()
+        })
+        .initialize_owners(false)
+        .setup(|ctx, _ready, framework| {
+            Box::pin(async move {
+                let guild = GuildId::new(FakeDiscord::GUILD_ID);
+                poise::builtins::register_in_guild(ctx, &framework.options().commands, guild)
+                    .await?;
+                Ok(())
+            })
+        })
+        .build();
+    let http = HttpBuilder::new("fake-token")
+        .proxy(fake.api_base())
+        .ratelimiter_disabled(true)
+        .build();
+    let mut client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
+        .framework(framework)
+        .await
+        .unwrap();
+    let shards = client.shard_manager.clone();
+    tokio::spawn(async move { client.start().await });
+    fake.wait_ready(WAIT).await.unwrap();
+    fake.wait_request(WAIT, |s| s.method == "PUT" && s.path.ends_with("/commands"))
+        .await
+        .unwrap();
+    let names: Vec<Value> = fake.commands().iter().map(|c| c["name"].clone()).collect();
+    assert_eq!(names, vec![json!("board"), json!("abort")]);
+
+    let i = fake
+        .slash(
+            FakeDiscord::user(1),
+            FakeDiscord::CHANNEL_ID,
+            "board",
+            json!([]),
+        )
+        .await;
+    assert_eq!(
+        fake.first_response(&i, WAIT).await.unwrap().json.unwrap()["type"],
+        5
+    );
+    let sent = fake
+        .wait_responses(&i, WAIT, 1, |s| s.path.starts_with("/webhooks/"))
+        .await
+        .unwrap();
+    assert_eq!(sent[0].status, 200);
+    assert_eq!(decode_png(&sent[0].files[0].1).height(), 5);
+
+    // Without Manage Server poise refuses, privately; with it the command runs.
+    let i = fake
+        .slash(
+            FakeDiscord::user(2),
+            FakeDiscord::CHANNEL_ID,
+            "abort",
+            json!([]),
+        )
+        .await;
+    let refused = fake.first_response(&i, WAIT).await.unwrap().json.unwrap();
+    assert_eq!(refused["data"]["flags"], 64, "ephemeral: {refused}");
+    assert!(
+        refused["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("lacking permissions")
+    );
+    fake.set_permissions(
+        FakeDiscord::user(2),
+        FakeDiscord::MEMBER_PERMISSIONS | FakeDiscord::MANAGE_GUILD,
+    );
+    let i = fake
+        .slash(
+            FakeDiscord::user(2),
+            FakeDiscord::CHANNEL_ID,
+            "abort",
+            json!([]),
+        )
+        .await;
+    let done = fake.first_response(&i, WAIT).await.unwrap().json.unwrap();
+    assert_eq!(done["data"]["content"], "aborted");
+    assert!(fake.late_callbacks().is_empty());
+    assert!(fake.unexpected().is_empty(), "{:?}", fake.unexpected());
+    assert_shapes(&fake);
+    shards.shutdown_all().await;
+}
