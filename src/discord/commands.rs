@@ -654,7 +654,7 @@ async fn board(
         ),
         None => deliver::title(&state),
     };
-    let pic = picture::board(state.game.clone(), viewer).await;
+    let pic = picture::board(&state, viewer).await;
     ctx.send(super::events::picture_reply(caption, pic).into_poise())
         .await?;
     Ok(())

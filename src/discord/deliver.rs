@@ -317,7 +317,7 @@ pub async fn post_turn(
             mention(data, p).await
         ));
     }
-    let pic = picture::board(state.game.clone(), state.holder()).await;
+    let pic = picture::board(&state, state.holder()).await;
     let mut msg = with_picture(CreateMessage::new(), content, pic)
         // The holder is pinged by its own message; the board itself pings nobody.
         .allowed_mentions(CreateAllowedMentions::new());

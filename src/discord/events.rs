@@ -137,11 +137,7 @@ pub async fn staged_reply(
             names.join(", ")
         ));
     }
-    let after = state.preview(&st.text).map(|(_, g)| g);
-    let pic = match after {
-        Ok(g) => picture::board(g, mine).await,
-        Err(e) => Picture::Text(format!("(no preview: {e})")),
-    };
+    let pic = picture::preview(&state, mine, &st.text).await;
     let mut reply = picture_reply(text, pic);
     let id = |a| CustomId::new(game, a, state.version).to_string();
     let mut buttons = vec![
@@ -441,10 +437,7 @@ async fn click(http: &Http, data: &Data, ci: &ComponentInteraction) -> Result<Re
                 ),
                 None => deliver::title(&state),
             };
-            Ok(picture_reply(
-                caption,
-                picture::board(state.game.clone(), viewer).await,
-            ))
+            Ok(picture_reply(caption, picture::board(&state, viewer).await))
         }
     }
 }
@@ -524,7 +517,7 @@ async fn reaction(
                 ),
                 None => deliver::title(&state),
             };
-            picture_reply(caption, picture::board(state.game.clone(), viewer).await)
+            picture_reply(caption, picture::board(&state, viewer).await)
         }
     };
     deliver::dm(http, data, me, reply.into_message(), false).await;
