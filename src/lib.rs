@@ -9,3 +9,4 @@ pub mod hex;
 pub mod host;
 pub mod local;
 pub mod store;
+pub mod view;

@@ -55,6 +55,8 @@ enum Command {
     /// Computer players: seeded bot tournaments.
     #[command(subcommand)]
     Ai(AiCommand),
+    /// Draw a board picture (PNG), or a whole game as an animated GIF (--replay).
+    Render(RenderArgs),
 }
 
 /// What plain `hexmeros` says.
@@ -121,7 +123,7 @@ fn run_host(cmd: Command) -> anyhow::Result<String> {
                 let id = host.import(&text, &ids).await?;
                 Ok(format!("imported as game #{id}"))
             }
-            Command::Rules(_) | Command::Ai(_) => Ok(String::new()),
+            Command::Rules(_) | Command::Ai(_) | Command::Render(_) => Ok(String::new()),
         }
     })
 }
@@ -152,9 +154,40 @@ enum AiCommand {
         /// Override the levels' node budget (per move).
         #[arg(long)]
         nodes: Option<u64>,
+        /// How the levels share a table of three or more: `alternate` (A and B in alternate
+        /// seats) or `lone` (A in one seat, B in all the others).
+        #[arg(long, default_value = "alternate")]
+        seating: String,
         /// Print one line per finished game.
         #[arg(long)]
         verbose: bool,
+    },
+    /// Time the levels' moves in each game's busiest middle game (the position with the most
+    /// legal moves met in seeded random playouts, or --position) and print the slowest.
+    Budget {
+        /// One game, or every game when left out.
+        #[arg(long)]
+        game: Option<String>,
+        /// Number of seats, for games that take a range (Harmegedo: 2–6).
+        #[arg(long)]
+        players: Option<usize>,
+        /// Time this position instead of searching for the busiest one.
+        #[arg(long, value_name = "FILE|-")]
+        position: Option<String>,
+        /// Levels to time, comma-separated.
+        #[arg(long, default_value = "normal,hard")]
+        levels: String,
+        /// Moves timed per level (one search each, with different seeds).
+        #[arg(long, default_value_t = 3)]
+        seeds: u32,
+        /// Random playouts searched for the busiest position.
+        #[arg(long, default_value_t = 4)]
+        playouts: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cut each search at the level's time cap, as a host does.
+        #[arg(long)]
+        capped: bool,
     },
 }
 
@@ -239,6 +272,7 @@ fn run(cli: Cli) -> anyhow::Result<String> {
         None => return Ok(NO_COMMAND.to_string()),
         Some(Command::Rules(cmd)) => cmd,
         Some(Command::Ai(cmd)) => return ai(cmd),
+        Some(Command::Render(args)) => return render(args),
         Some(other) => return run_host(other),
     };
     Ok(match cmd {
@@ -275,18 +309,44 @@ fn run(cli: Cli) -> anyhow::Result<String> {
 fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     use hexmeros::ai::tournament::{self, Spec, Tally};
     use hexmeros::ai::{Level, Limits};
-    let AiCommand::Tournament {
-        game,
-        a,
-        b,
-        games,
-        seed,
-        players,
-        max_plies,
-        nodes,
-        verbose,
-    } = cmd;
+    let (game, a, b, games, seed, players, max_plies, nodes, seating, verbose) = match cmd {
+        AiCommand::Tournament {
+            game,
+            a,
+            b,
+            games,
+            seed,
+            players,
+            max_plies,
+            nodes,
+            seating,
+            verbose,
+        } => (
+            game, a, b, games, seed, players, max_plies, nodes, seating, verbose,
+        ),
+        AiCommand::Budget {
+            game,
+            players,
+            position,
+            levels,
+            seeds,
+            playouts,
+            seed,
+            capped,
+        } => {
+            return budget(
+                game, players, position, &levels, seeds, playouts, seed, capped,
+            );
+        }
+    };
     let kind = game_kind(&game)?;
+    let seating: tournament::Seating = seating.parse()?;
+    if games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    if max_plies == Some(0) {
+        anyhow::bail!("--max-plies must be at least 1");
+    }
     let (a, b): (Level, Level) = (a.parse()?, b.parse()?);
     let spec = Spec {
         kind,
@@ -300,13 +360,15 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
             nodes,
             deadline: None,
         },
+        seating,
     };
     let start = std::time::Instant::now();
-    let report = tournament::run(&spec, &mut || start.elapsed(), &mut |i, rec| {
+    let report = tournament::run(&spec, &mut || stamp(start), &mut |i, rec| {
         if verbose {
             let result = match &rec.outcome {
                 Some(o) => format!("{o:?}"),
-                None => "capped".to_string(),
+                None if rec.capped => "capped: a draw".to_string(),
+                None => "decided: one level left".to_string(),
             };
             eprintln!("game {}: {} plies, {result}", i + 1, rec.plies);
         }
@@ -314,33 +376,131 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     let row = |level: Level, t: &Tally| {
         let n = (t.wins + t.draws + t.losses).max(1) as f64;
         format!(
-            "{:<7} {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.2}  {:>9.1} {:>9.1}",
+            "{:<7} {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.2}  {:>10.1} {:>10.1} {:>10.1}",
             level.key(),
             100.0 * t.wins as f64 / n,
             100.0 * t.draws as f64 / n,
             100.0 * t.losses as f64 / n,
             t.average_place(),
-            t.average_time().as_secs_f64() * 1000.0,
-            t.max_time.as_secs_f64() * 1000.0,
+            ms(t.average_time().cpu),
+            ms(t.max_time.cpu),
+            ms(t.max_time.wall),
         )
     };
+    let seats = players.unwrap_or(kind.players().1);
+    let table = match (seats > 2, seating) {
+        (false, _) => "colours alternated",
+        (true, tournament::Seating::Alternate) => "alternate seats",
+        (true, tournament::Seating::Lone) => "A in one seat",
+    };
     let mut out = format!(
-        "{} ({} seats): {a} vs {b}, {} games, seed {seed}, {} capped at {} plies, {:.0} plies/game, {:.1} s\n",
+        "{} ({seats} seats, {table}): {a} vs {b}, {} games, seed {seed}, {} capped at {} plies, {:.0} plies/game, {:.1} s\n",
         kind.name(),
-        players.unwrap_or(kind.players().1),
         report.games,
         report.capped,
         spec.max_plies,
         report.plies as f64 / report.games.max(1) as f64,
         start.elapsed().as_secs_f64(),
     );
-    out.push_str("level     win   draw   loss  place  avg ms/mv max ms/mv\n");
+    out.push_str("level     win   draw   loss  place  avg cpu ms max cpu ms max wall ms\n");
     out.push_str(&row(a, &report.a));
     if a != b {
         out.push('\n');
         out.push_str(&row(b, &report.b));
     }
     Ok(out)
+}
+
+/// `ai budget`: the slowest move of each level in each game's busiest middle game.
+#[allow(clippy::too_many_arguments)] // the verb's options, passed straight through
+fn budget(
+    game: Option<String>,
+    players: Option<usize>,
+    position: Option<String>,
+    levels: &str,
+    seeds: u32,
+    playouts: u32,
+    seed: u64,
+    capped: bool,
+) -> anyhow::Result<String> {
+    use hexmeros::ai::tournament;
+    use hexmeros::ai::{Level, Limits};
+    if seeds == 0 {
+        anyhow::bail!("--seeds must be at least 1");
+    }
+    let levels = levels
+        .split(',')
+        .map(str::parse)
+        .collect::<Result<Vec<Level>, _>>()?;
+    let kinds = match (&game, &position) {
+        (Some(g), _) => vec![game_kind(g)?],
+        (None, None) => GameKind::ALL.to_vec(),
+        (None, Some(_)) => Vec::new(),
+    };
+    let mut positions = Vec::new();
+    if position.is_some() {
+        let g = load(&PositionArg {
+            position,
+            game: "heximeros".into(),
+        })?;
+        let n = g.legal_moves().len();
+        positions.push((g, n));
+    } else {
+        for kind in kinds {
+            let (plies, skip) = match kind {
+                GameKind::HexiMeros | GameKind::Harmegedo => (160, 30),
+                _ => (120, 16),
+            };
+            positions.push(tournament::busiest(
+                kind, players, seed, playouts, skip, plies,
+            )?);
+        }
+    }
+    let start = std::time::Instant::now();
+    let mut out = String::from(
+        "game       seats moves level   depth  max nodes avg cpu ms max cpu ms max wall ms cap ms\n",
+    );
+    for (g, n) in &positions {
+        for &level in &levels {
+            let mut limits = || {
+                if capped {
+                    Limits::within(level, std::time::Instant::now())
+                } else {
+                    Limits::default()
+                }
+            };
+            let t = tournament::time_moves(g, level, seeds, &mut limits, &mut || stamp(start))?;
+            out.push_str(&format!(
+                "{:<10} {:>5} {:>5} {:<7} {:>5} {:>10} {:>10.1} {:>10.1} {:>11.1} {:>6}\n",
+                g.kind().key(),
+                g.seat_count(),
+                n,
+                level.key(),
+                t.min_depth,
+                t.max_nodes,
+                ms(t.total.per(t.moves as u64).cpu),
+                ms(t.max.cpu),
+                ms(t.max.wall),
+                level.time_cap().as_millis(),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The clocks lent to the tournament harness: wall time since `start` and this thread's CPU
+/// time (zero where the platform cannot tell, which only blanks that column).
+fn stamp(start: std::time::Instant) -> hexmeros::ai::tournament::Stamp {
+    hexmeros::ai::tournament::Stamp {
+        wall: start.elapsed(),
+        cpu: cpu_time::ThreadTime::try_now()
+            .map(|t| t.as_duration())
+            .unwrap_or_default(),
+    }
+}
+
+fn ms(d: std::time::Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }
 
 fn main() -> ExitCode {
@@ -360,5 +520,84 @@ fn main() -> ExitCode {
             eprintln!("error: {msg}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[derive(Args)]
+struct RenderArgs {
+    #[command(flatten)]
+    position: PositionArg,
+    /// Turn the board so this seat (e.g. blue, white, kingdom3) sits at the bottom.
+    #[arg(long = "as", value_name = "SEAT")]
+    as_seat: Option<String>,
+    /// Moves played since the viewer's previous turn (oldest first), highlighted.
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    last: Vec<String>,
+    /// A staged move of the player to move, drawn as a preview.
+    #[arg(long, value_name = "MOVE")]
+    staged: Option<String>,
+    /// A game export (FILE or '-'): write an animated GIF of the whole game instead.
+    #[arg(long, value_name = "FILE|-", conflicts_with_all = ["position", "last", "staged"])]
+    replay: Option<String>,
+    /// The picture's long side in pixels (default 1600 for a board, 960 for a replay).
+    #[arg(long, value_name = "PX")]
+    size: Option<u32>,
+    /// Where to write the picture.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<String>,
+}
+
+/// `hexmeros render`: one board picture, or a replay GIF of an export.
+fn render(args: RenderArgs) -> anyhow::Result<String> {
+    use hexmeros::games::Seat;
+    use hexmeros::view;
+    let out = args
+        .output
+        .ok_or_else(|| anyhow::anyhow!("say where to write the picture with -o FILE"))?;
+    let seat_of = |game: &AnyGame, name: &str| {
+        (0..game.seat_count() as u8)
+            .map(Seat)
+            .find(|&s| game.seat_name(s).eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| {
+                let names: Vec<&str> = (0..game.seat_count() as u8)
+                    .map(|s| game.seat_name(Seat(s)))
+                    .collect();
+                anyhow::anyhow!("no seat called {name:?} (seats: {})", names.join(", "))
+            })
+    };
+    let bytes = if let Some(path) = &args.replay {
+        let text = read_input(path, "replay")?;
+        let (start, lines) = view::parse_export(&text)?;
+        let opts = view::ViewOptions {
+            as_seat: args.as_seat.map(|n| seat_of(&start, &n)).transpose()?,
+            size: args.size,
+            ..view::ViewOptions::default()
+        };
+        view::replay_gif(&start, &lines, &opts)?
+    } else {
+        let game = load(&args.position)?;
+        let opts = view::ViewOptions {
+            as_seat: args.as_seat.map(|n| seat_of(&game, &n)).transpose()?,
+            last_moves: args.last,
+            staged: args.staged,
+            size: args.size,
+            ..view::ViewOptions::default()
+        };
+        view::render_png(&game, &opts)?
+    };
+    std::fs::write(&out, &bytes).map_err(|e| anyhow::anyhow!("cannot write {out}: {e}"))?;
+    Ok(format!("wrote {out} ({} bytes)", bytes.len()))
+}
+
+fn read_input(path: &str, what: &str) -> anyhow::Result<String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| anyhow::anyhow!("cannot read the {what} from standard input: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read {what} file {path}: {e}"))
     }
 }

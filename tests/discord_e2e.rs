@@ -221,14 +221,15 @@ struct Game {
     thread: u64,
 }
 
-async fn start(fake: &F, players: &[u64], game: Option<&str>) -> (Game, Interaction) {
+/// `game`: the index of the choice (0 HexiMeros, 1 HexDame, …), as poise registers choices.
+async fn start(fake: &F, players: &[u64], game: Option<u64>) -> (Game, Interaction) {
     let mut opts: Vec<Value> = players
         .iter()
         .enumerate()
         .map(|(i, &p)| user_opt(&format!("p{}", i + 1), p))
         .collect();
     if let Some(g) = game {
-        opts.push(str_opt("game", g));
+        opts.push(json!({"type": 4, "name": "game", "value": g}));
     }
     let i = fake
         .slash(
@@ -730,5 +731,125 @@ async fn discord_failures_are_retried_and_nothing_is_lost() {
         .count();
     assert_eq!(dm_tries, 1, "{}", bot.log());
     assert_eq!(bot.state(game.id).await.record.len(), 1);
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hexdame_to_the_end_posts_the_replay_and_updates_the_scores() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let players = [u(1), u(2)];
+    let (game, _) = start(&fake, &players, Some(1)).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    let mut played: Vec<String> = Vec::new();
+    for turn in 0..4 {
+        let refs: Vec<&str> = played.iter().map(String::as_str).collect();
+        let mv = legal(GameKind::HexDame, &refs)[0].clone();
+        let before = fake.messages(game.thread).len();
+        let i = fake
+            .slash(
+                players[turn % 2],
+                game.thread,
+                "hexmeros",
+                sub(
+                    "move",
+                    json!([
+                        str_opt("from", &mv),
+                        json!({"type": 5, "name": "pass", "value": true})
+                    ]),
+                ),
+            )
+            .await;
+        acked(&fake, &i).await;
+        followup(&fake, &i).await;
+        let board = wait_message(&fake, game.thread, before, &format!("played {mv}")).await;
+        assert_board(&board);
+        played.push(mv);
+    }
+    // The player to move concedes: the game is over, its replay is posted.
+    let i = fake
+        .slash(u(1), game.thread, "hexmeros", sub("concede", json!([])))
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    wait_message(&fake, game.thread, 0, "game over").await;
+    let gif = wait_message(&fake, game.thread, 0, "the replay").await;
+    let (_, bytes) = gif.files.iter().find(|(n, _)| n.ends_with(".gif")).unwrap();
+    assert!(bytes.starts_with(b"GIF8"));
+    let st = bot.state(game.id).await;
+    assert_eq!(st.status(), hexmeros::host::Status::Finished);
+
+    // /score shows both players in the HexDame ratings.
+    let i = fake
+        .slash(
+            u(3),
+            F::CHANNEL_ID,
+            "score",
+            json!([json!({"type": 4, "name": "game", "value": 1})]),
+        )
+        .await;
+    acked(&fake, &i).await;
+    let r = followup(&fake, &i).await;
+    let text = content(&r);
+    assert!(text.contains("Ratings"), "{text}");
+    assert!(
+        text.contains("player1") && text.contains("player2"),
+        "{text}"
+    );
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_answers_a_move() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let i = fake
+        .slash(
+            u(1),
+            F::CHANNEL_ID,
+            "hexmeros",
+            sub(
+                "start",
+                json!([
+                    user_opt("p1", u(1)),
+                    json!({"type": 4, "name": "game", "value": 1}),
+                    json!({"type": 4, "name": "bots", "value": 1}),
+                    json!({"type": 4, "name": "level", "value": 0})
+                ]),
+            ),
+        )
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    let thread = fake.threads()[0].0;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let mv = legal(GameKind::HexDame, &[])[0].clone();
+    let before = fake.messages(thread).len();
+    let i = fake
+        .slash(
+            u(1),
+            thread,
+            "hexmeros",
+            sub(
+                "move",
+                json!([
+                    str_opt("from", &mv),
+                    json!({"type": 5, "name": "pass", "value": true})
+                ]),
+            ),
+        )
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    wait_message(&fake, thread, before, &format!("played {mv}")).await;
+    // The bot's move, then the person is pinged again.
+    let after = fake.messages(thread).len();
+    let ping = wait_message(&fake, thread, after, "you have the Token").await;
+    assert!(
+        content(&ping).starts_with(&format!("<@{}>", u(1))),
+        "{ping:?}"
+    );
+    let game: i64 = 1;
+    assert_eq!(bot.state(game).await.record.len(), 2);
     assert_clean(&fake, &bot);
 }

@@ -74,3 +74,57 @@ fn no_arguments_points_to_local_mode() {
         "{text}"
     );
 }
+
+/// Local mode with a bot seat: after the person's move the bot answers at once, and its move is
+/// printed and stored.
+#[tokio::test]
+async fn a_bot_seat_moves_after_the_person() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("local.db").display());
+    let game =
+        hexmeros::games::AnyGame::new(hexmeros::games::GameKind::HexDame, None, None).unwrap();
+    let first = game.legal_moves()[0].clone();
+    let bot_seat = game.seat_name(hexmeros::games::Seat(1));
+    let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .args(["local", "--db", &url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = run.stdin.as_ref().unwrap();
+    writeln!(
+        stdin,
+        "new hexdame ann bot:easy\nplay {first}\nhistory\nquit"
+    )
+    .unwrap();
+    let output = run.wait_with_output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("ok (game #1, version 1)"), "{text}");
+    assert!(text.contains(&format!("{bot_seat} played")), "{text}");
+    assert!(text.contains(&format!("2. {bot_seat} ")), "{text}");
+    assert!(text.contains("(ann) has the Token"), "{text}");
+    let host = GameHost::new(
+        Store::open(&url).await.unwrap(),
+        std::sync::Arc::new(SystemClock),
+    );
+    let st = host.state(1).await.unwrap();
+    assert_eq!(st.version, 2);
+    assert_eq!(
+        st.seats[1].player,
+        hexmeros::store::bot_id(hexmeros::ai::Level::Easy)
+    );
+    // A bad level is a clear error.
+    let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .args(["local", "--db", &url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(
+        run.stdin.as_ref().unwrap(),
+        "new hexdame ann bot:genius\nquit"
+    )
+    .unwrap();
+    let text = String::from_utf8(run.wait_with_output().unwrap().stdout).unwrap();
+    assert!(text.contains("error: unknown level \"genius\""), "{text}");
+}

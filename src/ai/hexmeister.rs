@@ -12,8 +12,10 @@ use crate::hex::CellSet;
 impl Tuning for Hexmeister {
     fn budget(level: Level) -> (u32, u64) {
         match level {
-            Level::Hard => (5, 150_000),
-            _ => (3, 20_000),
+            // Up to 436 moves a ply: a full third ply is what sets hard apart from normal,
+            // whose second ply is enough to punish a random mover.
+            Level::Hard => (4, 250_000),
+            _ => (2, 20_000),
         }
     }
     const EASY_NOISE: i32 = 40;

@@ -22,7 +22,7 @@ mod search;
 mod tests;
 pub mod tournament;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::games::heximeros::{HexiMeros, Move as HexiMove};
 use crate::games::{AnyGame, Rules, Seat};
@@ -46,6 +46,16 @@ pub enum Level {
 
 impl Level {
     pub const ALL: [Level; 4] = [Level::Random, Level::Easy, Level::Normal, Level::Hard];
+
+    /// The longest a bot of this level should think on one move, the budget the node counts
+    /// are tuned to stay well inside on a small machine (README, "Bots"). A host passes it as a
+    /// deadline ([`Limits::within`]) so a slow or busy machine never keeps players waiting.
+    pub const fn time_cap(self) -> Duration {
+        match self {
+            Level::Random | Level::Easy | Level::Normal => Duration::from_secs(1),
+            Level::Hard => Duration::from_secs(5),
+        }
+    }
 
     pub const fn key(self) -> &'static str {
         match self {
@@ -95,6 +105,18 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop searching at this instant and play the best move found so far.
     pub deadline: Option<Instant>,
+}
+
+impl Limits {
+    /// The level's node budget, cut short at `now` plus the level's [`Level::time_cap`]: what a
+    /// host passes so a bot never thinks longer than its level promises. On an idle machine
+    /// the node budget ends the search first and the move is the deterministic one.
+    pub fn within(level: Level, now: Instant) -> Limits {
+        Limits {
+            nodes: None,
+            deadline: Some(now + level.time_cap()),
+        }
+    }
 }
 
 /// A chosen move with what the search saw.

@@ -66,7 +66,12 @@ struct Searcher {
     nodes: u64,
     budget: Budget,
     stopped: bool,
+    /// The node count at which the deadline (if any) is next compared with the clock.
+    next_clock_check: u64,
 }
+
+/// Nodes between two looks at the clock when a deadline is set.
+const CLOCK_EVERY: u64 = 32;
 
 impl Searcher {
     fn out_of_budget(&mut self) -> bool {
@@ -76,10 +81,13 @@ impl Searcher {
         if self.nodes >= self.budget.nodes {
             self.stopped = true;
         } else if let Some(d) = self.budget.deadline
-            && self.nodes.is_multiple_of(128)
-            && Instant::now() >= d
+            && self.nodes >= self.next_clock_check
         {
-            self.stopped = true;
+            // Reading the clock costs little next to a HexiMeros evaluation, but a check per
+            // node would still show in the cheap games; leaves count nodes without coming
+            // here, so the check is due by count, not on exact multiples.
+            self.next_clock_check = self.nodes + CLOCK_EVERY;
+            self.stopped = Instant::now() >= d;
         }
         self.stopped
     }
@@ -225,6 +233,7 @@ pub(crate) fn search<G: Engine>(
         nodes: 0,
         budget,
         stopped: false,
+        next_clock_check: 0,
     };
     for depth in 1..=budget.depth.max(1) {
         let mut alpha = -INF;
@@ -282,6 +291,7 @@ pub(crate) fn greedy<G: Engine>(
             deadline: None,
         },
         stopped: false,
+        next_clock_check: 0,
     };
     let mut best: Option<(i32, G::Move)> = None;
     for m in root {

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::games::GameKind;
+use crate::games::heximeros::Kind;
 
 fn positions() -> Vec<(String, AnyGame)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/positions");
@@ -55,4 +56,224 @@ fn unknown_level_is_an_error() {
         "grandmaster".parse::<Level>(),
         Err(AiError::UnknownLevel(_))
     ));
+}
+
+/// A HexiMeros position from `"owner kind cell"` lines, with `to_move` and declared Checks
+/// (`"declarer target"`).
+fn heximeros(to_move: &str, pieces: &[&str], checks: &[&str]) -> HexiMeros {
+    let pieces: Vec<serde_json::Value> = pieces
+        .iter()
+        .map(|line| {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            serde_json::json!({"owner": w[0], "kind": w[1], "cell": w[2]})
+        })
+        .collect();
+    let checks: Vec<serde_json::Value> = checks
+        .iter()
+        .map(|line| {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            serde_json::json!({"declarer": w[0], "target": w[1]})
+        })
+        .collect();
+    let json = serde_json::json!({
+        "game": "heximeros",
+        "to_move": to_move,
+        "pieces": pieces,
+        "checks": checks,
+    });
+    HexiMeros::from_json(&json.to_string()).unwrap()
+}
+
+/// The six Sovereigns on their base spaces, plus `extra`.
+fn six_sovereigns(extra: &[&'static str]) -> Vec<&'static str> {
+    let mut v = vec![
+        "silver sovereign Q2",
+        "blue sovereign E14",
+        "yellow sovereign E38",
+        "orange sovereign Q50",
+        "green sovereign AC38",
+        "red sovereign AC14",
+    ];
+    v.extend_from_slice(extra);
+    v
+}
+
+const SILVER: Seat = Seat(0);
+const BLUE: Seat = Seat(1);
+const RED: Seat = Seat(5);
+
+#[test]
+fn a_check_upon_the_mover_is_declared_only_on_a_real_attack_and_not_by_the_next_to_move() {
+    // Red's Alcazar on R15 attacks R3 (rules §11, T21): Silver's Sovereign stepping there moves
+    // into Red's attack; stepping to P3 does not.
+    let g = heximeros("silver", &six_sovereigns(&["red alcazar R15"]), &[]);
+    let into = g.parse_move("Q2-R3").unwrap();
+    let safe = g.parse_move("Q2-P3").unwrap();
+    assert!(
+        declare_check_upon(&g, &into, RED),
+        "Red moves fifth after Silver: it declares"
+    );
+    assert!(!declare_check_upon(&g, &safe, RED), "no attack, no Check");
+    assert!(
+        !declare_check_upon(&g, &into, BLUE),
+        "Blue does not attack R3"
+    );
+    // The same attack by Blue, who moves right after Silver: silent, to capture it itself.
+    let g = heximeros("silver", &six_sovereigns(&["blue alcazar R15"]), &[]);
+    let into = g.parse_move("Q2-R3").unwrap();
+    assert_eq!(g.challengers(&into), [BLUE]);
+    assert!(!declare_check_upon(&g, &into, BLUE));
+}
+
+#[test]
+fn the_bot_respects_declared_checks_upon_its_move() {
+    let g = heximeros("silver", &six_sovereigns(&["red alcazar R15"]), &[]);
+    let allowed = g.moves_respecting(&[RED]);
+    assert!(
+        allowed.len() < g.legal_moves().len(),
+        "the declaration binds"
+    );
+    for level in [Level::Random, Level::Easy, Level::Normal, Level::Hard] {
+        for seed in 0..4 {
+            let c = choose_heximeros(&g, &[RED], level, seed, SMALL).unwrap();
+            let m = g.parse_move(&c.text).unwrap();
+            let after = g.after(&m);
+            for sov in after.sovereigns_of(SILVER) {
+                assert!(
+                    !after.attacks(RED, sov),
+                    "{level} {seed}: {} walks into Red",
+                    c.text
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_bot_relieves_a_check_declared_on_it() {
+    // Red declared Check on Silver's Sovereign with the Alcazar on Q16 (same file as Q2).
+    let g = heximeros(
+        "silver",
+        &six_sovereigns(&["red alcazar Q16", "silver militant S4"]),
+        &["red Q2"],
+    );
+    let live = g.live_checks();
+    assert_eq!(live.len(), 1, "the Check is live");
+    for level in [Level::Random, Level::Easy, Level::Normal, Level::Hard] {
+        for seed in 0..4 {
+            let c = choose_heximeros(&g, &[], level, seed, SMALL).unwrap();
+            let m = g.parse_move(&c.text).unwrap();
+            assert!(
+                g.relieves(&m, &live),
+                "{level} {seed}: {} ignores the Check",
+                c.text
+            );
+        }
+    }
+}
+
+#[test]
+fn the_bot_declares_checks_its_move_gives() {
+    // Silver's Alcazar on H9 can reach Blue's Sovereign's lines: some moves give Check. In the
+    // second position Blue's Sovereign also attacks a Silver Cavalier beside it.
+    let blue = 1u8 << BLUE.0;
+    let mut kinds = std::collections::BTreeSet::new();
+    for extra in [
+        &["silver alcazar H9"][..],
+        &["silver alcazar H9", "silver cavalier F15"][..],
+    ] {
+        let g = heximeros("silver", &six_sovereigns(extra), &[]);
+        let giving: Vec<HexiMove> = g
+            .legal_moves()
+            .into_iter()
+            .filter(|m| g.check_targets(m).contains(&BLUE))
+            .collect();
+        assert!(!giving.is_empty(), "{extra:?}");
+        for m in &giving {
+            // The easy bot declares every Check it may; the text it plays is legal.
+            let checks = declare_checks(&g, m, Level::Easy);
+            assert_eq!(checks & blue, blue);
+            let mut after = g.clone();
+            after
+                .play(&g.move_text(&HexiMove { checks, ..*m }))
+                .unwrap();
+            assert!(!after.check_records().is_empty());
+            // Stronger bots declare upon Blue exactly when Blue, after the move, attacks
+            // something of Silver's worth protecting (a Sovereign, or at least a Cavalier).
+            let next = g.after(m);
+            let threatened = next
+                .pieces()
+                .filter(|(_, p)| next.controller(p.colour) == SILVER)
+                .filter(|(_, p)| {
+                    p.kind == Kind::Sovereign || p.kind.value() >= Kind::Cavalier.value()
+                })
+                .any(|(c, _)| next.attacks(BLUE, c));
+            let normal = declare_checks(&g, m, Level::Normal);
+            assert_eq!(normal & blue != 0, threatened, "{}", g.move_text(m));
+            kinds.insert(threatened);
+        }
+        // A move giving no Check declares none at any level.
+        let quiet = g
+            .legal_moves()
+            .into_iter()
+            .find(|m| g.check_targets(m).is_empty())
+            .unwrap();
+        for level in Level::ALL {
+            assert_eq!(declare_checks(&g, &quiet, level), 0);
+        }
+    }
+    assert_eq!(kinds.len(), 2, "both answers are tested");
+}
+
+#[test]
+fn smoke_match_normal_beats_a_random_mover_at_hexdame() {
+    let spec = tournament::Spec {
+        kind: GameKind::HexDame,
+        players: None,
+        a: Level::Normal,
+        b: Level::Random,
+        games: 4,
+        seed: 11,
+        max_plies: tournament::default_max_plies(GameKind::HexDame),
+        limits: Limits {
+            nodes: Some(1500),
+            deadline: None,
+        },
+        seating: tournament::Seating::Alternate,
+    };
+    let report = tournament::run(&spec, &mut Default::default, &mut |_, _| {}).unwrap();
+    assert_eq!(report.games, 4);
+    assert_eq!(report.a.wins, 4, "{report:?}");
+    assert_eq!(report.b.losses, 4);
+    assert_eq!(report.capped, 0);
+}
+
+#[test]
+fn votes_follow_the_documented_policy() {
+    // White has two men against one: ahead. Black is behind.
+    let g = AnyGame::from_json(
+        r#"{"game":"hexdame","to_move":"white","pieces":[
+          {"cell":"e1","owner":"white","kind":"man"},{"cell":"b2","owner":"white","kind":"man"},
+          {"cell":"e9","owner":"black","kind":"man"}]}"#,
+    )
+    .unwrap();
+    let (white, black) = (Seat(0), Seat(1));
+    assert!(standing(&g, white) > 0 && standing(&g, black) < 0);
+    assert!(!vote(&g, white, &Motion::Draw), "ahead: play on");
+    assert!(vote(&g, black, &Motion::Draw), "behind: share");
+    assert!(vote(&g, white, &Motion::SkipStalled { seat: black }));
+    assert!(!vote(&g, white, &Motion::SkipStalled { seat: white }));
+    let abandon = Motion::Expel {
+        seat: black,
+        stalled: true,
+    };
+    assert!(vote(&g, white, &abandon));
+    assert!(!vote(&g, black, &abandon), "never votes itself out");
+    let misconduct = Motion::Expel {
+        seat: black,
+        stalled: false,
+    };
+    assert!(!vote(&g, white, &misconduct));
+    assert!(vote(&g, white, &Motion::Replacement { seat: black }));
+    assert!(!vote(&g, white, &Motion::Other));
 }

@@ -1,16 +1,70 @@
 //! Seeded bot matches for `hexmeros ai tournament`: two levels, colours (or seats) alternated,
-//! results and time per move tallied by level.
+//! results and time per move tallied by level; and the timing of `hexmeros ai budget` (each
+//! level's slowest move in a game's busiest middle game).
 //!
-//! Pure except for time, which the caller lends as a `clock` (elapsed time since any fixed
-//! instant), so the harness can report seconds per move without the library reading a clock.
-//! With three or more seats the two levels take alternate seats, shifted by one every game, and
-//! a level *wins* a game when every winner is its own; average finishing places tell who finished
-//! ahead.
+//! Pure except for time, which the caller lends as a `clock` ([`Stamp`]: wall and CPU time since
+//! any fixed instant), so the harness can report time per move without the library reading a
+//! clock. With three or more seats the two levels take alternate seats (or level A one seat
+//! against B in all others, [`Seating::Lone`]), shifted by one every game. A level *wins* a game
+//! when the top of the table is all its own: every winner, or every seat still in when only one
+//! level is left. A game that hits the ply cap with both levels still in, or a drawn game, is a
+//! draw for both, never a win. Average finishing places tell who finished ahead.
 
+use std::ops::{Add, Sub};
 use std::time::Duration;
 
 use super::{AiError, Level, Limits, choose_heximeros, choose_with, declare_check_upon};
 use crate::games::{AnyGame, GameKind, Outcome, Rules, Seat};
+
+/// A reading of the clocks the caller lends: wall-clock time and the calling thread's CPU time,
+/// each since any fixed instant. On a shared machine the two differ; the CPU time says what the
+/// search costs, the wall time what a player waits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Stamp {
+    pub wall: Duration,
+    pub cpu: Duration,
+}
+
+impl Sub for Stamp {
+    type Output = Stamp;
+
+    fn sub(self, o: Stamp) -> Stamp {
+        Stamp {
+            wall: self.wall.saturating_sub(o.wall),
+            cpu: self.cpu.saturating_sub(o.cpu),
+        }
+    }
+}
+
+impl Add for Stamp {
+    type Output = Stamp;
+
+    fn add(self, o: Stamp) -> Stamp {
+        Stamp {
+            wall: self.wall + o.wall,
+            cpu: self.cpu + o.cpu,
+        }
+    }
+}
+
+impl Stamp {
+    /// Each clock's maximum.
+    pub fn max(self, o: Stamp) -> Stamp {
+        Stamp {
+            wall: self.wall.max(o.wall),
+            cpu: self.cpu.max(o.cpu),
+        }
+    }
+
+    /// Each clock divided by `n` (≥ 1).
+    pub fn per(self, n: u64) -> Stamp {
+        let n = n.clamp(1, u32::MAX as u64) as u32;
+        Stamp {
+            wall: self.wall / n,
+            cpu: self.cpu / n,
+        }
+    }
+}
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -25,6 +79,33 @@ pub struct Spec {
     /// Plies after which an unfinished game counts as a draw between the seats still in it.
     pub max_plies: u32,
     pub limits: Limits,
+    pub seating: Seating,
+}
+
+/// How the two levels share the seats of a game for three or more players (two seats always
+/// alternate colours).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Seating {
+    /// A and B take alternate seats (three against three in a six-player game), shifted by one
+    /// seat every game.
+    #[default]
+    Alternate,
+    /// A takes a single seat, moving round the table game by game; B takes all the others.
+    Lone,
+}
+
+impl std::str::FromStr for Seating {
+    type Err = AiError;
+
+    fn from_str(s: &str) -> Result<Seating, AiError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "alternate" => Ok(Seating::Alternate),
+            "lone" => Ok(Seating::Lone),
+            _ => Err(AiError::Position(format!(
+                "unknown seating {s:?} (expected alternate or lone)"
+            ))),
+        }
+    }
 }
 
 /// The default ply cap: enough for a decided game, short enough that a deadlocked one ends.
@@ -46,8 +127,9 @@ pub struct Tally {
     pub place_sum: f64,
     pub seats: u32,
     pub moves: u64,
-    pub time: Duration,
-    pub max_time: Duration,
+    /// Time spent choosing moves, in total and on the slowest move.
+    pub time: Stamp,
+    pub max_time: Stamp,
 }
 
 impl Tally {
@@ -59,12 +141,8 @@ impl Tally {
         }
     }
 
-    pub fn average_time(&self) -> Duration {
-        if self.moves == 0 {
-            Duration::ZERO
-        } else {
-            self.time / self.moves as u32
-        }
+    pub fn average_time(&self) -> Stamp {
+        self.time.per(self.moves)
     }
 }
 
@@ -88,13 +166,16 @@ pub struct GameRecord {
     pub places: Vec<f64>,
     /// Seats not eliminated when the game ended.
     pub alive: Vec<bool>,
+    /// Stopped unfinished by the ply cap (a game stopped because one level is left alone at
+    /// the table is decided, not capped).
+    pub capped: bool,
 }
 
 /// Play `spec.games` games and tally them. `clock` returns the time elapsed since any fixed
 /// instant; `progress` hears about each game as it ends.
 pub fn run(
     spec: &Spec,
-    clock: &mut dyn FnMut() -> Duration,
+    clock: &mut dyn FnMut() -> Stamp,
     progress: &mut dyn FnMut(u32, &GameRecord),
 ) -> Result<Report, AiError> {
     let mut report = Report::default();
@@ -103,20 +184,21 @@ pub fn run(
             .map_err(|e| AiError::Position(e.to_string()))?;
         let n = start.seat_count();
         // Two seats: colours alternate. More: alternate seats, shifted every game.
+        let shift = i as usize;
         let levels: Vec<Level> = (0..n)
             .map(|s| {
-                if (s + i as usize).is_multiple_of(2) {
-                    spec.a
-                } else {
-                    spec.b
-                }
+                let a = match spec.seating {
+                    Seating::Lone if n > 2 => s == shift % n,
+                    _ => (s + shift).is_multiple_of(2),
+                };
+                if a { spec.a } else { spec.b }
             })
             .collect();
         let seed = spec
             .seed
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
             .wrapping_add(i as u64);
-        let mut times: Vec<(Level, Duration)> = Vec::new();
+        let mut times: Vec<(Level, Stamp)> = Vec::new();
         let rec = play_game(
             start,
             &levels,
@@ -128,7 +210,7 @@ pub fn run(
         )?;
         report.games += 1;
         report.plies += rec.plies as u64;
-        if rec.outcome.is_none() {
+        if rec.capped {
             report.capped += 1;
         }
         // The top group: the winners, the seats sharing a draw, or the survivors of a capped or
@@ -159,7 +241,7 @@ pub fn run(
             for &(l, d) in times.iter().filter(|(l, _)| *l == level) {
                 debug_assert_eq!(l, level);
                 t.moves += 1;
-                t.time += d;
+                t.time = t.time + d;
                 t.max_time = t.max_time.max(d);
             }
             if spec.a == spec.b {
@@ -206,8 +288,8 @@ pub fn play_game(
     seed: u64,
     max_plies: u32,
     limits: Limits,
-    timed: &mut dyn FnMut(Level, Duration),
-    clock: &mut dyn FnMut() -> Duration,
+    timed: &mut dyn FnMut(Level, Stamp),
+    clock: &mut dyn FnMut() -> Stamp,
 ) -> Result<GameRecord, AiError> {
     let n = game.seat_count();
     let mut out_order: Vec<usize> = Vec::new();
@@ -221,7 +303,7 @@ pub fn play_game(
             AnyGame::HexiMeros(h) => staged_heximeros(h, levels, level, move_seed, limits)?,
             g => choose_with(g, level, move_seed, limits)?.text,
         };
-        timed(level, clock().saturating_sub(t0));
+        timed(level, clock() - t0);
         game.play(&text)
             .map_err(|e| AiError::Position(format!("bot chose {text}: {e}")))?;
         plies += 1;
@@ -232,6 +314,7 @@ pub fn play_game(
         }
     }
     let outcome = game.outcome();
+    let capped = outcome.is_none() && plies >= max_plies;
     // Places: the first out is last; winners first; draws and capped survivors share.
     let mut places = vec![0.0; n];
     for (i, &s) in out_order.iter().enumerate() {
@@ -253,6 +336,7 @@ pub fn play_game(
         plies,
         places,
         alive: (0..n).map(|s| !out_order.contains(&s)).collect(),
+        capped,
     })
 }
 
@@ -298,4 +382,78 @@ fn staged_heximeros(
         }
         declarers.extend(new);
     }
+}
+
+/// A game's busiest middle game, for timing the bots where they have the most to search: the
+/// position with the most legal moves met in `playouts` seeded random playouts of up to
+/// `plies` plies, skipping the first `skip` plies (the opening is not the middle game).
+/// Random play scatters the pieces, so this is busier than most real games: a pessimistic
+/// measure, as a budget should be.
+pub fn busiest(
+    kind: GameKind,
+    players: Option<usize>,
+    seed: u64,
+    playouts: u32,
+    skip: u32,
+    plies: u32,
+) -> Result<(AnyGame, usize), AiError> {
+    let start = AnyGame::new(kind, players, None).map_err(|e| AiError::Position(e.to_string()))?;
+    let mut best = (start.clone(), start.legal_moves().len());
+    for p in 0..playouts {
+        let mut g = start.clone();
+        let s = seed
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(p as u64);
+        for ply in 0..plies {
+            if g.outcome().is_some() {
+                break;
+            }
+            let n = g.legal_moves().len();
+            if ply >= skip && n > best.1 {
+                best = (g.clone(), n);
+            }
+            let text = choose_with(&g, Level::Random, s ^ ply as u64, Limits::default())?.text;
+            g.play(&text)
+                .map_err(|e| AiError::Position(format!("random move {text}: {e}")))?;
+        }
+    }
+    Ok(best)
+}
+
+/// How long one level took over several seeds in one position.
+#[derive(Clone, Debug, Default)]
+pub struct Timing {
+    pub moves: u32,
+    pub total: Stamp,
+    pub max: Stamp,
+    /// The most nodes one move searched, and the shallowest depth it completed.
+    pub max_nodes: u64,
+    pub min_depth: u32,
+}
+
+/// Time `level` choosing a move in `game` with `seeds` different seeds (each a full search from
+/// scratch, as a host asks). `limits` gives each move's limits as it starts (a deadline is
+/// counted from then); `clock` as in [`run`].
+pub fn time_moves(
+    game: &AnyGame,
+    level: Level,
+    seeds: u32,
+    limits: &mut dyn FnMut() -> Limits,
+    clock: &mut dyn FnMut() -> Stamp,
+) -> Result<Timing, AiError> {
+    let mut t = Timing {
+        min_depth: u32::MAX,
+        ..Timing::default()
+    };
+    for seed in 0..seeds {
+        let t0 = clock();
+        let c = choose_with(game, level, seed as u64, limits())?;
+        let d = clock() - t0;
+        t.moves += 1;
+        t.total = t.total + d;
+        t.max = t.max.max(d);
+        t.max_nodes = t.max_nodes.max(c.nodes);
+        t.min_depth = t.min_depth.min(c.depth);
+    }
+    Ok(t)
 }

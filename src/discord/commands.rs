@@ -7,6 +7,7 @@ use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 use serenity::{CreateAttachment, CreateAutocompleteResponse};
 
+use hexmeros::ai::Level;
 use hexmeros::games::{GameKind, Seat};
 use hexmeros::host::{
     Actor, AdminAction, ChallengePref, Command, GameId, HostError, Motion, PlayerId, Timers,
@@ -125,7 +126,13 @@ async fn act(ctx: Context<'_>, game: Option<i64>, cmd: Command) -> Result<(), Er
         admin: is_admin(ctx),
     };
     let fx = ctx.data().host.handle(game, actor, cmd, None).await?;
-    let lines = deliver::deliver(ctx.http(), ctx.data(), fx, origin(ctx, me)).await;
+    let lines = deliver::deliver(
+        &ctx.serenity_context().http,
+        ctx.data(),
+        fx,
+        origin(ctx, me),
+    )
+    .await;
     private(ctx, lines.join("\n")).await
 }
 
@@ -229,6 +236,8 @@ async fn start(
     #[description = "hours without a move before the others may vote (0: off; default 24)"]
     timer_hours: Option<u32>,
     #[description = "HexiMeros: keep score by the points table (default on)"] scored: Option<bool>,
+    #[description = "computer players filling the seats after the people"] bots: Option<u8>,
+    #[description = "the bots' level (default normal)"] level: Option<LevelChoice>,
 ) -> Result<(), Error> {
     ctx.defer().await?;
     let data = ctx.data();
@@ -252,6 +261,14 @@ async fn start(
             .await?;
         players.push(u.id.get() as PlayerId);
     }
+    for _ in 0..bots.unwrap_or(0).min(6) {
+        let level = match level.unwrap_or(LevelChoice::Normal) {
+            LevelChoice::Easy => Level::Easy,
+            LevelChoice::Normal => Level::Normal,
+            LevelChoice::Hard => Level::Hard,
+        };
+        players.push(data.host.store().bot_player(level, now).await?);
+    }
     let me = player(ctx).await?;
     let house = match (kind, scored) {
         (GameKind::HexiMeros, Some(s)) => Some(serde_json::json!({ "scored": s })),
@@ -262,7 +279,9 @@ async fn start(
         ..Timers::default()
     });
     let (id, fx) = data.host.create(kind, &players, house, timers).await?;
-    let lines = deliver::deliver(ctx.http(), data, fx, origin(ctx, me)).await;
+    let lines = deliver::deliver(&ctx.serenity_context().http, data, fx, origin(ctx, me)).await;
+    // A bot in the first seat moves at once.
+    deliver::bots(&ctx.serenity_context().http, data, id);
     let place = match data.links.by_game(id).await? {
         Some(l) => format!(" in <#{}>", l.thread),
         None => String::new(),
@@ -390,7 +409,7 @@ async fn move_(
     };
     let data = ctx.data();
     let fx = data.host.handle(game, Actor::player(me), cmd, None).await?;
-    let lines = deliver::deliver(ctx.http(), data, fx, origin(ctx, me)).await;
+    let lines = deliver::deliver(&ctx.serenity_context().http, data, fx, origin(ctx, me)).await;
     let reply = super::events::staged_reply(data, game, me, lines).await?;
     ctx.send(reply.into_poise()).await?;
     Ok(())
@@ -431,7 +450,13 @@ async fn check(
         .host
         .handle(g, Actor::player(me), Command::Check { seat }, None)
         .await?;
-    let lines = deliver::deliver(ctx.http(), ctx.data(), fx, origin(ctx, me)).await;
+    let lines = deliver::deliver(
+        &ctx.serenity_context().http,
+        ctx.data(),
+        fx,
+        origin(ctx, me),
+    )
+    .await;
     let reply = super::events::staged_reply(ctx.data(), g, me, lines).await?;
     ctx.send(reply.into_poise()).await?;
     Ok(())
@@ -445,6 +470,16 @@ async fn challenge(
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
     act(ctx, game, Command::Challenge { declare }).await
+}
+
+#[derive(Clone, Copy, Debug, poise::ChoiceParameter)]
+pub enum LevelChoice {
+    #[name = "easy"]
+    Easy,
+    #[name = "normal"]
+    Normal,
+    #[name = "hard"]
+    Hard,
 }
 
 #[derive(Clone, Copy, Debug, poise::ChoiceParameter)]

@@ -149,7 +149,12 @@ pub fn turn_buttons(game: GameId, version: u64) -> Vec<CreateActionRow> {
 
 /// Carry out a batch of effects. Returns the private texts meant for `origin.actor`, which the
 /// caller sends as its ephemeral reply.
-pub async fn deliver(http: &Http, data: &Data, fx: Vec<Effect>, origin: Origin) -> Vec<String> {
+pub async fn deliver(
+    http: &Arc<Http>,
+    data: &Data,
+    fx: Vec<Effect>,
+    origin: Origin,
+) -> Vec<String> {
     let mut private = Vec::new();
     let mut games = BTreeSet::new();
     for e in fx {
@@ -160,12 +165,33 @@ pub async fn deliver(http: &Http, data: &Data, fx: Vec<Effect>, origin: Origin) 
             eprintln!("warning: an effect could not be delivered: {err}");
         }
     }
-    for g in games {
+    for &g in &games {
         if let Err(err) = follow_up(http, data, g).await {
             eprintln!("warning: game #{g}: {err}");
         }
     }
+    // Bots act after a person: in their own task, so the person's reply does not wait for them.
+    if origin.actor.is_some() {
+        for g in games {
+            bots(http, data, g);
+        }
+    }
     private
+}
+
+/// Let the game's bots play until a person must act, delivering what they do.
+pub fn bots(http: &Arc<Http>, data: &Data, game: GameId) {
+    let http = http.clone();
+    let data = data.clone();
+    tokio::spawn(async move {
+        match data.host.bot_turns(game).await {
+            Ok(fx) if !fx.is_empty() => {
+                Box::pin(deliver(&http, &data, fx, Origin::default())).await;
+            }
+            Ok(_) => {}
+            Err(e) => eprintln!("warning: game #{game}: bots failed: {e}"),
+        }
+    });
 }
 
 async fn thread_of(data: &Data, game: GameId) -> anyhow::Result<Option<ChannelId>> {
@@ -347,12 +373,26 @@ pub fn title(state: &GameState) -> String {
     format!("{} #{}", state.kind().name(), state.id)
 }
 
-/// After a batch: a ballot message with Yes/No buttons for every motion not yet given one.
+/// After a batch: a ballot message with Yes/No buttons for every motion not yet given one, and
+/// the replay GIF once the game has finished.
 async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()> {
     let Some(thread) = thread_of(data, game).await? else {
         return Ok(());
     };
     let state = data.host.state(game).await?;
+    if state.status() == Status::Finished && data.links.claim_gif(game).await? {
+        let export = data.host.export(game).await?;
+        if let Some(gif) = picture::replay(export).await {
+            send(
+                http,
+                thread,
+                CreateMessage::new()
+                    .content(format!("{}: the replay", title(&state)))
+                    .add_file(CreateAttachment::bytes(gif, format!("hexmeros-{game}.gif"))),
+            )
+            .await?;
+        }
+    }
     for m in &state.motions {
         if !data.links.claim_ballot(game, m.id).await? {
             continue;

@@ -3,6 +3,8 @@
 //! and the version it was made at; a reaction is matched to a game through the stored turn
 //! message. So both keep working after a restart, and an old one is refused politely.
 
+use std::sync::Arc;
+
 use poise::serenity_prelude as serenity;
 use serenity::{
     ComponentInteraction, ComponentInteractionDataKind, CreateActionRow, CreateAttachment,
@@ -194,7 +196,7 @@ fn menus(
         .collect()
 }
 
-async fn component(http: &Http, data: &Data, ci: &ComponentInteraction) -> Result<(), Error> {
+async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Result<(), Error> {
     // Acknowledge first: everything after may take longer than Discord's three seconds.
     let ack =
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
@@ -223,7 +225,7 @@ fn reply_clone(r: &Reply) -> CreateInteractionResponseFollowup {
 }
 
 /// What a click does; the returned reply is sent privately to the clicker.
-async fn click(http: &Http, data: &Data, ci: &ComponentInteraction) -> Result<Reply, Error> {
+async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Result<Reply, Error> {
     let Some(id) = CustomId::parse(&ci.data.custom_id) else {
         return Ok(Reply::text("this control is not one of mine any more"));
     };
@@ -454,7 +456,7 @@ fn non_empty(lines: Vec<String>, default: &str) -> String {
 /// seated player the board from their side by DM (reactions have no private reply). Every other
 /// reaction is removed, and so is an acted-on one, so it can be used again.
 async fn reaction(
-    http: &Http,
+    http: &Arc<Http>,
     data: &Data,
     r: &Reaction,
     bot: serenity::UserId,

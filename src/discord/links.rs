@@ -113,6 +113,17 @@ impl Links {
         Ok(())
     }
 
+    /// Mark the replay GIF as posted; true if this call did it (only one caller posts).
+    pub async fn claim_gif(&self, game: GameId) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE discord_games SET gif_posted = 1 WHERE game_id = $1 AND gif_posted = 0",
+        )
+        .bind(game)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Claim a motion's ballot message; true if it was not posted before.
     pub async fn claim_ballot(&self, game: GameId, motion: u64) -> Result<bool, sqlx::Error> {
         let done = sqlx::query(

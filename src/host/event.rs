@@ -83,6 +83,10 @@ pub enum Motion {
     },
     /// Expel a player (§8.5): unanimous yes of every other active seat; −500 when scored.
     Expel { seat: Seat },
+    /// Expel a player and seat `player` (a person or a bot) in their place (§8.5: expulsion is
+    /// handled as a resignation, so a replacement may be elected): unanimous like `Expel`; the
+    /// expelled player forfeits his points and takes −500 and the −50 of a replaced resigner.
+    ExpelFor { seat: Seat, player: PlayerId },
     /// A new person takes over a seat (a resigning or stalled player); majority of the others.
     Replace { seat: Seat, player: PlayerId },
     /// Pass the Token of a stalled player without a move; majority of the others.

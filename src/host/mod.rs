@@ -4,15 +4,21 @@
 //! transaction that succeeds only if the version did not move, and returns the `Effect`s for the
 //! front end to carry out. Commands on one game are serialized by a per-game lock; different
 //! games run in parallel. Timers are `tick(now)`, with time from an injected `Clock`.
+//!
+//! A seat may be a bot (its player id is a bot's, `Store::bot_player`). `bot_turns` plays every
+//! pending bot action of a game — a move chosen off the async threads, challenge-window answers,
+//! votes — each stored as its own versioned event exactly like a person's command, so a restart
+//! while a bot thinks loses nothing: it thinks again. `tick` drives bots too.
 
 mod effect;
 mod error;
 mod event;
 mod state;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -22,10 +28,13 @@ pub use event::{
     AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, REMINDER_HOURS, Setup,
     Timers,
 };
-pub use state::{GameState, OpenMotion, PointEntry, Record, SeatState, Staged, Status};
+pub use state::{BotAction, GameState, OpenMotion, PointEntry, Record, SeatState, Staged, Status};
 
-use crate::games::{GameKind, Seat};
-use crate::store::{EventRow, Finish, GameSummary, GameWrite, Rating, Standing, Store, StoreError};
+use crate::ai::{self, Level, Limits};
+use crate::games::{AnyGame, GameKind, Rules, Seat};
+use crate::store::{
+    EventRow, Finish, GameSummary, GameWrite, Rating, Standing, Store, StoreError, bot_level,
+};
 
 /// Where time comes from: the system clock in production, a hand-moved one in tests.
 pub trait Clock: Send + Sync {
@@ -138,6 +147,77 @@ pub struct GameHost {
     /// One lock per game, holding the game's cached state (valid while its version matches the
     /// stored one).
     games: Mutex<HashMap<GameId, Slot>>,
+    /// Games whose bots this host is driving now, so a second caller does not think twice.
+    driving: Mutex<HashSet<GameId>>,
+}
+
+/// The most bot actions one `bot_turns` call takes (a HexiMeros game is a few hundred moves).
+pub const BOT_TURNS_MAX: usize = 2000;
+
+/// The most bot actions `tick` takes per game: a round of six seats with a ballot or two.
+const BOT_TICK_MAX: usize = 12;
+
+/// How long a bot of `level` may think about one move (issue 8: normal within 1 s, hard
+/// within 5 s); the level's node budget usually stops it sooner.
+pub fn think_time(level: Level) -> Duration {
+    match level {
+        Level::Hard => Duration::from_secs(5),
+        _ => Duration::from_secs(1),
+    }
+}
+
+/// The seed of a bot's decision: fixed by the game and its version, so the same position always
+/// gets the same answer.
+fn bot_seed(game: GameId, version: u64) -> u64 {
+    (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ version.wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
+/// Whether an effect is addressed to a bot (which reads no pings, messages or buttons).
+fn for_bot(e: &Effect) -> bool {
+    match e {
+        Effect::Ping { player, .. }
+        | Effect::Dm { player, .. }
+        | Effect::Private { player, .. }
+        | Effect::AskChallenge { player, .. } => bot_level(*player).is_some(),
+        _ => false,
+    }
+}
+
+/// Removes a game from `driving` when its bot run ends (also on error or panic).
+struct Driving<'a>(&'a Mutex<HashSet<GameId>>, GameId);
+
+impl Drop for Driving<'_> {
+    fn drop(&mut self) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.1);
+    }
+}
+
+/// The rows a finished game adds to scores and ratings. Bots get no §7 points (the table is the
+/// people's); a bot holding several seats is rated once, at its best rank.
+fn finish_of(st: &GameState) -> Finish {
+    let mut ranks: Vec<(PlayerId, usize)> = Vec::new();
+    let mut by_rank = st.finishing_ranks();
+    by_rank.sort_by_key(|&(_, r)| r);
+    for (s, r) in by_rank {
+        let Some(p) = st.seats.get(s.index()).map(|x| x.player) else {
+            continue;
+        };
+        if !ranks.iter().any(|&(q, _)| q == p) {
+            ranks.push((p, r));
+        }
+    }
+    Finish {
+        kind: st.kind().key().to_string(),
+        points: st
+            .player_points()
+            .into_iter()
+            .filter(|&(p, _)| bot_level(p).is_none())
+            .collect(),
+        ranks,
+    }
 }
 
 impl GameHost {
@@ -146,6 +226,7 @@ impl GameHost {
             store,
             clock,
             games: Mutex::new(HashMap::new()),
+            driving: Mutex::new(HashSet::new()),
         }
     }
 
@@ -171,10 +252,16 @@ impl GameHost {
         house_rules: Option<Value>,
         timers: Option<Timers>,
     ) -> Result<(GameId, Vec<Effect>), HostError> {
-        let mut seen = players.to_vec();
+        // One bot player may take several seats; a person only one.
+        let mut seen: Vec<PlayerId> = players
+            .iter()
+            .copied()
+            .filter(|&p| bot_level(p).is_none())
+            .collect();
+        let people = seen.len();
         seen.sort();
         seen.dedup();
-        if seen.len() != players.len() {
+        if seen.len() != people {
             return Err(HostError::invalid("a player may take only one seat"));
         }
         let (min, max) = kind.players();
@@ -233,7 +320,9 @@ impl GameHost {
                 caption: "the start position".into(),
             },
         ];
-        if let (Some(seat), Some(player)) = (state.holder(), state.holder_player()) {
+        if let (Some(seat), Some(player)) = (state.holder(), state.holder_player())
+            && bot_level(player).is_none()
+        {
             fx.push(Effect::Ping {
                 game: id,
                 player,
@@ -324,17 +413,10 @@ impl GameHost {
     ) -> Result<Vec<Effect>, HostError> {
         let now = self.now();
         let mut next = state.clone();
-        let fx = next.apply(&ev, now)?;
+        let mut fx = next.apply(&ev, now)?;
+        fx.retain(|e| !for_bot(e));
         let finish = (next.status() == Status::Finished && state.status() != Status::Finished)
-            .then(|| Finish {
-                kind: next.kind().key().to_string(),
-                points: next.player_points(),
-                ranks: next
-                    .finishing_ranks()
-                    .into_iter()
-                    .filter_map(|(s, r)| next.seats.get(s.index()).map(|x| (x.player, r)))
-                    .collect(),
-            });
+            .then(|| finish_of(&next));
         let w = GameWrite {
             game: state.id,
             expected: state.version,
@@ -379,6 +461,11 @@ impl GameHost {
         cmd: Command,
         expected: Option<u64>,
     ) -> Result<Vec<Effect>, HostError> {
+        if bot_level(actor.player).is_some() {
+            return Err(HostError::invalid(
+                "a bot plays that seat: it moves by itself (bot turns)",
+            ));
+        }
         let slot = self.slot(game);
         let mut cached = slot.lock().await;
         let mut state = self.load(game, &mut cached).await?;
@@ -561,6 +648,7 @@ impl GameHost {
     pub async fn tick(&self) -> Result<Vec<Effect>, HostError> {
         let now = self.now();
         let mut fx = Vec::new();
+        let mut bots = Vec::new();
         for game in self.store.due_games(now).await? {
             let slot = self.slot(game);
             let mut cached = slot.lock().await;
@@ -581,11 +669,118 @@ impl GameHost {
                     }
                 }
             }
+            if state.bot_action().is_some() {
+                bots.push(game);
+            }
             if cached.is_some() || state.version > 0 {
                 *cached = Some(state);
             }
         }
+        // Games waiting on a bot (one a front end did not drive, or one left thinking when the
+        // process stopped): the bots act now. One game's failure does not stop the others.
+        // A bounded share per game and tick, so one game cannot hold up the others' timers.
+        for game in bots {
+            if let Ok(mut more) = self.drive_bots(game, BOT_TICK_MAX).await {
+                fx.append(&mut more);
+            }
+        }
         Ok(fx)
+    }
+
+    /// Play every pending bot action of `game`, in order, until a person must act or the game
+    /// ends: a bot holding the Token chooses a move off the async threads (within
+    /// [`think_time`]), stages it with its Check declarations and passes the Token; bots asked in
+    /// a challenge window answer; bots vote on open ballots. Each action is stored as its own
+    /// versioned event, like a person's command. Returns all their effects in order. Front ends
+    /// call this after every successful `handle`; if this host is already driving the game's
+    /// bots, it returns at once (the running call picks the new state up). A safety valve stops
+    /// a call after [`BOT_TURNS_MAX`] actions (a table left to bots alone may never end, §6);
+    /// such a game stays due, so `tick` carries on with it.
+    pub async fn bot_turns(&self, game: GameId) -> Result<Vec<Effect>, HostError> {
+        self.drive_bots(game, BOT_TURNS_MAX).await
+    }
+
+    /// At most `max` bot actions of `game`.
+    async fn drive_bots(&self, game: GameId, max: usize) -> Result<Vec<Effect>, HostError> {
+        {
+            let mut driving = self.driving.lock().unwrap_or_else(|e| e.into_inner());
+            if !driving.insert(game) {
+                return Ok(Vec::new());
+            }
+        }
+        let _guard = Driving(&self.driving, game);
+        let mut fx = Vec::new();
+        for _ in 0..max {
+            match self.bot_step(game).await? {
+                Some(mut more) => fx.append(&mut more),
+                None => break,
+            }
+        }
+        Ok(fx)
+    }
+
+    /// One bot action of `game`, stored; `None` when no bot has anything to do.
+    async fn bot_step(&self, game: GameId) -> Result<Option<Vec<Effect>>, HostError> {
+        loop {
+            let state = self.state(game).await?;
+            let Some(action) = state.bot_action() else {
+                return Ok(None);
+            };
+            // Think without holding the game's lock: people may vote or look meanwhile.
+            let chosen = match action {
+                BotAction::Move { level, .. } => Some(self.think(&state, level).await?),
+                _ => None,
+            };
+            let slot = self.slot(game);
+            let mut cached = slot.lock().await;
+            let mut current = self.load(game, &mut cached).await?;
+            if current.version != state.version {
+                // Someone acted while the bot thought: decide again on the new state.
+                continue;
+            }
+            let (seat, ev) = bot_event(&current, &action, chosen.as_deref())?;
+            let actor = current.seats.get(seat.index()).map(|s| s.mover);
+            let fx = match self.commit(&mut current, ev, actor).await {
+                Ok(fx) => fx,
+                Err(HostError::Stale { .. }) => {
+                    // Another process wrote first.
+                    *cached = None;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            *cached = Some(current);
+            return Ok(Some(fx));
+        }
+    }
+
+    /// The bot's move for the Token holder, chosen on the blocking pool. Players who always
+    /// declare Check upon a mover count as having declared already.
+    async fn think(&self, state: &GameState, level: Level) -> Result<String, HostError> {
+        let game = state.game.clone();
+        let mut declarers = state.declared_upon.clone();
+        for (i, p) in state.prefs.iter().enumerate() {
+            let s = Seat(i as u8);
+            if *p == ChallengePref::AlwaysDeclare && !declarers.contains(&s) {
+                declarers.push(s);
+            }
+        }
+        let seed = bot_seed(state.id, state.version);
+        let limits = Limits {
+            nodes: None,
+            deadline: Some(Instant::now() + think_time(level)),
+        };
+        let chosen = tokio::task::spawn_blocking(move || match &game {
+            AnyGame::HexiMeros(g) => {
+                let me = g.to_move();
+                declarers.retain(|&d| Some(d) != me && g.is_active(d));
+                ai::choose_heximeros(g, &declarers, level, seed, limits).map(|c| c.text)
+            }
+            other => ai::choose_with(other, level, seed, limits).map(|c| c.text),
+        })
+        .await
+        .map_err(|e| HostError::invalid(format!("the bot stopped thinking: {e}")))?;
+        chosen.map_err(|e| HostError::invalid(format!("the bot could not move: {e}")))
     }
 
     /// Games where it is `player`'s turn.
@@ -662,15 +857,7 @@ impl GameHost {
             )
             .await?;
         state.id = id;
-        let finish = (state.status() == Status::Finished).then(|| Finish {
-            kind: state.kind().key().to_string(),
-            points: state.player_points(),
-            ranks: state
-                .finishing_ranks()
-                .into_iter()
-                .filter_map(|(s, r)| state.seats.get(s.index()).map(|x| (x.player, r)))
-                .collect(),
-        });
+        let finish = (state.status() == Status::Finished).then(|| finish_of(&state));
         self.store
             .append(&GameWrite {
                 game: id,
@@ -687,6 +874,73 @@ impl GameHost {
             .await?;
         Ok(id)
     }
+}
+
+/// The event a bot's action stores (and the seat acting). A chosen move the host refuses (it
+/// cannot happen unless bot and host disagree on a rule) is replaced by the first legal move the
+/// host accepts, so a bot never stalls its game.
+fn bot_event(
+    state: &GameState,
+    action: &BotAction,
+    chosen: Option<&str>,
+) -> Result<(Seat, Event), HostError> {
+    Ok(match *action {
+        BotAction::Answer { seat, .. } => {
+            let staged = state.staged.as_ref().ok_or(HostError::NothingStaged)?;
+            let declare = match &state.game {
+                AnyGame::HexiMeros(g) => g
+                    .parse_move(&staged.text)
+                    .map(|m| ai::declare_check_upon(g, &m, seat))
+                    .unwrap_or(false),
+                _ => false,
+            };
+            (seat, Event::Answered { seat, declare })
+        }
+        BotAction::Vote { motion, seat, .. } => {
+            let open = state
+                .motions
+                .iter()
+                .find(|m| m.id == motion)
+                .ok_or(HostError::NoSuchMotion(motion))?;
+            let question = match open.motion {
+                Motion::Draw => ai::Motion::Draw,
+                Motion::Skip { seat } => ai::Motion::SkipStalled { seat },
+                Motion::Expel { seat: s } | Motion::ExpelFor { seat: s, .. } => ai::Motion::Expel {
+                    seat: s,
+                    // Abandonment: the seat has held the Token past the turn timer.
+                    stalled: state.timed_out && state.holder() == Some(s),
+                },
+                Motion::Replace { seat, .. } => ai::Motion::Replacement { seat },
+                Motion::HouseRule { .. } | Motion::Team { .. } => ai::Motion::Other,
+            };
+            let yes = ai::vote(&state.game, seat, &question);
+            (seat, Event::Ballot { motion, seat, yes })
+        }
+        BotAction::Pass { seat } => {
+            let staged = state.staged.as_ref().ok_or(HostError::NothingStaged)?;
+            (
+                seat,
+                Event::Committed {
+                    seat,
+                    text: staged.text.clone(),
+                },
+            )
+        }
+        BotAction::Move { seat, .. } => {
+            let mut tries: Vec<String> = chosen.map(str::to_string).into_iter().collect();
+            tries.extend(state.game.legal_moves());
+            let (text, asked) = tries
+                .iter()
+                .find_map(|t| state.prepare_stage(t).ok())
+                .ok_or_else(|| HostError::invalid("the bot found no move the host accepts"))?;
+            let ev = if asked.is_empty() {
+                Event::Committed { seat, text }
+            } else {
+                Event::Staged { seat, text, asked }
+            };
+            (seat, ev)
+        }
+    })
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Result<String, HostError> {

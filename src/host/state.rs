@@ -12,8 +12,10 @@ use super::event::{
     AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, REMINDER_HOURS, Setup,
     Timers,
 };
+use crate::ai::Level;
 use crate::games::heximeros::{HexiMeros, Move as HMove, ScoreReason};
 use crate::games::{AnyGame, GameKind, Outcome, PlayError, Rules, Seat};
+use crate::store::bot_level;
 
 const HOUR: Millis = 3_600_000;
 const MINUTE: Millis = 60_000;
@@ -137,6 +139,23 @@ pub struct PointEntry {
     pub loss: bool,
     /// Forfeited by resigning (§7 "keeping and forfeiting points").
     pub forfeited: bool,
+}
+
+/// What a bot seat must do next; the host's `bot_turns` does it, stored like a human command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotAction {
+    /// Answer the challenge window about the staged move (§5.4).
+    Answer { seat: Seat, level: Level },
+    /// Vote on an open motion.
+    Vote {
+        motion: u64,
+        seat: Seat,
+        level: Level,
+    },
+    /// Pass the Token: the staged move's challenge window has closed.
+    Pass { seat: Seat },
+    /// Choose a move (respecting Checks declared upon it), stage it and pass if no window opens.
+    Move { seat: Seat, level: Level },
 }
 
 /// One line of the replay: a committed move or a departure, as export writes it.
@@ -310,6 +329,54 @@ impl GameState {
             .iter()
             .position(|s| s.has(player))
             .map(|i| Seat(i as u8))
+    }
+
+    /// The level of the bot playing `seat`, `None` for a person.
+    pub fn bot(&self, seat: Seat) -> Option<Level> {
+        self.seats
+            .get(seat.index())
+            .and_then(|s| bot_level(s.mover))
+    }
+
+    /// The next thing a bot must do in this game, if any: answers in a challenge window first,
+    /// then votes, then the Token holder's move. `None` while people must act. A bot Silver does
+    /// not end the House Rules phase while a house-rule ballot is open (it moves once that closes).
+    pub fn bot_action(&self) -> Option<BotAction> {
+        self.live().ok()?;
+        if let Some(st) = &self.staged {
+            for seat in st.waiting() {
+                if let Some(level) = self.bot(seat) {
+                    return Some(BotAction::Answer { seat, level });
+                }
+            }
+        }
+        for m in &self.motions {
+            for seat in self.voters(&m.motion) {
+                if !m.yes.contains(&seat)
+                    && !m.no.contains(&seat)
+                    && let Some(level) = self.bot(seat)
+                {
+                    return Some(BotAction::Vote {
+                        motion: m.id,
+                        seat,
+                        level,
+                    });
+                }
+            }
+        }
+        let seat = self.holder()?;
+        let level = self.bot(seat)?;
+        match &self.staged {
+            Some(st) => st.waiting().is_empty().then_some(BotAction::Pass { seat }),
+            None => {
+                let house_ballot = self.phase.0 == Phase::HouseRules
+                    && self
+                        .motions
+                        .iter()
+                        .any(|m| matches!(m.motion, Motion::HouseRule { .. }));
+                (!house_ballot).then_some(BotAction::Move { seat, level })
+            }
+        }
     }
 
     /// The seats still in the game.
@@ -604,9 +671,7 @@ impl GameState {
             Event::ResignedFor { seat, player } => {
                 self.live()?;
                 self.require_active(*seat)?;
-                if self.seat_of(*player).is_some() {
-                    return Err(HostError::invalid("that player already plays in this game"));
-                }
+                self.check_newcomer(*player)?;
                 if let Some(s) = self.seats.get_mut(seat.index()) {
                     s.resigning = true;
                 }
@@ -884,6 +949,7 @@ impl GameState {
         // Motions about a seat that left are moot.
         self.motions.retain(|m| match &m.motion {
             Motion::Expel { seat: s }
+            | Motion::ExpelFor { seat: s, .. }
             | Motion::Replace { seat: s, .. }
             | Motion::Skip { seat: s } => *s != seat,
             _ => true,
@@ -917,8 +983,11 @@ impl GameState {
                 }
                 self.with_house_rule(key, value)?;
             }
-            Motion::Expel { seat } => {
+            Motion::Expel { seat } | Motion::ExpelFor { seat, .. } => {
                 self.require_active(*seat)?;
+                if let Motion::ExpelFor { player, .. } = motion {
+                    self.check_newcomer(*player)?;
+                }
                 if *seat == by {
                     return Err(HostError::invalid(
                         "you cannot expel yourself; resign instead",
@@ -932,11 +1001,15 @@ impl GameState {
             }
             Motion::Replace { seat, player } => {
                 self.require_active(*seat)?;
-                if self.seat_of(*player).is_some() {
-                    return Err(HostError::invalid("that player already plays in this game"));
-                }
+                self.check_newcomer(*player)?;
             }
             Motion::Skip { seat } => {
+                if self.bot(*seat).is_some() {
+                    return Err(HostError::invalid(format!(
+                        "{} is played by a bot, which never stalls",
+                        self.seat_name(*seat)
+                    )));
+                }
                 if self.holder() != Some(*seat) {
                     return Err(HostError::invalid(format!(
                         "{} does not hold the Token",
@@ -970,6 +1043,9 @@ impl GameState {
                         "the designated mover must be a member of the team",
                     ));
                 }
+                if members.iter().any(|&m| bot_level(m).is_some()) || self.bot(*seat).is_some() {
+                    return Err(HostError::invalid("a bot cannot play in a team"));
+                }
                 if members
                     .iter()
                     .any(|m| self.seat_of(*m).is_some_and(|x| x != *seat))
@@ -979,6 +1055,15 @@ impl GameState {
                     ));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// A player who may take over a seat: anyone not already playing here, or a bot (one bot
+    /// player may hold several seats).
+    fn check_newcomer(&self, player: PlayerId) -> Result<(), HostError> {
+        if bot_level(player).is_none() && self.seat_of(player).is_some() {
+            return Err(HostError::invalid("that player already plays in this game"));
         }
         Ok(())
     }
@@ -998,15 +1083,23 @@ impl GameState {
     }
 
     /// Who votes on a motion (§8.1): one vote per active seat; the seat a motion is about does
-    /// not vote.
+    /// not vote. Bots abstain on house rules and teams, which are the people's business: they
+    /// are left out of the count, so they never block them.
     pub fn voters(&self, motion: &Motion) -> Vec<Seat> {
         let active = self.active();
         match motion {
-            Motion::HouseRule { .. } | Motion::Draw => active,
+            Motion::HouseRule { .. } | Motion::Team { .. } => active
+                .into_iter()
+                .filter(|&s| {
+                    self.bot(s).is_none()
+                        && !matches!(motion, Motion::Team { seat, .. } if *seat == s)
+                })
+                .collect(),
+            Motion::Draw => active,
             Motion::Expel { seat }
+            | Motion::ExpelFor { seat, .. }
             | Motion::Replace { seat, .. }
-            | Motion::Skip { seat }
-            | Motion::Team { seat, .. } => active.into_iter().filter(|s| s != seat).collect(),
+            | Motion::Skip { seat } => active.into_iter().filter(|s| s != seat).collect(),
         }
     }
 
@@ -1014,7 +1107,9 @@ impl GameState {
     /// draw (the last two agreeing, or everyone abandoning).
     fn needed(motion: &Motion, n: usize) -> usize {
         match motion {
-            Motion::Expel { .. } | Motion::Team { .. } | Motion::Draw => n,
+            Motion::Expel { .. } | Motion::ExpelFor { .. } | Motion::Team { .. } | Motion::Draw => {
+                n
+            }
             _ => n / 2 + 1,
         }
     }
@@ -1138,6 +1233,29 @@ impl GameState {
                 self.staged = None;
             }
             Motion::Expel { seat } => self.depart(*seat, Departure::Expel, at, fx)?,
+            Motion::ExpelFor { seat, player } => {
+                let old = self.require_seat(*seat)?.player;
+                self.points.push(PointEntry {
+                    player: old,
+                    seat: *seat,
+                    points: -500,
+                    reason: "expelled".into(),
+                    loss: true,
+                    forfeited: false,
+                });
+                fx.push(Effect::Say {
+                    game: self.id,
+                    text: format!("{} was expelled", self.seat_name(*seat)),
+                });
+                self.enact(
+                    &Motion::Replace {
+                        seat: *seat,
+                        player: *player,
+                    },
+                    at,
+                    fx,
+                )?;
+            }
             Motion::Replace { seat, player } => {
                 self.require_active(*seat)?;
                 let old = self.require_seat(*seat)?.player;
@@ -1224,6 +1342,10 @@ impl GameState {
         match motion {
             Motion::HouseRule { key, value } => format!("house rule {key} = {value}"),
             Motion::Expel { seat } => format!("expel {}", self.seat_name(*seat)),
+            Motion::ExpelFor { seat, player } => format!(
+                "expel {} and seat player {player} in their place",
+                self.seat_name(*seat)
+            ),
             Motion::Replace { seat, player } => {
                 format!("player {player} takes over {}", self.seat_name(*seat))
             }
@@ -1328,12 +1450,17 @@ impl GameState {
             return None;
         }
         let mut due: Vec<Millis> = self.motions.iter().map(|m| m.deadline).collect();
+        // A bot waits for nobody: a game a bot must act in is due at once, so `tick` drives it
+        // (after a restart too).
+        if self.bot_action().is_some() {
+            due.push(0);
+        }
         if let Some(st) = &self.staged
             && !st.waiting().is_empty()
         {
             due.push(st.opened + self.window_minutes() * MINUTE);
         }
-        if self.holder().is_some() {
+        if self.holder().is_some_and(|h| self.bot(h).is_none()) {
             if self.timers.reminders
                 && let Some(h) = REMINDER_HOURS.get(self.reminded as usize)
             {
@@ -1363,7 +1490,8 @@ impl GameState {
                 out.push(Event::MotionExpired { motion: m.id });
             }
         }
-        if let Some(seat) = self.holder() {
+        // A bot seat is never reminded nor put to a stalled-player vote.
+        if let Some(seat) = self.holder().filter(|&h| self.bot(h).is_none()) {
             if self.timers.reminders {
                 // Only the highest level due is sent: a host down for a day does not spam.
                 let level = REMINDER_HOURS

@@ -2,6 +2,8 @@
 //! the keyboard (hot seat); each line is one command, the same commands as on Discord. A line
 //! acts for the Token holder unless it starts with `name:` or `colour:` (`blue: vote yes`).
 //! Everything goes through `GameHost`, so a game started here resumes after quitting.
+//! A seat named `bot` or `bot:<level>` is played by the computer: after each command (and when a
+//! game is started or opened) the bots' turns run and their moves are printed.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -9,6 +11,7 @@ use std::io::Write;
 use thiserror::Error;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
+use crate::ai::Level;
 use crate::games::{GameKind, Seat};
 use crate::host::{
     Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, Motion,
@@ -27,7 +30,8 @@ pub enum LocalError {
 pub const HELP: &str = "\
 commands (prefix with `name:` or `colour:` to act as someone other than the Token holder):
   new <game> <name> <name> …      start a game (heximeros takes 6 names; hexdame, hexmeister,
-                                  hexaequo 2; harmegedo 2–6); it becomes the current game
+                                  hexaequo 2; harmegedo 2–6); it becomes the current game.
+                                  A name bot or bot:easy|normal|hard seats a bot (bot = normal)
   games                           every game, with whose turn it is
   open <id>                       make game <id> current
   board | history | export        the current game's board, move list, replay text
@@ -39,10 +43,11 @@ commands (prefix with `name:` or `colour:` to act as someone other than the Toke
   play <move>                     stage and pass in one step
   declare | let                   answer a challenge window (as the asked player)
   prefer ask|always|never         standing answer for challenge windows
-  resign [replacement name]       resign (naming a replacement opens a vote)
+  resign [replacement name]       resign (naming a replacement opens a vote; bot:<level> too)
   concede                         concede (only between the last two)
   draw offer | draw accept        offer or accept a draw (three or more: abandon vote)
   vote expel|skip <colour>        call a vote on a player
+  vote expel <colour> <name>      expel and seat <name> (or bot:<level>) in their place
   vote replace <colour> <name>    vote a new player into a seat
   vote house-rule <key> <value>   vote a house rule before the first Token pass (value is JSON)
   vote team <colour> <mover> <name> …   a team plays a seat
@@ -174,7 +179,6 @@ impl<'h, W: Write> Local<'h, W> {
         let Some((&verb, args)) = words.split_first() else {
             return Ok(());
         };
-        let now = self.host.now();
         match verb {
             "help" => writeln!(self.out, "{HELP}")?,
             "new" => {
@@ -185,17 +189,12 @@ impl<'h, W: Write> Local<'h, W> {
                     .ok_or_else(|| HostError::invalid(format!("unknown game {kind}")))?;
                 let mut players = Vec::new();
                 for n in names {
-                    players.push(
-                        self.host
-                            .store()
-                            .local_player(n, now)
-                            .await
-                            .map_err(HostError::from)?,
-                    );
+                    players.push(self.player_for(n).await?);
                 }
                 let (id, fx) = self.host.create(kind, &players, None, None).await?;
                 self.current = Some(id);
                 self.show(fx).await?;
+                self.bots(id).await?;
             }
             "games" => {
                 let games = self
@@ -225,6 +224,8 @@ impl<'h, W: Write> Local<'h, W> {
                 self.current = Some(id);
                 writeln!(self.out, "{}", st.game.show())?;
                 self.status_line().await?;
+                // A game left waiting on a bot (quit while it thought) carries on.
+                self.bots(id).await?;
             }
             "board" => {
                 let st = self.host.state(self.game()?).await?;
@@ -295,7 +296,39 @@ impl<'h, W: Write> Local<'h, W> {
                 self.show(fx).await?;
                 let st = self.host.state(game).await?;
                 writeln!(self.out, "ok (game #{game}, version {})", st.version)?;
+                self.bots(game).await?;
             }
+        }
+        Ok(())
+    }
+
+    /// A player by name: `bot` or `bot:<level>` is that level's bot, any other name a local
+    /// player (created on first use).
+    async fn player_for(&self, name: &str) -> Result<PlayerId, HostError> {
+        let now = self.host.now();
+        let lower = name.to_ascii_lowercase();
+        let level = match lower.as_str() {
+            "bot" => Some(Level::Normal),
+            _ => match lower.strip_prefix("bot:") {
+                Some(l) => Some(
+                    l.parse::<Level>()
+                        .map_err(|e| HostError::invalid(e.to_string()))?,
+                ),
+                None => None,
+            },
+        };
+        Ok(match level {
+            Some(level) => self.host.store().bot_player(level, now).await?,
+            None => self.host.store().local_player(name, now).await?,
+        })
+    }
+
+    /// Let the bots of `game` act, printing what they did.
+    async fn bots(&mut self, game: GameId) -> Result<(), LocalError> {
+        let fx = self.host.bot_turns(game).await?;
+        if !fx.is_empty() {
+            self.show(fx).await?;
+            self.status_line().await?;
         }
         Ok(())
     }
@@ -344,7 +377,7 @@ impl<'h, W: Write> Local<'h, W> {
             }),
             "resign" => Command::Resign {
                 replacement: match args.first() {
-                    Some(n) => Some(self.host.store().local_player(n, self.host.now()).await?),
+                    Some(n) => Some(self.player_for(n).await?),
                     None => None,
                 },
             },
@@ -368,19 +401,23 @@ impl<'h, W: Write> Local<'h, W> {
                         .and_then(|m| m.trim_start_matches('#').parse().ok()),
                     yes: arg(0)? == "yes",
                 },
-                "expel" => Command::Propose(Motion::Expel {
-                    seat: self.seat_named(arg(1)?).await?,
-                }),
+                "expel" => {
+                    let seat = self.seat_named(arg(1)?).await?;
+                    // `vote expel red bot:easy`: expel and seat a replacement (§8.5).
+                    match args.get(2) {
+                        Some(n) => Command::Propose(Motion::ExpelFor {
+                            seat,
+                            player: self.player_for(n).await?,
+                        }),
+                        None => Command::Propose(Motion::Expel { seat }),
+                    }
+                }
                 "skip" => Command::Propose(Motion::Skip {
                     seat: self.seat_named(arg(1)?).await?,
                 }),
                 "replace" => Command::Propose(Motion::Replace {
                     seat: self.seat_named(arg(1)?).await?,
-                    player: self
-                        .host
-                        .store()
-                        .local_player(arg(2)?, self.host.now())
-                        .await?,
+                    player: self.player_for(arg(2)?).await?,
                 }),
                 "house-rule" => {
                     let raw = args.get(2..).unwrap_or_default().join(" ");
@@ -444,6 +481,48 @@ impl<'h, W: Write> Local<'h, W> {
         Ok(())
     }
 
+    /// With `HEXMEROS_PNG_DIR` set, writes the board picture (the moves since the mover's
+    /// previous turn highlighted, from the mover's side) to `<dir>/hexmeros-game-<id>.png`
+    /// after every turn and says where. A picture that cannot be made is reported, not fatal.
+    async fn write_png(&mut self, game: GameId) -> Result<(), LocalError> {
+        let Some(dir) = std::env::var_os("HEXMEROS_PNG_DIR") else {
+            return Ok(());
+        };
+        let st = self.host.state(game).await?;
+        let mover = st.game.to_move();
+        // Move lines (`<seat> <move>`) since the mover last moved, oldest first.
+        let mut last: Vec<String> = st
+            .record
+            .iter()
+            .rev()
+            .take_while(|r| mover.is_none() || r.seat != mover)
+            .filter(|r| {
+                r.seat.is_some_and(|s| {
+                    r.line.split_once(' ').map(|(h, _)| h) == Some(st.game.seat_name(s))
+                })
+            })
+            .map(|r| r.line.clone())
+            .collect();
+        last.reverse();
+        let path = std::path::Path::new(&dir).join(format!("hexmeros-game-{game}.png"));
+        let g = st.game.clone();
+        let opts = crate::view::ViewOptions {
+            last_moves: last,
+            turn: Some(st.record.len() as u32 + 1),
+            ..crate::view::ViewOptions::default()
+        };
+        let drawn = tokio::task::spawn_blocking(move || crate::view::render_png(&g, &opts))
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|r| r.map_err(|e| e.to_string()))
+            .and_then(|png| std::fs::write(&path, png).map_err(|e| e.to_string()));
+        match drawn {
+            Ok(()) => writeln!(self.out, "board picture: {}", path.display())?,
+            Err(e) => writeln!(self.out, "could not draw the board picture: {e}")?,
+        }
+        Ok(())
+    }
+
     async fn show(&mut self, fx: Vec<Effect>) -> Result<(), LocalError> {
         for e in fx {
             match e {
@@ -451,7 +530,14 @@ impl<'h, W: Write> Local<'h, W> {
                     writeln!(self.out, "== {title} (#{game}) ==")?
                 }
                 Effect::CloseThread { game } => writeln!(self.out, "== game #{game} closed ==")?,
-                Effect::Board { caption, board, .. } => writeln!(self.out, "{caption}\n{board}")?,
+                Effect::Board {
+                    game,
+                    caption,
+                    board,
+                } => {
+                    writeln!(self.out, "{caption}\n{board}")?;
+                    self.write_png(game).await?;
+                }
                 Effect::Say { game, text } => writeln!(self.out, "[#{game}] {text}")?,
                 Effect::Ping { game, player, text } => {
                     let n = self.name(player).await;

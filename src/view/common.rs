@@ -1,0 +1,328 @@
+//! What every game's picture shares: the [`GameView`] each game implements, the board being
+//! built ([`Pic`]), the palette, rim labels, trays, rotation to a seat and finding the cells a
+//! move text names.
+
+use std::collections::HashMap;
+
+use hexmeros_render::layout::hex_to_world;
+use hexmeros_render::{
+    Arrow, Badges, Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Rgba, Shape, Tile, Tray,
+};
+
+use crate::games::heximeros::{HexiMeros, Kind as HKind};
+use crate::games::{AnyGame, Rules, Seat};
+
+/// HexiMeros' six colours in seat order (Silver, Blue, Yellow, Orange, Green, Red); Harmegedo's
+/// kingdoms use the same six.
+pub const PLAYER_COLOURS: [Rgba; 6] = [
+    Rgba::rgb(206, 210, 218),
+    Rgba::rgb(44, 98, 222),
+    Rgba::rgb(250, 208, 44),
+    Rgba::rgb(246, 128, 28),
+    Rgba::rgb(38, 160, 72),
+    Rgba::rgb(214, 38, 40),
+];
+
+/// Move highlights for the six colours: Silver's own grey would vanish on the pale cells, so it
+/// is drawn in a dark slate; the others are their colour, a little deeper.
+pub const PLAYER_ACCENTS: [Rgba; 6] = [
+    Rgba::rgb(70, 80, 104),
+    Rgba::rgb(30, 80, 210),
+    Rgba::rgb(226, 176, 0),
+    Rgba::rgb(236, 106, 0),
+    Rgba::rgb(24, 140, 56),
+    Rgba::rgb(204, 24, 28),
+];
+
+/// Pale, warm cell tones: the three HexiMeros line classes, and light/mid/dark for other boards.
+pub const TONES: [Rgba; 3] = [
+    Rgba::rgb(240, 234, 220),
+    Rgba::rgb(212, 203, 184),
+    Rgba::rgb(180, 169, 148),
+];
+
+/// Two-player piece colours.
+pub const WHITE: Rgba = Rgba::rgb(246, 243, 236);
+pub const BLACK: Rgba = Rgba::rgb(44, 44, 50);
+/// Move highlights for white and black pieces (white and black lines would not show on the
+/// cells): a blue for the white side, a red-brown for the black side.
+pub const WHITE_ACCENT: Rgba = Rgba::rgb(36, 110, 230);
+pub const BLACK_ACCENT: Rgba = Rgba::rgb(200, 50, 30);
+
+pub const LABEL: Rgba = Rgba::rgb(214, 210, 200);
+
+/// A board picture being built: tiles (with an index by hex), arrows, rim labels, trays.
+pub struct Pic {
+    pub orientation: Orientation,
+    pub tiles: Vec<Tile>,
+    index: HashMap<Hex, usize>,
+    pub arrows: Vec<Arrow>,
+    pub labels: Vec<Label>,
+    pub trays: Vec<Tray>,
+}
+
+impl Pic {
+    pub fn new(orientation: Orientation, tiles: Vec<Tile>) -> Pic {
+        let index = tiles.iter().enumerate().map(|(i, t)| (t.hex, i)).collect();
+        Pic {
+            orientation,
+            tiles,
+            index,
+            arrows: Vec::new(),
+            labels: Vec::new(),
+            trays: Vec::new(),
+        }
+    }
+
+    pub fn tile_mut(&mut self, h: Hex) -> Option<&mut Tile> {
+        let i = *self.index.get(&h)?;
+        self.tiles.get_mut(i)
+    }
+
+    pub fn push(&mut self, tile: Tile) {
+        self.index.insert(tile.hex, self.tiles.len());
+        self.tiles.push(tile);
+    }
+}
+
+/// What a game tells the picture. Hexes are the scene's (see `hexmeros_render::scene`).
+pub trait GameView {
+    /// The board with its pieces, rim labels and trays (no highlights).
+    fn pic(&self) -> Pic;
+    /// The scene hex of a cell name, if the name is a cell of this board.
+    fn locate(&self, name: &str) -> Option<Hex>;
+    /// The seat whose piece stands on `h`.
+    fn owner_at(&self, h: Hex) -> Option<Seat>;
+    /// The seat that moved before `seat` in turn order.
+    fn previous_seat(&self, seat: Seat) -> Seat;
+    /// The colour of the seat's pieces (header swatch).
+    fn swatch(&self, seat: Seat) -> Rgba;
+    /// The colour its moves are highlighted in.
+    fn accent(&self, seat: Seat) -> Rgba;
+    /// Where the seat sits (its home cells' middle): turned to the bottom for its view.
+    fn home(&self, seat: Seat) -> Option<HexPoint>;
+    /// Cells of Sovereigns / kings in declared check.
+    fn checks(&self) -> Vec<Hex> {
+        Vec::new()
+    }
+    /// The picture's long side when the caller does not choose one (HexaEquo's grows with its
+    /// board).
+    fn preferred_size(&self) -> Option<u32> {
+        None
+    }
+    /// More to say in the header (eliminated players, reserves).
+    fn status(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+pub fn view_of(game: &AnyGame) -> Box<dyn GameView + '_> {
+    match game {
+        AnyGame::HexiMeros(g) => Box::new(super::heximeros::View(g)),
+        AnyGame::HexDame(g) => Box::new(super::hexdame::View(g)),
+        AnyGame::Hexmeister(g) => Box::new(super::hexmeister::View(g)),
+        AnyGame::HexaEquo(g) => Box::new(super::hexaequo::View(g)),
+        AnyGame::Harmegedo(g) => Box::new(super::harmegedo::View(g)),
+    }
+}
+
+/// A departure line of a replay: HexiMeros plays it out (frozen pieces, a pass); in the other
+/// games a departure ends the game without changing the board.
+pub fn depart(game: &mut AnyGame, how: &str, seat: Seat) -> Result<(), String> {
+    let AnyGame::HexiMeros(g) = game else {
+        return Ok(());
+    };
+    match how {
+        "resign" => g.resign(seat),
+        "expel" => g.expel(seat),
+        "concede" => g.concede(seat),
+        _ => {
+            if g.to_move() != Some(seat) {
+                return Err(format!(
+                    "{} cannot be skipped: not their turn",
+                    g.seat_name(seat)
+                ));
+            }
+            g.play_unchecked(&crate::games::heximeros::Move::PASS);
+            Ok(())
+        }
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// `silver` → `Silver`.
+pub fn title_case(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The rotation (sixths of a turn clockwise) that puts `home` nearest the bottom of the board.
+pub fn choose_rotation(orientation: Orientation, tiles: &[Tile], home: HexPoint) -> u8 {
+    let n = tiles.len().max(1) as f32;
+    let centre = HexPoint::new(
+        tiles.iter().map(|t| t.hex.q as f32).sum::<f32>() / n,
+        tiles.iter().map(|t| t.hex.r as f32).sum::<f32>() / n,
+    );
+    let v = HexPoint::new(home.q - centre.q, home.r - centre.r);
+    (0..6u8)
+        .max_by(|&a, &b| {
+            let ya = hex_to_world(orientation, a, v);
+            let yb = hex_to_world(orientation, b, v);
+            // Lowest on the page (y grows downward), then the most centred.
+            (ya.1 - ya.0.abs() * 0.01).total_cmp(&(yb.1 - yb.0.abs() * 0.01))
+        })
+        .unwrap_or(0)
+}
+
+/// The cells a move text names, in order (`d4xf6xh8` → d4, f6, h8; `D@I8` → I8): maximal runs
+/// of name characters, split greedily into the longest cell names the board knows.
+pub fn move_cells(view: &dyn GameView, text: &str) -> Vec<Hex> {
+    let chars: Vec<char> = text.chars().collect();
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '.';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if !is_name(chars[i]) {
+            i += 1;
+            continue;
+        }
+        let mut end = i;
+        while end < chars.len() && is_name(chars[end]) && end - i < 12 {
+            end += 1;
+        }
+        let found = (i + 1..=end).rev().find_map(|j| {
+            let s: String = chars[i..j].iter().collect();
+            view.locate(&s).map(|h| (h, j))
+        });
+        match found {
+            Some((h, j)) => {
+                out.push(h);
+                i = j;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+/// Rim labels for a board whose cell names are `<letters><number>`: each letter file and each
+/// number file gets its name just beyond one end. `letter_dir` / `number_dir` are the scene
+/// steps along which a letter file / number file runs, pointing *away* from the end that gets
+/// the label (like a chess board's letters under the first rank); `gap` how far (in steps)
+/// beyond the last cell the label sits.
+pub fn rim_labels(
+    orientation: Orientation,
+    cells: &[(Hex, String)],
+    letter_dir: Hex,
+    number_dir: Hex,
+    gap: f32,
+    size: f32,
+) -> Vec<Label> {
+    let mut letters: HashMap<String, Vec<Hex>> = HashMap::new();
+    let mut numbers: HashMap<String, Vec<Hex>> = HashMap::new();
+    for (h, name) in cells {
+        let split = name
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(name.len());
+        let (l, n) = name.split_at(split);
+        letters.entry(l.to_string()).or_default().push(*h);
+        numbers.entry(n.to_string()).or_default().push(*h);
+    }
+    let world = |h: Hex| hex_to_world(orientation, 0, HexPoint::from(h));
+    let mut labels = Vec::new();
+    for (groups, dir) in [(letters, letter_dir), (numbers, number_dir)] {
+        let d = world(dir);
+        let along = |h: &&Hex| {
+            let w = world(**h);
+            w.0 * d.0 + w.1 * d.1
+        };
+        let mut groups: Vec<_> = groups.into_iter().collect();
+        groups.sort();
+        for (text, hexes) in groups {
+            let Some(end) = hexes.iter().min_by(|a, b| along(a).total_cmp(&along(b))) else {
+                continue;
+            };
+            labels.push(Label {
+                at: HexPoint::new(
+                    end.q as f32 - gap * dir.q as f32,
+                    end.r as f32 - gap * dir.r as f32,
+                ),
+                text,
+                size,
+                colour: LABEL,
+            });
+        }
+    }
+    labels
+}
+
+/// A tray of glyphs with counts: `(glyph, how many)`, the count shown as a badge when above 1.
+pub fn tray(caption: String, swatch: Option<Rgba>, items: Vec<(Glyph, u16)>) -> Tray {
+    Tray {
+        caption,
+        swatch,
+        items: items
+            .into_iter()
+            .filter(|&(_, n)| n > 0)
+            .map(|(g, n)| {
+                g.with_badges(Badges {
+                    count: (n > 1).then_some(n),
+                    ..g.badges
+                })
+            })
+            .collect(),
+    }
+}
+
+/// The HexiMeros piece of `kind` in colour `colour` (0–5): its shape, the Hat, the Ground-Zero
+/// bonus star and, for an eliminated player's frozen piece, the grey.
+pub fn piece_glyph_heximeros(kind: HKind, colour: u8, bonus: bool, frozen: bool) -> Glyph {
+    let shape = match kind {
+        HKind::Sovereign => Shape::Crown,
+        HKind::Regent => Shape::Diadem,
+        HKind::Assassin => Shape::Dagger,
+        HKind::Archer => Shape::Bow,
+        HKind::Prelate => Shape::Mitre,
+        HKind::Alcazar => Shape::Tower,
+        HKind::Cavalier => Shape::Horse,
+        HKind::Dreadnaught => Shape::Ship,
+        HKind::Militant => Shape::Pawn,
+        HKind::HattedMilitant => Shape::HattedPawn,
+    };
+    let fill = PLAYER_COLOURS[usize::from(colour) % 6];
+    let mut g = Glyph::new(shape, fill).with_badges(Badges {
+        star: bonus,
+        ..Badges::default()
+    });
+    if frozen {
+        g.state = GlyphState::Frozen;
+    }
+    g
+}
+
+/// Material taken from each colour: the start set minus what is on the board, with promoted
+/// pieces counted back as the pawns they were. `start` and `now` count pieces per kind index;
+/// `pawn` is the pawn kind's index and `promoted` the kinds a pawn can become.
+pub fn missing(start: &[u16], now: &[u16], pawn: usize, promoted: &[usize]) -> Vec<u16> {
+    let mut lost: Vec<u16> = start
+        .iter()
+        .zip(now)
+        .map(|(&s, &n)| s.saturating_sub(n))
+        .collect();
+    let extra: u16 = promoted
+        .iter()
+        .map(|&k| now[k].saturating_sub(start[k]))
+        .sum();
+    if let Some(p) = lost.get_mut(pawn) {
+        *p = p.saturating_sub(extra);
+    }
+    lost
+}
+
+/// `HexiMeros` start set for trays.
+pub fn heximeros_start(g: &HexiMeros) -> HexiMeros {
+    HexiMeros::start(g.house_rules().clone())
+}

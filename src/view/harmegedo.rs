@@ -1,0 +1,188 @@
+//! Harmegedo's picture (`rules/harmegedo.md` §2, the reconstructed ring board): light and dark
+//! spaces, the void centre left empty, chess figures in the six kingdom colours, the pieces of a
+//! kingdom whose king fell greyed (neutral), file letters on the outer rim and kingdom numbers in
+//! the centre, and a tray per kingdom of what it has lost.
+
+use hexmeros_render::{Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Rgba, Shape, Tile};
+
+use super::common::{
+    GameView, LABEL, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, missing, title_case, tray,
+};
+use crate::games::harmegedo::{Harmegedo, KINGDOM_NAMES, Kind};
+use crate::games::{Rules, Seat};
+use crate::hex;
+
+pub struct View<'a>(pub &'a Harmegedo);
+
+const LIGHT: Rgba = Rgba::rgb(240, 232, 214);
+const DARK: Rgba = Rgba::rgb(184, 160, 126);
+
+fn shape(k: Kind) -> Shape {
+    match k {
+        Kind::King => Shape::ChessKing,
+        Kind::Queen => Shape::ChessQueen,
+        Kind::Rook => Shape::ChessRook,
+        Kind::Bishop => Shape::ChessBishop,
+        Kind::Knight => Shape::ChessKnight,
+        Kind::Pawn => Shape::ChessPawn,
+    }
+}
+
+fn scene_hex(h: hex::Hex) -> Hex {
+    Hex::new(h.q, h.r)
+}
+
+impl View<'_> {
+    fn counts(g: &Harmegedo, kingdom: u8) -> Vec<u16> {
+        let mut n = vec![0u16; Kind::ALL.len()];
+        for (_, p) in g.pieces() {
+            if p.kingdom == kingdom {
+                n[p.kind as usize] += 1;
+            }
+        }
+        n
+    }
+}
+
+impl GameView for View<'_> {
+    fn pic(&self) -> Pic {
+        let g = self.0;
+        let b = g.board();
+        let tiles = b
+            .cells()
+            .map(|c| {
+                let fill = if b.is_light(c) { LIGHT } else { DARK };
+                let mut tile = Tile::new(scene_hex(b.hex(c)), fill);
+                if let Some(p) = g.piece_at(c) {
+                    let mut glyph =
+                        Glyph::new(shape(p.kind), PLAYER_COLOURS[p.kingdom as usize % 6]);
+                    if g.is_eliminated(p.kingdom) {
+                        glyph = glyph.with_state(GlyphState::Frozen);
+                    }
+                    tile.glyph = Some(glyph);
+                }
+                tile
+            })
+            .collect();
+        // Pointy-topped, so each kingdom's home row lies flat along one side of the picture.
+        let mut pic = Pic::new(Orientation::PointyTop, tiles);
+        for c in b.cells() {
+            let h = b.hex(c);
+            if b.rank(c) == 1 {
+                // Just outside the rim, away from the centre.
+                let len = h.length().max(1) as f32;
+                let k = 1.0 + 1.0 / len;
+                let name = b.name(c);
+                let letter = name.split('.').nth(1).and_then(|s| s.chars().next());
+                if let Some(l) = letter {
+                    pic.labels.push(Label {
+                        at: HexPoint::new(h.q as f32 * k, h.r as f32 * k),
+                        text: l.to_string(),
+                        size: 0.42,
+                        colour: LABEL,
+                    });
+                }
+            }
+        }
+        // Kingdom numbers (the `s.` of a name) inside the void centre, by their side.
+        let inner = b.shape().ranks as usize;
+        for s in 0..6usize {
+            let cells: Vec<hex::Hex> = b
+                .cells()
+                .filter(|&c| b.sector(c) == s && b.rank(c) == inner)
+                .map(|c| b.hex(c))
+                .collect();
+            let n = cells.len().max(1) as f32;
+            let (q, r) = cells
+                .iter()
+                .fold((0.0, 0.0), |(q, r), h| (q + h.q as f32, r + h.r as f32));
+            pic.labels.push(Label {
+                at: HexPoint::new(q / n * 0.72, r / n * 0.72),
+                text: format!("{s}."),
+                size: 0.7,
+                colour: Rgba::rgb(236, 236, 230),
+            });
+        }
+        if let Ok(start) = Harmegedo::new_game(g.seat_count(), g.house_rules().clone()) {
+            let promoted: Vec<usize> = Kind::PROMOTIONS.iter().map(|&k| k as usize).collect();
+            for &k in g.kingdoms() {
+                let lost = missing(
+                    &Self::counts(&start, k),
+                    &Self::counts(g, k),
+                    Kind::Pawn as usize,
+                    &promoted,
+                );
+                let colour = PLAYER_COLOURS[k as usize % 6];
+                let items = Kind::ALL
+                    .iter()
+                    .map(|&kind| (Glyph::new(shape(kind), colour), lost[kind as usize]))
+                    .collect();
+                pic.trays
+                    .push(tray(format!("Kingdom {k} lost"), Some(colour), items));
+            }
+        }
+        pic
+    }
+
+    fn locate(&self, name: &str) -> Option<Hex> {
+        let b = self.0.board();
+        b.parse(&name.to_ascii_lowercase())
+            .map(|c| scene_hex(b.hex(c)))
+    }
+
+    fn owner_at(&self, h: Hex) -> Option<Seat> {
+        let b = self.0.board();
+        let c = b.cell_at_hex(hex::Hex::new(h.q, h.r))?;
+        self.0.piece_at(c).and_then(|p| self.0.seat_of(p.kingdom))
+    }
+
+    fn previous_seat(&self, seat: Seat) -> Seat {
+        let n = self.0.kingdoms().len().max(1) as u8;
+        (1..=n)
+            .map(|d| Seat((seat.0 + n - d) % n))
+            .find(|&s| self.0.kingdom_of(s).is_some_and(|k| self.0.is_live(k)))
+            .unwrap_or(Seat((seat.0 + n - 1) % n))
+    }
+
+    fn swatch(&self, seat: Seat) -> Rgba {
+        self.0
+            .kingdom_of(seat)
+            .map_or(Rgba::WHITE, |k| PLAYER_COLOURS[k as usize % 6])
+    }
+
+    fn accent(&self, seat: Seat) -> Rgba {
+        self.0
+            .kingdom_of(seat)
+            .map_or(Rgba::BLACK, |k| PLAYER_ACCENTS[k as usize % 6])
+    }
+
+    fn home(&self, seat: Seat) -> Option<HexPoint> {
+        let k = self.0.kingdom_of(seat)? as usize;
+        let b = self.0.board();
+        let cells: Vec<hex::Hex> = b
+            .cells()
+            .filter(|&c| b.sector(c) == k && b.rank(c) == 1)
+            .map(|c| b.hex(c))
+            .collect();
+        let n = cells.len().max(1) as f32;
+        let (q, r) = cells
+            .iter()
+            .fold((0.0, 0.0), |(q, r), h| (q + h.q as f32, r + h.r as f32));
+        Some(HexPoint::new(q / n, r / n))
+    }
+
+    fn status(&self) -> Vec<String> {
+        let out: Vec<String> = self
+            .0
+            .kingdoms()
+            .iter()
+            .filter(|&&k| self.0.is_eliminated(k))
+            .map(|&k| title_case(KINGDOM_NAMES[k as usize % 6]))
+            .collect();
+        if out.is_empty() {
+            Vec::new()
+        } else {
+            vec![format!("out: {}", out.join(", "))]
+        }
+    }
+}

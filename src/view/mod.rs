@@ -1,0 +1,440 @@
+//! Board pictures: turns a position of any game into a [`hexmeros_render::Scene`] and from there
+//! into a PNG or a replay GIF. This module owns everything about how a game *looks* (colours,
+//! piece shapes, cell tones, rim coordinates, highlights, trays, the header, rotation to a
+//! viewer's seat); the `render` crate owns the pixels and knows no game.
+//!
+//! # API (what the Discord and local front ends call)
+//!
+//! ```
+//! use hexmeros::games::{AnyGame, GameKind};
+//! use hexmeros::view::{ViewOptions, render_png};
+//!
+//! let mut game = AnyGame::new(GameKind::HexDame, None, None)?;
+//! game.play("a4-a5")?;
+//! let opts = ViewOptions {
+//!     last_moves: vec!["a4-a5".into()],
+//!     ..ViewOptions::default()
+//! };
+//! let png = render_png(&game, &opts)?;
+//! assert!(png.starts_with(b"\x89PNG"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! * [`scene`]`(game, opts)`: the plain-data scene (for callers that add their own marks).
+//! * [`render_png`]`(game, opts)`: the picture as PNG bytes, `opts.size` px on the long side
+//!   (default [`DEFAULT_SIZE`]).
+//! * [`replay_gif`]`(start, moves, opts)`: an animated GIF, one frame per move (the first frame
+//!   the start position), each move highlighted as it is played.
+//! * [`replay_gif_from_export`]`(text)`: the same from the host's export text
+//!   (`GameHost::export`): its `game`, `seats` and `house` lines and its move lines.
+//!
+//! [`ViewOptions`] (all fields optional, `Default` = the start-of-turn view from the mover's side):
+//! `as_seat` turns the board so that seat sits at the bottom; `last_moves` are the move texts
+//! played since the viewer's previous turn (oldest first; each may be prefixed with the mover's
+//! seat name as in the export, `blue Q2-Q4`), highlighted one colour per player; `staged` is a
+//! move of the player to move drawn as a dashed preview; `players` names the seats in the header;
+//! `turn` numbers the turn in the header; `size` is the picture's long side.
+//!
+//! Bad input (an illegal staged move, a move text that names no cell, a seat that is not in the
+//! game) is a [`ViewError`]; no legal position panics.
+
+mod common;
+mod harmegedo;
+mod hexaequo;
+mod hexdame;
+mod heximeros;
+mod hexmeister;
+
+use hexmeros_render::{Arrow, GlyphState, HeaderLine, Hex, Marker, Rgba, Scene, Theme};
+
+use crate::games::{AnyGame, GameKind, Outcome, Seat};
+use common::{GameView, Pic, choose_rotation, move_cells};
+
+pub use common::{PLAYER_COLOURS, piece_glyph_heximeros};
+pub use heximeros::all_piece_glyphs as heximeros_piece_glyphs;
+
+/// The long side of a board picture unless [`ViewOptions::size`] says otherwise: big enough to
+/// read a 649-cell board on a phone when zoomed, small enough to post quickly.
+pub const DEFAULT_SIZE: u32 = 1600;
+
+/// The long side of replay GIF frames.
+pub const REPLAY_SIZE: u32 = 960;
+
+/// How a picture is drawn. `Default` is the start-of-turn view from the mover's side.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ViewOptions {
+    /// Turn the board so that this seat sits at the bottom. `None`: the player to move (for a
+    /// finished game seat 0).
+    pub as_seat: Option<Seat>,
+    /// Move texts played since the viewer's previous turn, oldest first, each applied in order
+    /// to reach the game shown. Each is highlighted in its mover's colour. A text may start with
+    /// the mover's seat name (`blue Q2-Q4`, as in the host's export); otherwise the mover is the
+    /// owner of the piece now on the move's last cell, or else the turn order.
+    pub last_moves: Vec<String>,
+    /// A staged (not yet committed) move of the player to move, drawn as a preview.
+    pub staged: Option<String>,
+    /// Display names per seat for the header; empty (or too short): the seat names.
+    pub players: Vec<String>,
+    /// The turn number for the header.
+    pub turn: Option<u32>,
+    /// The picture's long side in pixels (`None`: [`DEFAULT_SIZE`]).
+    pub size: Option<u32>,
+}
+
+/// Why a picture could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ViewError {
+    #[error("staged move {text:?}: {reason}")]
+    Staged { text: String, reason: String },
+    #[error("move {text:?} names no cell of this board")]
+    NoCells { text: String },
+    #[error("replay move {index} ({text:?}): {reason}")]
+    Replay {
+        index: usize,
+        text: String,
+        reason: String,
+    },
+    #[error("{seat} is not a seat of this game")]
+    NoSuchSeat { seat: String },
+    #[error("bad export: {0}")]
+    Export(String),
+    #[error(transparent)]
+    Render(#[from] hexmeros_render::RenderError),
+}
+
+/// The scene of `game` as `opts` asks.
+pub fn scene(game: &AnyGame, opts: &ViewOptions) -> Result<Scene, ViewError> {
+    let view = common::view_of(game);
+    if let Some(seat) = opts.as_seat
+        && seat.index() >= game.seat_count()
+    {
+        return Err(ViewError::NoSuchSeat {
+            seat: format!("seat {}", seat.0),
+        });
+    }
+    let mut pic = view.pic();
+    highlight_last_moves(game, view.as_ref(), &mut pic, &opts.last_moves)?;
+    if let Some(text) = &opts.staged {
+        stage(game, view.as_ref(), &mut pic, text)?;
+    }
+    for h in view.checks() {
+        if let Some(t) = pic.tile_mut(h) {
+            t.markers.push(Marker::Check);
+        }
+    }
+    let viewer = opts.as_seat.or_else(|| game.to_move()).unwrap_or(Seat(0));
+    // An empty tray is only noise on a phone.
+    pic.trays.retain(|t| !t.items.is_empty());
+    let rotation = view
+        .home(viewer)
+        .map_or(0, |home| choose_rotation(pic.orientation, &pic.tiles, home));
+    Ok(Scene {
+        orientation: pic.orientation,
+        rotation,
+        header: header(game, view.as_ref(), opts),
+        tiles: pic.tiles,
+        arrows: pic.arrows,
+        labels: pic.labels,
+        trays: pic.trays,
+    })
+}
+
+/// The picture as PNG bytes.
+pub fn render_png(game: &AnyGame, opts: &ViewOptions) -> Result<Vec<u8>, ViewError> {
+    let scene = scene(game, opts)?;
+    let size = opts
+        .size
+        .or_else(|| common::view_of(game).preferred_size())
+        .unwrap_or(DEFAULT_SIZE);
+    Ok(hexmeros_render::render_png(&scene, &Theme::new(size))?)
+}
+
+/// An animated GIF of `moves` played from `start`: the start position, then one frame per move
+/// with that move highlighted. `opts.as_seat` fixes the side the board is seen from (default
+/// seat 0, so the board does not turn between frames); `opts.players` names the seats;
+/// `opts.size` sets the frame size (default [`REPLAY_SIZE`]). Other fields are ignored.
+pub fn replay_gif(
+    start: &AnyGame,
+    moves: &[String],
+    opts: &ViewOptions,
+) -> Result<Vec<u8>, ViewError> {
+    let mut game = start.clone();
+    let mut frames = Vec::with_capacity(moves.len() + 1);
+    let frame_opts = |last: Vec<String>, turn: usize| ViewOptions {
+        as_seat: Some(opts.as_seat.unwrap_or(Seat(0))),
+        last_moves: last,
+        staged: None,
+        players: opts.players.clone(),
+        turn: Some(turn as u32),
+        size: None,
+    };
+    frames.push(scene(&game, &frame_opts(Vec::new(), 0))?);
+    for (i, text) in moves.iter().enumerate() {
+        let played = play_line(&mut game, text).map_err(|reason| ViewError::Replay {
+            index: i + 1,
+            text: text.clone(),
+            reason,
+        })?;
+        let last = played.into_iter().collect();
+        frames.push(scene(&game, &frame_opts(last, i + 1))?);
+    }
+    let theme = Theme::new(opts.size.unwrap_or(REPLAY_SIZE));
+    // A long game is watched at a brisk pace; a short one slowly enough to follow.
+    let delay = if moves.len() > 120 { 250 } else { 600 };
+    Ok(hexmeros_render::replay_gif(&frames, &theme, delay)?)
+}
+
+/// A replay GIF from the host's export text (see `GameHost::export`): the `game`, `seats` and
+/// `house` lines set up the start position; each other non-comment line is `<seat> <move>` or a
+/// departure (`resign <seat>`, `concede <seat>`, `expel <seat>`, `skip <seat>`, `draw`).
+pub fn replay_gif_from_export(text: &str) -> Result<Vec<u8>, ViewError> {
+    let (start, lines) = parse_export(text)?;
+    replay_gif(&start, &lines, &ViewOptions::default())
+}
+
+/// The start position and the move lines of an export text.
+pub fn parse_export(text: &str) -> Result<(AnyGame, Vec<String>), ViewError> {
+    let mut kind = None;
+    let mut seats = None;
+    let mut house = None;
+    let mut lines = Vec::new();
+    for raw in text.lines() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (head, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match head {
+            "game" if kind.is_none() => {
+                kind = Some(
+                    GameKind::from_key(rest)
+                        .ok_or_else(|| ViewError::Export(format!("unknown game {rest:?}")))?,
+                );
+            }
+            "seats" if lines.is_empty() => {
+                seats =
+                    Some(rest.trim().parse::<usize>().map_err(|_| {
+                        ViewError::Export(format!("bad seat count {:?}", rest.trim()))
+                    })?);
+            }
+            "house" if lines.is_empty() => {
+                house = Some(
+                    serde_json::from_str::<serde_json::Value>(rest)
+                        .map_err(|e| ViewError::Export(format!("bad house rules: {e}")))?,
+                );
+            }
+            "timers" if lines.is_empty() => {}
+            _ => lines.push(line.to_string()),
+        }
+    }
+    let kind = kind.ok_or_else(|| ViewError::Export("no `game <kind>` line".into()))?;
+    // An empty house object means the game's defaults.
+    let house = house.filter(|h| h.as_object().is_none_or(|o| !o.is_empty()));
+    let start = AnyGame::new(kind, seats, house).map_err(|e| ViewError::Export(e.to_string()))?;
+    Ok((start, lines))
+}
+
+/// Plays one replay line: `<seat> <move>`, a bare move, or a departure. Returns the move text
+/// to highlight (prefixed with its seat), if the line was a move.
+fn play_line(game: &mut AnyGame, line: &str) -> Result<Option<String>, String> {
+    let (head, rest) = line.split_once(' ').unwrap_or((line, ""));
+    let seat_named = |game: &AnyGame, name: &str| {
+        (0..game.seat_count() as u8)
+            .map(Seat)
+            .find(|&s| game.seat_name(s).eq_ignore_ascii_case(name.trim()))
+    };
+    match head {
+        "draw" => game.agree_draw().map(|_| None).map_err(|e| e.to_string()),
+        "resign" | "concede" | "expel" | "skip" => {
+            let seat = seat_named(game, rest).ok_or_else(|| format!("no seat called {rest:?}"))?;
+            common::depart(game, head, seat).map(|_| None)
+        }
+        _ => {
+            let (seat, text) = match seat_named(game, head) {
+                Some(s) => (Some(s), rest.trim()),
+                None => (None, line.trim()),
+            };
+            if let (Some(s), Some(to_move)) = (seat, game.to_move())
+                && s != to_move
+            {
+                return Err(format!(
+                    "it is {}'s turn, not {}'s",
+                    game.seat_name(to_move),
+                    game.seat_name(s)
+                ));
+            }
+            let mover = game.to_move();
+            let canonical = game.play(text).map_err(|e| e.to_string())?;
+            Ok(Some(match mover {
+                Some(s) => format!("{} {canonical}", game.seat_name(s)),
+                None => canonical,
+            }))
+        }
+    }
+}
+
+/// Outlines every cell a move touched and draws its arrow, in the mover's colour.
+fn highlight_last_moves(
+    game: &AnyGame,
+    view: &dyn GameView,
+    pic: &mut Pic,
+    moves: &[String],
+) -> Result<(), ViewError> {
+    // Work out the movers newest first: the newest move's piece still stands where it went,
+    // older ones may since have been taken.
+    let mut parsed = Vec::with_capacity(moves.len());
+    for text in moves {
+        let (seat, body) = split_seat(game, text);
+        let cells = move_cells(view, body);
+        if cells.is_empty() {
+            return Err(ViewError::NoCells { text: text.clone() });
+        }
+        parsed.push((seat, cells));
+    }
+    let mut movers = vec![Seat(0); parsed.len()];
+    let mut next_mover = game.to_move();
+    let mut touched: Vec<Hex> = Vec::new();
+    for (i, (seat, cells)) in parsed.iter().enumerate().rev() {
+        let last = cells[cells.len() - 1];
+        let guess = seat.or_else(|| {
+            (!touched.contains(&last))
+                .then(|| view.owner_at(last).or_else(|| view.owner_at(cells[0])))
+                .flatten()
+        });
+        let mover = guess
+            .or_else(|| next_mover.map(|s| view.previous_seat(s)))
+            .unwrap_or(Seat(0));
+        movers[i] = mover;
+        next_mover = Some(mover);
+        touched.extend(cells.iter().copied());
+    }
+    for ((_, cells), mover) in parsed.iter().zip(movers) {
+        let colour = view.accent(mover);
+        mark_move(pic, cells, colour, false);
+    }
+    Ok(())
+}
+
+/// The seat named at the start of a move text (`blue Q2-Q4`), and the rest.
+fn split_seat<'a>(game: &AnyGame, text: &'a str) -> (Option<Seat>, &'a str) {
+    let text = text.trim();
+    if let Some((head, rest)) = text.split_once(' ') {
+        let seat = (0..game.seat_count() as u8)
+            .map(Seat)
+            .find(|&s| game.seat_name(s).eq_ignore_ascii_case(head));
+        if seat.is_some() {
+            return (seat, rest.trim());
+        }
+    }
+    (None, text)
+}
+
+fn mark_move(pic: &mut Pic, cells: &[Hex], colour: Rgba, dashed: bool) {
+    for &h in cells {
+        if let Some(t) = pic.tile_mut(h)
+            && !t.markers.contains(&Marker::Outline(colour))
+        {
+            t.markers.push(Marker::Outline(colour));
+        }
+    }
+    for w in cells.windows(2) {
+        if w[0] != w[1] {
+            pic.arrows.push(Arrow {
+                from: w[0],
+                to: w[1],
+                colour: colour.with_alpha(if dashed { 235 } else { 205 }),
+                dashed,
+            });
+        }
+    }
+}
+
+/// Draws a staged move as a preview: the position after it, with the cells that change holding
+/// half-transparent pieces, outlined, and a dashed arrow.
+fn stage(game: &AnyGame, view: &dyn GameView, pic: &mut Pic, text: &str) -> Result<(), ViewError> {
+    let mover = game.to_move().ok_or_else(|| ViewError::Staged {
+        text: text.to_string(),
+        reason: "the game is over".into(),
+    })?;
+    let mut after = game.clone();
+    after.play(text).map_err(|e| ViewError::Staged {
+        text: text.to_string(),
+        reason: e.to_string(),
+    })?;
+    let after_view = common::view_of(&after);
+    let after_pic = after_view.pic();
+    for t in &after_pic.tiles {
+        let before = pic.tile_mut(t.hex);
+        match before {
+            Some(b) if b.glyph != t.glyph => {
+                b.glyph = t.glyph.map(|g| g.with_state(GlyphState::Ghost)).or(b.glyph);
+                if t.glyph.is_none()
+                    && let Some(g) = &mut b.glyph
+                {
+                    // A piece that leaves (or is taken) is shown faded where it stood.
+                    g.state = GlyphState::Ghost;
+                }
+            }
+            Some(_) => {}
+            None => {
+                // A tile the move lays (HexaEquo): shown as a preview too.
+                let mut tile = t.clone();
+                tile.glyph = tile.glyph.map(|g| g.with_state(GlyphState::Ghost));
+                tile.fill = tile.fill.mix(Rgba::rgb(128, 128, 128), 0.35);
+                pic.push(tile);
+            }
+        }
+    }
+    let cells = move_cells(view, text);
+    let cells = if cells.is_empty() {
+        move_cells(after_view.as_ref(), text)
+    } else {
+        cells
+    };
+    mark_move(pic, &cells, view.accent(mover), true);
+    Ok(())
+}
+
+fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<HeaderLine> {
+    let name = |s: Seat| -> String {
+        opts.players
+            .get(s.index())
+            .filter(|n| !n.trim().is_empty())
+            .cloned()
+            .unwrap_or_else(|| common::title_case(game.seat_name(s)))
+    };
+    let mut title = game.kind().name().to_string();
+    if let Some(turn) = opts.turn {
+        title.push_str(&format!(" · turn {turn}"));
+    }
+    let mut lines = vec![HeaderLine::new(title)];
+    let mut status = match (game.outcome(), game.to_move()) {
+        (Some(Outcome::Win { winners, reason }), _) => {
+            let names: Vec<String> = winners.iter().map(|&s| name(s)).collect();
+            let swatch = winners.first().map(|&s| view.swatch(s));
+            let text = format!("{} won · {reason}", names.join(" & "));
+            match swatch {
+                Some(c) => HeaderLine::with_swatch(text, c),
+                None => HeaderLine::new(text),
+            }
+        }
+        (Some(Outcome::Draw { reason, .. }), _) => HeaderLine::new(format!("Drawn · {reason}")),
+        (None, Some(s)) => {
+            let who = name(s);
+            let colour = common::title_case(game.seat_name(s));
+            let text = if who == colour {
+                format!("{who} holds the Token")
+            } else {
+                format!("{who} ({colour}) holds the Token")
+            };
+            HeaderLine::with_swatch(text, view.swatch(s))
+        }
+        (None, None) => HeaderLine::new("Game over"),
+    };
+    for extra in view.status() {
+        status.text.push_str(" · ");
+        status.text.push_str(&extra);
+    }
+    lines.push(status);
+    lines
+}

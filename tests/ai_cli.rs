@@ -1,0 +1,307 @@
+//! The bots on the command line: `hexmeros rules bestmove` answers a legal move, the same one for
+//! the same seed; `hexmeros ai tournament` and `ai budget` run; bad input gets exit code 2, one
+//! line on stderr and nothing on stdout.
+
+#![allow(clippy::unwrap_used)] // a test: a panic is the failure report
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+#[track_caller]
+fn ok(args: &[&str], stdin: Option<&str>) -> String {
+    let out = run(args, stdin);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Exit 2, one line `error: …` on stderr containing `why`, nothing on stdout.
+#[track_caller]
+fn fails(args: &[&str], stdin: Option<&str>, why: &str) {
+    let out = run(args, stdin);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}: stdout not empty");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert!(stderr.contains(why), "{args:?}: {stderr:?} lacks {why:?}");
+}
+
+/// HexDame T14 (rules §11): White's man on e1 must capture; the best capture takes three.
+const T14: &str = r#"{"game":"hexdame","to_move":"white","pieces":[
+  {"cell":"e1","owner":"white","kind":"man"},{"cell":"e2","owner":"black","kind":"man"},
+  {"cell":"f2","owner":"black","kind":"man"},{"cell":"e3","owner":"black","kind":"man"},
+  {"cell":"g3","owner":"black","kind":"man"}]}"#;
+
+#[test]
+fn bestmove_answers_a_legal_move_in_every_game() {
+    for game in [
+        "heximeros",
+        "hexdame",
+        "hexmeister",
+        "hexaequo",
+        "harmegedo",
+    ] {
+        let legal = ok(&["rules", "moves", "--game", game], None);
+        let legal: Vec<&str> = legal.lines().collect();
+        for level in ["random", "easy", "normal"] {
+            let m = ok(
+                &[
+                    "rules", "bestmove", "--game", game, "--level", level, "--seed", "3",
+                ],
+                None,
+            );
+            let m = m.trim();
+            // HexiMeros may add Check declarations; none are possible from the start.
+            assert!(legal.contains(&m), "{game} {level}: {m} is not legal");
+        }
+    }
+}
+
+#[test]
+fn bestmove_reads_a_position_and_is_deterministic() {
+    let legal = ok(&["rules", "moves", "--position", "-"], Some(T14));
+    let a = ok(&["rules", "bestmove", "--position", "-"], Some(T14));
+    let b = ok(&["rules", "bestmove", "--position", "-"], Some(T14));
+    assert_eq!(a, b);
+    assert!(legal.lines().any(|l| l == a.trim()), "{a}");
+    let hard = ok(
+        &["rules", "bestmove", "--position", "-", "--level", "hard"],
+        Some(T14),
+    );
+    assert!(legal.lines().any(|l| l == hard.trim()), "{hard}");
+}
+
+#[test]
+fn bestmove_bad_input_is_one_line() {
+    fails(
+        &[
+            "rules",
+            "bestmove",
+            "--game",
+            "hexdame",
+            "--level",
+            "grandmaster",
+        ],
+        None,
+        "unknown level \"grandmaster\"",
+    );
+    fails(
+        &["rules", "bestmove", "--game", "chess"],
+        None,
+        "unknown game \"chess\"",
+    );
+    fails(
+        &["rules", "bestmove", "--position", "-"],
+        Some("{not json"),
+        "",
+    );
+    fails(
+        &[
+            "rules",
+            "bestmove",
+            "--position",
+            "/nonexistent/position.json",
+        ],
+        None,
+        "cannot read position file",
+    );
+    // A finished game: White has no piece left, so Black has won.
+    let over = r#"{"game":"hexdame","to_move":"white","pieces":[
+      {"cell":"e5","owner":"black","kind":"man"}]}"#;
+    let out = run(&["rules", "bestmove", "--position", "-"], Some(over));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    if out.status.success() {
+        panic!("a finished game has no best move, got {:?}", out.stdout);
+    }
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_small_tournament_prints_its_table() {
+    let out = ok(
+        &[
+            "ai",
+            "tournament",
+            "--game",
+            "hexdame",
+            "--a",
+            "easy",
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--seed",
+            "5",
+        ],
+        None,
+    );
+    assert!(
+        out.starts_with("HexDame (2 seats, colours alternated): easy vs random, 2 games"),
+        "{out}"
+    );
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    assert!(
+        rows[2].starts_with("easy ") && rows[3].starts_with("random "),
+        "{out}"
+    );
+    // Same seed, same games: only the times may differ.
+    let again = ok(
+        &[
+            "ai",
+            "tournament",
+            "--game",
+            "hexdame",
+            "--a",
+            "easy",
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--seed",
+            "5",
+        ],
+        None,
+    );
+    let results = |s: &str| -> Vec<String> {
+        s.lines()
+            .skip(2)
+            .map(|l| l.split_whitespace().take(5).collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    assert_eq!(results(&out), results(&again));
+}
+
+#[test]
+fn tournament_bad_input_is_one_line() {
+    let base = |extra: &[&'static str]| {
+        let mut v = vec![
+            "ai",
+            "tournament",
+            "--game",
+            "hexdame",
+            "--a",
+            "normal",
+            "--b",
+            "random",
+        ];
+        v.extend_from_slice(extra);
+        v
+    };
+    fails(
+        &[
+            "ai",
+            "tournament",
+            "--game",
+            "chess",
+            "--a",
+            "normal",
+            "--b",
+            "random",
+        ],
+        None,
+        "unknown game \"chess\"",
+    );
+    fails(
+        &[
+            "ai",
+            "tournament",
+            "--game",
+            "hexdame",
+            "--a",
+            "genius",
+            "--b",
+            "random",
+        ],
+        None,
+        "unknown level \"genius\"",
+    );
+    fails(&base(&["--games", "0"]), None, "--games must be at least 1");
+    fails(
+        &base(&["--max-plies", "0"]),
+        None,
+        "--max-plies must be at least 1",
+    );
+    fails(
+        &base(&["--seating", "round"]),
+        None,
+        "unknown seating \"round\"",
+    );
+    fails(&base(&["--players", "3"]), None, "");
+    fails(
+        &[
+            "ai",
+            "tournament",
+            "--game",
+            "harmegedo",
+            "--a",
+            "normal",
+            "--b",
+            "random",
+            "--players",
+            "9",
+        ],
+        None,
+        "",
+    );
+}
+
+#[test]
+fn budget_times_a_given_position() {
+    let out = ok(
+        &[
+            "ai",
+            "budget",
+            "--position",
+            "-",
+            "--levels",
+            "easy,normal",
+            "--seeds",
+            "1",
+        ],
+        Some(T14),
+    );
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    assert!(
+        rows[1].starts_with("hexdame") && rows[1].contains(" easy "),
+        "{out}"
+    );
+    assert!(rows[2].contains(" normal "), "{out}");
+    fails(
+        &["ai", "budget", "--levels", "normal,wizard"],
+        None,
+        "unknown level \"wizard\"",
+    );
+    fails(
+        &["ai", "budget", "--game", "go"],
+        None,
+        "unknown game \"go\"",
+    );
+    fails(
+        &["ai", "budget", "--game", "hexdame", "--seeds", "0"],
+        None,
+        "--seeds must be at least 1",
+    );
+}

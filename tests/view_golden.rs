@@ -1,0 +1,456 @@
+//! The board pictures of the `view` module: one golden picture per game, every HexiMeros piece
+//! look distinct, rotation to a seat, highlights, staged previews, checks, trays, replays and
+//! bad input.
+//!
+//! Golden pictures live in `tests/data/golden/<game>.png`. After an intended change of look,
+//! look at the new pictures and regenerate them with
+//! `UPDATE_GOLDEN=1 cargo test --test view_golden`. The README's pictures (`docs/board-*.png`)
+//! are written by `cargo test --test view_golden -- --ignored write_docs_pictures`.
+
+#![allow(clippy::unwrap_used)]
+
+use hexmeros::games::{AnyGame, GameKind, Seat};
+use hexmeros::view::{self, ViewOptions};
+use hexmeros_render::layout::hex_to_world;
+use hexmeros_render::{Glyph, HexPoint, Marker, Scene, Theme, Tile, render_rgba};
+
+const GOLDEN_SIZE: u32 = 640;
+
+/// A seeded playout: `plies` moves chosen by an LCG among the sorted legal moves. Returns the
+/// position and every move text played.
+fn playout(
+    kind: GameKind,
+    players: Option<usize>,
+    plies: usize,
+    seed: u64,
+) -> (AnyGame, Vec<String>) {
+    let mut game = AnyGame::new(kind, players, None).unwrap();
+    let mut played = Vec::new();
+    let mut s = seed;
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        s = s
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let m = &moves[(s >> 33) as usize % moves.len()];
+        played.push(game.play(m).unwrap());
+    }
+    (game, played)
+}
+
+/// The fixed mid-game position of each golden picture, with the moves since the viewer's
+/// previous turn.
+fn golden_position(kind: GameKind) -> (AnyGame, ViewOptions) {
+    let (plies, last, players) = match kind {
+        GameKind::HexiMeros => (40, 5, None),
+        GameKind::HexDame => (24, 2, None),
+        GameKind::Hexmeister => (22, 2, None),
+        GameKind::HexaEquo => (16, 2, None),
+        GameKind::Harmegedo => (18, 3, Some(3)),
+    };
+    let (game, played) = playout(kind, players, plies, 7);
+    let opts = ViewOptions {
+        last_moves: played[played.len().saturating_sub(last)..].to_vec(),
+        turn: Some(played.len() as u32 + 1),
+        ..ViewOptions::default()
+    };
+    (game, opts)
+}
+
+fn decode(png: &[u8]) -> image::RgbaImage {
+    image::load_from_memory_with_format(png, image::ImageFormat::Png)
+        .unwrap()
+        .to_rgba8()
+}
+
+/// Share of pixels whose colour differs by more than `tolerance` in any channel.
+fn differing(a: &[u8], b: &[u8], tolerance: u8) -> f64 {
+    let n = a
+        .chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| {
+            p.iter()
+                .zip(q.iter())
+                .any(|(x, y)| x.abs_diff(*y) > tolerance)
+        })
+        .count();
+    n as f64 / (a.len() / 4).max(1) as f64
+}
+
+#[test]
+fn every_game_matches_its_golden_picture() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden");
+    let mut failures = Vec::new();
+    for kind in GameKind::ALL {
+        let (game, mut opts) = golden_position(kind);
+        opts.size = Some(GOLDEN_SIZE);
+        let png = view::render_png(&game, &opts).unwrap();
+        let ours = decode(&png);
+        assert_eq!(ours.width().max(ours.height()), GOLDEN_SIZE, "{kind}");
+        let path = format!("{dir}/{}.png", kind.key());
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(&path, &png).unwrap();
+        }
+        let golden = image::open(&path)
+            .unwrap_or_else(|_| panic!("{path} is missing: run with UPDATE_GOLDEN=1"))
+            .to_rgba8();
+        if (ours.width(), ours.height()) != (golden.width(), golden.height()) {
+            failures.push(format!(
+                "{kind}: {}x{} instead of {}x{}",
+                ours.width(),
+                ours.height(),
+                golden.width(),
+                golden.height()
+            ));
+            continue;
+        }
+        // Anti-aliasing may shift by a shade between CPUs or library versions; a change of
+        // look (a colour, a piece, a moved label) touches far more than 0.5 % of the pixels.
+        let share = differing(ours.as_raw(), golden.as_raw(), 24);
+        if share >= 0.005 {
+            failures.push(format!("{kind}: {:.2} % of pixels differ", share * 100.0));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+#[test]
+fn the_golden_comparison_notices_one_more_highlighted_move() {
+    let (game, mut opts) = golden_position(GameKind::HexDame);
+    opts.size = Some(GOLDEN_SIZE);
+    let a = view::render_png(&game, &opts).unwrap();
+    opts.last_moves.remove(0);
+    let b = view::render_png(&game, &opts).unwrap();
+    assert!(differing(decode(&a).as_raw(), decode(&b).as_raw(), 24) > 0.001);
+}
+
+/// One glyph alone on a plain tile.
+fn glyph_pixels(glyph: Glyph) -> Vec<u8> {
+    let scene = Scene {
+        tiles: vec![Tile::new((0, 0), hexmeros_render::Rgba::rgb(220, 212, 196)).with_glyph(glyph)],
+        ..Scene::default()
+    };
+    render_rgba(&scene, &Theme::new(96)).unwrap().rgba
+}
+
+#[test]
+fn every_heximeros_piece_look_is_distinct() {
+    let looks = view::heximeros_piece_glyphs();
+    // 6 colours × (10 kinds + the 7 that take the Ground Zero bonus).
+    assert_eq!(looks.len(), 6 * 17);
+    let pixels: Vec<Vec<u8>> = looks.iter().map(|(_, g)| glyph_pixels(*g)).collect();
+    for i in 0..looks.len() {
+        for j in i + 1..looks.len() {
+            let d = differing(&pixels[i], &pixels[j], 24);
+            assert!(
+                d > 0.01,
+                "{} and {} look alike ({:.2} % of pixels differ)",
+                looks[i].0,
+                looks[j].0,
+                d * 100.0
+            );
+        }
+    }
+}
+
+/// The page position (y grows downward) of a hex in a scene.
+fn page_y(scene: &Scene, h: hexmeros_render::Hex) -> f32 {
+    hex_to_world(scene.orientation, scene.rotation, HexPoint::from(h)).1
+}
+
+#[test]
+fn each_seat_sees_its_own_side_at_the_bottom() {
+    let game = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
+    let AnyGame::HexiMeros(g) = &game else {
+        unreachable!()
+    };
+    let mut seen = Vec::new();
+    for seat in 0..6u8 {
+        let opts = ViewOptions {
+            as_seat: Some(Seat(seat)),
+            ..ViewOptions::default()
+        };
+        let scene = view::scene(&game, &opts).unwrap();
+        // The viewer's Sovereign is lower on the page than every other Sovereign.
+        let y_of = |s: u8| {
+            let c = g.sovereigns_of(Seat(s))[0];
+            let h = hexmeros::games::heximeros::BOARD.geometry.hex(c);
+            page_y(&scene, hexmeros_render::Hex::new(h.q, h.r))
+        };
+        let mine = y_of(seat);
+        for other in (0..6u8).filter(|&o| o != seat) {
+            assert!(mine > y_of(other) + 1.0, "seat {seat} vs {other}");
+        }
+        seen.push(scene.rotation);
+    }
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 6, "six different rotations");
+    // Two-player boards: the second seat sees the board upside down.
+    for kind in [GameKind::HexDame, GameKind::Hexmeister, GameKind::HexaEquo] {
+        let game = AnyGame::new(kind, None, None).unwrap();
+        let r = |s| {
+            let opts = ViewOptions {
+                as_seat: Some(Seat(s)),
+                ..ViewOptions::default()
+            };
+            view::scene(&game, &opts).unwrap().rotation
+        };
+        assert_eq!((r(1) + 6 - r(0)) % 6, 3, "{kind}");
+    }
+}
+
+fn tile<'a>(scene: &'a Scene, game: &AnyGame, name: &str) -> &'a Tile {
+    let h = match game {
+        AnyGame::HexiMeros(_) => {
+            let geo = &hexmeros::games::heximeros::BOARD.geometry;
+            geo.hex(geo.parse(name).unwrap())
+        }
+        AnyGame::HexDame(_) => {
+            let geo = hexmeros::games::hexdame::HexDame::geometry();
+            geo.hex(geo.parse(name).unwrap())
+        }
+        _ => unreachable!(),
+    };
+    scene
+        .tiles
+        .iter()
+        .find(|t| t.hex == hexmeros_render::Hex::new(h.q, h.r))
+        .unwrap()
+}
+
+#[test]
+fn last_moves_are_outlined_in_their_movers_colours() {
+    let mut game = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
+    let first = game.legal_moves()[0].clone();
+    game.play(&first).unwrap();
+    let second = game.legal_moves()[0].clone();
+    game.play(&second).unwrap();
+    let opts = ViewOptions {
+        last_moves: vec![first.clone(), second.clone()],
+        ..ViewOptions::default()
+    };
+    let scene = view::scene(&game, &opts).unwrap();
+    assert_eq!(scene.arrows.len(), 2);
+    let outline = |t: &Tile| {
+        t.markers
+            .iter()
+            .find_map(|m| match m {
+                Marker::Outline(c) => Some(*c),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let (f1, t1) = first.split_once('-').unwrap();
+    let (f2, t2) = second.split_once('-').unwrap();
+    let c1 = outline(tile(&scene, &game, f1));
+    assert_eq!(c1, outline(tile(&scene, &game, t1)));
+    let c2 = outline(tile(&scene, &game, f2));
+    assert_eq!(c2, outline(tile(&scene, &game, t2)));
+    assert_ne!(c1, c2, "Silver's and Blue's moves in different colours");
+    assert_eq!(scene.arrows[0].colour.with_alpha(255), c1);
+
+    // And the pixels change where the moves are.
+    let plain = render_rgba(
+        &view::scene(&game, &ViewOptions::default()).unwrap(),
+        &Theme::new(400),
+    )
+    .unwrap();
+    let marked = render_rgba(&scene, &Theme::new(400)).unwrap();
+    assert!(differing(&plain.rgba, &marked.rgba, 24) > 0.0005);
+}
+
+#[test]
+fn a_staged_move_is_a_dashed_preview_and_changes_nothing_else() {
+    let game = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+    let staged = game.legal_moves()[0].clone();
+    let opts = ViewOptions {
+        staged: Some(staged.clone()),
+        ..ViewOptions::default()
+    };
+    let scene = view::scene(&game, &opts).unwrap();
+    assert_eq!(scene.arrows.len(), 1);
+    assert!(scene.arrows[0].dashed);
+    let (from, to) = staged.split_once('-').unwrap();
+    let to_tile = tile(&scene, &game, to);
+    assert_eq!(
+        to_tile.glyph.unwrap().state,
+        hexmeros_render::GlyphState::Ghost
+    );
+    assert!(
+        tile(&scene, &game, from).glyph.is_some(),
+        "the piece still shown where it stands"
+    );
+    let plain = view::scene(&game, &ViewOptions::default()).unwrap();
+    let changed = plain
+        .tiles
+        .iter()
+        .zip(&scene.tiles)
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(changed, 2, "only the staged move's two cells");
+
+    let bad = ViewOptions {
+        staged: Some("a1-a9".into()),
+        ..ViewOptions::default()
+    };
+    let err = view::scene(&game, &bad).unwrap_err().to_string();
+    assert!(err.contains("a1-a9"), "{err}");
+}
+
+#[test]
+fn declared_checks_are_marked_on_the_sovereign() {
+    let start = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&start.to_json()).unwrap();
+    json["checks"] = serde_json::json!([{"declarer": "blue", "target": "Q2"}]);
+    let game = AnyGame::from_json(&json.to_string()).unwrap();
+    let scene = view::scene(&game, &ViewOptions::default()).unwrap();
+    assert!(tile(&scene, &game, "Q2").markers.contains(&Marker::Check));
+    let marked = scene
+        .tiles
+        .iter()
+        .filter(|t| t.markers.contains(&Marker::Check))
+        .count();
+    assert_eq!(marked, 1);
+    let plain = view::scene(&start, &ViewOptions::default()).unwrap();
+    let theme = Theme::new(400);
+    assert!(
+        differing(
+            &render_rgba(&plain, &theme).unwrap().rgba,
+            &render_rgba(&scene, &theme).unwrap().rgba,
+            24
+        ) > 0.0002
+    );
+}
+
+#[test]
+fn trays_count_what_was_taken() {
+    // A HexDame game with captures: the trays hold exactly the men missing from the board.
+    let (game, _) = playout(GameKind::HexDame, None, 60, 3);
+    let AnyGame::HexDame(g) = &game else {
+        unreachable!()
+    };
+    let scene = view::scene(&game, &ViewOptions::default()).unwrap();
+    let taken = |t: &hexmeros_render::Tray| -> u16 {
+        t.items.iter().map(|g| g.badges.count.unwrap_or(1)).sum()
+    };
+    let white_left = g
+        .pieces()
+        .filter(|(_, p)| p.colour == hexmeros::games::hexdame::Colour::White)
+        .count() as u16;
+    let black_left = g
+        .pieces()
+        .filter(|(_, p)| p.colour == hexmeros::games::hexdame::Colour::Black)
+        .count() as u16;
+    assert_eq!(taken(&scene.trays[0]), 16 - black_left);
+    assert_eq!(taken(&scene.trays[1]), 16 - white_left);
+    assert!(
+        16 - black_left + 16 - white_left > 0,
+        "the playout captured something"
+    );
+}
+
+#[test]
+fn random_games_of_every_kind_draw_without_error() {
+    for (kind, players) in [
+        (GameKind::HexiMeros, None),
+        (GameKind::HexDame, None),
+        (GameKind::Hexmeister, None),
+        (GameKind::HexaEquo, None),
+        (GameKind::Harmegedo, Some(2)),
+        (GameKind::Harmegedo, Some(6)),
+    ] {
+        for seed in 0..3u64 {
+            let (end, played) = playout(kind, players, 80, seed);
+            // Replay, drawing a scene after every move with the last three highlighted, from
+            // every seat's side, and a staged move where there is one.
+            let mut game = AnyGame::new(kind, players, None).unwrap();
+            for (i, m) in played.iter().enumerate() {
+                game.play(m).unwrap();
+                let opts = ViewOptions {
+                    as_seat: Some(Seat((i % game.seat_count()) as u8)),
+                    last_moves: played[i.saturating_sub(2)..=i].to_vec(),
+                    staged: game.legal_moves().first().cloned(),
+                    ..ViewOptions::default()
+                };
+                view::scene(&game, &opts).unwrap_or_else(|e| panic!("{kind} move {i}: {e}"));
+            }
+            let png = view::render_png(
+                &end,
+                &ViewOptions {
+                    size: Some(300),
+                    ..ViewOptions::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(decode(&png).width().max(decode(&png).height()), 300);
+        }
+    }
+}
+
+#[test]
+fn a_replay_gif_has_a_frame_per_move() {
+    let (_, played) = playout(GameKind::HexDame, None, 12, 5);
+    let mut text = String::from("# hexmeros game export\ngame hexdame\nseats 2\nhouse {}\n");
+    let mut g = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+    for m in &played {
+        let seat = g.to_move().unwrap();
+        text.push_str(&format!("{} {m}\n", g.seat_name(seat)));
+        g.play(m).unwrap();
+    }
+    let gif = view::replay_gif_from_export(&text).unwrap();
+    let mut decoder = gif::DecodeOptions::new().read_info(gif.as_slice()).unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, played.len() + 1);
+
+    let bad = text.replace("game hexdame", "game chess");
+    assert!(view::replay_gif_from_export(&bad).is_err());
+    let illegal = format!("{text}white a1-a9\n");
+    let err = view::replay_gif_from_export(&illegal)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("a1-a9"), "{err}");
+}
+
+#[test]
+fn bad_options_are_errors() {
+    let game = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+    let seat = ViewOptions {
+        as_seat: Some(Seat(4)),
+        ..ViewOptions::default()
+    };
+    assert!(view::scene(&game, &seat).is_err());
+    let nonsense = ViewOptions {
+        last_moves: vec!["hello".into()],
+        ..ViewOptions::default()
+    };
+    assert!(view::scene(&game, &nonsense).is_err());
+    let size = ViewOptions {
+        size: Some(10),
+        ..ViewOptions::default()
+    };
+    assert!(view::render_png(&game, &size).is_err());
+}
+
+/// Writes the README's pictures: `cargo test --test view_golden -- --ignored write_docs_pictures`.
+#[test]
+#[ignore]
+fn write_docs_pictures() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/docs");
+    for kind in GameKind::ALL {
+        let (game, mut opts) = golden_position(kind);
+        opts.size = Some(1200);
+        let png = view::render_png(&game, &opts).unwrap();
+        std::fs::write(format!("{dir}/board-{}.png", kind.key()), png).unwrap();
+    }
+}
