@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used)]
 //! Latency of the Discord bot under load: the real `hexmeros serve` (release build) against the
-//! fake Discord of the tests. For 1 and for 100 games played at once, every game's Token holder
+//! fake Discord of the tests. For 1 and for 100 HexDame games played at once, every game's Token holder
 //! sends `/hexmeros move … pass:True` at the same moment; measured per interaction are the time
 //! from the fake dispatching it to the bot's first callback (the acknowledgement), and to the new
 //! board posted in the game's thread. Prints p50 / p99 / max.
@@ -69,12 +69,14 @@ async fn run(games: usize, rounds: usize) {
     // Start the games (not measured).
     let mut all = Vec::new();
     for g in 0..games {
-        let players: Vec<u64> = (1..=6).map(|n| F::user((g as u64) * 6 + n)).collect();
-        let opts: Vec<Value> = players
+        let players: Vec<u64> = (1..=2).map(|n| F::user((g as u64) * 2 + n)).collect();
+        let mut opts: Vec<Value> = players
             .iter()
             .enumerate()
             .map(|(i, p)| json!({"type": 6, "name": format!("p{}", i + 1), "value": p.to_string()}))
             .collect();
+        // HexDame (choice 1): no challenge window can hold a pass back, so every move is a turn.
+        opts.push(json!({"type": 4, "name": "game", "value": 1}));
         let before = fake.threads().len();
         fake.slash(
             players[0],
@@ -91,7 +93,7 @@ async fn run(games: usize, rounds: usize) {
         let thread = fake.threads().into_iter().map(|t| t.0).max().unwrap();
         all.push(Game {
             thread,
-            position: AnyGame::new(GameKind::HexiMeros, None, None).unwrap(),
+            position: AnyGame::new(GameKind::HexDame, None, None).unwrap(),
             players,
         });
     }
