@@ -1,5 +1,7 @@
 //! The `hexmeros` binary: the command line. `anyhow` lives here, at the edge.
 
+mod discord;
+
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -19,6 +21,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the Discord bot: reads DISCORD_TOKEN, DATABASE_URL, DEV_GUILD_ID and
+    /// DISCORD_API_BASE from .env or the environment (see .env.example).
+    Serve {
+        /// The database; default: $DATABASE_URL, else sqlite://hexmeros.db.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
     /// Rules engines: start positions, legal moves, playing moves, perft, board pictures.
     #[command(subcommand)]
     Rules(RulesCommand),
@@ -50,11 +59,11 @@ enum Command {
     Render(RenderArgs),
 }
 
-/// What plain `hexmeros` says: the Discord front end is not part of this build yet.
+/// What plain `hexmeros` says.
 const NO_COMMAND: &str = "\
 hexmeros hosts hexagonal board games on Discord and on the terminal.
 To run the bot, put DISCORD_TOKEN=<your bot token> in the environment (or .env) and run
-`hexmeros serve` once the Discord front end is built. To play now, on this terminal:
+`hexmeros serve` (see .env.example). To play without Discord, on this terminal:
     hexmeros local
 Games are kept in DATABASE_URL (default sqlite://hexmeros.db). `hexmeros --help` lists the rest.";
 
@@ -84,6 +93,10 @@ async fn host(db: Option<String>) -> anyhow::Result<hexmeros::host::GameHost> {
 fn run_host(cmd: Command) -> anyhow::Result<String> {
     runtime()?.block_on(async move {
         match cmd {
+            Command::Serve { db } => {
+                discord::serve_from_env(db).await?;
+                Ok(String::new())
+            }
             Command::Local { db } => {
                 let host = host(db).await?;
                 let input = tokio::io::BufReader::new(tokio::io::stdin());

@@ -1,0 +1,170 @@
+#![allow(clippy::unwrap_used)]
+//! Latency of the Discord bot under load: the real `hexmeros serve` (release build) against the
+//! fake Discord of the tests. For 1 and for 100 HexDame games played at once, every game's Token holder
+//! sends `/hexmeros move … pass:True` at the same moment; measured per interaction are the time
+//! from the fake dispatching it to the bot's first callback (the acknowledgement), and to the new
+//! board posted in the game's thread. Prints p50 / p99 / max.
+//!
+//! `cargo bench --bench discord` (a harness of its own: criterion's repeated closures do not fit
+//! a measurement that spans two processes).
+
+#[path = "../tests/support/fake_discord.rs"]
+mod fake_discord;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fake_discord::FakeDiscord as F;
+use hexmeros::games::{AnyGame, GameKind};
+use serde_json::{Value, json};
+
+const T: Duration = Duration::from_secs(60);
+
+fn sub(name: &str, options: Value) -> Value {
+    json!([{ "type": 1, "name": name, "options": options }])
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn report(what: &str, mut v: Vec<Duration>) {
+    v.sort();
+    println!(
+        "{what}: n={} p50={:.1} ms p99={:.1} ms max={:.1} ms",
+        v.len(),
+        percentile(&v, 0.5).as_secs_f64() * 1000.0,
+        percentile(&v, 0.99).as_secs_f64() * 1000.0,
+        v.last().copied().unwrap_or_default().as_secs_f64() * 1000.0
+    );
+}
+
+struct Game {
+    thread: u64,
+    position: AnyGame,
+    /// Seat order's players.
+    players: Vec<u64>,
+}
+
+async fn run(games: usize, rounds: usize) {
+    let fake = F::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .arg("serve")
+        .current_dir(dir.path())
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("DISCORD_API_BASE", fake.api_base())
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}", dir.path().join("bench.db").display()),
+        )
+        .env("DEV_GUILD_ID", F::GUILD_ID.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    fake.wait_ready(T).await.unwrap();
+
+    // Start the games (not measured).
+    let mut all = Vec::new();
+    for g in 0..games {
+        let players: Vec<u64> = (1..=2).map(|n| F::user((g as u64) * 2 + n)).collect();
+        let mut opts: Vec<Value> = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| json!({"type": 6, "name": format!("p{}", i + 1), "value": p.to_string()}))
+            .collect();
+        // HexDame (choice 1): no challenge window can hold a pass back, so every move is a turn.
+        opts.push(json!({"type": 4, "name": "game", "value": 1}));
+        let before = fake.threads().len();
+        fake.slash(
+            players[0],
+            F::CHANNEL_ID,
+            "hexmeros",
+            sub("start", json!(opts)),
+        )
+        .await;
+        let deadline = Instant::now() + T;
+        while fake.threads().len() == before {
+            assert!(Instant::now() < deadline, "no thread for game {g}");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let thread = fake.threads().into_iter().map(|t| t.0).max().unwrap();
+        all.push(Game {
+            thread,
+            position: AnyGame::new(GameKind::HexDame, None, None).unwrap(),
+            players,
+        });
+    }
+    // Let the start boards land.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    let mut first = Vec::new();
+    let mut board = Vec::new();
+    for _ in 0..rounds {
+        let mut sent = Vec::new();
+        for g in &mut all {
+            let seat = g.position.to_move().unwrap().index();
+            let mv = g.position.legal_moves()[0].clone();
+            g.position.play(&mv).unwrap();
+            let posted = fake.messages(g.thread).len();
+            let i = fake
+                .slash(
+                    g.players[seat],
+                    g.thread,
+                    "hexmeros",
+                    sub(
+                        "move",
+                        json!([
+                            {"type": 3, "name": "from", "value": mv},
+                            {"type": 5, "name": "pass", "value": true}
+                        ]),
+                    ),
+                )
+                .await;
+            sent.push((i, g.thread, posted, mv));
+        }
+        for (i, thread, posted, mv) in sent {
+            let cb = fake.first_response(&i, T).await.unwrap();
+            first.push(cb.at - i.sent_at);
+            let needle = format!("played {mv}");
+            let deadline = Instant::now() + T;
+            let at = loop {
+                if let Some(m) = fake.messages(thread).iter().skip(posted).find(|m| {
+                    m.json
+                        .as_ref()
+                        .and_then(|j| j["content"].as_str())
+                        .is_some_and(|c| c.contains(&needle))
+                }) {
+                    break m.at;
+                }
+                assert!(Instant::now() < deadline, "no board for {mv}");
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            };
+            board.push(at - i.sent_at);
+        }
+    }
+    assert!(fake.late_callbacks().is_empty());
+    report(&format!("{games} game(s): first callback"), first);
+    report(&format!("{games} game(s): board posted"), board);
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn main() {
+    // `cargo test --benches` runs benches once with `--bench` absent: keep that quick.
+    let full = std::env::args().any(|a| a == "--bench");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        if full {
+            run(1, 50).await;
+            run(100, 3).await;
+        } else {
+            run(1, 2).await;
+        }
+    });
+}

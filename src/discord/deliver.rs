@@ -1,0 +1,492 @@
+//! Carrying out the host's effects on Discord: threads, turn messages with their buttons and
+//! reactions, pings, challenge questions, ballots, direct messages. Also the timer task, and the
+//! retry policy for Discord's transient failures (429, 5xx) so that nothing the host decided is
+//! lost when Discord hiccups.
+
+use std::collections::BTreeSet;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateMessage, GuildId, Http, MessageId, ReactionType, UserId,
+};
+
+use hexmeros::host::{Effect, GameId, GameState, PlayerId, Status};
+
+use super::Data;
+use super::ids::{Action, CustomId};
+use super::picture::{self, Picture};
+
+/// The reactions put on every turn message: pass, take back, show my side.
+pub const PASS: &str = "✅";
+pub const TAKE_BACK: &str = "↩️";
+pub const MY_SIDE: &str = "🔄";
+
+/// Where a batch of effects comes from: the channel a command was used in (new threads open
+/// there) and the player whose private replies are returned rather than sent.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Origin {
+    pub channel: Option<ChannelId>,
+    pub guild: Option<GuildId>,
+    pub actor: Option<PlayerId>,
+}
+
+/// A Discord user id for a player, if the player is a Discord user. Local and bot players have
+/// small ids; every snowflake is above 2^22 (its timestamp part is never zero).
+pub fn discord_user(p: PlayerId) -> Option<UserId> {
+    (p >= 1 << 22).then(|| UserId::new(p as u64))
+}
+
+/// How a player is named in a message: a mention for a Discord user.
+pub async fn mention(data: &Data, p: PlayerId) -> String {
+    match discord_user(p) {
+        Some(u) => format!("<@{u}>"),
+        None => match data.host.store().player_name(p).await {
+            Ok(Some(n)) => n,
+            _ => format!("player {p}"),
+        },
+    }
+}
+
+/// The HTTP status and Discord error code of a failed request.
+pub fn http_status(e: &serenity::Error) -> Option<(u16, isize)> {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            Some((r.status_code.as_u16(), r.error.code))
+        }
+        _ => None,
+    }
+}
+
+/// Run a Discord call, retrying rate limits (429) and server errors (5xx) with a growing
+/// pause. In production serenity's rate limiter waits out 429s itself; with the limiter off
+/// (a proxied API base) its error loses the Retry-After value, so the pause starts at a second,
+/// Discord's usual bucket reset.
+pub async fn retry<T, F, Fut>(what: &str, mut call: F) -> Result<T, serenity::Error>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    let mut pause = Duration::from_millis(250);
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        match call().await {
+            Ok(v) => return Ok(v),
+            Err(e) => {
+                let wait = match http_status(&e) {
+                    Some((429, _)) => pause.max(Duration::from_secs(1)),
+                    Some((500..=599, _)) => pause,
+                    _ => return Err(e),
+                };
+                if attempt >= 6 {
+                    eprintln!("warning: {what} failed {attempt} times, giving up: {e}");
+                    return Err(e);
+                }
+                tokio::time::sleep(wait).await;
+                pause *= 2;
+            }
+        }
+    }
+}
+
+/// Send a message, retrying transient failures.
+pub async fn send(
+    http: &Http,
+    channel: ChannelId,
+    msg: CreateMessage,
+) -> Result<serenity::Message, serenity::Error> {
+    retry("sending a message", || {
+        channel.send_message(http, msg.clone())
+    })
+    .await
+}
+
+/// A mention that pings exactly these users.
+pub fn pinging(users: &[PlayerId]) -> CreateAllowedMentions {
+    CreateAllowedMentions::new().users(users.iter().filter_map(|&p| discord_user(p)))
+}
+
+/// Attach a board picture to a message: a PNG file, or text in a code block (a file when long).
+pub fn with_picture(msg: CreateMessage, content: String, pic: Picture) -> CreateMessage {
+    match pic {
+        Picture::Png(png) => msg
+            .content(content)
+            .add_file(CreateAttachment::bytes(png, "board.png")),
+        Picture::Text(t) if t.len() + content.len() < 1900 => {
+            msg.content(format!("{content}\n```\n{t}\n```"))
+        }
+        Picture::Text(t) => msg
+            .content(content)
+            .add_file(CreateAttachment::bytes(t.into_bytes(), "board.txt")),
+    }
+}
+
+/// The buttons of a turn message, for the Token holder.
+pub fn turn_buttons(game: GameId, version: u64) -> Vec<CreateActionRow> {
+    let id = |a| CustomId::new(game, a, version).to_string();
+    vec![CreateActionRow::Buttons(vec![
+        CreateButton::new(id(Action::Pick))
+            .label("Move…")
+            .style(serenity::ButtonStyle::Primary),
+        CreateButton::new(id(Action::Back))
+            .label("Take back")
+            .style(serenity::ButtonStyle::Secondary),
+        CreateButton::new(id(Action::Pass))
+            .label("Pass Token")
+            .style(serenity::ButtonStyle::Success),
+        CreateButton::new(id(Action::Checks))
+            .label("Declare Check…")
+            .style(serenity::ButtonStyle::Danger),
+        CreateButton::new(id(Action::Board))
+            .label("My side")
+            .style(serenity::ButtonStyle::Secondary),
+    ])]
+}
+
+/// Carry out a batch of effects. Returns the private texts meant for `origin.actor`, which the
+/// caller sends as its ephemeral reply.
+pub async fn deliver(
+    http: &Arc<Http>,
+    data: &Data,
+    fx: Vec<Effect>,
+    origin: Origin,
+) -> Vec<String> {
+    let mut private = Vec::new();
+    let mut games = BTreeSet::new();
+    for e in fx {
+        if let Some(g) = e.game() {
+            games.insert(g);
+        }
+        if let Err(err) = one(http, data, e, origin, &mut private).await {
+            eprintln!("warning: an effect could not be delivered: {err}");
+        }
+    }
+    for &g in &games {
+        if let Err(err) = follow_up(http, data, g).await {
+            eprintln!("warning: game #{g}: {err}");
+        }
+    }
+    // Bots act after a person: in their own task, so the person's reply does not wait for them.
+    if origin.actor.is_some() {
+        for g in games {
+            bots(http, data, g);
+        }
+    }
+    private
+}
+
+/// Let the game's bots play until a person must act, delivering what they do.
+pub fn bots(http: &Arc<Http>, data: &Data, game: GameId) {
+    let http = http.clone();
+    let data = data.clone();
+    tokio::spawn(async move {
+        match data.host.bot_turns(game).await {
+            Ok(fx) if !fx.is_empty() => {
+                Box::pin(deliver(&http, &data, fx, Origin::default())).await;
+            }
+            Ok(_) => {}
+            Err(e) => eprintln!("warning: game #{game}: bots failed: {e}"),
+        }
+    });
+}
+
+async fn thread_of(data: &Data, game: GameId) -> anyhow::Result<Option<ChannelId>> {
+    Ok(data
+        .links
+        .by_game(game)
+        .await?
+        .map(|l| ChannelId::new(l.thread)))
+}
+
+async fn one(
+    http: &Http,
+    data: &Data,
+    e: Effect,
+    origin: Origin,
+    private: &mut Vec<String>,
+) -> anyhow::Result<()> {
+    match e {
+        Effect::OpenThread { game, title } => {
+            let Some(parent) = origin.channel else {
+                return Ok(());
+            };
+            let body = serde_json::json!({
+                "name": title,
+                "type": 11, // a public thread
+                "auto_archive_duration": 10080,
+            });
+            // Without the permission to open threads, the game lives in the channel itself.
+            let thread = match retry("opening a thread", || {
+                http.create_thread(parent, &body, None)
+            })
+            .await
+            {
+                Ok(t) => t.id,
+                Err(err) => {
+                    eprintln!("warning: no thread for game #{game} ({err}); using the channel");
+                    parent
+                }
+            };
+            data.links
+                .insert(
+                    game,
+                    origin.guild.map(|g| g.get()),
+                    parent.get(),
+                    thread.get(),
+                )
+                .await?;
+            data.host
+                .store()
+                .set_channel(game, &thread.get().to_string())
+                .await?;
+        }
+        Effect::CloseThread { game } => {
+            if let Some(t) = thread_of(data, game).await? {
+                send(
+                    http,
+                    t,
+                    CreateMessage::new()
+                        .content("this game is closed; the thread stays as its record"),
+                )
+                .await?;
+            }
+        }
+        Effect::Board { game, caption, .. } => post_turn(http, data, game, &caption).await?,
+        Effect::Say { game, text } => {
+            if let Some(t) = thread_of(data, game).await? {
+                send(http, t, CreateMessage::new().content(text)).await?;
+            }
+        }
+        Effect::Ping { game, player, text } => {
+            if let Some(t) = thread_of(data, game).await? {
+                let who = mention(data, player).await;
+                send(
+                    http,
+                    t,
+                    CreateMessage::new()
+                        .content(format!("{who} {text}"))
+                        .allowed_mentions(pinging(&[player])),
+                )
+                .await?;
+            }
+        }
+        Effect::AskChallenge {
+            game,
+            player,
+            version,
+            text,
+        } => {
+            if let Some(t) = thread_of(data, game).await? {
+                let who = mention(data, player).await;
+                let id = |yes: &str| {
+                    CustomId::new(game, Action::Challenge, version)
+                        .arg(yes)
+                        .to_string()
+                };
+                let row = CreateActionRow::Buttons(vec![
+                    CreateButton::new(id("y"))
+                        .label("Declare Check")
+                        .style(serenity::ButtonStyle::Danger),
+                    CreateButton::new(id("n"))
+                        .label("Let it stand")
+                        .style(serenity::ButtonStyle::Secondary),
+                ]);
+                send(
+                    http,
+                    t,
+                    CreateMessage::new()
+                        .content(format!("{who} {text}"))
+                        .components(vec![row])
+                        .allowed_mentions(pinging(&[player])),
+                )
+                .await?;
+            }
+        }
+        Effect::Private { player, text } => {
+            if Some(player) == origin.actor {
+                private.push(text);
+            } else {
+                dm(http, data, player, CreateMessage::new().content(text), true).await;
+            }
+        }
+        Effect::Dm { player, text } => {
+            dm(http, data, player, CreateMessage::new().content(text), true).await;
+        }
+    }
+    Ok(())
+}
+
+/// Post the board of a game in its thread as the new turn message: the picture from the Token
+/// holder's side, the caption, the buttons, and the three reactions.
+pub async fn post_turn(
+    http: &Http,
+    data: &Data,
+    game: GameId,
+    caption: &str,
+) -> anyhow::Result<()> {
+    let Some(link) = data.links.by_game(game).await? else {
+        return Ok(());
+    };
+    let state = data.host.state(game).await?;
+    let thread = ChannelId::new(link.thread);
+    let mut content = format!("**{}** — {caption}", title(&state));
+    let live = matches!(state.status(), Status::HouseRules | Status::Playing);
+    let holder = state.holder_player().filter(|_| live);
+    if let (Some(seat), Some(p)) = (state.holder(), holder) {
+        content.push_str(&format!(
+            "\n{} ({}) has the Token",
+            state.seat_name(seat),
+            mention(data, p).await
+        ));
+    }
+    let pic = picture::board(&state, state.holder()).await;
+    let mut msg = with_picture(CreateMessage::new(), content, pic)
+        // The holder is pinged by its own message; the board itself pings nobody.
+        .allowed_mentions(CreateAllowedMentions::new());
+    if holder.is_some() {
+        msg = msg.components(turn_buttons(game, state.version));
+    }
+    let posted = send(http, thread, msg).await?;
+    if holder.is_some() {
+        data.links
+            .set_turn(game, posted.id.get(), state.version)
+            .await?;
+        for r in [PASS, TAKE_BACK, MY_SIDE] {
+            let emoji = ReactionType::Unicode(r.to_string());
+            if let Err(e) = retry("adding a reaction", || {
+                http.create_reaction(thread, posted.id, &emoji)
+            })
+            .await
+            {
+                eprintln!("warning: reaction {r} on game #{game}'s turn message: {e}");
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn title(state: &GameState) -> String {
+    format!("{} #{}", state.kind().name(), state.id)
+}
+
+/// After a batch: a ballot message with Yes/No buttons for every motion not yet given one, and
+/// the replay GIF once the game has finished.
+async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()> {
+    let Some(thread) = thread_of(data, game).await? else {
+        return Ok(());
+    };
+    let state = data.host.state(game).await?;
+    if state.status() == Status::Finished && data.links.claim_gif(game).await? {
+        let export = data.host.export(game).await?;
+        if let Some(gif) = picture::replay(export).await {
+            send(
+                http,
+                thread,
+                CreateMessage::new()
+                    .content(format!("{}: the replay", title(&state)))
+                    .add_file(CreateAttachment::bytes(gif, format!("hexmeros-{game}.gif"))),
+            )
+            .await?;
+        }
+    }
+    for m in &state.motions {
+        if !data.links.claim_ballot(game, m.id).await? {
+            continue;
+        }
+        let id = |yes: &str| {
+            CustomId::new(game, Action::Vote, state.version)
+                .arg(format!("{}-{yes}", m.id))
+                .to_string()
+        };
+        let row = CreateActionRow::Buttons(vec![
+            CreateButton::new(id("y"))
+                .label("Yes")
+                .style(serenity::ButtonStyle::Success),
+            CreateButton::new(id("n"))
+                .label("No")
+                .style(serenity::ButtonStyle::Danger),
+        ]);
+        send(
+            http,
+            thread,
+            CreateMessage::new()
+                .content(format!(
+                    "ballot on motion #{}: {}",
+                    m.id,
+                    state.describe(&m.motion)
+                ))
+                .components(vec![row]),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Send a direct message. With `opt_in`, only to players who asked for DMs. A DM found closed
+/// (403, code 50007) is remembered and never tried again: repeated 403s get a bot banned.
+pub async fn dm(http: &Http, data: &Data, player: PlayerId, msg: CreateMessage, opt_in: bool) {
+    let Some(user) = discord_user(player) else {
+        return;
+    };
+    let allowed = if opt_in {
+        data.links.dm_open(user.get()).await
+    } else {
+        data.links.dm_closed(user.get()).await.map(|c| !c)
+    };
+    if !matches!(allowed, Ok(true)) {
+        return;
+    }
+    let body = serde_json::json!({ "recipient_id": user.get().to_string() });
+    let sent = async {
+        let ch = retry("opening a DM", || http.create_private_channel(&body)).await?;
+        send(http, ch.id, msg.clone()).await
+    }
+    .await;
+    if let Err(e) = sent {
+        match http_status(&e) {
+            Some((403, 50007)) | Some((403, _)) => {
+                if let Err(e) = data.links.mark_dm_closed(user.get(), data.host.now()).await {
+                    eprintln!("warning: cannot remember a closed DM: {e}");
+                }
+            }
+            _ => eprintln!("warning: DM to {user} failed: {e}"),
+        }
+    }
+}
+
+/// Run the host's timers every `every`, delivering what they produce.
+pub async fn tick_loop(http: Arc<Http>, data: Data, every: Duration) {
+    let mut interval = tokio::time::interval(every);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        match data.host.tick().await {
+            Ok(fx) if !fx.is_empty() => {
+                deliver(&http, &data, fx, Origin::default()).await;
+            }
+            Ok(_) => {}
+            Err(e) => eprintln!("warning: timers failed: {e}"),
+        }
+    }
+}
+
+/// Remove a user's reaction from a message (someone else's, or one already acted on).
+pub async fn remove_reaction(
+    http: &Http,
+    channel: ChannelId,
+    message: MessageId,
+    user: UserId,
+    emoji: &ReactionType,
+) {
+    if let Err(e) = retry("removing a reaction", || {
+        http.delete_reaction(channel, message, user, emoji)
+    })
+    .await
+    {
+        eprintln!("warning: cannot remove a reaction: {e}");
+    }
+}

@@ -1,0 +1,187 @@
+//! The Discord front end's own tables (`migrations/0003_discord.sql`): which thread a game lives
+//! in, its current turn message, the ballots already posted, and direct-message settings. Kept
+//! here, over the store's pool, so the host and the store know nothing of Discord.
+
+use sqlx::{Row, SqlitePool};
+
+use hexmeros::host::GameId;
+
+/// A game's place on Discord.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameLink {
+    pub game: GameId,
+    pub parent: u64,
+    pub thread: u64,
+    pub turn_message: Option<u64>,
+    pub turn_version: Option<u64>,
+    pub gif_posted: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Links {
+    pool: SqlitePool,
+}
+
+// Snowflakes fit in 63 bits (they are milliseconds since 2015 shifted by 22), so the casts to
+// SQLite's signed integers are lossless.
+fn sf(id: u64) -> i64 {
+    id as i64
+}
+
+fn link(r: sqlx::sqlite::SqliteRow) -> Result<GameLink, sqlx::Error> {
+    Ok(GameLink {
+        game: r.try_get(0)?,
+        parent: r.try_get::<i64, _>(1)? as u64,
+        thread: r.try_get::<i64, _>(2)? as u64,
+        turn_message: r.try_get::<Option<i64>, _>(3)?.map(|v| v as u64),
+        turn_version: r.try_get::<Option<i64>, _>(4)?.map(|v| v as u64),
+        gif_posted: r.try_get::<i64, _>(5)? != 0,
+    })
+}
+
+const COLUMNS: &str =
+    "game_id, parent_id, thread_id, turn_message, turn_version, gif_posted FROM discord_games";
+
+impl Links {
+    pub fn new(pool: SqlitePool) -> Links {
+        Links { pool }
+    }
+
+    pub async fn insert(
+        &self,
+        game: GameId,
+        guild: Option<u64>,
+        parent: u64,
+        thread: u64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO discord_games (game_id, guild_id, parent_id, thread_id) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO UPDATE SET thread_id = $4",
+        )
+        .bind(game)
+        .bind(guild.map(sf))
+        .bind(sf(parent))
+        .bind(sf(thread))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn by_game(&self, game: GameId) -> Result<Option<GameLink>, sqlx::Error> {
+        let row = sqlx::query(&format!("SELECT {COLUMNS} WHERE game_id = $1"))
+            .bind(game)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(link).transpose()
+    }
+
+    pub async fn by_thread(&self, thread: u64) -> Result<Option<GameLink>, sqlx::Error> {
+        let row = sqlx::query(&format!(
+            "SELECT {COLUMNS} WHERE thread_id = $1 ORDER BY game_id DESC LIMIT 1"
+        ))
+        .bind(sf(thread))
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(link).transpose()
+    }
+
+    pub async fn by_turn_message(&self, message: u64) -> Result<Option<GameLink>, sqlx::Error> {
+        let row = sqlx::query(&format!("SELECT {COLUMNS} WHERE turn_message = $1"))
+            .bind(sf(message))
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(link).transpose()
+    }
+
+    /// Record the new turn message, unless a newer one (a higher version) is already recorded:
+    /// deliveries of two commands may finish out of order.
+    pub async fn set_turn(
+        &self,
+        game: GameId,
+        message: u64,
+        version: u64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "UPDATE discord_games SET turn_message = $1, turn_version = $2 \
+             WHERE game_id = $3 AND (turn_version IS NULL OR turn_version <= $2)",
+        )
+        .bind(sf(message))
+        .bind(version as i64)
+        .bind(game)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Mark the replay GIF as posted; true if this call did it (only one caller posts).
+    pub async fn claim_gif(&self, game: GameId) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE discord_games SET gif_posted = 1 WHERE game_id = $1 AND gif_posted = 0",
+        )
+        .bind(game)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Claim a motion's ballot message; true if it was not posted before.
+    pub async fn claim_ballot(&self, game: GameId, motion: u64) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "INSERT INTO discord_ballots (game_id, motion) VALUES ($1, $2) \
+             ON CONFLICT (game_id, motion) DO NOTHING",
+        )
+        .bind(game)
+        .bind(motion as i64)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub async fn set_dm_opt_in(&self, user: u64, on: bool) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO discord_dm (user_id, opted_in) VALUES ($1, $2) \
+             ON CONFLICT (user_id) DO UPDATE SET opted_in = $2, closed_at = NULL",
+        )
+        .bind(sf(user))
+        .bind(on as i64)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Whether reminders may go to this user by DM: opted in, and the DM was not found closed.
+    pub async fn dm_open(&self, user: u64) -> Result<bool, sqlx::Error> {
+        let row = sqlx::query("SELECT opted_in, closed_at FROM discord_dm WHERE user_id = $1")
+            .bind(sf(user))
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get::<i64, _>(0)? != 0 && r.try_get::<Option<i64>, _>(1)?.is_none(),
+            None => false,
+        })
+    }
+
+    /// Whether a DM to this user is known to fail (so even a reply to a reaction is not tried).
+    pub async fn dm_closed(&self, user: u64) -> Result<bool, sqlx::Error> {
+        let row = sqlx::query("SELECT closed_at FROM discord_dm WHERE user_id = $1")
+            .bind(sf(user))
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get::<Option<i64>, _>(0)?.is_some(),
+            None => false,
+        })
+    }
+
+    pub async fn mark_dm_closed(&self, user: u64, now: i64) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO discord_dm (user_id, opted_in, closed_at) VALUES ($1, 0, $2) \
+             ON CONFLICT (user_id) DO UPDATE SET closed_at = $2",
+        )
+        .bind(sf(user))
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}

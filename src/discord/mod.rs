@@ -1,0 +1,161 @@
+//! The Discord front end: poise slash commands, the component and reaction handler, and the
+//! delivery of the host's effects as Discord messages. It parses what a user did, calls the
+//! `GameHost` once, and maps the effects it returns to Discord calls; no rule logic lives here.
+//! Declared from `main.rs` only, so the library holds no Discord type.
+//!
+//! One function, [`build_client`], builds the client for production and for the end-to-end
+//! tests: with `api_base` set, REST and gateway discovery go to that address (a fake Discord)
+//! with serenity's rate limiter off, which is the only way serenity honours a proxy.
+
+mod clock;
+mod commands;
+mod deliver;
+mod events;
+mod ids;
+mod links;
+mod picture;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use poise::serenity_prelude as serenity;
+
+use hexmeros::host::{Clock, GameHost, SystemClock};
+
+pub use clock::FileClock;
+
+/// Everything the bot needs to run.
+pub struct Config {
+    pub token: String,
+    /// Send REST calls and gateway discovery here instead of discord.com (tests).
+    pub api_base: Option<String>,
+    /// Register the commands in this guild only (instant), else globally.
+    pub dev_guild: Option<u64>,
+    pub host: Arc<GameHost>,
+    /// How often the host's timers run.
+    pub tick_every: Duration,
+}
+
+/// What every command and handler shares.
+#[derive(Clone)]
+pub struct Data {
+    pub host: Arc<GameHost>,
+    pub links: links::Links,
+}
+
+pub type Error = anyhow::Error;
+pub type Context<'a> = poise::Context<'a, Data, Error>;
+
+/// What to put in `.env` when no token is set.
+pub const NO_TOKEN: &str = "\
+no bot token: set DISCORD_TOKEN in .env (or the environment). Create an application at \
+https://discord.com/developers/applications, add a Bot, press Reset Token and copy it: \
+DISCORD_TOKEN=<token>. See .env.example and the README's Discord section; \
+`hexmeros local` plays on the terminal without a token";
+
+/// Read `.env` and the environment, open the database, and run the bot until it stops.
+pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
+    // A missing .env is fine: the variables may come from the environment.
+    let _ = dotenvy::dotenv();
+    let var = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
+    let token = var("DISCORD_TOKEN").ok_or_else(|| anyhow::anyhow!(NO_TOKEN))?;
+    let dev_guild = match var("DEV_GUILD_ID") {
+        Some(g) => Some(g.parse::<u64>().map_err(|_| {
+            anyhow::anyhow!("DEV_GUILD_ID must be a guild id (a number), not {g:?}")
+        })?),
+        None => None,
+    };
+    let url = db
+        .or_else(|| var("DATABASE_URL"))
+        .unwrap_or_else(|| hexmeros::store::DEFAULT_DATABASE_URL.to_string());
+    let store = hexmeros::store::Store::open(&url)
+        .await
+        .with_context(|| format!("cannot open the database {url}"))?;
+    // Tests move time by writing a file the clock reads; production uses the system clock.
+    let clock: Arc<dyn Clock> = match var("HEXMEROS_CLOCK_FILE") {
+        Some(path) => Arc::new(FileClock::new(path.into())),
+        None => Arc::new(SystemClock),
+    };
+    let tick_ms = match var("HEXMEROS_TICK_MS") {
+        Some(t) => t
+            .parse::<u64>()
+            .map_err(|_| anyhow::anyhow!("HEXMEROS_TICK_MS must be milliseconds, not {t:?}"))?,
+        None => 30_000,
+    };
+    let config = Config {
+        token,
+        api_base: var("DISCORD_API_BASE"),
+        dev_guild,
+        host: Arc::new(GameHost::new(store, clock)),
+        tick_every: Duration::from_millis(tick_ms.max(10)),
+    };
+    let mut client = build_client(config).await?;
+    client
+        .start()
+        .await
+        .context("the Discord connection failed")?;
+    Ok(())
+}
+
+/// The intents the bot needs: none privileged (no message content).
+pub fn intents() -> serenity::GatewayIntents {
+    serenity::GatewayIntents::GUILDS
+        | serenity::GatewayIntents::GUILD_MESSAGE_REACTIONS
+        | serenity::GatewayIntents::DIRECT_MESSAGES
+        | serenity::GatewayIntents::DIRECT_MESSAGE_REACTIONS
+}
+
+/// Build the client: the HTTP client (pointed at `api_base` if given), the poise framework
+/// with every command, the event handler for components and reactions, and the timer task.
+pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
+    let http = match &config.api_base {
+        Some(base) => serenity::HttpBuilder::new(&config.token)
+            .proxy(base.trim_end_matches('/'))
+            .ratelimiter_disabled(true)
+            .build(),
+        None => serenity::HttpBuilder::new(&config.token).build(),
+    };
+    let data = Data {
+        links: links::Links::new(config.host.store().pool().clone()),
+        host: config.host,
+    };
+    let dev_guild = config.dev_guild;
+    let tick_every = config.tick_every;
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: commands::all(),
+            on_error: |e| Box::pin(commands::on_error(e)),
+            event_handler: |fw, ev| Box::pin(events::handle(fw, ev)),
+            ..Default::default()
+        })
+        .initialize_owners(false)
+        .setup(move |ctx, _ready, framework| {
+            Box::pin(async move {
+                let cmds = &framework.options().commands;
+                match dev_guild {
+                    Some(g) => {
+                        poise::builtins::register_in_guild(ctx, cmds, serenity::GuildId::new(g))
+                            .await?
+                    }
+                    None => poise::builtins::register_globally(ctx, cmds).await?,
+                }
+                tokio::spawn(deliver::tick_loop(
+                    ctx.http.clone(),
+                    data.clone(),
+                    tick_every,
+                ));
+                Ok(data)
+            })
+        })
+        .build();
+    serenity::ClientBuilder::new_with_http(http, intents())
+        .framework(framework)
+        .await
+        .context("cannot build the Discord client")
+}

@@ -1,0 +1,96 @@
+//! Board pictures for Discord, drawn off the async threads (`spawn_blocking`) by the `view`
+//! module: the position from one colour's side with the last moves highlighted, the preview of a
+//! staged move, and the replay GIF of a finished game. A picture that cannot be drawn falls back
+//! to the text board, so a game never stalls on its picture.
+
+use hexmeros::games::Seat;
+use hexmeros::host::GameState;
+use hexmeros::view::{self, ViewOptions};
+
+/// A board ready to post: a PNG, or a text picture (sent in a code block).
+pub enum Picture {
+    Png(Vec<u8>),
+    Text(String),
+}
+
+/// The moves of the last round (one per seat), oldest first, as the host records them
+/// (`Silver K2-H3`): what the viewer has not seen since their previous turn.
+fn last_round(state: &GameState) -> Vec<String> {
+    let n = state.game.seat_count();
+    let moves: Vec<&str> = state
+        .record
+        .iter()
+        .filter(|r| r.seat.is_some())
+        .map(|r| r.line.as_str())
+        .collect();
+    moves[moves.len().saturating_sub(n)..]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+async fn draw(state: &GameState, opts: ViewOptions) -> Picture {
+    let game = state.game.clone();
+    let text = game.show();
+    let drawn = tokio::task::spawn_blocking(move || {
+        view::render_png(&game, &opts).or_else(|_| {
+            // Highlights that no longer fit the position must not cost the picture.
+            view::render_png(
+                &game,
+                &ViewOptions {
+                    last_moves: Vec::new(),
+                    ..opts
+                },
+            )
+        })
+    })
+    .await;
+    match drawn {
+        Ok(Ok(png)) => Picture::Png(png),
+        Ok(Err(e)) => {
+            eprintln!("warning: game #{}: no picture ({e})", state.id);
+            Picture::Text(text)
+        }
+        Err(e) => {
+            eprintln!("warning: game #{}: drawing failed ({e})", state.id);
+            Picture::Text(text)
+        }
+    }
+}
+
+/// The board of a game from `viewer`'s side (the Token holder's when `None`).
+pub async fn board(state: &GameState, viewer: Option<Seat>) -> Picture {
+    let opts = ViewOptions {
+        as_seat: viewer,
+        last_moves: last_round(state),
+        turn: Some(state.record.len() as u32 + 1),
+        ..ViewOptions::default()
+    };
+    draw(state, opts).await
+}
+
+/// The board with the staged move `staged` drawn as a preview, from the mover's side.
+pub async fn preview(state: &GameState, viewer: Option<Seat>, staged: &str) -> Picture {
+    let opts = ViewOptions {
+        as_seat: viewer,
+        staged: Some(staged.to_string()),
+        turn: Some(state.record.len() as u32 + 1),
+        ..ViewOptions::default()
+    };
+    draw(state, opts).await
+}
+
+/// The replay GIF of a game from its export text.
+pub async fn replay(export: String) -> Option<Vec<u8>> {
+    match tokio::task::spawn_blocking(move || view::replay_gif_from_export(&export)).await {
+        Ok(Ok(gif)) => Some(gif),
+        Ok(Err(e)) => {
+            eprintln!("warning: no replay GIF ({e})");
+            None
+        }
+        Err(e) => {
+            eprintln!("warning: drawing the replay failed ({e})");
+            None
+        }
+    }
+}

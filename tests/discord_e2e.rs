@@ -1,0 +1,855 @@
+#![allow(clippy::unwrap_used)]
+//! End-to-end tests of the Discord bot: the real `hexmeros serve` binary (the same client-building
+//! code as production, pointed at the fake with `DISCORD_API_BASE`) against the fake Discord in
+//! `tests/support/fake_discord.rs`, on a temporary SQLite file. Time is moved by writing the file
+//! `HEXMEROS_CLOCK_FILE` names; the bot's own tick task runs the timers.
+
+#[path = "support/fake_discord.rs"]
+mod fake_discord;
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use fake_discord::{FakeDiscord as F, Interaction, Sent};
+use hexmeros::games::{AnyGame, GameKind};
+use hexmeros::host::{GameHost, GameState, SystemClock};
+use serde_json::{Value, json};
+
+const T: Duration = Duration::from_secs(15);
+/// 2026-01-01, the tests' starting time.
+const START_MS: i64 = 1_767_225_600_000;
+
+/// One bot process on one database.
+struct Bot {
+    dir: tempfile::TempDir,
+    child: Option<Child>,
+    api_base: String,
+}
+
+impl Bot {
+    async fn start(fake: &F) -> Bot {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
+        let mut bot = Bot {
+            dir,
+            child: None,
+            api_base: fake.api_base(),
+        };
+        bot.spawn();
+        fake.wait_ready(T).await.unwrap();
+        bot
+    }
+
+    fn db_url(&self) -> String {
+        format!("sqlite://{}", self.dir.path().join("bot.db").display())
+    }
+
+    fn log_path(&self) -> PathBuf {
+        self.dir.path().join("bot.log")
+    }
+
+    fn spawn(&mut self) {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.log_path())
+            .unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+            .arg("serve")
+            .current_dir(self.dir.path())
+            .env("DISCORD_TOKEN", "fake-token")
+            .env("DISCORD_API_BASE", &self.api_base)
+            .env("DATABASE_URL", self.db_url())
+            .env("DEV_GUILD_ID", F::GUILD_ID.to_string())
+            .env("HEXMEROS_CLOCK_FILE", self.dir.path().join("clock"))
+            .env("HEXMEROS_TICK_MS", "100")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        self.child = Some(child);
+    }
+
+    /// Kill the process (no goodbye: as a crash would) and start a new one on the same file.
+    async fn restart(&mut self, fake: &F) {
+        if let Some(mut c) = self.child.take() {
+            c.kill().unwrap();
+            c.wait().unwrap();
+        }
+        fake.drop_gateway().await;
+        self.spawn();
+        fake.wait_ready(T).await.unwrap();
+    }
+
+    fn set_clock(&self, ms: i64) {
+        let tmp = self.dir.path().join("clock.tmp");
+        std::fs::write(&tmp, ms.to_string()).unwrap();
+        std::fs::rename(tmp, self.dir.path().join("clock")).unwrap();
+    }
+
+    /// The game as stored (a fresh host on the same file, so nothing is cached).
+    async fn state(&self, game: i64) -> GameState {
+        let store = hexmeros::store::Store::open(&self.db_url()).await.unwrap();
+        let host = GameHost::new(store.clone(), std::sync::Arc::new(SystemClock));
+        let s = host.state(game).await.unwrap();
+        store.close().await;
+        s
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.log_path()).unwrap_or_default()
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn u(n: u64) -> u64 {
+    F::user(n)
+}
+
+fn sub(name: &str, options: Value) -> Value {
+    json!([{ "type": 1, "name": name, "options": options }])
+}
+
+fn user_opt(name: &str, id: u64) -> Value {
+    json!({ "type": 6, "name": name, "value": id.to_string() })
+}
+
+fn str_opt(name: &str, v: &str) -> Value {
+    json!({ "type": 3, "name": name, "value": v })
+}
+
+/// The text of a followup or message body.
+fn content(s: &Sent) -> String {
+    s.json
+        .as_ref()
+        .and_then(|j| j["content"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Every custom_id in a message body, in order.
+fn custom_ids(body: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for row in body["components"].as_array().into_iter().flatten() {
+        for c in row["components"].as_array().into_iter().flatten() {
+            if let Some(id) = c["custom_id"].as_str() {
+                out.push(id.to_string());
+            }
+        }
+    }
+    out
+}
+
+fn id_with(body: &Value, action: &str) -> String {
+    custom_ids(body)
+        .into_iter()
+        .find(|id| id.split(':').nth(1) == Some(action))
+        .unwrap_or_else(|| panic!("no {action} control in {body}"))
+}
+
+/// Followups (webhook posts) of an interaction after its acknowledgement.
+async fn followup(fake: &F, i: &Interaction) -> Sent {
+    let s = fake
+        .wait_responses(i, T, 1, |s| {
+            s.method == "POST" && s.path.starts_with("/webhooks/")
+        })
+        .await
+        .unwrap();
+    s.into_iter().next().unwrap()
+}
+
+/// Check that the first callback came in time and was an acknowledgement or an answer.
+async fn acked(fake: &F, i: &Interaction) {
+    let first = fake.first_response(i, T).await.unwrap();
+    assert_eq!(first.status, 204, "first response {first:?}");
+}
+
+/// Wait for a message in `channel` whose content contains `needle`, posted after `after`
+/// earlier messages.
+async fn wait_message(fake: &F, channel: u64, after: usize, needle: &str) -> Sent {
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        let msgs = fake.messages(channel);
+        if let Some(m) = msgs
+            .iter()
+            .skip(after)
+            .find(|m| content(m).contains(needle))
+        {
+            return m.clone();
+        }
+        if tokio::time::Instant::now() > deadline {
+            let all: Vec<String> = msgs.iter().map(content).collect();
+            panic!("no message with {needle:?} in {channel}; messages: {all:#?}");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The board of a turn message: a PNG file (decoded) or a text board.
+fn assert_board(m: &Sent) {
+    if let Some((name, bytes)) = m.files.iter().find(|(n, _)| n.ends_with(".png")) {
+        let img = image::load_from_memory(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            img.width() >= 200 && img.height() >= 200,
+            "{name} is too small"
+        );
+    } else {
+        let c = content(m);
+        let text = m
+            .files
+            .iter()
+            .find(|(n, _)| n.ends_with(".txt"))
+            .map(|(_, b)| String::from_utf8_lossy(b).to_string())
+            .unwrap_or(c);
+        assert!(text.lines().count() > 5, "no board in {m:?}");
+    }
+}
+
+/// A started game: its id, its thread, and the turn message.
+struct Game {
+    id: i64,
+    thread: u64,
+}
+
+/// `game`: the index of the choice (0 HexiMeros, 1 HexDame, …), as poise registers choices.
+async fn start(fake: &F, players: &[u64], game: Option<u64>) -> (Game, Interaction) {
+    let mut opts: Vec<Value> = players
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| user_opt(&format!("p{}", i + 1), p))
+        .collect();
+    if let Some(g) = game {
+        opts.push(json!({"type": 4, "name": "game", "value": g}));
+    }
+    let i = fake
+        .slash(
+            players[0],
+            F::CHANNEL_ID,
+            "hexmeros",
+            sub("start", json!(opts)),
+        )
+        .await;
+    acked(fake, &i).await;
+    let reply = followup(fake, &i).await;
+    let text = content(&reply);
+    let id: i64 = text
+        .split('#')
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no game number in {text:?}"));
+    let (thread, parent, _) = fake
+        .threads()
+        .into_iter()
+        .find(|(_, _, name)| name.ends_with(&format!("#{id}")))
+        .unwrap();
+    assert_eq!(parent, F::CHANNEL_ID);
+    assert!(text.contains(&format!("<#{thread}>")), "{text}");
+    (Game { id, thread }, i)
+}
+
+/// The latest message in the thread with turn buttons.
+fn turn_message(fake: &F, thread: u64) -> (u64, Value) {
+    let m = fake
+        .messages(thread)
+        .into_iter()
+        .rev()
+        .find(|m| {
+            m.json
+                .as_ref()
+                .is_some_and(|j| !custom_ids(j).is_empty() && id_with_opt(j, "pick"))
+        })
+        .expect("a turn message");
+    let id = m.response["id"].as_str().unwrap().parse().unwrap();
+    (id, m.json.unwrap())
+}
+
+fn id_with_opt(body: &Value, action: &str) -> bool {
+    custom_ids(body)
+        .iter()
+        .any(|id| id.split(':').nth(1) == Some(action))
+}
+
+fn message_id(s: &Sent) -> u64 {
+    s.response["id"].as_str().unwrap().parse().unwrap()
+}
+
+fn legal(kind: GameKind, played: &[&str]) -> Vec<String> {
+    let mut g = AnyGame::new(kind, None, None).unwrap();
+    for m in played {
+        g.play(m).unwrap();
+    }
+    g.legal_moves()
+}
+
+fn six() -> Vec<u64> {
+    (1..=6).map(u).collect()
+}
+
+/// After every test: no first response missed Discord's deadline, and the bot called nothing
+/// the fake does not know.
+fn assert_clean(fake: &F, bot: &Bot) {
+    assert!(
+        fake.late_callbacks().is_empty(),
+        "late first responses: {:?}\n{}",
+        fake.late_callbacks(),
+        bot.log()
+    );
+    let unexpected = fake.unexpected();
+    assert!(unexpected.is_empty(), "unexpected calls: {unexpected:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn start_opens_a_thread_posts_the_board_and_pings_silver() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    // Commands were registered in the dev guild, within Discord's limits.
+    fake.wait_request(T, |s| {
+        s.method == "PUT" && s.path.ends_with("/commands") && s.status == 200
+    })
+    .await
+    .unwrap();
+    assert!(fake.requests().iter().any(|s| {
+        s.method == "PUT"
+            && s.path
+                .contains(&format!("/guilds/{}/commands", F::GUILD_ID))
+    }));
+    let names: Vec<String> = fake
+        .commands()
+        .iter()
+        .filter_map(|c| c["name"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(names, ["hexmeros", "score"]);
+
+    let (game, _) = start(&fake, &six(), None).await;
+    let board = wait_message(&fake, game.thread, 0, "has the Token").await;
+    assert_board(&board);
+    let ping = wait_message(&fake, game.thread, 0, "you have the Token").await;
+    assert!(
+        content(&ping).starts_with(&format!("<@{}>", u(1))),
+        "{ping:?}"
+    );
+    let mentions = &ping.json.as_ref().unwrap()["allowed_mentions"]["users"];
+    assert_eq!(mentions, &json!([u(1).to_string()]));
+    // The turn message carries the buttons and the three reactions.
+    let (turn, body) = turn_message(&fake, game.thread);
+    assert!(custom_ids(&body).iter().all(|id| id.len() <= 100));
+    for emoji in ["✅", "↩️", "🔄"] {
+        let enc: String = emoji.bytes().map(|b| format!("%{b:02X}")).collect();
+        fake.wait_request(T, |s| {
+            s.method == "PUT"
+                && s.path.contains(&format!("/messages/{turn}/reactions/"))
+                && (s.path.contains(&enc) || s.path.contains(emoji))
+        })
+        .await
+        .unwrap();
+    }
+    let st = bot.state(game.id).await;
+    assert_eq!(st.seats[0].player, u(1) as i64);
+    assert_eq!(st.holder_player(), Some(u(1) as i64));
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_by_buttons_and_by_command_pass_the_token() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    let (turn, body) = turn_message(&fake, game.thread);
+
+    // Silver by buttons: Move… → piece → destination (staged, private preview) → Pass Token.
+    let i = fake
+        .button(u(1), game.thread, turn, &id_with(&body, "pick"))
+        .await;
+    acked(&fake, &i).await;
+    let picker = followup(&fake, &i).await;
+    let pj = picker.json.clone().unwrap();
+    assert_eq!(pj["flags"].as_u64().unwrap_or(0) & 64, 64, "private");
+    let first = legal(GameKind::HexiMeros, &[]);
+    let mv = first[0].clone();
+    let from = mv.split(['-', 'x']).next().unwrap().to_string();
+    let i = fake
+        .select(
+            u(1),
+            game.thread,
+            message_id(&picker),
+            &id_with(&pj, "from"),
+            &[&from],
+        )
+        .await;
+    acked(&fake, &i).await;
+    let dests = followup(&fake, &i).await;
+    let dj = dests.json.clone().unwrap();
+    let options: Vec<String> = dj["components"][0]["components"][0]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect();
+    let expected: Vec<String> = first
+        .iter()
+        .filter(|m| m.starts_with(&format!("{from}-")) || m.starts_with(&format!("{from}x")))
+        .cloned()
+        .collect();
+    assert_eq!(options, expected);
+    let i = fake
+        .select(
+            u(1),
+            game.thread,
+            message_id(&dests),
+            &id_with(&dj, "to"),
+            &[&mv],
+        )
+        .await;
+    acked(&fake, &i).await;
+    let staged = followup(&fake, &i).await;
+    assert!(
+        content(&staged).contains(&format!("staged **{mv}**")),
+        "{staged:?}"
+    );
+    let sj = staged.json.clone().unwrap();
+    let before = fake.messages(game.thread).len();
+    let i = fake
+        .button(
+            u(1),
+            game.thread,
+            message_id(&staged),
+            &id_with(&sj, "pass"),
+        )
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    let board = wait_message(&fake, game.thread, before, &format!("played {mv}")).await;
+    assert_board(&board);
+    let ping = wait_message(&fake, game.thread, before, "you have the Token").await;
+    assert!(
+        content(&ping).starts_with(&format!("<@{}>", u(2))),
+        "{ping:?}"
+    );
+
+    // Seat two by command, in one step (stage and pass).
+    let second = legal(GameKind::HexiMeros, &[&mv]);
+    let mv2 = second[0].clone();
+    let before = fake.messages(game.thread).len();
+    let i = fake
+        .slash(
+            u(2),
+            game.thread,
+            "hexmeros",
+            sub("move", json!([str_opt("from", &mv2)])),
+        )
+        .await;
+    acked(&fake, &i).await;
+    let staged = followup(&fake, &i).await;
+    assert!(
+        content(&staged).contains(&format!("staged **{mv2}**")),
+        "{staged:?}"
+    );
+    let i = fake
+        .slash(u(2), game.thread, "hexmeros", sub("pass", json!([])))
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    wait_message(&fake, game.thread, before, &format!("played {mv2}")).await;
+    let ping = wait_message(&fake, game.thread, before, "you have the Token").await;
+    assert!(
+        content(&ping).starts_with(&format!("<@{}>", u(3))),
+        "{ping:?}"
+    );
+    let st = bot.state(game.id).await;
+    assert_eq!(st.record.len(), 2);
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    let (turn, body) = turn_message(&fake, game.thread);
+    let version = bot.state(game.id).await.version;
+    let private = |s: &Sent| s.json.as_ref().unwrap()["flags"].as_u64().unwrap_or(0) & 64 == 64;
+
+    // A move out of turn.
+    let mv = legal(GameKind::HexiMeros, &[])[0].clone();
+    let i = fake
+        .slash(
+            u(2),
+            game.thread,
+            "hexmeros",
+            sub("move", json!([str_opt("from", &mv)])),
+        )
+        .await;
+    acked(&fake, &i).await;
+    let r = followup(&fake, &i).await;
+    assert!(content(&r).contains("not your turn"), "{r:?}");
+    assert!(private(&r));
+
+    // A stranger's button.
+    let i = fake
+        .button(u(7), game.thread, turn, &id_with(&body, "pick"))
+        .await;
+    acked(&fake, &i).await;
+    let r = followup(&fake, &i).await;
+    assert!(content(&r).contains("not playing"), "{r:?}");
+    assert!(private(&r));
+
+    // An illegal and a malformed move, by the Token holder.
+    for bad in ["Q4-Q40", "zz9"] {
+        let i = fake
+            .slash(
+                u(1),
+                game.thread,
+                "hexmeros",
+                sub("move", json!([str_opt("from", bad)])),
+            )
+            .await;
+        acked(&fake, &i).await;
+        let r = followup(&fake, &i).await;
+        assert!(content(&r).starts_with("⚠️"), "{r:?}");
+        assert!(private(&r));
+    }
+    assert_eq!(bot.state(game.id).await.version, version, "nothing changed");
+
+    // Pass by command, then the old turn message's Pass button is stale.
+    let i = fake
+        .slash(
+            u(1),
+            game.thread,
+            "hexmeros",
+            sub(
+                "move",
+                json!([
+                    str_opt("from", &mv),
+                    json!({"type": 5, "name": "pass", "value": true})
+                ]),
+            ),
+        )
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    wait_message(&fake, game.thread, 0, &format!("played {mv}")).await;
+    let version = bot.state(game.id).await.version;
+    let i = fake
+        .button(u(2), game.thread, turn, &id_with(&body, "pass"))
+        .await;
+    acked(&fake, &i).await;
+    let r = followup(&fake, &i).await;
+    assert!(content(&r).contains("earlier turn"), "{r:?}");
+    assert!(private(&r));
+    // A double click: the same stale button again changes nothing either.
+    let i = fake
+        .button(u(2), game.thread, turn, &id_with(&body, "back"))
+        .await;
+    acked(&fake, &i).await;
+    assert!(content(&followup(&fake, &i).await).contains("earlier turn"));
+    assert_eq!(bot.state(game.id).await.version, version);
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autocomplete_lists_only_the_callers_legal_origins_and_destinations() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    let moves = legal(GameKind::HexiMeros, &[]);
+    let choices = |s: &Sent| -> Vec<String> {
+        assert_eq!(s.json.as_ref().unwrap()["type"], 8, "{s:?}");
+        s.json.as_ref().unwrap()["data"]["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["value"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let focused =
+        |name: &str, v: &str| json!({"type": 3, "name": name, "value": v, "focused": true});
+
+    // Origins: only cells Silver can move from, at most 25.
+    let i = fake
+        .autocomplete(
+            u(1),
+            game.thread,
+            "hexmeros",
+            sub("move", json!([focused("from", "")])),
+        )
+        .await;
+    let got = choices(&fake.first_response(&i, T).await.unwrap());
+    let mut origins: Vec<String> = moves
+        .iter()
+        .map(|m| m.split(['-', 'x']).next().unwrap().to_string())
+        .collect();
+    origins.sort();
+    origins.dedup();
+    assert!(!got.is_empty() && got.len() <= 25);
+    assert_eq!(got, origins.iter().take(25).cloned().collect::<Vec<_>>());
+
+    // Destinations of one origin: exactly its legal moves.
+    let from = origins[0].clone();
+    let i = fake
+        .autocomplete(
+            u(1),
+            game.thread,
+            "hexmeros",
+            sub("move", json!([str_opt("from", &from), focused("to", "")])),
+        )
+        .await;
+    let got = choices(&fake.first_response(&i, T).await.unwrap());
+    let want: Vec<String> = moves
+        .iter()
+        .filter(|m| m.split(['-', 'x']).next() == Some(from.as_str()))
+        .take(25)
+        .cloned()
+        .collect();
+    assert_eq!(got, want);
+
+    // Someone whose turn it is not gets nothing to choose.
+    let i = fake
+        .autocomplete(
+            u(2),
+            game.thread,
+            "hexmeros",
+            sub("move", json!([focused("from", "")])),
+        )
+        .await;
+    assert!(choices(&fake.first_response(&i, T).await.unwrap()).is_empty());
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_button_from_before_a_restart_still_works() {
+    let fake = F::start().await;
+    let mut bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    let (turn, body) = turn_message(&fake, game.thread);
+    bot.restart(&fake).await;
+
+    let i = fake
+        .button(u(1), game.thread, turn, &id_with(&body, "pick"))
+        .await;
+    acked(&fake, &i).await;
+    let picker = followup(&fake, &i).await;
+    assert!(content(&picker).contains("pick a piece"), "{picker:?}");
+    // And a reaction on that message passes the Token once a move is staged.
+    let mv = legal(GameKind::HexiMeros, &[])[0].clone();
+    let i = fake
+        .slash(
+            u(1),
+            game.thread,
+            "hexmeros",
+            sub("move", json!([str_opt("from", &mv)])),
+        )
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    let before = fake.messages(game.thread).len();
+    fake.react(u(1), game.thread, turn, "✅").await;
+    wait_message(&fake, game.thread, before, &format!("played {mv}")).await;
+    assert_eq!(bot.state(game.id).await.record.len(), 1);
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_failures_are_retried_and_nothing_is_lost() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    let mv = legal(GameKind::HexiMeros, &[])[0].clone();
+    // The board post fails with 500 twice, then is rate limited once.
+    let path = format!("/channels/{}/messages", game.thread);
+    fake.fail_next("POST", &path, 500, None, 2);
+    fake.fail_next("POST", &path, 429, Some(0.5), 1);
+    let before = fake.messages(game.thread).len();
+    let i = fake
+        .slash(
+            u(1),
+            game.thread,
+            "hexmeros",
+            sub(
+                "move",
+                json!([
+                    str_opt("from", &mv),
+                    json!({"type": 5, "name": "pass", "value": true})
+                ]),
+            ),
+        )
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    wait_message(&fake, game.thread, before, &format!("played {mv}")).await;
+    wait_message(&fake, game.thread, before, "you have the Token").await;
+    let failed: Vec<u16> = fake
+        .requests()
+        .iter()
+        .filter(|s| s.path == path && s.status != 200)
+        .map(|s| s.status)
+        .collect();
+    assert_eq!(failed, [500, 500, 429]);
+
+    // A closed DM: tried once, remembered, not tried again.
+    let i = fake
+        .slash(
+            u(2),
+            game.thread,
+            "hexmeros",
+            sub(
+                "notify",
+                json!([json!({"type": 5, "name": "dm", "value": true})]),
+            ),
+        )
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    fake.close_dms(u(2));
+    // Gold holds the Token: 4 and 12 hours later the reminders go by DM too.
+    bot.set_clock(START_MS + 4 * 3_600_000 + 60_000);
+    wait_message(&fake, game.thread, before, "remind").await;
+    fake.wait_request(T, |s| s.method == "POST" && s.status == 403)
+        .await
+        .unwrap();
+    bot.set_clock(START_MS + 12 * 3_600_000 + 60_000);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let dm_tries = fake
+        .requests()
+        .iter()
+        .filter(|s| s.method == "POST" && s.status == 403)
+        .count();
+    assert_eq!(dm_tries, 1, "{}", bot.log());
+    assert_eq!(bot.state(game.id).await.record.len(), 1);
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hexdame_to_the_end_posts_the_replay_and_updates_the_scores() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let players = [u(1), u(2)];
+    let (game, _) = start(&fake, &players, Some(1)).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    let mut played: Vec<String> = Vec::new();
+    for turn in 0..4 {
+        let refs: Vec<&str> = played.iter().map(String::as_str).collect();
+        let mv = legal(GameKind::HexDame, &refs)[0].clone();
+        let before = fake.messages(game.thread).len();
+        let i = fake
+            .slash(
+                players[turn % 2],
+                game.thread,
+                "hexmeros",
+                sub(
+                    "move",
+                    json!([
+                        str_opt("from", &mv),
+                        json!({"type": 5, "name": "pass", "value": true})
+                    ]),
+                ),
+            )
+            .await;
+        acked(&fake, &i).await;
+        followup(&fake, &i).await;
+        let board = wait_message(&fake, game.thread, before, &format!("played {mv}")).await;
+        assert_board(&board);
+        played.push(mv);
+    }
+    // The player to move concedes: the game is over, its replay is posted.
+    let i = fake
+        .slash(u(1), game.thread, "hexmeros", sub("concede", json!([])))
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    wait_message(&fake, game.thread, 0, "game over").await;
+    let gif = wait_message(&fake, game.thread, 0, "the replay").await;
+    let (_, bytes) = gif.files.iter().find(|(n, _)| n.ends_with(".gif")).unwrap();
+    assert!(bytes.starts_with(b"GIF8"));
+    let st = bot.state(game.id).await;
+    assert_eq!(st.status(), hexmeros::host::Status::Finished);
+
+    // /score shows both players in the HexDame ratings.
+    let i = fake
+        .slash(
+            u(3),
+            F::CHANNEL_ID,
+            "score",
+            json!([json!({"type": 4, "name": "game", "value": 1})]),
+        )
+        .await;
+    acked(&fake, &i).await;
+    let r = followup(&fake, &i).await;
+    let text = content(&r);
+    assert!(text.contains("Ratings"), "{text}");
+    assert!(
+        text.contains("player1") && text.contains("player2"),
+        "{text}"
+    );
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_answers_a_move() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let i = fake
+        .slash(
+            u(1),
+            F::CHANNEL_ID,
+            "hexmeros",
+            sub(
+                "start",
+                json!([
+                    user_opt("p1", u(1)),
+                    json!({"type": 4, "name": "game", "value": 1}),
+                    json!({"type": 4, "name": "bots", "value": 1}),
+                    json!({"type": 4, "name": "level", "value": 0})
+                ]),
+            ),
+        )
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    let thread = fake.threads()[0].0;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let mv = legal(GameKind::HexDame, &[])[0].clone();
+    let before = fake.messages(thread).len();
+    let i = fake
+        .slash(
+            u(1),
+            thread,
+            "hexmeros",
+            sub(
+                "move",
+                json!([
+                    str_opt("from", &mv),
+                    json!({"type": 5, "name": "pass", "value": true})
+                ]),
+            ),
+        )
+        .await;
+    acked(&fake, &i).await;
+    followup(&fake, &i).await;
+    wait_message(&fake, thread, before, &format!("played {mv}")).await;
+    // The bot's move, then the person is pinged again.
+    let after = fake.messages(thread).len();
+    let ping = wait_message(&fake, thread, after, "you have the Token").await;
+    assert!(
+        content(&ping).starts_with(&format!("<@{}>", u(1))),
+        "{ping:?}"
+    );
+    let game: i64 = 1;
+    assert_eq!(bot.state(game).await.record.len(), 2);
+    assert_clean(&fake, &bot);
+}
