@@ -10,6 +10,18 @@
 //! It owns no serenity types: everything it sends is JSON shaped like Discord's, checked against
 //! serenity 0.12.5's models by `tests/fake_discord_selftest.rs`.
 //!
+//! # At a glance
+//! * Set-up: `FakeDiscord::start().await`, `api_base()`, `gateway_url()`, `wait_ready(t)`,
+//!   `drop_gateway()`, `sessions()`; world: `user(n)`, `add_channel(name)`,
+//!   `set_permissions(user, bits)`, `close_dms(user)`, `archive_thread(t)`, `set_deadline(d)`,
+//!   `fail_next(method, path_contains, status, retry_after, times)`.
+//! * Users act: `slash`, `autocomplete`, `button`, `select` (→ [`Interaction`]), `react`.
+//! * Observe: `requests()`, `unexpected()`, `wait_request(t, pred)`, `first_response(i, t)`
+//!   (the first callback request, whatever its status), `responses(i)`,
+//!   `wait_responses(i, t, n, pred)`, `messages(channel)`, `message(id)` (current state after
+//!   edits), `threads()`, `dm_channel(user)`, `late_callbacks()`, `commands()`,
+//!   `dispatched()`, `gateway_received()`, `thread_archived(t)`.
+//!
 //! # The world it pretends to be
 //! * One guild [`FakeDiscord::GUILD_ID`] with one text channel [`FakeDiscord::CHANNEL_ID`]
 //!   (more with [`FakeDiscord::add_channel`]), the bot user [`FakeDiscord::BOT_ID`] of application
