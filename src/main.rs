@@ -504,7 +504,24 @@ fn ms(d: std::time::Duration) -> f64 {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            {
+                e.exit();
+            }
+            // Wrong usage is one line too, like every other error: clap's first line (which
+            // already starts with "error: "), the usage left to `--help`.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("error: wrong usage").trim();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("error: {first} (see --help)");
+            return ExitCode::from(2);
+        }
+    };
     match run(cli) {
         Ok(out) => {
             use std::io::Write;
