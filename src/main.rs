@@ -36,6 +36,13 @@ enum Command {
         /// The database; default: $DATABASE_URL, else sqlite://hexmeros.db.
         #[arg(long, value_name = "URL")]
         db: Option<String>,
+        /// Where the board picture is written after every turn (hexmeros-game-<id>.png);
+        /// default: $HEXMEROS_PNG_DIR, else the current directory.
+        #[arg(long, value_name = "DIR", conflicts_with = "no_png")]
+        png_dir: Option<std::path::PathBuf>,
+        /// Text boards only: write no pictures.
+        #[arg(long)]
+        no_png: bool,
     },
     /// Print a stored game as replay text (setup, house rules, moves).
     Export {
@@ -97,10 +104,24 @@ fn run_host(cmd: Command) -> anyhow::Result<String> {
                 discord::serve_from_env(db).await?;
                 Ok(String::new())
             }
-            Command::Local { db } => {
+            Command::Local {
+                db,
+                png_dir,
+                no_png,
+            } => {
+                let png_dir = if no_png {
+                    None
+                } else {
+                    Some(
+                        png_dir
+                            .or_else(|| std::env::var_os("HEXMEROS_PNG_DIR").map(Into::into))
+                            .unwrap_or_else(|| ".".into()),
+                    )
+                };
                 let host = host(db).await?;
                 let input = tokio::io::BufReader::new(tokio::io::stdin());
                 hexmeros::local::Local::new(&host, std::io::stdout())
+                    .with_png_dir(png_dir)
                     .run(input)
                     .await?;
                 Ok(String::new())

@@ -13,6 +13,7 @@ async fn a_confirmed_move_survives_sigkill_and_the_game_resumes() {
     let url = format!("sqlite://{}", dir.path().join("local.db").display());
     let mut child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
         .args(["local", "--db", &url])
+        .current_dir(dir.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -46,12 +47,13 @@ async fn a_confirmed_move_survives_sigkill_and_the_game_resumes() {
     // Starting again resumes the game where it stood.
     let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
         .args(["local", "--db", &url])
+        .current_dir(dir.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = run.stdin.as_ref().unwrap();
-    writeln!(stdin, "history\nplay AC16-AC18\nquit").unwrap();
+    writeln!(stdin, "history\nplay B21-C22\nquit").unwrap();
     let output = run.wait_with_output().unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("resuming game #1"), "{text}");
@@ -60,6 +62,11 @@ async fn a_confirmed_move_survives_sigkill_and_the_game_resumes() {
         text.contains("bob (blue) has the Token") || text.contains("blue (bob) has the Token"),
         "{text}"
     );
+    // After the turn, the board picture was written beside (the working directory) and said so.
+    let png = dir.path().join("hexmeros-game-1.png");
+    assert!(text.contains("hexmeros-game-1.png"), "{text}");
+    let img = image::load_from_memory(&std::fs::read(&png).unwrap()).unwrap();
+    assert!(img.width().max(img.height()) >= 1600);
 }
 
 #[test]
@@ -87,6 +94,7 @@ async fn a_bot_seat_moves_after_the_person() {
     let bot_seat = game.seat_name(hexmeros::games::Seat(1));
     let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
         .args(["local", "--db", &url])
+        .current_dir(dir.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -116,6 +124,7 @@ async fn a_bot_seat_moves_after_the_person() {
     // A bad level is a clear error.
     let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
         .args(["local", "--db", &url])
+        .current_dir(dir.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

@@ -64,6 +64,8 @@ pub struct Local<'h, W: Write> {
     out: W,
     current: Option<GameId>,
     names: HashMap<PlayerId, String>,
+    /// Where board pictures go after every turn; `None`: text only.
+    png_dir: Option<std::path::PathBuf>,
 }
 
 impl<'h, W: Write> Local<'h, W> {
@@ -73,7 +75,14 @@ impl<'h, W: Write> Local<'h, W> {
             out,
             current: None,
             names: HashMap::new(),
+            png_dir: None,
         }
+    }
+
+    /// Write the board picture into `dir` after every turn (`None`: text boards only).
+    pub fn with_png_dir(mut self, dir: Option<std::path::PathBuf>) -> Self {
+        self.png_dir = dir;
+        self
     }
 
     /// Read commands until `quit` or the end of input. The most recent unfinished game is
@@ -481,11 +490,11 @@ impl<'h, W: Write> Local<'h, W> {
         Ok(())
     }
 
-    /// With `HEXMEROS_PNG_DIR` set, writes the board picture (the moves since the mover's
+    /// With a picture directory set, writes the board picture (the moves since the mover's
     /// previous turn highlighted, from the mover's side) to `<dir>/hexmeros-game-<id>.png`
     /// after every turn and says where. A picture that cannot be made is reported, not fatal.
     async fn write_png(&mut self, game: GameId) -> Result<(), LocalError> {
-        let Some(dir) = std::env::var_os("HEXMEROS_PNG_DIR") else {
+        let Some(dir) = self.png_dir.clone() else {
             return Ok(());
         };
         let st = self.host.state(game).await?;
@@ -504,7 +513,7 @@ impl<'h, W: Write> Local<'h, W> {
             .map(|r| r.line.clone())
             .collect();
         last.reverse();
-        let path = std::path::Path::new(&dir).join(format!("hexmeros-game-{game}.png"));
+        let path = dir.join(format!("hexmeros-game-{game}.png"));
         let g = st.game.clone();
         let opts = crate::view::ViewOptions {
             last_moves: last,
