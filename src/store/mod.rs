@@ -211,25 +211,19 @@ impl Store {
     }
 
     pub async fn player_named(&self, name: &str) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT id FROM players WHERE name = $1 ORDER BY id LIMIT 1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => Some(r.try_get(0)?),
-            None => None,
-        })
+        Ok(
+            sqlx::query_scalar("SELECT id FROM players WHERE name = $1 ORDER BY id LIMIT 1")
+                .bind(name)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
     }
 
     pub async fn player_name(&self, id: i64) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT name FROM players WHERE id = $1")
+        Ok(sqlx::query_scalar("SELECT name FROM players WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => Some(r.try_get(0)?),
-            None => None,
-        })
+            .await?)
     }
 
     /// Create a game with its seats. Returns its id.
@@ -304,14 +298,12 @@ impl Store {
 
     /// The game's current version (number of events), if it exists.
     pub async fn version(&self, id: i64) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT version FROM games WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => Some(r.try_get(0)?),
-            None => None,
-        })
+        Ok(
+            sqlx::query_scalar("SELECT version FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
     }
 
     /// The whole log of a game, oldest first.
