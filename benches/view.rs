@@ -1,5 +1,5 @@
 //! Board pictures: the HexiMeros start position and a HexDame position rendered and encoded at
-//! the default size, and a 300-move HexiMeros replay GIF. PNG and GIF sizes are printed once.
+//! their default sizes (HexDame also at 1600 px), and a 300-move HexiMeros replay GIF. PNG and GIF sizes are printed once.
 //! `cargo bench --bench view`.
 
 use std::hint::black_box;
@@ -60,13 +60,16 @@ fn bench(c: &mut Criterion) {
         ..ViewOptions::default()
     };
     let png = view::render_png(&dame, &dame_opts).expect("png");
-    println!(
-        "HexDame PNG at {} px: {} bytes",
-        view::DEFAULT_SIZE,
-        png.len()
-    );
-    c.bench_function("hexdame render+encode 1600px", |b| {
+    println!("HexDame PNG at its default size: {} bytes", png.len());
+    c.bench_function("hexdame render+encode default size", |b| {
         b.iter(|| view::render_png(black_box(&dame), &dame_opts).expect("png"))
+    });
+    let dame_big = ViewOptions {
+        size: Some(view::DEFAULT_SIZE),
+        ..dame_opts.clone()
+    };
+    c.bench_function("hexdame render+encode 1600px", |b| {
+        b.iter(|| view::render_png(black_box(&dame), &dame_big).expect("png"))
     });
 
     let (_, moves) = playout(GameKind::HexiMeros, 300, 5);

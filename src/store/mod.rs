@@ -118,9 +118,13 @@ pub struct GameSummary {
     pub version: i64,
 }
 
+/// The database. Reads share a pool of connections; every write goes through one connection of
+/// its own, so writers queue in order inside the process instead of colliding on SQLite's lock
+/// and sleeping in its busy handler (which put tens of milliseconds on the slowest moves).
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: SqlitePool,
+    writer: SqlitePool,
 }
 
 impl Store {
@@ -134,22 +138,34 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(8)
-            .connect_with(opts)
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(opts.clone())
             .await?;
-        sqlx::migrate!().run(&pool).await?;
-        Ok(Store { pool })
+        sqlx::migrate!().run(&writer).await?;
+        // An in-memory database exists once per connection: there, one connection does all.
+        let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+        let pool = if in_memory {
+            writer.clone()
+        } else {
+            SqlitePoolOptions::new()
+                .max_connections(8)
+                .connect_with(opts)
+                .await?
+        };
+        Ok(Store { pool, writer })
     }
 
     /// Close the pool (tests reopen the same file to prove nothing was lost).
     pub async fn close(&self) {
         self.pool.close().await;
+        self.writer.close().await;
     }
 
-    /// The raw pool, for tests that break rows on purpose.
+    /// The writing connection, for front ends that keep tables of their own and for tests that
+    /// break rows on purpose.
     pub fn pool(&self) -> &SqlitePool {
-        &self.pool
+        &self.writer
     }
 
     /// Add a player with a known id (a Discord user), or keep the existing row.
@@ -161,7 +177,7 @@ impl Store {
         .bind(id)
         .bind(name)
         .bind(now)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }
@@ -178,7 +194,7 @@ impl Store {
         .bind(format!("Bot ({level})"))
         .bind(now)
         .bind(level.key())
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(id)
     }
@@ -205,7 +221,7 @@ impl Store {
             sqlx::query("INSERT INTO players (name, created_at) VALUES ($1, $2) RETURNING id")
                 .bind(name)
                 .bind(now)
-                .fetch_one(&self.pool)
+                .fetch_one(&self.writer)
                 .await?;
         Ok(row.try_get(0)?)
     }
@@ -239,7 +255,7 @@ impl Store {
         next_due: Option<i64>,
         now: i64,
     ) -> Result<i64, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let row = sqlx::query(
             "INSERT INTO games (kind, status, version, setup, house_rules, to_move, next_due, \
              created_at, updated_at) VALUES ($1, $2, 0, $3, $4, $5, $6, $7, $7) RETURNING id",
@@ -272,7 +288,7 @@ impl Store {
         sqlx::query("UPDATE games SET channel = $1 WHERE id = $2")
             .bind(channel)
             .bind(game)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }
@@ -330,7 +346,7 @@ impl Store {
     /// Append events and update the game row, in one transaction that fails with `Stale` if the
     /// game's version is no longer `w.expected`.
     pub async fn append(&self, w: &GameWrite) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let new_version = w.expected + w.events.len() as u64;
         // The version test comes first: it takes the write lock at once and decides the race.
         let done = sqlx::query(
