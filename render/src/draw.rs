@@ -1,5 +1,6 @@
-//! Painting a [`Scene`] onto a laid-out [`Page`]: background, header, tiles, grid, markers,
-//! pieces, arrows, labels and trays, in that order (later is on top).
+//! Painting a [`Scene`] onto a laid-out [`Page`]: background, tiles, grid, rim and labels (the
+//! base layer, kept between pictures: see `base`), then header, markers, pieces, arrows and
+//! trays, in that order (later is on top).
 
 use std::collections::HashMap;
 
@@ -9,6 +10,7 @@ use tiny_skia::{
 };
 
 use crate::RenderError;
+use crate::base::{BaseKey, Bases};
 use crate::layout::{LINE, Page, TRAY_ADVANCE, corners, hex_to_world, label_size};
 use crate::scene::{Arrow, HeaderLine, Marker, Rgba, Scene};
 use crate::sprite::{Sprite, Sprites, TileKey, blit, paint, round_stroke, to_color};
@@ -22,11 +24,23 @@ const MAX_SPRITE_PX: f32 = 512.0;
 pub(crate) struct Ctx<'a> {
     pub fonts: &'a Fonts,
     pub sprites: &'a Sprites,
+    pub bases: &'a Bases,
     pub theme: &'a Theme,
     pub page: &'a Page,
 }
 
 pub(crate) fn paint_scene(ctx: &Ctx, scene: &Scene) -> Result<Pixmap, RenderError> {
+    let key = BaseKey::new(scene, ctx.theme, ctx.page);
+    let base = ctx.bases.get_or_paint(key, || paint_base(ctx, scene))?;
+    let mut pm = (*base).clone();
+    paint_header(ctx, &mut pm, &scene.header);
+    paint_board(ctx, &mut pm, scene);
+    paint_trays(ctx, &mut pm, scene);
+    Ok(pm)
+}
+
+/// The layer that stays from turn to turn: background, cells, grid, rim and rim labels.
+fn paint_base(ctx: &Ctx, scene: &Scene) -> Result<Pixmap, RenderError> {
     let page = ctx.page;
     // The background is opaque, so the page stays opaque and its premultiplied pixels are
     // also straight RGBA. Filled by repetition: one pass instead of zeroing then filling.
@@ -41,9 +55,7 @@ pub(crate) fn paint_scene(ctx: &Ctx, scene: &Scene) -> Result<Pixmap, RenderErro
         min: crate::theme::MIN_SIZE,
         max: crate::theme::MAX_SIZE,
     })?;
-    paint_header(ctx, &mut pm, &scene.header);
-    paint_board(ctx, &mut pm, scene);
-    paint_trays(ctx, &mut pm, scene);
+    paint_cells(ctx, &mut pm, scene);
     Ok(pm)
 }
 
@@ -96,21 +108,55 @@ fn place(pm: &mut Pixmap, sprite: &Sprite, (x, y): (f32, f32)) {
     );
 }
 
-fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
-    let page = ctx.page;
-    let theme = ctx.theme;
-    let r = page.scale();
-    if !(r.is_finite() && r > 0.0) {
-        return;
+/// Where a scene's cells land on the page.
+struct Grid {
+    /// Pixels per hex radius.
+    r: f32,
+    sx: f32,
+    sy: f32,
+    corners: [(f32, f32); 6],
+    /// Pixel centre of each tile, in the scene's order.
+    centres: Vec<(f32, f32)>,
+    /// Width of the lines between cells.
+    grid_w: f32,
+}
+
+impl Grid {
+    fn of(ctx: &Ctx, scene: &Scene) -> Option<Grid> {
+        let page = ctx.page;
+        let r = page.scale();
+        if !(r.is_finite() && r > 0.0) {
+            return None;
+        }
+        Some(Grid {
+            r,
+            sx: page.sx,
+            sy: page.sy,
+            corners: corners(scene.orientation),
+            centres: scene
+                .tiles
+                .iter()
+                .map(|t| page.hex_px(scene.orientation, scene.rotation, t.hex))
+                .collect(),
+            grid_w: (ctx.theme.grid_width * r).max(1.0),
+        })
     }
-    let (sx, sy) = (page.sx, page.sy);
-    let corners = corners(scene.orientation);
-    let centres: Vec<(f32, f32)> = scene
-        .tiles
-        .iter()
-        .map(|t| page.hex_px(scene.orientation, scene.rotation, t.hex))
-        .collect();
-    let grid_w = (theme.grid_width * r).max(1.0);
+}
+
+/// Cells with their grid lines, the rim and the rim labels.
+fn paint_cells(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
+    let (page, theme) = (ctx.page, ctx.theme);
+    let Some(Grid {
+        r,
+        sx,
+        sy,
+        corners,
+        centres,
+        grid_w,
+    }) = Grid::of(ctx, scene)
+    else {
+        return;
+    };
 
     for (t, &c) in scene.tiles.iter().zip(&centres) {
         let key = TileKey::new(t.fill, theme.grid, scene.orientation, sx, sy, grid_w);
@@ -120,6 +166,35 @@ fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
     }
 
     paint_rim(pm, &centres, &corners, (sx, sy), grid_w, theme);
+
+    for label in &scene.labels {
+        let size = label_size(label.size);
+        if size <= 0.0 {
+            continue;
+        }
+        let cap = (size * r).min(theme.label_px_max);
+        let (x, y) = page.to_px(hex_to_world(scene.orientation, scene.rotation, label.at));
+        let line = ctx.fonts.line(Face::Bold, &label.text, cap / CAP_HEIGHT_EM);
+        if let Some(path) = line.path {
+            let ts = Transform::from_translate(x - line.width / 2.0, y + cap / 2.0);
+            pm.fill_path(&path, &paint(label.colour), FillRule::Winding, ts, None);
+        }
+    }
+}
+
+fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
+    let (page, theme) = (ctx.page, ctx.theme);
+    let Some(Grid {
+        r,
+        sx,
+        sy,
+        corners,
+        centres,
+        grid_w,
+    }) = Grid::of(ctx, scene)
+    else {
+        return;
+    };
 
     let outline_w = (0.13 * r).max(1.5);
     for (t, &c) in scene.tiles.iter().zip(&centres) {
@@ -180,20 +255,6 @@ fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
 
     for arrow in &scene.arrows {
         paint_arrow(pm, scene, page, arrow);
-    }
-
-    for label in &scene.labels {
-        let size = label_size(label.size);
-        if size <= 0.0 {
-            continue;
-        }
-        let cap = (size * r).min(theme.label_px_max);
-        let (x, y) = page.to_px(hex_to_world(scene.orientation, scene.rotation, label.at));
-        let line = ctx.fonts.line(Face::Bold, &label.text, cap / CAP_HEIGHT_EM);
-        if let Some(path) = line.path {
-            let ts = Transform::from_translate(x - line.width / 2.0, y + cap / 2.0);
-            pm.fill_path(&path, &paint(label.colour), FillRule::Winding, ts, None);
-        }
     }
 }
 

@@ -43,9 +43,12 @@ fn encode_png(rgb: &[u8], pm: &Pixmap, level: CompressionType) -> Result<Vec<u8>
 
 /// RGB bytes of a pixmap drawn over an opaque background (premultiplied equals straight there).
 fn to_rgb(pm: &Pixmap) -> Vec<u8> {
-    let mut rgb = vec![0; pm.pixels().len() * 3];
-    for (d, s) in rgb.chunks_exact_mut(3).zip(pm.data().chunks_exact(4)) {
-        d.copy_from_slice(&s[..3]);
+    let data = pm.data();
+    let mut rgb = vec![0; data.len() / 4 * 3];
+    for (d, s) in rgb.chunks_exact_mut(3).zip(data.chunks_exact(4)) {
+        if let ([r, g, b], [sr, sg, sb, _]) = (d, s) {
+            (*r, *g, *b) = (*sr, *sg, *sb);
+        }
     }
     rgb
 }

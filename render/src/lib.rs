@@ -20,6 +20,7 @@
 //! # Ok::<(), hexmeros_render::RenderError>(())
 //! ```
 
+mod base;
 mod draw;
 mod encode;
 pub mod layout;
@@ -70,6 +71,7 @@ pub struct Picture {
 pub struct Renderer {
     fonts: text::Fonts,
     sprites: sprite::Sprites,
+    bases: base::Bases,
 }
 
 impl Renderer {
@@ -77,6 +79,7 @@ impl Renderer {
         Ok(Renderer {
             fonts: text::Fonts::new()?,
             sprites: sprite::Sprites::new(),
+            bases: base::Bases::default(),
         })
     }
 
@@ -94,6 +97,7 @@ impl Renderer {
         let ctx = draw::Ctx {
             fonts: &self.fonts,
             sprites: &self.sprites,
+            bases: &self.bases,
             theme,
             page,
         };
