@@ -4,6 +4,7 @@
 //! `hex` and `games` are pure: no async, no clock, no I/O, no randomness unless a seed is passed.
 
 pub mod ai;
+pub mod background;
 pub mod games;
 pub mod hex;
 pub mod host;

@@ -1171,7 +1171,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
     sqlx::query("UPDATE events SET body = $1 WHERE game_id = $2 AND version = 0")
         .bind(r#"{"event":"committed","seat":0,"text":"Q50-Q40"}"#)
         .bind(bad)
-        .execute(e.host.store().pool())
+        .execute(e.host.store().writer())
         .await
         .unwrap();
     let bad_log = e.host.store().events(bad).await.unwrap();
@@ -1317,7 +1317,7 @@ async fn a_corrupt_row_is_reported_not_panicked_on() {
     sqlx::query("UPDATE events SET body = $1 WHERE game_id = $2 AND version = 1")
         .bind(r#"{"event":"committed","seat":1,"text":"Q50-Q40"}"#)
         .bind(g)
-        .execute(e.host.store().pool())
+        .execute(e.host.store().writer())
         .await
         .unwrap();
     let host = GameHost::new(Store::open(&e.url).await.unwrap(), e.clock.clone());
@@ -1329,14 +1329,14 @@ async fn a_corrupt_row_is_reported_not_panicked_on() {
     assert!(err.to_string().contains("no longer replays"), "{err}");
     sqlx::query("UPDATE events SET body = 'not json' WHERE game_id = $1 AND version = 1")
         .bind(g)
-        .execute(host.store().pool())
+        .execute(host.store().writer())
         .await
         .unwrap();
     let err = host.state(g).await.unwrap_err();
     assert!(err.to_string().contains("unreadable"), "{err}");
     sqlx::query("UPDATE games SET kind = 'chess' WHERE id = $1")
         .bind(g)
-        .execute(host.store().pool())
+        .execute(host.store().writer())
         .await
         .unwrap();
     assert!(matches!(

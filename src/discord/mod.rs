@@ -122,7 +122,7 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
         None => serenity::HttpBuilder::new(&config.token).build(),
     };
     let data = Data {
-        links: links::Links::new(config.host.store().pool().clone()),
+        links: links::Links::new(config.host.store().writer().clone()),
         host: config.host,
     };
     let dev_guild = config.dev_guild;

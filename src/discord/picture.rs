@@ -1,8 +1,10 @@
-//! Board pictures for Discord, drawn off the async threads (`spawn_blocking`) by the `view`
+//! Board pictures for Discord, drawn off the async threads (on the picture pool of
+//! `hexmeros::background`, below the priority of the threads that answer Discord) by the `view`
 //! module: the position from one colour's side with the last moves highlighted, the preview of a
 //! staged move, and the replay GIF of a finished game. A picture that cannot be drawn falls back
 //! to the text board, so a game never stalls on its picture.
 
+use hexmeros::background::{self, Work};
 use hexmeros::games::Seat;
 use hexmeros::host::GameState;
 use hexmeros::view::{self, ViewOptions};
@@ -32,7 +34,7 @@ fn last_round(state: &GameState) -> Vec<String> {
 async fn draw(state: &GameState, opts: ViewOptions) -> Picture {
     let game = state.game.clone();
     let text = game.show();
-    let drawn = tokio::task::spawn_blocking(move || {
+    let drawn = background::run(Work::Pictures, move || {
         view::render_png(&game, &opts).or_else(|_| {
             // Highlights that no longer fit the position must not cost the picture.
             view::render_png(
@@ -82,7 +84,11 @@ pub async fn preview(state: &GameState, viewer: Option<Seat>, staged: &str) -> P
 
 /// The replay GIF of a game from its export text.
 pub async fn replay(export: String) -> Option<Vec<u8>> {
-    match tokio::task::spawn_blocking(move || view::replay_gif_from_export(&export)).await {
+    match background::run(Work::Pictures, move || {
+        view::replay_gif_from_export(&export)
+    })
+    .await
+    {
         Ok(Ok(gif)) => Some(gif),
         Ok(Err(e)) => {
             eprintln!("warning: no replay GIF ({e})");

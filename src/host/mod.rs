@@ -770,7 +770,7 @@ impl GameHost {
             nodes: None,
             deadline: Some(Instant::now() + think_time(level)),
         };
-        let chosen = tokio::task::spawn_blocking(move || match &game {
+        let chosen = crate::background::run(crate::background::Work::Bots, move || match &game {
             AnyGame::HexiMeros(g) => {
                 let me = g.to_move();
                 declarers.retain(|&d| Some(d) != me && g.is_active(d));

@@ -520,11 +520,13 @@ impl<'h, W: Write> Local<'h, W> {
             turn: Some(st.record.len() as u32 + 1),
             ..crate::view::ViewOptions::default()
         };
-        let drawn = tokio::task::spawn_blocking(move || crate::view::render_png(&g, &opts))
-            .await
-            .map_err(|e| e.to_string())
-            .and_then(|r| r.map_err(|e| e.to_string()))
-            .and_then(|png| std::fs::write(&path, png).map_err(|e| e.to_string()));
+        let drawn = crate::background::run(crate::background::Work::Pictures, move || {
+            crate::view::render_png(&g, &opts)
+        })
+        .await
+        .map_err(|e| e.to_string())
+        .and_then(|r| r.map_err(|e| e.to_string()))
+        .and_then(|png| std::fs::write(&path, png).map_err(|e| e.to_string()));
         match drawn {
             Ok(()) => writeln!(self.out, "board picture: {}", path.display())?,
             Err(e) => writeln!(self.out, "could not draw the board picture: {e}")?,

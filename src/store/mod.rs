@@ -164,7 +164,7 @@ impl Store {
 
     /// The writing connection, for front ends that keep tables of their own and for tests that
     /// break rows on purpose.
-    pub fn pool(&self) -> &SqlitePool {
+    pub fn writer(&self) -> &SqlitePool {
         &self.writer
     }
 
