@@ -3,49 +3,10 @@
 
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+#[path = "support/cli.rs"]
+mod cli;
 
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-fn ok(args: &[&str], stdin: &str) -> String {
-    let (code, out, err) = run(args, stdin);
-    assert_eq!(code, 0, "{args:?}: {err}");
-    out
-}
-
-#[track_caller]
-fn fails(args: &[&str], stdin: &str, needle: &str) {
-    let (code, out, err) = run(args, stdin);
-    assert_eq!(code, 2, "{args:?}: {out}{err}");
-    assert!(out.is_empty(), "{args:?}: stdout {out:?}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(
-        err.contains(needle),
-        "{args:?}: {err} (expected {needle:?})"
-    );
-}
+use cli::{fails, ok};
 
 #[test]
 fn new_game_for_two_to_six_players() {

@@ -3,53 +3,10 @@
 
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+#[path = "support/cli.rs"]
+mod cli;
 
-fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
-}
-
-fn ok(args: &[&str], stdin: Option<&str>) -> String {
-    let out = run(args, stdin);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.stderr.is_empty());
-    String::from_utf8(out.stdout).unwrap()
-}
-
-#[track_caller]
-fn fails(args: &[&str], stdin: Option<&str>, needle: &str) {
-    let out = run(args, stdin);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(
-        err.contains(needle),
-        "{args:?}: expected {needle:?} in {err}"
-    );
-}
+use cli::{fails, ok};
 
 const HE3: &str = r#"{"game": "hexaequo", "to_move": "black",
   "tiles": [{"cell": "I8", "owner": "black"}, {"cell": "K8", "owner": "black"},
@@ -61,7 +18,7 @@ const HE3: &str = r#"{"game": "hexaequo", "to_move": "black",
 
 #[test]
 fn new_prints_the_opening() {
-    let out = ok(&["rules", "new", "hexaequo"], None);
+    let out = ok(&["rules", "new", "hexaequo"], "");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["game"], "hexaequo");
     assert_eq!(v["to_move"], "black");
@@ -77,7 +34,7 @@ fn new_prints_the_opening() {
             "--house-rules",
             r#"{"board_radius": 8, "anti_loop": "no_friend_twice"}"#,
         ],
-        None,
+        "",
     );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["house_rules"]["board_radius"], 8);
@@ -85,16 +42,16 @@ fn new_prints_the_opening() {
 
 #[test]
 fn moves_play_perft_and_show() {
-    let moves = ok(&["rules", "moves", "--game", "hexaequo"], None);
+    let moves = ok(&["rules", "moves", "--game", "hexaequo"], "");
     assert_eq!(
         moves.lines().collect::<Vec<_>>(),
         ["D@I8", "J8-I8", "J8-I9", "T@H10", "T@H8", "T@J7", "T@J9"]
     );
-    let moves = ok(&["rules", "moves", "--position", "-"], Some(HE3));
+    let moves = ok(&["rules", "moves", "--position", "-"], HE3);
     assert_eq!(moves.lines().count(), 14);
     assert!(moves.lines().any(|l| l == "I8xK8-M8"));
 
-    let after = ok(&["rules", "play", "--position", "-", "i8-k8-m8"], Some(HE3));
+    let after = ok(&["rules", "play", "--position", "-", "i8-k8-m8"], HE3);
     let v: serde_json::Value = serde_json::from_str(&after).unwrap();
     assert_eq!(v["to_move"], "white");
     assert_eq!(
@@ -102,15 +59,15 @@ fn moves_play_perft_and_show() {
         serde_json::json!([{"owner": "white", "kind": "disc"}])
     );
     // The position printed by play reads back in: White has no piece left, so Black has won.
-    assert_eq!(ok(&["rules", "moves", "--position", "-"], Some(&after)), "");
-    let show = ok(&["rules", "show", "--position", "-"], Some(&after));
+    assert_eq!(ok(&["rules", "moves", "--position", "-"], &after), "");
+    let show = ok(&["rules", "show", "--position", "-"], &after);
     assert!(show.contains("black wins: no white piece"), "{show}");
 
     assert_eq!(
-        ok(&["rules", "perft", "3", "--game", "hexaequo"], None).trim(),
+        ok(&["rules", "perft", "3", "--game", "hexaequo"], "").trim(),
         "461"
     );
-    let show = ok(&["rules", "show", "--game", "hexaequo"], None);
+    let show = ok(&["rules", "show", "--game", "hexaequo"], "");
     assert!(show.contains("J8  b:bD"), "{show}");
     assert!(show.trim_end().ends_with("black to move"));
 }
@@ -122,17 +79,14 @@ fn finished_games_show_the_result() {
             "rules", "play", "--game", "hexaequo", "J8-I8", "H9-I9", "I8-J8", "I9-H9", "J8-I8",
             "H9-I9", "I8-J8", "I9-H9",
         ],
-        None,
+        "",
     );
-    let show = ok(&["rules", "show", "--position", "-"], Some(&played));
+    let show = ok(&["rules", "show", "--position", "-"], &played);
     assert!(show.contains("draw, ex aequo"), "{show}");
-    assert_eq!(
-        ok(&["rules", "moves", "--position", "-"], Some(&played)),
-        ""
-    );
+    assert_eq!(ok(&["rules", "moves", "--position", "-"], &played), "");
     fails(
         &["rules", "play", "--position", "-", "J8-I8"],
-        Some(&played),
+        &played,
         "the game is over",
     );
 }
@@ -140,36 +94,36 @@ fn finished_games_show_the_result() {
 #[test]
 fn bad_input_exits_2_with_one_line() {
     let g = ["rules", "play", "--game", "hexaequo"];
-    fails(&[&g[..], &["Z9-Z10"]].concat(), None, "no tile on Z9");
-    fails(&[&g[..], &["I0-I9"]].concat(), None, "no cell I0");
-    fails(&[&g[..], &["T@I8"]].concat(), None, "already holds a tile");
-    fails(&[&g[..], &["X@I8"]].concat(), None, "unknown kind");
-    fails(&[&g[..], &["D@I8", "D@I8"]].concat(), None, "move 2");
-    fails(&[&g[..], &["pass"]].concat(), None, "no passing");
+    fails(&[&g[..], &["Z9-Z10"]].concat(), "", "no tile on Z9");
+    fails(&[&g[..], &["I0-I9"]].concat(), "", "no cell I0");
+    fails(&[&g[..], &["T@I8"]].concat(), "", "already holds a tile");
+    fails(&[&g[..], &["X@I8"]].concat(), "", "unknown kind");
+    fails(&[&g[..], &["D@I8", "D@I8"]].concat(), "", "move 2");
+    fails(&[&g[..], &["pass"]].concat(), "", "no passing");
     fails(
         &["rules", "moves", "--position", "-"],
-        Some("{\"game\": \"hexaequo\""),
+        "{\"game\": \"hexaequo\"",
         "malformed position JSON",
     );
     fails(
         &["rules", "moves", "--position", "-"],
-        Some(&HE3.replace("\"K8\", \"owner\": \"black\"", "\"K8\", \"owner\": \"red\"")),
+        &HE3.replace("\"K8\", \"owner\": \"black\"", "\"K8\", \"owner\": \"red\""),
         "unknown colour",
     );
     fails(
         &["rules", "moves", "--position", "-"],
-        Some(&HE3.replace(
+        &HE3.replace(
             "\"kind\": \"disc\"}]}",
             "\"kind\": \"disc\"}], \"tile\": 1}",
-        )),
+        ),
         "unknown field",
     );
     fails(
         &["rules", "moves", "--position", "-"],
-        Some(&HE3.replace(
+        &HE3.replace(
             "\"L8\", \"owner\": \"black\"",
             "\"Q16\", \"owner\": \"black\"",
-        )),
+        ),
         "stands on no tile",
     );
     fails(
@@ -180,17 +134,17 @@ fn bad_input_exits_2_with_one_line() {
             "--house-rules",
             r#"{"radius": 8}"#,
         ],
-        None,
+        "",
         "bad house rules",
     );
     fails(
         &["rules", "new", "hexaequo", "--players", "3"],
-        None,
+        "",
         "2 players",
     );
     fails(
         &["rules", "moves", "--position", "/nonexistent/hexaequo.json"],
-        None,
+        "",
         "cannot read position file",
     );
 }

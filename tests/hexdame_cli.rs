@@ -3,43 +3,10 @@
 
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+#[path = "support/cli.rs"]
+mod cli;
 
-fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
-}
-
-#[track_caller]
-fn ok(args: &[&str], stdin: Option<&str>) -> String {
-    let out = run(args, stdin);
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success(), "{args:?}: {stderr}");
-    assert!(stderr.is_empty(), "{args:?}: {stderr}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Exit 2, one line `error: …` on stderr containing `why`, nothing on stdout.
-#[track_caller]
-fn fails(args: &[&str], stdin: Option<&str>, why: &str) {
-    let out = run(args, stdin);
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?}: stdout not empty");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    assert!(stderr.contains(why), "{args:?}: {stderr:?} lacks {why:?}");
-}
+use cli::{fails, ok};
 
 const T14: &str = r#"{"game":"hexdame","to_move":"white","pieces":[
   {"cell":"e1","owner":"white","kind":"man"},{"cell":"e2","owner":"black","kind":"man"},
@@ -48,7 +15,7 @@ const T14: &str = r#"{"game":"hexdame","to_move":"white","pieces":[
 
 #[test]
 fn new_prints_the_start_position() {
-    let json = ok(&["rules", "new", "hexdame"], None);
+    let json = ok(&["rules", "new", "hexdame"], "");
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["game"], "hexdame");
     assert_eq!(v["to_move"], "white");
@@ -67,19 +34,19 @@ fn new_prints_the_start_position() {
             "--house-rules",
             r#"{"king_move_limit":50}"#,
         ],
-        None,
+        "",
     );
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["house_rules"]["king_move_limit"], 50);
     // The house rules travel with the position.
-    let again = ok(&["rules", "play", "--position", "-", "d4-e5"], Some(&json));
+    let again = ok(&["rules", "play", "--position", "-", "d4-e5"], &json);
     let v: serde_json::Value = serde_json::from_str(&again).unwrap();
     assert_eq!(v["house_rules"]["king_move_limit"], 50);
 }
 
 #[test]
 fn moves_perft_and_show() {
-    let moves = ok(&["rules", "moves", "--game", "hexdame"], None);
+    let moves = ok(&["rules", "moves", "--game", "hexdame"], "");
     assert_eq!(
         moves.split_whitespace().collect::<Vec<_>>(),
         [
@@ -88,18 +55,18 @@ fn moves_perft_and_show() {
         ]
     );
     assert_eq!(
-        ok(&["rules", "perft", "3", "--game", "hexdame"], None).trim(),
+        ok(&["rules", "perft", "3", "--game", "hexdame"], "").trim(),
         "3337"
     );
-    let show = ok(&["rules", "show", "--game", "HexDame"], None);
+    let show = ok(&["rules", "show", "--game", "HexDame"], "");
     assert_eq!(show.lines().next(), Some("                i9B"));
     assert_eq!(show.lines().last(), Some("white to move"));
-    let show = ok(&["rules", "show", "--position", "-"], Some(T14));
+    let show = ok(&["rules", "show", "--position", "-"], T14);
     assert!(
         show.trim_end()
             .ends_with("black wins: white has no legal move")
     );
-    assert_eq!(ok(&["rules", "moves", "--position", "-"], Some(T14)), "");
+    assert_eq!(ok(&["rules", "moves", "--position", "-"], T14), "");
 }
 
 #[test]
@@ -108,19 +75,19 @@ fn play_prints_the_position_and_chains_through_stdin() {
         &[
             "rules", "play", "--game", "hexdame", "d4-e5", "f6xd4", "c3xe5",
         ],
-        None,
+        "",
     );
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["to_move"], "black");
     assert_eq!(v["pieces"].as_array().unwrap().len(), 30);
     // The position file round-trips through the command line.
-    let moves = ok(&["rules", "moves", "--position", "-"], Some(&json));
+    let moves = ok(&["rules", "moves", "--position", "-"], &json);
     assert!(!moves.is_empty());
     let path = std::env::temp_dir().join(format!("hexdame_cli_{}.json", std::process::id()));
     std::fs::write(&path, &json).unwrap();
     let from_file = ok(
         &["rules", "moves", "--position", path.to_str().unwrap()],
-        None,
+        "",
     );
     std::fs::remove_file(&path).unwrap();
     assert_eq!(from_file, moves);
@@ -129,13 +96,10 @@ fn play_prints_the_position_and_chains_through_stdin() {
       {"cell":"e5","owner":"white","kind":"man"},{"cell":"e6","owner":"black","kind":"man"},
       {"cell":"f6","owner":"black","kind":"man"},{"cell":"f7","owner":"black","kind":"man"}]}"#;
     assert_eq!(
-        ok(&["rules", "moves", "--position", "-"], Some(cycle)).trim(),
+        ok(&["rules", "moves", "--position", "-"], cycle).trim(),
         "e5xe7xg7xe5"
     );
-    let after = ok(
-        &["rules", "play", "--position", "-", "e5xg7xe7xe5"],
-        Some(cycle),
-    );
+    let after = ok(&["rules", "play", "--position", "-", "e5xg7xe7xe5"], cycle);
     let v: serde_json::Value = serde_json::from_str(&after).unwrap();
     assert_eq!(v["pieces"].as_array().unwrap().len(), 1);
 }
@@ -144,26 +108,22 @@ fn play_prints_the_position_and_chains_through_stdin() {
 fn bad_moves_exit_2_with_one_line() {
     let g = ["rules", "play", "--game", "hexdame"];
     let with = |m: &'static str| [&g[..], &[m]].concat();
-    fails(&with("d4-d6"), None, "move 1 (d4-d6)");
-    fails(&with("d4-d6"), None, "forward");
-    fails(&with("zz"), None, "cannot read move");
-    fails(&with("d4-j5"), None, "no cell j5");
-    fails(&with("pass"), None, "must move");
-    fails(&with("f6-f5"), None, "black's");
-    fails(&with("d4xf6"), None, "nothing to capture");
-    fails(&with("d4-e5=Q"), None, "king");
+    fails(&with("d4-d6"), "", "move 1 (d4-d6)");
+    fails(&with("d4-d6"), "", "forward");
+    fails(&with("zz"), "", "cannot read move");
+    fails(&with("d4-j5"), "", "no cell j5");
+    fails(&with("pass"), "", "must move");
+    fails(&with("f6-f5"), "", "black's");
+    fails(&with("d4xf6"), "", "nothing to capture");
+    fails(&with("d4-e5=Q"), "", "king");
     // After d4-e5 Black must take it (f6xd4): the message names the second move.
     fails(
         &[&g[..], &["d4-e5", "f6-f5"]].concat(),
-        None,
+        "",
         "move 2 (f6-f5)",
     );
-    fails(&[&g[..], &["d4-e5", "f6-f5"]].concat(), None, "compulsory");
-    fails(
-        &["rules", "play", "--position", "-", "e1-f2"],
-        Some(T14),
-        "over",
-    );
+    fails(&[&g[..], &["d4-e5", "f6-f5"]].concat(), "", "compulsory");
+    fails(&["rules", "play", "--position", "-", "e1-f2"], T14, "over");
 }
 
 #[test]
@@ -174,55 +134,49 @@ fn bad_positions_and_options_exit_2_with_one_line() {
             r#"{{"game":"hexdame","to_move":"white","pieces":[{{"cell":"{cell}","owner":"{owner}","kind":"{kind}"}}]}}"#
         )
     };
-    fails(&moves, Some("{"), "malformed position JSON");
-    fails(&moves, Some("not json"), "malformed position JSON");
-    fails(&moves, Some(&piece("j5", "white", "man")), "unknown cell");
-    fails(&moves, Some(&piece("a1", "green", "man")), "unknown colour");
+    fails(&moves, "{", "malformed position JSON");
+    fails(&moves, "not json", "malformed position JSON");
+    fails(&moves, &piece("j5", "white", "man"), "unknown cell");
+    fails(&moves, &piece("a1", "green", "man"), "unknown colour");
+    fails(&moves, &piece("a1", "white", "queen"), "unknown piece kind");
     fails(
         &moves,
-        Some(&piece("a1", "white", "queen")),
-        "unknown piece kind",
-    );
-    fails(
-        &moves,
-        Some(
-            r#"{"game":"hexdame","to_move":"white","pieces":[{"cell":"a1","owner":"white","kind":"man"},{"cell":"a1","owner":"black","kind":"king"}]}"#,
-        ),
+        r#"{"game":"hexdame","to_move":"white","pieces":[{"cell":"a1","owner":"white","kind":"man"},{"cell":"a1","owner":"black","kind":"king"}]}"#,
         "two pieces on a1",
     );
     fails(
         &moves,
-        Some(r#"{"game":"hexdame","to_move":"blue","pieces":[]}"#),
+        r#"{"game":"hexdame","to_move":"blue","pieces":[]}"#,
         "unknown colour",
     );
     fails(
         &moves,
-        Some(r#"{"game":"hexdame","to_move":"white","pieces":[],"reversible_moves":["a1-b2"]}"#),
+        r#"{"game":"hexdame","to_move":"white","pieces":[],"reversible_moves":["a1-b2"]}"#,
         "reversible_moves",
     );
     fails(
         &moves,
-        Some(r#"{"game":"hexdame","to_move":"white","pieces":[],"extra":1}"#),
+        r#"{"game":"hexdame","to_move":"white","pieces":[],"extra":1}"#,
         "unknown field",
     );
     fails(
         &["rules", "moves", "--position", "/nonexistent/hexdame.json"],
-        None,
+        "",
         "cannot read position file",
     );
     fails(
         &["rules", "new", "hexdame", "--players", "3"],
-        None,
+        "",
         "2 players",
     );
     fails(
         &["rules", "new", "hexdame", "--house-rules", r#"{"bogus":1}"#],
-        None,
+        "",
         "bad house rules",
     );
     fails(
         &["rules", "new", "hexdame", "--house-rules", "{"],
-        None,
+        "",
         "house rules are not JSON",
     );
     fails(
@@ -233,8 +187,8 @@ fn bad_positions_and_options_exit_2_with_one_line() {
             "--house-rules",
             r#"{"king_move_limit":0}"#,
         ],
-        None,
+        "",
         "at least 1",
     );
-    fails(&["rules", "show", "--game", "hexdam"], None, "unknown game");
+    fails(&["rules", "show", "--game", "hexdam"], "", "unknown game");
 }

@@ -3,47 +3,10 @@
 
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+#[path = "support/cli.rs"]
+mod cli;
 
-fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        let mut input = child.stdin.take().unwrap();
-        if let Some(s) = stdin {
-            input.write_all(s.as_bytes()).unwrap();
-        }
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-fn ok(args: &[&str], stdin: Option<&str>) -> String {
-    let (code, out, err) = run(args, stdin);
-    assert_eq!(code, 0, "{args:?}: {err}");
-    assert!(err.is_empty(), "{args:?}: {err}");
-    out
-}
-
-/// Exit 2, nothing on stdout, exactly one line on stderr that contains `want`.
-fn fails(args: &[&str], stdin: Option<&str>, want: &str) {
-    let (code, out, err) = run(args, stdin);
-    assert_eq!(code, 2, "{args:?}: {out}{err}");
-    assert!(out.is_empty(), "{args:?}: stdout {out:?}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(err.contains(want), "{args:?}: {err:?} lacks {want:?}");
-}
+use cli::{fails, ok};
 
 /// HM4 of the spec: South stones d4 f4 e2, North e4, South to move.
 const HM4: &str = r#"{"game": "hexmeister", "to_move": "south", "pieces": [
@@ -54,7 +17,7 @@ const HM4: &str = r#"{"game": "hexmeister", "to_move": "south", "pieces": [
 
 #[test]
 fn new_prints_the_start_position() {
-    let out = ok(&["rules", "new", "hexmeister"], None);
+    let out = ok(&["rules", "new", "hexmeister"], "");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["game"], "hexmeister");
     assert_eq!(v["to_move"], "south");
@@ -70,7 +33,7 @@ fn new_prints_the_start_position() {
             "--house-rules",
             r#"{"straight_moves": true, "first_player": "north"}"#,
         ],
-        None,
+        "",
     );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["to_move"], "north");
@@ -80,41 +43,41 @@ fn new_prints_the_start_position() {
 
 #[test]
 fn moves_play_perft_show() {
-    let out = ok(&["rules", "moves", "--game", "hexmeister"], None);
+    let out = ok(&["rules", "moves", "--game", "hexmeister"], "");
     assert_eq!(out, "S@g2\nS@h3\nS@i4\nS@j5\n");
     assert_eq!(
-        ok(&["rules", "perft", "3", "--game", "hexmeister"], None),
+        ok(&["rules", "perft", "3", "--game", "hexmeister"], ""),
         "1296\n"
     );
-    let show = ok(&["rules", "show", "--game", "hexmeister"], None);
+    let show = ok(&["rules", "show", "--game", "hexmeister"], "");
     assert!(show.starts_with("Hexmeister: south to move\n"));
     assert!(show.contains("a1G   b2.   c3G   d4.   e5o   f6G"));
 
-    let moves = ok(&["rules", "moves", "--position", "-"], Some(HM4));
+    let moves = ok(&["rules", "moves", "--position", "-"], HM4);
     assert_eq!(moves.lines().count(), 229);
     assert!(moves.lines().any(|l| l == "e2-e3"));
     // e2-e3 captures e4 and earns a bonus: South acts again, then declines.
-    let after = ok(&["rules", "play", "--position", "-", "e2-e3"], Some(HM4));
+    let after = ok(&["rules", "play", "--position", "-", "e2-e3"], HM4);
     let v: serde_json::Value = serde_json::from_str(&after).unwrap();
     assert_eq!(v["to_move"], "south");
     assert_eq!(v["bonus"], true);
     assert_eq!(v["pieces"].as_array().unwrap().len(), 3);
     assert_eq!(v["reserves"]["north"]["stone"], 17);
-    let passed = ok(&["rules", "play", "--position", "-", "pass"], Some(&after));
+    let passed = ok(&["rules", "play", "--position", "-", "pass"], &after);
     let v: serde_json::Value = serde_json::from_str(&passed).unwrap();
     assert_eq!(v["to_move"], "north");
     assert!(v.get("bonus").is_none());
     // The spec's `*g2` drop is read as S@g2.
     let a = ok(
         &["rules", "play", "--game", "hexmeister", "*g2", "S@b7"],
-        None,
+        "",
     );
     let b = ok(
         &["rules", "play", "--game", "hexmeister", "S@g2", "s@B7"],
-        None,
+        "",
     );
     assert_eq!(a, b);
-    assert!(ok(&["rules", "show", "--position", "-"], Some(&a)).contains("g2S"));
+    assert!(ok(&["rules", "show", "--position", "-"], &a).contains("g2S"));
 }
 
 #[test]
@@ -127,15 +90,15 @@ fn house_rules_travel_with_the_position() {
             "--house-rules",
             r#"{"straight_moves":true}"#,
         ],
-        None,
+        "",
     );
     let pos = ok(
         &["rules", "play", "--position", "-", "S@h3", "S@b7"],
-        Some(&start),
+        &start,
     );
     // HM2 straight: 3 drops + 9 moves.
     assert_eq!(
-        ok(&["rules", "moves", "--position", "-"], Some(&pos))
+        ok(&["rules", "moves", "--position", "-"], &pos)
             .lines()
             .count(),
         12
@@ -147,7 +110,7 @@ fn bad_input_exits_2_with_one_line() {
     let new = ["rules", "new", "hexmeister"];
     fails(
         &["rules", "new", "hexmeister", "--players", "3"],
-        None,
+        "",
         "2 players",
     );
     fails(
@@ -158,7 +121,7 @@ fn bad_input_exits_2_with_one_line() {
             "--house-rules",
             r#"{"gravity":true}"#,
         ],
-        None,
+        "",
         "bad house rules",
     );
     fails(
@@ -169,11 +132,11 @@ fn bad_input_exits_2_with_one_line() {
             "--house-rules",
             r#"{"stalemate":"sulk"}"#,
         ],
-        None,
+        "",
         "bad house rules",
     );
     let play = |m: &str, want: &str| {
-        fails(&["rules", "play", "--game", "hexmeister", m], None, want);
+        fails(&["rules", "play", "--game", "hexmeister", m], "", want);
     };
     play("S@b7", "south drops only on g2 h3 i4 j5");
     play("S@f6", "south drops only on g2 h3 i4 j5");
@@ -185,7 +148,7 @@ fn bad_input_exits_2_with_one_line() {
     play("fly", "unknown word");
     fails(
         &["rules", "play", "--position", "-", "e2-e4"],
-        Some(HM4),
+        HM4,
         "e4 is occupied",
     );
     // HM5: e4 is secured by South (d3, e3, e5); North may cross it but not stop there.
@@ -196,10 +159,10 @@ fn bad_input_exits_2_with_one_line() {
       {"cell": "d4", "owner": "north", "kind": "stone"}]}"#;
     fails(
         &["rules", "play", "--position", "-", "d4-e4"],
-        Some(hm5),
+        hm5,
         "e4 is secured by south",
     );
-    ok(&["rules", "play", "--position", "-", "d4-f4"], Some(hm5));
+    ok(&["rules", "play", "--position", "-", "d4-f4"], hm5);
     let bad_positions = [
         (HM4.replace("\"e2\"", "\"e0\""), "unknown cell"),
         (HM4.replace("\"e2\"", "\"d4\""), "two pieces on d4"),
@@ -227,11 +190,11 @@ fn bad_input_exits_2_with_one_line() {
         (HM4.replace("\"e2\"", "\"e3\""), "secured by south"),
     ];
     for (json, want) in &bad_positions {
-        fails(&["rules", "moves", "--position", "-"], Some(json), want);
+        fails(&["rules", "moves", "--position", "-"], json, want);
     }
     fails(
         &["rules", "show", "--position", "/nonexistent/hm.json"],
-        None,
+        "",
         "cannot read position file",
     );
 }
