@@ -53,7 +53,6 @@ async fn one_move(fake: &F, g: &mut Game) -> (Duration, Duration) {
     let seat = g.position.to_move().unwrap().index();
     let mv = g.position.legal_moves()[0].clone();
     g.position.play(&mv).unwrap();
-    let posted = fake.messages(g.thread).len();
     let i = fake
         .slash(
             g.players[seat],
@@ -69,20 +68,10 @@ async fn one_move(fake: &F, g: &mut Game) -> (Duration, Duration) {
         )
         .await;
     let cb = fake.first_response(&i, T).await.unwrap();
-    let needle = format!("played {mv}");
-    let deadline = Instant::now() + T;
-    let at = loop {
-        if let Some(m) = fake.messages(g.thread).iter().skip(posted).find(|m| {
-            m.json
-                .as_ref()
-                .and_then(|j| j["content"].as_str())
-                .is_some_and(|c| c.contains(&needle))
-        }) {
-            break m.at;
-        }
-        assert!(Instant::now() < deadline, "no board for {mv}");
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    };
+    let at = fake
+        .wait_posted(g.thread, i.sent_at, &format!("played {mv}"), T)
+        .await
+        .unwrap();
     (cb.at - i.sent_at, at - i.sent_at)
 }
 

@@ -625,6 +625,36 @@ impl FakeDiscord {
             .collect()
     }
 
+    /// When a message whose content contains `needle` was posted to `channel`, looking only at
+    /// requests received from `since` on (newest first, nothing copied): cheap enough for a
+    /// benchmark with a hundred waiters.
+    pub async fn wait_posted(
+        &self,
+        channel: u64,
+        since: Instant,
+        needle: &str,
+        timeout: Duration,
+    ) -> anyhow::Result<Instant> {
+        let path = format!("/channels/{channel}/messages");
+        self.wait_for(timeout, &format!("a message with {needle:?}"), |st| {
+            st.requests
+                .iter()
+                .rev()
+                .take_while(|s| s.at >= since)
+                .find(|s| {
+                    s.method == "POST"
+                        && s.status == 200
+                        && s.path == path
+                        && s.json
+                            .as_ref()
+                            .and_then(|j| j["content"].as_str())
+                            .is_some_and(|c| c.contains(needle))
+                })
+                .map(|s| s.at)
+        })
+        .await
+    }
+
     /// The current state of a message (after edits), as Message JSON; `None` if unknown/deleted.
     pub fn message(&self, id: u64) -> Option<Value> {
         self.state().messages.get(&id).cloned()
