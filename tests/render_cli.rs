@@ -61,7 +61,11 @@ fn a_board_png_decodes_with_the_size_asked_for() {
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let img = image::open(&out).unwrap();
-    assert_eq!(img.width().max(img.height()), 1600, "the default size");
+    assert_eq!(
+        img.width().max(img.height()),
+        hexmeros::view::HEXDAME_SIZE,
+        "HexDame's default size"
+    );
 }
 
 #[test]

@@ -29,7 +29,7 @@ fn fill(c: Colour) -> Rgba {
 }
 
 /// The long side of a HexDame picture unless the caller chooses one.
-pub const SMALL_BOARD_SIZE: u32 = 1200;
+pub const HEXDAME_SIZE: u32 = 1200;
 
 /// Men a side starts with (§2.2).
 const MEN: u16 = 16;
@@ -138,7 +138,7 @@ impl GameView for View<'_> {
     fn preferred_size(&self) -> Option<u32> {
         // 61 cells: at 1200 px a cell is still ~115 px across (HexiMeros gets ~55 px at 1600),
         // and the picture costs half the pixels to draw, encode and download.
-        Some(SMALL_BOARD_SIZE)
+        Some(HEXDAME_SIZE)
     }
     fn status(&self) -> Vec<String> {
         let g = self.0;

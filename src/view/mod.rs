@@ -51,10 +51,12 @@ use crate::games::{AnyGame, GameKind, Outcome, Seat};
 use common::{GameView, Pic, choose_rotation, move_cells};
 
 pub use common::{PLAYER_COLOURS, piece_glyph_heximeros};
+pub use hexdame::HEXDAME_SIZE;
 pub use heximeros::all_piece_glyphs as heximeros_piece_glyphs;
 
 /// The long side of a board picture unless [`ViewOptions::size`] says otherwise: big enough to
-/// read a 649-cell board on a phone when zoomed, small enough to post quickly.
+/// read a 649-cell board on a phone when zoomed, small enough to post quickly. HexDame's 61
+/// cells use [`HEXDAME_SIZE`], and HexaEquo's picture grows with its board up to this size.
 pub const DEFAULT_SIZE: u32 = 1600;
 
 /// The long side of replay GIF frames.
