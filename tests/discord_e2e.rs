@@ -1326,15 +1326,35 @@ async fn reminders_then_a_stalled_player_is_skipped_by_vote() {
     bot.set_clock(START_MS + 24 * HOUR + 60_000);
     wait_message(&fake, t, before, "silver has not moved for 24 hours").await;
     assert!(bot.state(game.id).await.timed_out);
+    // The vote is offered with buttons: skip, a bot takes over, expel.
+    let stalled = wait_message(&fake, t, before, "silver is stalled").await;
+    let sj = stalled.json.clone().unwrap();
+    let choices: Vec<String> = custom_ids(&sj)
+        .iter()
+        .map(|id| id.split(':').nth(3).unwrap().to_string())
+        .collect();
+    assert_eq!(choices, ["skip-0-0", "bot-0-0", "expel-0-0"]);
+    // The stalled player may not propose to skip himself; a stranger may not propose at all.
+    let skip = id_with(&sj, "stall");
+    let r = click(&fake, u(1), t, message_id(&stalled), &skip).await;
+    assert_refused(&r, "your own turn");
+    let r = click(&fake, u(8), t, message_id(&stalled), &skip).await;
+    assert_refused(&r, "not playing");
+    let r = click(&fake, u(2), t, message_id(&stalled), &skip).await;
+    assert!(
+        content(&r).contains("you proposed: skip silver's turn"),
+        "{r:?}"
+    );
+    // The same motion by command is already open.
     let r = slash(
         &fake,
-        u(2),
+        u(3),
         t,
         "hexmeros",
         group("vote", "skip", json!([user_opt("player", u(1))])),
     )
     .await;
-    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    assert_refused(&r, "already being voted on");
     let ballot = wait_message(&fake, t, before, "ballot on motion").await;
     assert!(
         content(&ballot).contains("skip silver's turn"),
@@ -1353,6 +1373,10 @@ async fn reminders_then_a_stalled_player_is_skipped_by_vote() {
     assert_eq!(st.record.last().unwrap().line, "skip silver");
     assert_eq!(st.holder(), Some(Seat(1)));
     assert_eq!(st.reminded, 0, "a new turn starts its reminders afresh");
+    // The stall buttons are stale now.
+    let r = click(&fake, u(3), t, message_id(&stalled), &skip).await;
+    assert!(content(&r).contains("no longer holds the Token"), "{r:?}");
+    assert_eq!(bot.state(game.id).await.version, st.version);
     assert_clean(&fake, &bot);
 }
 

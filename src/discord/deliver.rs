@@ -393,6 +393,42 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
             .await?;
         }
     }
+    // A Token holder past the turn timer: one message per turn with buttons that put the
+    // choices (§8: skip, replace by a bot, expel) to the vote, so nobody has to type them.
+    if state.timed_out
+        && matches!(state.status(), Status::HouseRules | Status::Playing)
+        && let Some(seat) = state.holder()
+        && state.bot(seat).is_none()
+        && data.links.claim_stall(game, state.record.len()).await?
+    {
+        let name = state.seat_name(seat);
+        let id = |what: &str| {
+            CustomId::new(game, Action::Stall, state.version)
+                .arg(format!("{what}-{}-{}", seat.0, state.record.len()))
+                .to_string()
+        };
+        let row = CreateActionRow::Buttons(vec![
+            CreateButton::new(id("skip"))
+                .label(format!("Vote: skip {name}'s turn"))
+                .style(serenity::ButtonStyle::Primary),
+            CreateButton::new(id("bot"))
+                .label(format!("Vote: a bot plays {name}"))
+                .style(serenity::ButtonStyle::Secondary),
+            CreateButton::new(id("expel"))
+                .label(format!("Vote: expel {name}"))
+                .style(serenity::ButtonStyle::Danger),
+        ]);
+        send(
+            http,
+            thread,
+            CreateMessage::new()
+                .content(format!(
+                    "{name} is stalled: propose a vote (or /hexmeros vote replace to name a person)"
+                ))
+                .components(vec![row]),
+        )
+        .await?;
+    }
     for m in &state.motions {
         if !data.links.claim_ballot(game, m.id).await? {
             continue;
