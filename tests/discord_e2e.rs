@@ -311,6 +311,101 @@ fn assert_clean(fake: &F, bot: &Bot) {
     assert!(unexpected.is_empty(), "unexpected calls: {unexpected:?}");
 }
 
+fn bool_opt(name: &str, v: bool) -> Value {
+    json!({ "type": 5, "name": name, "value": v })
+}
+
+/// `/hexmeros <group> <name> …`: a subcommand of a subcommand group (`vote yes`).
+fn group(group: &str, name: &str, options: Value) -> Value {
+    json!([{ "type": 2, "name": group, "options": sub(name, options) }])
+}
+
+fn is_private(s: &Sent) -> bool {
+    s.json.as_ref().unwrap()["flags"].as_u64().unwrap_or(0) & 64 == 64
+}
+
+/// A slash command by `user` in `channel`, acknowledged in time: its reply.
+async fn slash(fake: &F, user: u64, channel: u64, name: &str, options: Value) -> Sent {
+    let i = fake.slash(user, channel, name, options).await;
+    acked(fake, &i).await;
+    followup(fake, &i).await
+}
+
+/// `/hexmeros <name> …`: its reply.
+async fn hx(fake: &F, user: u64, channel: u64, name: &str, options: Value) -> Sent {
+    slash(fake, user, channel, "hexmeros", sub(name, options)).await
+}
+
+/// A click on control `id` of message `msg`, acknowledged in time: the private reply.
+async fn click(fake: &F, user: u64, channel: u64, msg: u64, id: &str) -> Sent {
+    let i = fake.button(user, channel, msg, id).await;
+    acked(fake, &i).await;
+    let r = followup(fake, &i).await;
+    assert!(is_private(&r), "{r:?}");
+    r
+}
+
+/// A refusal: private, with a warning and the given words.
+fn assert_refused(s: &Sent, words: &str) {
+    let text = content(s);
+    assert!(text.starts_with("⚠️") && text.contains(words), "{s:?}");
+    assert!(is_private(s), "{s:?}");
+}
+
+/// Stage and pass `mv` in one command; returns the posted board.
+async fn play(fake: &F, user: u64, thread: u64, mv: &str) -> Sent {
+    let before = fake.messages(thread).len();
+    let r = hx(
+        fake,
+        user,
+        thread,
+        "move",
+        json!([str_opt("from", mv), bool_opt("pass", true)]),
+    )
+    .await;
+    assert!(!content(&r).starts_with("⚠️"), "{mv}: {r:?}");
+    wait_message(fake, thread, before, &format!("played {mv}")).await
+}
+
+/// Vote yes on the ballot message `ballot` by pressing its Yes button.
+async fn vote_yes(fake: &F, user: u64, thread: u64, ballot: &Sent) {
+    let yes = id_with(ballot.json.as_ref().unwrap(), "vote");
+    assert!(yes.ends_with("-y"), "{yes}");
+    let r = click(fake, user, thread, message_id(ballot), &yes).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+}
+
+/// Assert a message pings exactly `user`, at its start.
+fn assert_pings(m: &Sent, user: u64) {
+    assert!(content(m).starts_with(&format!("<@{user}>")), "{m:?}");
+    let mentions = &m.json.as_ref().unwrap()["allowed_mentions"]["users"];
+    assert_eq!(mentions, &json!([user.to_string()]), "{m:?}");
+}
+
+/// Silver's first move `a` and Blue's answer `b` such that `pred(after a, b)`: the shortest
+/// way to a position a scenario needs, searched in the rules engine (a few milliseconds).
+fn heximeros_pair(pred: impl Fn(&HexiMeros, &HMove) -> bool) -> (String, String) {
+    let g = HexiMeros::start(Default::default());
+    for a in g.legal_moves() {
+        // Silver's own move must open no challenge window.
+        if !g.challengers(&a).is_empty() {
+            continue;
+        }
+        let g1 = g.after(&a);
+        if let Some(b) = g1.legal_moves().into_iter().find(|b| pred(&g1, b)) {
+            return (g.move_text(&a), g1.move_text(&b));
+        }
+    }
+    panic!("no such pair of moves");
+}
+
+fn heximeros(st: &GameState) -> &HexiMeros {
+    match &st.game {
+        AnyGame::HexiMeros(g) => g,
+        other => panic!("not HexiMeros: {}", other.show()),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn start_opens_a_thread_posts_the_board_and_pings_silver() {
     let fake = F::start().await;
@@ -482,7 +577,6 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     wait_message(&fake, game.thread, 0, "you have the Token").await;
     let (turn, body) = turn_message(&fake, game.thread);
     let version = bot.state(game.id).await.version;
-    let private = |s: &Sent| s.json.as_ref().unwrap()["flags"].as_u64().unwrap_or(0) & 64 == 64;
 
     // A move out of turn.
     let mv = legal(GameKind::HexiMeros, &[])[0].clone();
@@ -497,7 +591,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     acked(&fake, &i).await;
     let r = followup(&fake, &i).await;
     assert!(content(&r).contains("not your turn"), "{r:?}");
-    assert!(private(&r));
+    assert!(is_private(&r));
 
     // A stranger's button.
     let i = fake
@@ -506,7 +600,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     acked(&fake, &i).await;
     let r = followup(&fake, &i).await;
     assert!(content(&r).contains("not playing"), "{r:?}");
-    assert!(private(&r));
+    assert!(is_private(&r));
 
     // An illegal and a malformed move, by the Token holder.
     for bad in ["Q4-Q40", "zz9"] {
@@ -521,7 +615,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
         acked(&fake, &i).await;
         let r = followup(&fake, &i).await;
         assert!(content(&r).starts_with("⚠️"), "{r:?}");
-        assert!(private(&r));
+        assert!(is_private(&r));
     }
     assert_eq!(bot.state(game.id).await.version, version, "nothing changed");
 
@@ -550,7 +644,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     acked(&fake, &i).await;
     let r = followup(&fake, &i).await;
     assert!(content(&r).contains("earlier turn"), "{r:?}");
-    assert!(private(&r));
+    assert!(is_private(&r));
     // A double click: the same stale button again changes nothing either.
     let i = fake
         .button(u(2), game.thread, turn, &id_with(&body, "back"))
@@ -747,24 +841,7 @@ async fn hexdame_to_the_end_posts_the_replay_and_updates_the_scores() {
     for turn in 0..4 {
         let refs: Vec<&str> = played.iter().map(String::as_str).collect();
         let mv = legal(GameKind::HexDame, &refs)[0].clone();
-        let before = fake.messages(game.thread).len();
-        let i = fake
-            .slash(
-                players[turn % 2],
-                game.thread,
-                "hexmeros",
-                sub(
-                    "move",
-                    json!([
-                        str_opt("from", &mv),
-                        json!({"type": 5, "name": "pass", "value": true})
-                    ]),
-                ),
-            )
-            .await;
-        acked(&fake, &i).await;
-        followup(&fake, &i).await;
-        let board = wait_message(&fake, game.thread, before, &format!("played {mv}")).await;
+        let board = play(&fake, players[turn % 2], game.thread, &mv).await;
         assert_board(&board);
         played.push(mv);
     }
@@ -826,24 +903,7 @@ async fn a_bot_answers_a_move() {
     let thread = fake.threads()[0].0;
     wait_message(&fake, thread, 0, "you have the Token").await;
     let mv = legal(GameKind::HexDame, &[])[0].clone();
-    let before = fake.messages(thread).len();
-    let i = fake
-        .slash(
-            u(1),
-            thread,
-            "hexmeros",
-            sub(
-                "move",
-                json!([
-                    str_opt("from", &mv),
-                    json!({"type": 5, "name": "pass", "value": true})
-                ]),
-            ),
-        )
-        .await;
-    acked(&fake, &i).await;
-    followup(&fake, &i).await;
-    wait_message(&fake, thread, before, &format!("played {mv}")).await;
+    play(&fake, u(1), thread, &mv).await;
     // The bot's move, then the person is pinged again.
     let after = fake.messages(thread).len();
     let ping = wait_message(&fake, thread, after, "you have the Token").await;
@@ -854,103 +914,6 @@ async fn a_bot_answers_a_move() {
     let game: i64 = 1;
     assert_eq!(bot.state(game).await.record.len(), 2);
     assert_clean(&fake, &bot);
-}
-
-// ----- helpers of the scenarios below -----
-
-fn bool_opt(name: &str, v: bool) -> Value {
-    json!({ "type": 5, "name": name, "value": v })
-}
-
-/// `/hexmeros <group> <name> …`: a subcommand of a subcommand group (`vote yes`).
-fn group(group: &str, name: &str, options: Value) -> Value {
-    json!([{ "type": 2, "name": group, "options": sub(name, options) }])
-}
-
-fn is_private(s: &Sent) -> bool {
-    s.json.as_ref().unwrap()["flags"].as_u64().unwrap_or(0) & 64 == 64
-}
-
-/// A slash command by `user` in `channel`, acknowledged in time: its reply.
-async fn slash(fake: &F, user: u64, channel: u64, name: &str, options: Value) -> Sent {
-    let i = fake.slash(user, channel, name, options).await;
-    acked(fake, &i).await;
-    followup(fake, &i).await
-}
-
-/// `/hexmeros <name> …`: its reply.
-async fn hx(fake: &F, user: u64, channel: u64, name: &str, options: Value) -> Sent {
-    slash(fake, user, channel, "hexmeros", sub(name, options)).await
-}
-
-/// A click on control `id` of message `msg`, acknowledged in time: the private reply.
-async fn click(fake: &F, user: u64, channel: u64, msg: u64, id: &str) -> Sent {
-    let i = fake.button(user, channel, msg, id).await;
-    acked(fake, &i).await;
-    let r = followup(fake, &i).await;
-    assert!(is_private(&r), "{r:?}");
-    r
-}
-
-/// A refusal: private, with a warning and the given words.
-fn assert_refused(s: &Sent, words: &str) {
-    let text = content(s);
-    assert!(text.starts_with("⚠️") && text.contains(words), "{s:?}");
-    assert!(is_private(s), "{s:?}");
-}
-
-/// Stage and pass `mv` in one command; returns the posted board.
-async fn play(fake: &F, user: u64, thread: u64, mv: &str) -> Sent {
-    let before = fake.messages(thread).len();
-    let r = hx(
-        fake,
-        user,
-        thread,
-        "move",
-        json!([str_opt("from", mv), bool_opt("pass", true)]),
-    )
-    .await;
-    assert!(!content(&r).starts_with("⚠️"), "{mv}: {r:?}");
-    wait_message(fake, thread, before, &format!("played {mv}")).await
-}
-
-/// Vote yes on the ballot message `ballot` by pressing its Yes button.
-async fn vote_yes(fake: &F, user: u64, thread: u64, ballot: &Sent) {
-    let yes = id_with(ballot.json.as_ref().unwrap(), "vote");
-    assert!(yes.ends_with("-y"), "{yes}");
-    let r = click(fake, user, thread, message_id(ballot), &yes).await;
-    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
-}
-
-/// Assert a message pings exactly `user`, at its start.
-fn assert_pings(m: &Sent, user: u64) {
-    assert!(content(m).starts_with(&format!("<@{user}>")), "{m:?}");
-    let mentions = &m.json.as_ref().unwrap()["allowed_mentions"]["users"];
-    assert_eq!(mentions, &json!([user.to_string()]), "{m:?}");
-}
-
-/// Silver's first move `a` and Blue's answer `b` such that `pred(after a, b)`: the shortest
-/// way to a position a scenario needs, searched in the rules engine (a few milliseconds).
-fn heximeros_pair(pred: impl Fn(&HexiMeros, &HMove) -> bool) -> (String, String) {
-    let g = HexiMeros::start(Default::default());
-    for a in g.legal_moves() {
-        // Silver's own move must open no challenge window.
-        if !g.challengers(&a).is_empty() {
-            continue;
-        }
-        let g1 = g.after(&a);
-        if let Some(b) = g1.legal_moves().into_iter().find(|b| pred(&g1, b)) {
-            return (g.move_text(&a), g1.move_text(&b));
-        }
-    }
-    panic!("no such pair of moves");
-}
-
-fn heximeros(st: &GameState) -> &HexiMeros {
-    match &st.game {
-        AnyGame::HexiMeros(g) => g,
-        other => panic!("not HexiMeros: {}", other.show()),
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
