@@ -1238,7 +1238,7 @@ async fn a_house_rule_vote_before_the_first_pass_changes_the_game() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn reminders_then_a_stalled_player_is_skipped_by_vote() {
+async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote() {
     let fake = F::start().await;
     let bot = Bot::start(&fake).await;
     let (game, _) = start(&fake, &six(), None).await;
@@ -1340,6 +1340,32 @@ async fn reminders_then_a_stalled_player_is_skipped_by_vote() {
     let r = click(&fake, u(3), t, message_id(&stalled), &skip).await;
     assert!(content(&r).contains("no longer holds the Token"), "{r:?}");
     assert_eq!(bot.state(game.id).await.version, st.version);
+
+    // A day later Blue is stalled too: Yellow proposes that a bot takes the seat over; two more
+    // yes votes of the five carry it, and the bot moves at once.
+    let before = fake.messages(t).len();
+    bot.set_clock(START_MS + 48 * HOUR + 2 * 60_000);
+    wait_message(&fake, t, before, "blue has not moved for 24 hours").await;
+    let stalled = wait_message(&fake, t, before, "blue is stalled").await;
+    let take_over = custom_ids(stalled.json.as_ref().unwrap())
+        .into_iter()
+        .find(|id| id.ends_with(":bot-1-1"))
+        .unwrap();
+    let r = click(&fake, u(3), t, message_id(&stalled), &take_over).await;
+    assert!(content(&r).contains("you proposed"), "{r:?}");
+    let ballot = wait_message(&fake, t, before, "ballot on motion").await;
+    assert!(content(&ballot).contains("takes over blue"), "{ballot:?}");
+    for p in [4, 5] {
+        vote_yes(&fake, u(p), t, &ballot).await;
+    }
+    wait_message(&fake, t, before, "passed").await;
+    wait_message(&fake, t, before, "blue played").await;
+    let ping = wait_message(&fake, t, before, "yellow, you have the Token").await;
+    assert_pings(&ping, u(3));
+    let st = bot.state(game.id).await;
+    assert_eq!(st.bot(Seat(1)), Some(Level::Normal));
+    assert_eq!(st.seat_of(u(2) as i64), None);
+    assert_eq!(st.holder(), Some(Seat(2)));
     assert_clean(&fake, &bot);
 }
 
