@@ -1094,7 +1094,16 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
     .await;
     assert!(is_private(&r) && !content(&r).starts_with("⚠️"), "{r:?}");
     let ballot = wait_message(&fake, t, before, "ballot on motion").await;
-    assert!(content(&ballot).contains("takes over yellow"), "{ballot:?}");
+    assert!(
+        content(&ballot).contains(&format!("<@{}> takes over yellow", u(7))),
+        "{ballot:?}"
+    );
+    let quiet = &ballot.json.as_ref().unwrap()["allowed_mentions"];
+    assert_eq!(
+        quiet["users"],
+        json!([]),
+        "the ballot pings nobody: {quiet}"
+    );
     // The resigner has no vote on his own replacement.
     let r = click(
         &fake,
@@ -1354,7 +1363,10 @@ async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote
     let r = click(&fake, u(3), t, message_id(&stalled), &take_over).await;
     assert!(content(&r).contains("you proposed"), "{r:?}");
     let ballot = wait_message(&fake, t, before, "ballot on motion").await;
-    assert!(content(&ballot).contains("takes over blue"), "{ballot:?}");
+    assert!(
+        content(&ballot).contains(&format!("Bot ({}) takes over blue", Level::Normal)),
+        "{ballot:?}"
+    );
     for p in [4, 5] {
         vote_yes(&fake, u(p), t, &ballot).await;
     }
