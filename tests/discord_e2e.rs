@@ -1148,6 +1148,8 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
         vote_yes(&fake, u(p), t, &ballot).await;
     }
     for p in [4, 5] {
+        // Four yes of five are not enough: expulsion is unanimous.
+        assert!(bot.state(game.id).await.active().contains(&Seat(5)));
         let r = slash(&fake, u(p), t, "hexmeros", group("vote", "yes", json!([]))).await;
         assert!(!content(&r).starts_with("⚠️"), "{r:?}");
     }
@@ -1180,6 +1182,24 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
     let st = bot.state(game.id).await;
     assert_eq!(st.status(), hexmeros::host::Status::Finished);
     assert_eq!(st.record.last().unwrap().line, "concede blue");
+    // The points table: the expelled player carries his −500 (and more loss points, if any).
+    let r = slash(
+        &fake,
+        u(8),
+        F::CHANNEL_ID,
+        "score",
+        json!([json!({"type": 4, "name": "game", "value": 0})]),
+    )
+    .await;
+    let text = content(&r);
+    let red: i64 = text
+        .lines()
+        .find(|l| l.contains("player6 —"))
+        .and_then(|l| l.split("— ").nth(1))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no points for player6 in {text}"));
+    assert!(red <= -500, "{text}");
     assert_clean(&fake, &bot);
 }
 
