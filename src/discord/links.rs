@@ -137,9 +137,10 @@ impl Links {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Claim the stalled-player ballot of a game's turn `turn` (the number of record lines when
-    /// it began); true if it was not posted before. These share the ballots table under negative
-    /// keys: motion ids are versions, so always positive.
+    /// Claim the stalled-player message of a game's turn `turn` (the number of record lines so
+    /// far; a departure during the turn counts as a new one and gets a fresh message, the old
+    /// buttons then being refused as stale); true if it was not posted before. These share the
+    /// ballots table under negative keys: motion ids are versions, never negative.
     pub async fn claim_stall(&self, game: GameId, turn: usize) -> Result<bool, sqlx::Error> {
         let done = sqlx::query(
             "INSERT INTO discord_ballots (game_id, motion) VALUES ($1, $2) \
