@@ -12,7 +12,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use fake_discord::{FakeDiscord as F, Interaction, Sent};
-use hexmeros::games::{AnyGame, GameKind};
+use hexmeros::ai::Level;
+use hexmeros::games::heximeros::{HexiMeros, Move as HMove};
+use hexmeros::games::{AnyGame, GameKind, Outcome, Rules, Seat};
 use hexmeros::host::{GameHost, GameState, SystemClock};
 use serde_json::{Value, json};
 
@@ -309,6 +311,101 @@ fn assert_clean(fake: &F, bot: &Bot) {
     assert!(unexpected.is_empty(), "unexpected calls: {unexpected:?}");
 }
 
+fn bool_opt(name: &str, v: bool) -> Value {
+    json!({ "type": 5, "name": name, "value": v })
+}
+
+/// `/hexmeros <group> <name> …`: a subcommand of a subcommand group (`vote yes`).
+fn group(group: &str, name: &str, options: Value) -> Value {
+    json!([{ "type": 2, "name": group, "options": sub(name, options) }])
+}
+
+fn is_private(s: &Sent) -> bool {
+    s.json.as_ref().unwrap()["flags"].as_u64().unwrap_or(0) & 64 == 64
+}
+
+/// A slash command by `user` in `channel`, acknowledged in time: its reply.
+async fn slash(fake: &F, user: u64, channel: u64, name: &str, options: Value) -> Sent {
+    let i = fake.slash(user, channel, name, options).await;
+    acked(fake, &i).await;
+    followup(fake, &i).await
+}
+
+/// `/hexmeros <name> …`: its reply.
+async fn hx(fake: &F, user: u64, channel: u64, name: &str, options: Value) -> Sent {
+    slash(fake, user, channel, "hexmeros", sub(name, options)).await
+}
+
+/// A click on control `id` of message `msg`, acknowledged in time: the private reply.
+async fn click(fake: &F, user: u64, channel: u64, msg: u64, id: &str) -> Sent {
+    let i = fake.button(user, channel, msg, id).await;
+    acked(fake, &i).await;
+    let r = followup(fake, &i).await;
+    assert!(is_private(&r), "{r:?}");
+    r
+}
+
+/// A refusal: private, with a warning and the given words.
+fn assert_refused(s: &Sent, words: &str) {
+    let text = content(s);
+    assert!(text.starts_with("⚠️") && text.contains(words), "{s:?}");
+    assert!(is_private(s), "{s:?}");
+}
+
+/// Stage and pass `mv` in one command; returns the posted board.
+async fn play(fake: &F, user: u64, thread: u64, mv: &str) -> Sent {
+    let before = fake.messages(thread).len();
+    let r = hx(
+        fake,
+        user,
+        thread,
+        "move",
+        json!([str_opt("from", mv), bool_opt("pass", true)]),
+    )
+    .await;
+    assert!(!content(&r).starts_with("⚠️"), "{mv}: {r:?}");
+    wait_message(fake, thread, before, &format!("played {mv}")).await
+}
+
+/// Vote yes on the ballot message `ballot` by pressing its Yes button.
+async fn vote_yes(fake: &F, user: u64, thread: u64, ballot: &Sent) {
+    let yes = id_with(ballot.json.as_ref().unwrap(), "vote");
+    assert!(yes.ends_with("-y"), "{yes}");
+    let r = click(fake, user, thread, message_id(ballot), &yes).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+}
+
+/// Assert a message pings exactly `user`, at its start.
+fn assert_pings(m: &Sent, user: u64) {
+    assert!(content(m).starts_with(&format!("<@{user}>")), "{m:?}");
+    let mentions = &m.json.as_ref().unwrap()["allowed_mentions"]["users"];
+    assert_eq!(mentions, &json!([user.to_string()]), "{m:?}");
+}
+
+/// Silver's first move `a` and Blue's answer `b` such that `pred(after a, b)`: the shortest
+/// way to a position a scenario needs, searched in the rules engine (a few milliseconds).
+fn heximeros_pair(pred: impl Fn(&HexiMeros, &HMove) -> bool) -> (String, String) {
+    let g = HexiMeros::start(Default::default());
+    for a in g.legal_moves() {
+        // Silver's own move must open no challenge window.
+        if !g.challengers(&a).is_empty() {
+            continue;
+        }
+        let g1 = g.after(&a);
+        if let Some(b) = g1.legal_moves().into_iter().find(|b| pred(&g1, b)) {
+            return (g.move_text(&a), g1.move_text(&b));
+        }
+    }
+    panic!("no such pair of moves");
+}
+
+fn heximeros(st: &GameState) -> &HexiMeros {
+    match &st.game {
+        AnyGame::HexiMeros(g) => g,
+        other => panic!("not HexiMeros: {}", other.show()),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn start_opens_a_thread_posts_the_board_and_pings_silver() {
     let fake = F::start().await;
@@ -480,7 +577,6 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     wait_message(&fake, game.thread, 0, "you have the Token").await;
     let (turn, body) = turn_message(&fake, game.thread);
     let version = bot.state(game.id).await.version;
-    let private = |s: &Sent| s.json.as_ref().unwrap()["flags"].as_u64().unwrap_or(0) & 64 == 64;
 
     // A move out of turn.
     let mv = legal(GameKind::HexiMeros, &[])[0].clone();
@@ -495,7 +591,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     acked(&fake, &i).await;
     let r = followup(&fake, &i).await;
     assert!(content(&r).contains("not your turn"), "{r:?}");
-    assert!(private(&r));
+    assert!(is_private(&r));
 
     // A stranger's button.
     let i = fake
@@ -504,7 +600,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     acked(&fake, &i).await;
     let r = followup(&fake, &i).await;
     assert!(content(&r).contains("not playing"), "{r:?}");
-    assert!(private(&r));
+    assert!(is_private(&r));
 
     // An illegal and a malformed move, by the Token holder.
     for bad in ["Q4-Q40", "zz9"] {
@@ -519,7 +615,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
         acked(&fake, &i).await;
         let r = followup(&fake, &i).await;
         assert!(content(&r).starts_with("⚠️"), "{r:?}");
-        assert!(private(&r));
+        assert!(is_private(&r));
     }
     assert_eq!(bot.state(game.id).await.version, version, "nothing changed");
 
@@ -548,7 +644,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     acked(&fake, &i).await;
     let r = followup(&fake, &i).await;
     assert!(content(&r).contains("earlier turn"), "{r:?}");
-    assert!(private(&r));
+    assert!(is_private(&r));
     // A double click: the same stale button again changes nothing either.
     let i = fake
         .button(u(2), game.thread, turn, &id_with(&body, "back"))
@@ -745,24 +841,7 @@ async fn hexdame_to_the_end_posts_the_replay_and_updates_the_scores() {
     for turn in 0..4 {
         let refs: Vec<&str> = played.iter().map(String::as_str).collect();
         let mv = legal(GameKind::HexDame, &refs)[0].clone();
-        let before = fake.messages(game.thread).len();
-        let i = fake
-            .slash(
-                players[turn % 2],
-                game.thread,
-                "hexmeros",
-                sub(
-                    "move",
-                    json!([
-                        str_opt("from", &mv),
-                        json!({"type": 5, "name": "pass", "value": true})
-                    ]),
-                ),
-            )
-            .await;
-        acked(&fake, &i).await;
-        followup(&fake, &i).await;
-        let board = wait_message(&fake, game.thread, before, &format!("played {mv}")).await;
+        let board = play(&fake, players[turn % 2], game.thread, &mv).await;
         assert_board(&board);
         played.push(mv);
     }
@@ -824,24 +903,7 @@ async fn a_bot_answers_a_move() {
     let thread = fake.threads()[0].0;
     wait_message(&fake, thread, 0, "you have the Token").await;
     let mv = legal(GameKind::HexDame, &[])[0].clone();
-    let before = fake.messages(thread).len();
-    let i = fake
-        .slash(
-            u(1),
-            thread,
-            "hexmeros",
-            sub(
-                "move",
-                json!([
-                    str_opt("from", &mv),
-                    json!({"type": 5, "name": "pass", "value": true})
-                ]),
-            ),
-        )
-        .await;
-    acked(&fake, &i).await;
-    followup(&fake, &i).await;
-    wait_message(&fake, thread, before, &format!("played {mv}")).await;
+    play(&fake, u(1), thread, &mv).await;
     // The bot's move, then the person is pinged again.
     let after = fake.messages(thread).len();
     let ping = wait_message(&fake, thread, after, "you have the Token").await;
@@ -851,5 +913,557 @@ async fn a_bot_answers_a_move() {
     );
     let game: i64 = 1;
     assert_eq!(bot.state(game).await.record.len(), 2);
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn check_declared_by_the_mover_and_upon_the_mover() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+
+    // 1. Blue declares Check on Silver with his move, through the staged move's buttons.
+    let (a, b) =
+        heximeros_pair(|g, b| g.check_targets(b) == [Seat(0)] && g.challengers(b).is_empty());
+    let (game, _) = start(&fake, &six(), None).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    play(&fake, u(1), game.thread, &a).await;
+    let staged = hx(
+        &fake,
+        u(2),
+        game.thread,
+        "move",
+        json!([str_opt("from", &b)]),
+    )
+    .await;
+    assert!(
+        content(&staged).contains(&format!("staged **{b}**")),
+        "{staged:?}"
+    );
+    // A colour the move does not attack cannot be named; nothing changes.
+    let version = bot.state(game.id).await.version;
+    let r = hx(
+        &fake,
+        u(2),
+        game.thread,
+        "check",
+        json!([str_opt("colour", "yellow")]),
+    )
+    .await;
+    assert_refused(&r, "no Sovereign newly attacked");
+    assert_eq!(bot.state(game.id).await.version, version);
+    let checks = click(
+        &fake,
+        u(2),
+        game.thread,
+        message_id(&staged),
+        &id_with(staged.json.as_ref().unwrap(), "checks"),
+    )
+    .await;
+    let cj = checks.json.clone().unwrap();
+    let offered: Vec<String> = custom_ids(&cj);
+    assert_eq!(offered.len(), 1, "only Silver is attacked: {cj}");
+    assert!(
+        offered[0].ends_with(":check:0") || offered[0].contains(":check:"),
+        "{cj}"
+    );
+    let with_check = click(&fake, u(2), game.thread, message_id(&checks), &offered[0]).await;
+    let declared = format!("{b}+silver");
+    assert!(
+        content(&with_check).contains(&format!("staged **{declared}**")),
+        "{with_check:?}"
+    );
+    let before = fake.messages(game.thread).len();
+    click(
+        &fake,
+        u(2),
+        game.thread,
+        message_id(&with_check),
+        &id_with(with_check.json.as_ref().unwrap(), "pass"),
+    )
+    .await;
+    // The declaration is shown with the move, and recorded.
+    let board = wait_message(&fake, game.thread, before, &format!("played {declared}")).await;
+    assert_board(&board);
+    let st = bot.state(game.id).await;
+    assert_eq!(st.record.last().unwrap().line, format!("blue {declared}"));
+    let mut g = heximeros(&st).clone();
+    assert!(
+        g.check_records().iter().any(|r| r.declarer == Seat(1)),
+        "{:?}",
+        g.check_records()
+    );
+    // The others move; when the Token comes back to Silver, he is told he is in Check.
+    for p in 3..=6 {
+        let m = g
+            .legal_moves()
+            .into_iter()
+            .find(|m| g.challengers(m).is_empty())
+            .unwrap();
+        play(&fake, u(p), game.thread, &g.move_text(&m)).await;
+        g = g.after(&m);
+    }
+    let ping = wait_message(&fake, game.thread, before, "you are in Check by blue").await;
+    assert_pings(&ping, u(1));
+
+    // 2. Blue stages a move that leaves his own Sovereign attacked by Silver: Silver is asked
+    // (§5.4) and declares Check upon him; the move is rejected and Blue must move otherwise.
+    let (a, b) = heximeros_pair(|g, b| g.challengers(b) == [Seat(0)]);
+    let (game, _) = start(&fake, &six(), None).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    play(&fake, u(1), game.thread, &a).await;
+    let before = fake.messages(game.thread).len();
+    let r = hx(
+        &fake,
+        u(2),
+        game.thread,
+        "move",
+        json!([str_opt("from", &b), bool_opt("pass", true)]),
+    )
+    .await;
+    assert!(content(&r).contains("challenge window"), "{r:?}");
+    assert!(is_private(&r));
+    wait_message(&fake, game.thread, before, "may declare Check upon blue").await;
+    let ask = wait_message(&fake, game.thread, before, "declare Check upon them").await;
+    assert_pings(&ask, u(1));
+    // Blue may not pass while the window is open, and only Silver was asked.
+    let r = hx(&fake, u(2), game.thread, "pass", json!([])).await;
+    assert_refused(&r, "challenge window");
+    let aj = ask.json.clone().unwrap();
+    let declare = id_with(&aj, "chal");
+    assert!(declare.ends_with(":y"), "{declare}");
+    let r = click(&fake, u(3), game.thread, message_id(&ask), &declare).await;
+    assert_refused(&r, "not asked");
+    let r = click(&fake, u(1), game.thread, message_id(&ask), &declare).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    wait_message(
+        &fake,
+        game.thread,
+        before,
+        "silver declares Check upon blue: the staged move is rejected",
+    )
+    .await;
+    let ping = wait_message(&fake, game.thread, before, "declared Check upon you").await;
+    assert_pings(&ping, u(2));
+    let st = bot.state(game.id).await;
+    assert_eq!(st.declared_upon, [Seat(0)]);
+    assert!(st.staged.is_none());
+    // The same move again is refused; a move out of Silver's attack is played.
+    let r = hx(
+        &fake,
+        u(2),
+        game.thread,
+        "move",
+        json!([str_opt("from", &b)]),
+    )
+    .await;
+    assert_refused(&r, "declared Check upon you");
+    let g = heximeros(&st);
+    let ok = g
+        .moves_respecting(&[Seat(0)])
+        .into_iter()
+        .find(|m| g.challengers(m).is_empty())
+        .map(|m| g.move_text(&m))
+        .unwrap();
+    play(&fake, u(2), game.thread, &ok).await;
+    let st = bot.state(game.id).await;
+    assert_eq!(st.record.len(), 2);
+    assert!(
+        st.declared_upon.is_empty(),
+        "declarations end with the turn"
+    );
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+
+    // Yellow (player 3) resigns and names player 7; three of the five others elect him.
+    let before = fake.messages(t).len();
+    let r = hx(
+        &fake,
+        u(3),
+        t,
+        "resign",
+        json!([user_opt("replacement", u(7))]),
+    )
+    .await;
+    assert!(is_private(&r) && !content(&r).starts_with("⚠️"), "{r:?}");
+    let ballot = wait_message(&fake, t, before, "ballot on motion").await;
+    assert!(
+        content(&ballot).contains(&format!("<@{}> takes over yellow", u(7))),
+        "{ballot:?}"
+    );
+    let quiet = &ballot.json.as_ref().unwrap()["allowed_mentions"];
+    assert_eq!(
+        quiet["users"],
+        json!([]),
+        "the ballot pings nobody: {quiet}"
+    );
+    // The resigner has no vote on his own replacement.
+    let r = click(
+        &fake,
+        u(3),
+        t,
+        message_id(&ballot),
+        &id_with(ballot.json.as_ref().unwrap(), "vote"),
+    )
+    .await;
+    assert_refused(&r, "may not vote");
+    for p in [1, 2, 4] {
+        vote_yes(&fake, u(p), t, &ballot).await;
+    }
+    wait_message(&fake, t, before, "passed").await;
+    let welcome = wait_message(&fake, t, before, "you now play yellow").await;
+    assert_pings(&welcome, u(7));
+    let st = bot.state(game.id).await;
+    assert_eq!(st.seats[2].player, u(7) as i64);
+    assert_eq!(st.seat_of(u(3) as i64), None);
+    assert!(
+        st.points
+            .iter()
+            .any(|p| p.player == u(3) as i64 && p.points == -50),
+        "{:?}",
+        st.points
+    );
+
+    // Silver proposes to expel Red (player 6): unanimous, the newcomer voting too.
+    let before = fake.messages(t).len();
+    let r = slash(
+        &fake,
+        u(1),
+        t,
+        "hexmeros",
+        group("vote", "expel", json!([user_opt("player", u(6))])),
+    )
+    .await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    let ballot = wait_message(&fake, t, before, "ballot on motion").await;
+    assert!(content(&ballot).contains("expel red"), "{ballot:?}");
+    for p in [2, 7] {
+        vote_yes(&fake, u(p), t, &ballot).await;
+    }
+    for p in [4, 5] {
+        // Four yes of five are not enough: expulsion is unanimous.
+        assert!(bot.state(game.id).await.active().contains(&Seat(5)));
+        let r = slash(&fake, u(p), t, "hexmeros", group("vote", "yes", json!([]))).await;
+        assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    }
+    wait_message(&fake, t, before, "red was expelled").await;
+    let st = bot.state(game.id).await;
+    assert!(!st.active().contains(&Seat(5)));
+    assert!(
+        st.points
+            .iter()
+            .any(|p| p.player == u(6) as i64 && p.points == -500 && p.loss),
+        "{:?}",
+        st.points
+    );
+
+    // Orange and Green resign without a replacement; a concession needs the last two.
+    for p in [4, 5] {
+        let r = hx(&fake, u(p), t, "resign", json!([])).await;
+        assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    }
+    wait_message(&fake, t, before, "green resigned").await;
+    let r = hx(&fake, u(2), t, "concede", json!([])).await;
+    assert_refused(&r, "exactly two");
+    hx(&fake, u(7), t, "resign", json!([])).await;
+    wait_message(&fake, t, before, "yellow resigned").await;
+    assert_eq!(bot.state(game.id).await.active(), [Seat(0), Seat(1)]);
+    let r = hx(&fake, u(2), t, "concede", json!([])).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    wait_message(&fake, t, before, "blue conceded").await;
+    wait_message(&fake, t, before, "game over: silver won").await;
+    let st = bot.state(game.id).await;
+    assert_eq!(st.status(), hexmeros::host::Status::Finished);
+    assert_eq!(st.record.last().unwrap().line, "concede blue");
+    // The points table: the expelled player carries his −500 (and more loss points, if any).
+    let r = slash(
+        &fake,
+        u(8),
+        F::CHANNEL_ID,
+        "score",
+        json!([json!({"type": 4, "name": "game", "value": 0})]),
+    )
+    .await;
+    let text = content(&r);
+    let red: i64 = text
+        .lines()
+        .find(|l| l.contains("player6 —"))
+        .and_then(|l| l.split("— ").nth(1))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no points for player6 in {text}"));
+    assert!(red <= -500, "{text}");
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_house_rule_vote_before_the_first_pass_changes_the_game() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+
+    // Nobody may declare Check upon the mover: a majority of four of six.
+    let before = fake.messages(t).len();
+    let rule = |v: &str| {
+        group(
+            "vote",
+            "house-rule",
+            json!([str_opt("key", "check_upon_mover"), str_opt("value", v)]),
+        )
+    };
+    let r = slash(&fake, u(1), t, "hexmeros", rule("never_declare")).await;
+    assert!(is_private(&r) && !content(&r).starts_with("⚠️"), "{r:?}");
+    let ballot = wait_message(&fake, t, before, "ballot on motion").await;
+    assert!(content(&ballot).contains("check_upon_mover"), "{ballot:?}");
+    for p in [2, 3] {
+        vote_yes(&fake, u(p), t, &ballot).await;
+    }
+    assert!(
+        bot.state(game.id)
+            .await
+            .house
+            .get("check_upon_mover")
+            .is_none(),
+        "3 of 6 is not yet a majority"
+    );
+    vote_yes(&fake, u(4), t, &ballot).await;
+    wait_message(&fake, t, before, "passed").await;
+    let st = bot.state(game.id).await;
+    assert_eq!(st.house["check_upon_mover"], "never_declare");
+    assert_eq!(
+        heximeros(&st).house_rules().check_upon_mover,
+        hexmeros::games::heximeros::CheckUponMover::NeverDeclare
+    );
+
+    // The behaviour changed: a move that would open a challenge window passes at once.
+    let (a, b) = heximeros_pair(|g, b| g.challengers(b) == [Seat(0)]);
+    play(&fake, u(1), t, &a).await;
+    let board = play(&fake, u(2), t, &b).await;
+    assert_board(&board);
+    assert!(
+        !fake
+            .messages(t)
+            .iter()
+            .any(|m| content(m).contains("declare Check upon")),
+        "no challenge window"
+    );
+    assert_eq!(bot.state(game.id).await.record.len(), 2);
+
+    // After the first pass, house rules are closed.
+    let version = bot.state(game.id).await.version;
+    let r = slash(&fake, u(3), t, "hexmeros", rule("window")).await;
+    assert_refused(&r, "before the first Token pass");
+    assert_eq!(bot.state(game.id).await.version, version);
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    // Silver asks for reminders by DM too.
+    let r = hx(&fake, u(1), t, "notify", json!([bool_opt("dm", true)])).await;
+    assert!(content(&r).contains("direct message"), "{r:?}");
+    const HOUR: i64 = 3_600_000;
+
+    // One hour: a reminder in the thread only.
+    let before = fake.messages(t).len();
+    bot.set_clock(START_MS + HOUR + 60_000);
+    let m = wait_message(&fake, t, before, "reminder").await;
+    assert_pings(&m, u(1));
+    assert!(content(&m).contains("for 1 hours"), "{m:?}");
+    assert_eq!(bot.state(game.id).await.reminded, 1);
+    assert!(
+        fake.dm_channel(u(1)).is_none(),
+        "the first reminder is not a DM"
+    );
+
+    // Four hours: in the thread and by DM.
+    let before = fake.messages(t).len();
+    bot.set_clock(START_MS + 4 * HOUR + 60_000);
+    wait_message(&fake, t, before, "for 4 hours").await;
+    let deadline = tokio::time::Instant::now() + T;
+    let dm = loop {
+        if let Some(c) = fake.dm_channel(u(1))
+            && let Some(m) = fake
+                .messages(c)
+                .into_iter()
+                .find(|m| content(m).contains("reminder"))
+        {
+            break m;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no DM reminder");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(
+        content(&dm).contains(&format!("game #{}", game.id)),
+        "{dm:?}"
+    );
+    assert!(fake.dm_channel(u(2)).is_none(), "nobody else is DMed");
+
+    // A day: the turn timer runs out and the others are invited to vote.
+    let before = fake.messages(t).len();
+    bot.set_clock(START_MS + 24 * HOUR + 60_000);
+    wait_message(&fake, t, before, "silver has not moved for 24 hours").await;
+    assert!(bot.state(game.id).await.timed_out);
+    // The vote is offered with buttons: skip, a bot takes over, expel.
+    let stalled = wait_message(&fake, t, before, "silver is stalled").await;
+    let sj = stalled.json.clone().unwrap();
+    let choices: Vec<String> = custom_ids(&sj)
+        .iter()
+        .map(|id| id.split(':').nth(3).unwrap().to_string())
+        .collect();
+    assert_eq!(choices, ["skip-0-0", "bot-0-0", "expel-0-0"]);
+    // The stalled player may not propose to skip himself; a stranger may not propose at all.
+    let skip = id_with(&sj, "stall");
+    let r = click(&fake, u(1), t, message_id(&stalled), &skip).await;
+    assert_refused(&r, "your own turn");
+    let r = click(&fake, u(8), t, message_id(&stalled), &skip).await;
+    assert_refused(&r, "not playing");
+    let r = click(&fake, u(2), t, message_id(&stalled), &skip).await;
+    assert!(
+        content(&r).contains("you proposed: skip silver's turn"),
+        "{r:?}"
+    );
+    // The same motion by command is already open.
+    let r = slash(
+        &fake,
+        u(3),
+        t,
+        "hexmeros",
+        group("vote", "skip", json!([user_opt("player", u(1))])),
+    )
+    .await;
+    assert_refused(&r, "already being voted on");
+    let ballot = wait_message(&fake, t, before, "ballot on motion").await;
+    assert!(
+        content(&ballot).contains("skip silver's turn"),
+        "{ballot:?}"
+    );
+    // The stalled player has no say; three of the five others carry it.
+    let r = slash(&fake, u(1), t, "hexmeros", group("vote", "no", json!([]))).await;
+    assert_refused(&r, "no motion to vote on");
+    for p in [3, 4] {
+        vote_yes(&fake, u(p), t, &ballot).await;
+    }
+    wait_message(&fake, t, before, "passed").await;
+    let ping = wait_message(&fake, t, before, "blue, you have the Token").await;
+    assert_pings(&ping, u(2));
+    let st = bot.state(game.id).await;
+    assert_eq!(st.record.last().unwrap().line, "skip silver");
+    assert_eq!(st.holder(), Some(Seat(1)));
+    assert_eq!(st.reminded, 0, "a new turn starts its reminders afresh");
+    // The stall buttons are stale now.
+    let r = click(&fake, u(3), t, message_id(&stalled), &skip).await;
+    assert!(content(&r).contains("no longer holds the Token"), "{r:?}");
+    assert_eq!(bot.state(game.id).await.version, st.version);
+
+    // A day later Blue is stalled too: Yellow proposes that a bot takes the seat over; two more
+    // yes votes of the five carry it, and the bot moves at once.
+    let before = fake.messages(t).len();
+    bot.set_clock(START_MS + 48 * HOUR + 2 * 60_000);
+    wait_message(&fake, t, before, "blue has not moved for 24 hours").await;
+    let stalled = wait_message(&fake, t, before, "blue is stalled").await;
+    let take_over = custom_ids(stalled.json.as_ref().unwrap())
+        .into_iter()
+        .find(|id| id.ends_with(":bot-1-1"))
+        .unwrap();
+    let r = click(&fake, u(3), t, message_id(&stalled), &take_over).await;
+    assert!(content(&r).contains("you proposed"), "{r:?}");
+    let ballot = wait_message(&fake, t, before, "ballot on motion").await;
+    assert!(
+        content(&ballot).contains(&format!("Bot ({}) takes over blue", Level::Normal)),
+        "{ballot:?}"
+    );
+    for p in [4, 5] {
+        vote_yes(&fake, u(p), t, &ballot).await;
+    }
+    wait_message(&fake, t, before, "passed").await;
+    wait_message(&fake, t, before, "blue played").await;
+    let ping = wait_message(&fake, t, before, "yellow, you have the Token").await;
+    assert_pings(&ping, u(3));
+    let st = bot.state(game.id).await;
+    assert_eq!(st.bot(Seat(1)), Some(Level::Normal));
+    assert_eq!(st.seat_of(u(2) as i64), None);
+    assert_eq!(st.holder(), Some(Seat(2)));
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hexdame_played_to_a_win_on_the_board() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let players = [u(1), u(2)];
+    let (game, _) = start(&fake, &players, Some(1)).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    // The mirror: White plays the normal bot, Black the first legal move.
+    let mut mirror = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+    let mut ply = 0;
+    while mirror.outcome().is_none() {
+        assert!(ply < 300, "the game does not end");
+        let mv = if ply % 2 == 0 {
+            hexmeros::ai::choose(&mirror, Level::Normal, 7).unwrap()
+        } else {
+            mirror.legal_moves()[0].clone()
+        };
+        play(&fake, players[ply % 2], t, &mv).await;
+        mirror.play(&mv).unwrap();
+        ply += 1;
+    }
+    let Some(Outcome::Win { winners, .. }) = mirror.outcome() else {
+        panic!("{:?}", mirror.outcome());
+    };
+    let winner = mirror.seat_name(winners[0]);
+    let over = wait_message(&fake, t, 0, "game over").await;
+    assert!(
+        content(&over).contains(&format!("{winner} won")),
+        "{over:?}"
+    );
+    let gif = wait_message(&fake, t, 0, "the replay").await;
+    let (_, bytes) = gif.files.iter().find(|(n, _)| n.ends_with(".gif")).unwrap();
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::io::Cursor::new(bytes))
+        .unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert!(frames > 1, "{frames} frames");
+    let st = bot.state(game.id).await;
+    assert_eq!(st.status(), hexmeros::host::Status::Finished);
+    assert_eq!(st.record.len(), ply);
+    assert_eq!(st.outcome(), mirror.outcome());
+
+    // /score: both rated, the winner above the loser.
+    let r = slash(
+        &fake,
+        u(3),
+        F::CHANNEL_ID,
+        "score",
+        json!([json!({"type": 4, "name": "game", "value": 1})]),
+    )
+    .await;
+    let text = content(&r);
+    let ratings = text
+        .split("**Ratings**")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    let w = format!("player{}", winners[0].0 + 1);
+    let l = format!("player{}", 2 - winners[0].0);
+    let (wi, li) = (ratings.find(&w).unwrap(), ratings.find(&l).unwrap());
+    assert!(wi < li, "{text}");
     assert_clean(&fake, &bot);
 }

@@ -14,7 +14,7 @@ use serenity::{
     CreateMessage, GuildId, Http, MessageId, ReactionType, UserId,
 };
 
-use hexmeros::host::{Effect, GameId, GameState, PlayerId, Status};
+use hexmeros::host::{Effect, GameId, GameState, Motion, PlayerId, Status};
 
 use super::Data;
 use super::ids::{Action, CustomId};
@@ -393,6 +393,42 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
             .await?;
         }
     }
+    // A Token holder past the turn timer: one message per turn with buttons that put the
+    // choices (§8: skip, replace by a bot, expel) to the vote, so nobody has to type them.
+    if state.timed_out
+        && matches!(state.status(), Status::HouseRules | Status::Playing)
+        && let Some(seat) = state.holder()
+        && state.bot(seat).is_none()
+        && data.links.claim_stall(game, state.record.len()).await?
+    {
+        let name = state.seat_name(seat);
+        let id = |what: &str| {
+            CustomId::new(game, Action::Stall, state.version)
+                .arg(format!("{what}-{}-{}", seat.0, state.record.len()))
+                .to_string()
+        };
+        let row = CreateActionRow::Buttons(vec![
+            CreateButton::new(id("skip"))
+                .label(format!("Vote: skip {name}'s turn"))
+                .style(serenity::ButtonStyle::Primary),
+            CreateButton::new(id("bot"))
+                .label(format!("Vote: a bot plays {name}"))
+                .style(serenity::ButtonStyle::Secondary),
+            CreateButton::new(id("expel"))
+                .label(format!("Vote: expel {name}"))
+                .style(serenity::ButtonStyle::Danger),
+        ]);
+        send(
+            http,
+            thread,
+            CreateMessage::new()
+                .content(format!(
+                    "{name} is stalled: propose a vote (or /hexmeros vote replace to name a person)"
+                ))
+                .components(vec![row]),
+        )
+        .await?;
+    }
     for m in &state.motions {
         if !data.links.claim_ballot(game, m.id).await? {
             continue;
@@ -417,13 +453,32 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
                 .content(format!(
                     "ballot on motion #{}: {}",
                     m.id,
-                    state.describe(&m.motion)
+                    describe(data, &state, &m.motion).await
                 ))
-                .components(vec![row]),
+                .components(vec![row])
+                // The newcomer is named, not pinged: he is told if he is elected.
+                .allowed_mentions(CreateAllowedMentions::new()),
         )
         .await?;
     }
     Ok(())
+}
+
+/// A motion in words, naming a newcomer by mention (or a bot by its name) rather than by id.
+async fn describe(data: &Data, state: &GameState, motion: &Motion) -> String {
+    match motion {
+        Motion::Replace { seat, player } => format!(
+            "{} takes over {}",
+            mention(data, *player).await,
+            state.seat_name(*seat)
+        ),
+        Motion::ExpelFor { seat, player } => format!(
+            "expel {} and seat {} in their place",
+            state.seat_name(*seat),
+            mention(data, *player).await
+        ),
+        other => state.describe(other),
+    }
 }
 
 /// Send a direct message. With `opt_in`, only to players who asked for DMs. A DM found closed

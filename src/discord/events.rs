@@ -13,8 +13,9 @@ use serenity::{
     CreateSelectMenuOption, FullEvent, Http, Interaction, Reaction, ReactionType,
 };
 
+use hexmeros::ai::Level;
 use hexmeros::games::{GameKind, Seat};
-use hexmeros::host::{Actor, Command, GameId, PlayerId};
+use hexmeros::host::{Actor, Command, GameId, Motion, PlayerId};
 
 use super::deliver::{self, Origin};
 use super::ids::{self, Action, CustomId};
@@ -426,6 +427,45 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
                     "you voted {} on motion #{motion}",
                     if yes { "yes" } else { "no" }
                 ),
+            )))
+        }
+        Action::Stall => {
+            let mut parts = id.arg.as_deref().unwrap_or_default().splitn(3, '-');
+            let (what, seat, turn) = (parts.next(), parts.next(), parts.next());
+            let (Some(what), Some(Ok(seat)), Some(Ok(turn))) = (
+                what,
+                seat.map(str::parse::<u8>),
+                turn.map(str::parse::<usize>),
+            ) else {
+                return Err(anyhow::anyhow!("this button names no seat"));
+            };
+            let seat = Seat(seat);
+            let state = data.host.state(game).await?;
+            // A button from an earlier turn (even of the same seat, a round later) is stale.
+            if state.holder() != Some(seat) || state.record.len() != turn {
+                return Ok(Reply::text(format!(
+                    "{} no longer holds the Token: nothing to vote on",
+                    state.seat_name(seat)
+                )));
+            }
+            let motion = match what {
+                "skip" => Motion::Skip { seat },
+                "expel" => Motion::Expel { seat },
+                "bot" => Motion::Replace {
+                    seat,
+                    player: data
+                        .host
+                        .store()
+                        .bot_player(Level::Normal, data.host.now())
+                        .await?,
+                },
+                _ => return Err(anyhow::anyhow!("this button proposes nothing I know")),
+            };
+            let what = state.describe(&motion);
+            let lines = run(Command::Propose(motion), None).await?;
+            Ok(Reply::text(non_empty(
+                lines,
+                &format!("you proposed: {what}; your vote counts as yes"),
             )))
         }
         Action::Board => {

@@ -27,6 +27,9 @@ pub enum Action {
     Vote,
     /// Show the board from the presser's side, privately.
     Board,
+    /// Propose what to do about a stalled Token holder: `arg` is
+    /// `<skip|expel|bot>-<seat>-<turn>` (turn: the number of record lines when the turn began).
+    Stall,
 }
 
 impl Action {
@@ -42,6 +45,7 @@ impl Action {
             Action::Challenge => "chal",
             Action::Vote => "vote",
             Action::Board => "board",
+            Action::Stall => "stall",
         }
     }
 
@@ -57,6 +61,7 @@ impl Action {
             "chal" => Action::Challenge,
             "vote" => Action::Vote,
             "board" => Action::Board,
+            "stall" => Action::Stall,
             _ => return None,
         })
     }
@@ -134,6 +139,10 @@ mod tests {
         assert_eq!(
             CustomId::parse("3:pass:9"),
             Some(CustomId::new(3, Action::Pass, 9))
+        );
+        assert_eq!(
+            CustomId::parse("3:stall:9:skip-0-4"),
+            Some(CustomId::new(3, Action::Stall, 9).arg("skip-0-4"))
         );
         assert_eq!(CustomId::parse("3:fly:9"), None);
         assert_eq!(CustomId::parse("x:pass:9"), None);

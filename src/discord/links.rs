@@ -137,6 +137,22 @@ impl Links {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Claim the stalled-player message of a game's turn `turn` (the number of record lines so
+    /// far; a departure during the turn counts as a new one and gets a fresh message, the old
+    /// buttons then being refused as stale); true if it was not posted before. These share the
+    /// ballots table under negative keys: motion ids are versions, never negative.
+    pub async fn claim_stall(&self, game: GameId, turn: usize) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "INSERT INTO discord_ballots (game_id, motion) VALUES ($1, $2) \
+             ON CONFLICT (game_id, motion) DO NOTHING",
+        )
+        .bind(game)
+        .bind(-1 - turn as i64)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     pub async fn set_dm_opt_in(&self, user: u64, on: bool) -> Result<(), sqlx::Error> {
         sqlx::query(
             "INSERT INTO discord_dm (user_id, opted_in) VALUES ($1, $2) \
