@@ -1117,7 +1117,17 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
     for p in [1, 2, 4] {
         vote_yes(&fake, u(p), t, &ballot).await;
     }
-    wait_message(&fake, t, before, "passed").await;
+    let passed = wait_message(&fake, t, before, "passed").await;
+    // The host's words name the newcomer by id; the thread shows a mention that pings nobody.
+    assert!(
+        content(&passed).contains(&format!("<@{}>", u(7)))
+            && !content(&passed).contains(&format!("player {}", u(7))),
+        "{passed:?}"
+    );
+    assert_eq!(
+        passed.json.as_ref().unwrap()["allowed_mentions"]["users"],
+        json!([])
+    );
     let welcome = wait_message(&fake, t, before, "you now play yellow").await;
     assert_pings(&welcome, u(7));
     let st = bot.state(game.id).await;

@@ -51,6 +51,44 @@ pub async fn mention(data: &Data, p: PlayerId) -> String {
     }
 }
 
+/// Where the host's words name a player by id (`player 123`, `player -2`): the byte range of
+/// each such name and the id. The host knows no names; the front end puts them in.
+fn player_refs(text: &str) -> Vec<(std::ops::Range<usize>, PlayerId)> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("player ").map(|i| from + i) {
+        let digits_at = at + "player ".len();
+        let rest = &text[digits_at..];
+        let sign = usize::from(rest.starts_with('-'));
+        let len = sign + rest[sign..].bytes().take_while(u8::is_ascii_digit).count();
+        let before_ok = !text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric);
+        match rest[..len].parse::<PlayerId>() {
+            Ok(id) if len > sign && before_ok => {
+                found.push((at..digits_at + len, id));
+                from = digits_at + len;
+            }
+            _ => from = digits_at,
+        }
+    }
+    found
+}
+
+/// The host's `text` with every `player <id>` replaced by how the player is named here.
+pub async fn with_names(data: &Data, text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (range, id) in player_refs(text) {
+        out.push_str(&text[last..range.start]);
+        out.push_str(&mention(data, id).await);
+        last = range.end;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
 /// The HTTP status and Discord error code of a failed request.
 pub fn http_status(e: &serenity::Error) -> Option<(u16, isize)> {
     match e {
@@ -258,12 +296,18 @@ async fn one(
         Effect::Board { game, caption, .. } => post_turn(http, data, game, &caption).await?,
         Effect::Say { game, text } => {
             if let Some(t) = thread_of(data, game).await? {
-                send(http, t, CreateMessage::new().content(text)).await?;
+                let text = with_names(data, &text).await;
+                // Players named in passing are not pinged.
+                let msg = CreateMessage::new()
+                    .content(text)
+                    .allowed_mentions(CreateAllowedMentions::new());
+                send(http, t, msg).await?;
             }
         }
         Effect::Ping { game, player, text } => {
             if let Some(t) = thread_of(data, game).await? {
                 let who = mention(data, player).await;
+                let text = with_names(data, &text).await;
                 send(
                     http,
                     t,
@@ -307,6 +351,7 @@ async fn one(
             }
         }
         Effect::Private { player, text } => {
+            let text = with_names(data, &text).await;
             if Some(player) == origin.actor {
                 private.push(text);
             } else {
@@ -314,6 +359,7 @@ async fn one(
             }
         }
         Effect::Dm { player, text } => {
+            let text = with_names(data, &text).await;
             dm(http, data, player, CreateMessage::new().content(text), true).await;
         }
     }
@@ -543,5 +589,31 @@ pub async fn remove_reaction(
     .await
     {
         eprintln!("warning: cannot remove a reaction: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::player_refs;
+
+    #[test]
+    fn player_ids_in_the_hosts_words_are_found() {
+        let text = "motion #3: player 1200000000000000007 takes over yellow; player -2 too";
+        let refs = player_refs(text);
+        assert_eq!(refs.len(), 2);
+        assert_eq!(&text[refs[0].0.clone()], "player 1200000000000000007");
+        assert_eq!(refs[0].1, 1_200_000_000_000_000_007);
+        assert_eq!(&text[refs[1].0.clone()], "player -2");
+        assert_eq!(refs[1].1, -2);
+        // Not a player's id: no digits, a word ending in "player", a lone minus sign.
+        for text in [
+            "the player to move",
+            "multiplayer 12",
+            "player - 3",
+            "player",
+        ] {
+            assert!(player_refs(text).is_empty(), "{text}");
+        }
+        assert_eq!(player_refs("player 5, player 6")[1].1, 6);
     }
 }
