@@ -1,12 +1,18 @@
 //! Hexmeister for the bots: stones (on the board and in hand; captures take them away for good),
 //! gates held, and progress towards the two wins of §1: five gates on an alignment line, or all six
 //! gates of a ring, counted only where the opponent holds none of them yet. Secured cells add a
-//! little, since they are where the opponent may not go.
+//! little, since they are where the opponent may not go, and so do opponent stones one stone
+//! short of capture (a threat the search may not reach).
+//!
+//! The quiet-action limit (house rule `quiet_limit`) draws a game after that many actions without
+//! a drop or capture, and the leader used to drift into it: the whole evaluation shrinks towards
+//! the draw's 0 as the count climbs, so the side ahead prefers lines that capture (and reset the
+//! count) soon, and the side behind gains nothing by stalling a won position for it.
 
 use super::search::Engine;
 use super::{Level, Tuning};
-use crate::games::Seat;
 use crate::games::hexmeister::{Action, Hexmeister, alignment_lines, gate_rings, gates};
+use crate::games::{Rules, Seat};
 use crate::hex::CellSet;
 
 impl Tuning for Hexmeister {
@@ -49,7 +55,22 @@ fn side(g: &Hexmeister, s: Seat) -> i32 {
         v += progress(&ring, &mine, &theirs, 9);
     }
     v += g.secured_by(s).len() as i32 * 3;
+    v += g.stones_one_short_of_capture(s) as i32 * THREAT;
     v
+}
+
+/// An opponent stone with two of ours beside it: worth a fifth of a stone, so a threat is never
+/// bought with a real stone.
+const THREAT: i32 = 20;
+
+/// `v` shrunk towards a draw's 0 by the share of the quiet-action limit already used.
+fn towards_quiet_draw(g: &Hexmeister, v: i32) -> i32 {
+    let limit = g.house_rules().quiet_limit;
+    if limit == 0 {
+        return v;
+    }
+    let left = limit.saturating_sub(g.quiet_actions());
+    (i64::from(v) * i64::from(left) / i64::from(limit)) as i32
 }
 
 impl Engine for Hexmeister {
@@ -58,7 +79,7 @@ impl Engine for Hexmeister {
     }
 
     fn evaluate(&self, me: Seat) -> i32 {
-        side(self, me) - side(self, other(me))
+        towards_quiet_draw(self, side(self, me) - side(self, other(me)))
     }
 
     fn hint(&self, m: &Action) -> i32 {

@@ -277,3 +277,50 @@ fn votes_follow_the_documented_policy() {
     assert!(vote(&g, white, &Motion::Replacement { seat: black }));
     assert!(!vote(&g, white, &Motion::Other));
 }
+
+/// A Hexmeister position: `(cell, owner)` stones, South to move, North's reserve given.
+fn hexmeister(stones: &[(&str, &str)], north_reserve: u32) -> crate::games::hexmeister::Hexmeister {
+    let pieces: Vec<serde_json::Value> = stones
+        .iter()
+        .map(|(cell, owner)| serde_json::json!({"cell": cell, "owner": owner, "kind": "stone"}))
+        .collect();
+    let json = serde_json::json!({
+        "game": "hexmeister",
+        "to_move": "south",
+        "pieces": pieces,
+        "reserves": {"north": {"stone": north_reserve}},
+    });
+    crate::games::hexmeister::Hexmeister::from_json(&json.to_string()).unwrap()
+}
+
+#[test]
+fn hexmeister_leader_values_its_edge_less_as_the_quiet_draw_nears() {
+    use search::Engine;
+    // South has lost no stone, North six: South is well ahead.
+    let g = hexmeister(&[("d4", "south"), ("h8", "north")], 11);
+    let fresh = g.evaluate(Seat(0));
+    assert!(fresh > 0, "South is ahead: {fresh}");
+    // Four quiet moves back to the same board: only the quiet-action count differs.
+    let mut later = g.clone();
+    for m in ["d4-d5", "h8-h7", "d5-d4", "h7-h8"] {
+        let a = later.parse_move(m).unwrap();
+        later.play_unchecked(&a);
+    }
+    assert_eq!(later.quiet_actions(), 4);
+    assert_eq!(later.stones(), g.stones());
+    let stale = later.evaluate(Seat(0));
+    assert!(0 < stale && stale < fresh, "{stale} against {fresh}");
+    assert_eq!(later.evaluate(Seat(1)), -stale, "zero-sum for both seats");
+}
+
+#[test]
+fn hexmeister_counts_stones_one_short_of_capture_as_a_threat() {
+    use search::Engine;
+    // e4's neighbours are d4, f4, e5, f5, d3, e3: two South stones beside it is a threat.
+    let one = hexmeister(&[("d4", "south"), ("g4", "south"), ("e4", "north")], 17);
+    let two = hexmeister(&[("d4", "south"), ("f4", "south"), ("e4", "north")], 17);
+    assert_eq!(one.stones_one_short_of_capture(Seat(0)), 0);
+    assert_eq!(two.stones_one_short_of_capture(Seat(0)), 1);
+    assert_eq!(two.stones_one_short_of_capture(Seat(1)), 0);
+    assert!(two.evaluate(Seat(0)) > one.evaluate(Seat(0)));
+}

@@ -206,6 +206,13 @@ impl Hexmeister {
         ))
     }
 
+    /// The opponent's stones with exactly two of `seat`'s stones beside them: one more stone
+    /// there captures them (§4.3, §4.4). The bots read it as a threat.
+    pub fn stones_one_short_of_capture(&self, seat: Seat) -> u32 {
+        let s = seat.index() & 1;
+        (self.stones[1 - s] & board::two_neighbours(self.stones[s])).count_ones()
+    }
+
     /// Actions in a row without a drop or capture (the quiet-action count).
     pub fn quiet_actions(&self) -> u32 {
         self.history.len
