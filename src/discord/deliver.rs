@@ -14,7 +14,7 @@ use serenity::{
     CreateMessage, GuildId, Http, MessageId, ReactionType, UserId,
 };
 
-use hexmeros::host::{Effect, GameId, GameState, Motion, PlayerId, Status};
+use hexmeros::host::{Effect, GameId, GameState, PlayerId, Status};
 
 use super::Data;
 use super::ids::{Action, CustomId};
@@ -499,7 +499,7 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
                 .content(format!(
                     "ballot on motion #{}: {}",
                     m.id,
-                    describe(data, &state, &m.motion).await
+                    with_names(data, &state.describe(&m.motion)).await
                 ))
                 .components(vec![row])
                 // The newcomer is named, not pinged: he is told if he is elected.
@@ -508,23 +508,6 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
         .await?;
     }
     Ok(())
-}
-
-/// A motion in words, naming a newcomer by mention (or a bot by its name) rather than by id.
-async fn describe(data: &Data, state: &GameState, motion: &Motion) -> String {
-    match motion {
-        Motion::Replace { seat, player } => format!(
-            "{} takes over {}",
-            mention(data, *player).await,
-            state.seat_name(*seat)
-        ),
-        Motion::ExpelFor { seat, player } => format!(
-            "expel {} and seat {} in their place",
-            state.seat_name(*seat),
-            mention(data, *player).await
-        ),
-        other => state.describe(other),
-    }
 }
 
 /// Send a direct message. With `opt_in`, only to players who asked for DMs. A DM found closed

@@ -461,7 +461,7 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
                 },
                 _ => return Err(anyhow::anyhow!("this button proposes nothing I know")),
             };
-            let what = state.describe(&motion);
+            let what = deliver::with_names(data, &state.describe(&motion)).await;
             let lines = run(Command::Propose(motion), None).await?;
             Ok(Reply::text(non_empty(
                 lines,
