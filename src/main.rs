@@ -164,6 +164,10 @@ enum AiCommand {
         b: String,
         #[arg(long, default_value_t = 100)]
         games: u32,
+        /// Number (from 1) of the first game to play: `--from 26 --games 25` plays games 26–50
+        /// of the same seed's run, so a long run can be split between processes.
+        #[arg(long, default_value_t = 1)]
+        from: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Number of seats, for games that take a range (Harmegedo: 2–6).
@@ -330,12 +334,13 @@ fn run(cli: Cli) -> anyhow::Result<String> {
 fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     use hexmeros::ai::tournament::{self, Spec, Tally};
     use hexmeros::ai::{Level, Limits};
-    let (game, a, b, games, seed, players, max_plies, nodes, seating, verbose) = match cmd {
+    let (game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose) = match cmd {
         AiCommand::Tournament {
             game,
             a,
             b,
             games,
+            from,
             seed,
             players,
             max_plies,
@@ -343,7 +348,7 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
             seating,
             verbose,
         } => (
-            game, a, b, games, seed, players, max_plies, nodes, seating, verbose,
+            game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose,
         ),
         AiCommand::Budget {
             game,
@@ -365,6 +370,9 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     if games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
+    if from == 0 {
+        anyhow::bail!("--from counts games from 1");
+    }
     if max_plies == Some(0) {
         anyhow::bail!("--max-plies must be at least 1");
     }
@@ -375,6 +383,7 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
         a,
         b,
         games,
+        first: from - 1,
         seed,
         max_plies: max_plies.unwrap_or_else(|| tournament::default_max_plies(kind)),
         limits: Limits {

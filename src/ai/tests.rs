@@ -233,6 +233,7 @@ fn smoke_match_normal_beats_a_random_mover_at_hexdame() {
         a: Level::Normal,
         b: Level::Random,
         games: 4,
+        first: 0,
         seed: 11,
         max_plies: tournament::default_max_plies(GameKind::HexDame),
         limits: Limits {
@@ -246,6 +247,43 @@ fn smoke_match_normal_beats_a_random_mover_at_hexdame() {
     assert_eq!(report.a.wins, 4, "{report:?}");
     assert_eq!(report.b.losses, 4);
     assert_eq!(report.capped, 0);
+}
+
+#[test]
+fn a_tournament_split_in_parts_plays_the_games_of_the_whole_run() {
+    let spec = |games, first| tournament::Spec {
+        kind: GameKind::Harmegedo,
+        players: Some(3),
+        a: Level::Easy,
+        b: Level::Random,
+        games,
+        first,
+        seed: 5,
+        max_plies: 60,
+        limits: Limits {
+            nodes: Some(200),
+            deadline: None,
+        },
+        seating: tournament::Seating::Lone,
+    };
+    let play = |s: &tournament::Spec| {
+        let mut games = Vec::new();
+        tournament::run(s, &mut Default::default, &mut |i, rec| {
+            games.push((
+                i,
+                rec.plies,
+                rec.places.clone(),
+                format!("{:?}", rec.outcome),
+            ));
+        })
+        .unwrap();
+        games
+    };
+    let whole = play(&spec(4, 0));
+    let mut parts = play(&spec(1, 0));
+    parts.extend(play(&spec(3, 1)));
+    assert_eq!(whole.len(), 4);
+    assert_eq!(parts, whole);
 }
 
 #[test]

@@ -75,6 +75,9 @@ pub struct Spec {
     pub a: Level,
     pub b: Level,
     pub games: u32,
+    /// Index (from 0) of the first game to play: a run split into parts (`first` 0 and `games`
+    /// 25, then `first` 25 and `games` 25) plays exactly the games of one run of 50.
+    pub first: u32,
     pub seed: u64,
     /// Plies after which an unfinished game counts as a draw between the seats still in it.
     pub max_plies: u32,
@@ -179,7 +182,11 @@ pub fn run(
     progress: &mut dyn FnMut(u32, &GameRecord),
 ) -> Result<Report, AiError> {
     let mut report = Report::default();
-    for i in 0..spec.games {
+    let last = spec
+        .first
+        .checked_add(spec.games)
+        .ok_or_else(|| AiError::Position("too many games".to_string()))?;
+    for i in spec.first..last {
         let start = AnyGame::new(spec.kind, spec.players, None)
             .map_err(|e| AiError::Position(e.to_string()))?;
         let n = start.seat_count();
