@@ -198,6 +198,42 @@ fn a_small_tournament_prints_its_table() {
 }
 
 #[test]
+fn verbose_tournament_numbers_its_games_and_from_replays_a_later_game() {
+    let games = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec![
+            "ai",
+            "tournament",
+            "--game",
+            "hexdame",
+            "--a",
+            "easy",
+            "--b",
+            "random",
+            "--nodes",
+            "300",
+            "--seed",
+            "9",
+            "--verbose",
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args, None);
+        assert!(out.status.success());
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let both = games(&["--games", "2"]);
+    assert_eq!(both.len(), 2, "{both:?}");
+    assert!(
+        both[0].starts_with("game 1: ") && both[1].starts_with("game 2: "),
+        "{both:?}"
+    );
+    assert_eq!(games(&["--games", "1", "--from", "2"]), both[1..]);
+}
+
+#[test]
 fn tournament_bad_input_is_one_line() {
     let base = |extra: &[&'static str]| {
         let mut v = vec![
@@ -242,6 +278,7 @@ fn tournament_bad_input_is_one_line() {
         "unknown level \"genius\"",
     );
     fails(&base(&["--games", "0"]), None, "--games must be at least 1");
+    fails(&base(&["--from", "0"]), None, "--from counts games from 1");
     fails(
         &base(&["--max-plies", "0"]),
         None,
