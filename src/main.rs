@@ -400,7 +400,18 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                 None if rec.capped => "capped: a draw".to_string(),
                 None => "decided: one level left".to_string(),
             };
-            eprintln!("game {}: {} plies, {result}", i + 1, rec.plies);
+            let places: Vec<String> = rec
+                .levels
+                .iter()
+                .zip(&rec.places)
+                .map(|(l, p)| format!("{} {p}", l.key()))
+                .collect();
+            eprintln!(
+                "game {}: {} plies, {result}; places by seat: {}",
+                i + 1,
+                rec.plies,
+                places.join(", ")
+            );
         }
     })?;
     let row = |level: Level, t: &Tally| {

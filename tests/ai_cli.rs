@@ -230,6 +230,17 @@ fn verbose_tournament_numbers_its_games_and_from_replays_a_later_game() {
         both[0].starts_with("game 1: ") && both[1].starts_with("game 2: "),
         "{both:?}"
     );
+    // Colours alternate: each line names the level in each seat with its finishing place.
+    assert!(both[0].contains("; places by seat: easy "), "{both:?}");
+    assert!(both[1].contains("; places by seat: random "), "{both:?}");
+    for line in &both {
+        let places = line.split("places by seat: ").nth(1).unwrap();
+        let mut sum = 0.0;
+        for seat in places.split(", ") {
+            sum += seat.split(' ').nth(1).unwrap().parse::<f64>().unwrap();
+        }
+        assert_eq!(sum, 3.0, "two seats share places 1 and 2: {line}");
+    }
     assert_eq!(games(&["--games", "1", "--from", "2"]), both[1..]);
 }
 

@@ -167,6 +167,8 @@ pub struct GameRecord {
     pub plies: u32,
     /// Finishing place per seat (shared places averaged).
     pub places: Vec<f64>,
+    /// The level in each seat.
+    pub levels: Vec<Level>,
     /// Seats not eliminated when the game ended.
     pub alive: Vec<bool>,
     /// Stopped unfinished by the ply cap (a game stopped because one level is left alone at
@@ -342,6 +344,7 @@ pub fn play_game(
         outcome,
         plies,
         places,
+        levels: levels.to_vec(),
         alive: (0..n).map(|s| !out_order.contains(&s)).collect(),
         capped,
     })
