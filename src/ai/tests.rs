@@ -332,27 +332,6 @@ fn hexmeister(stones: &[(&str, &str)], north_reserve: u32) -> crate::games::hexm
 }
 
 #[test]
-fn hexmeister_orders_captures_first() {
-    use search::Engine;
-    // d4 and f4 beside North's e4: e2 to any third neighbour of e4 captures it.
-    let g = hexmeister(
-        &[
-            ("d4", "south"),
-            ("f4", "south"),
-            ("e2", "south"),
-            ("e4", "north"),
-        ],
-        17,
-    );
-    let moves = g.legal_moves();
-    let (captures, quiet): (Vec<_>, Vec<_>) = moves.iter().partition(|m| g.captures_by(m) > 0);
-    assert_eq!(captures.len(), 4, "{captures:?}");
-    let lowest = captures.iter().map(|m| g.hint(m)).min().unwrap();
-    assert!(lowest > 0, "captures are noisy");
-    assert!(quiet.iter().all(|m| g.hint(m) < lowest));
-}
-
-#[test]
 fn hexmeister_leader_values_its_edge_less_as_the_quiet_draw_nears() {
     use search::Engine;
     // South has lost no stone, North six: South is well ahead.

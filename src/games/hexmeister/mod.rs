@@ -213,15 +213,6 @@ impl Hexmeister {
         (self.stones[1 - s] & board::two_neighbours(self.stones[s])).count_ones()
     }
 
-    /// How many of the opponent's stones `a` (a drop or move of the side to move) would capture
-    /// (§4.4). The bots order captures first without playing them.
-    pub fn captures_by(&self, a: &Action) -> u32 {
-        match a {
-            Action::Pass => 0,
-            _ => moves::effect(self.stones, self.to_move.index(), a, &self.house).captured,
-        }
-    }
-
     /// Actions in a row without a drop or capture (the quiet-action count).
     pub fn quiet_actions(&self) -> u32 {
         self.history.len
