@@ -160,10 +160,10 @@ pub(crate) fn neighbours(m: Bits) -> Bits {
     ((m << 1) | (m >> 1) | (m << 11) | (m >> 11) | (m << 12) | (m >> 12)) & ON_BOARD
 }
 
-/// The cells with at least 3 neighbours in `q`: those `q` secures by proximity (§4.3). Six shifted
-/// copies of `q` go through a bit-sliced counter.
+/// How many neighbours in `q` each cell has, bit-sliced: six shifted copies of `q` go through a
+/// counter whose planes say "odd count", "bit 2 of the count" and "four or more".
 #[inline]
-pub(crate) fn three_neighbours(q: Bits) -> Bits {
+fn neighbour_counts(q: Bits) -> (Bits, Bits, Bits) {
     let (mut ones, mut twos, mut fours): (Bits, Bits, Bits) = (0, 0, 0);
     for x in [q << 1, q >> 1, q << 11, q >> 11, q << 12, q >> 12] {
         let c1 = ones & x;
@@ -172,21 +172,21 @@ pub(crate) fn three_neighbours(q: Bits) -> Bits {
         twos ^= c1;
         fours |= c2;
     }
+    (ones, twos, fours)
+}
+
+/// The cells with at least 3 neighbours in `q`: those `q` secures by proximity (§4.3).
+#[inline]
+pub(crate) fn three_neighbours(q: Bits) -> Bits {
+    let (ones, twos, fours) = neighbour_counts(q);
     (fours | (twos & ones)) & ON_BOARD
 }
 
 /// The cells with exactly 2 neighbours in `q`: one more stone of `q` beside them secures them by
-/// proximity. The same counter as [`three_neighbours`].
+/// proximity.
 #[inline]
 pub(crate) fn two_neighbours(q: Bits) -> Bits {
-    let (mut ones, mut twos, mut fours): (Bits, Bits, Bits) = (0, 0, 0);
-    for x in [q << 1, q >> 1, q << 11, q >> 11, q << 12, q >> 12] {
-        let c1 = ones & x;
-        ones ^= x;
-        let c2 = twos & c1;
-        twos ^= c1;
-        fours |= c2;
-    }
+    let (ones, twos, fours) = neighbour_counts(q);
     twos & !ones & !fours & ON_BOARD
 }
 
