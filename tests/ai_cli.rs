@@ -137,27 +137,24 @@ fn bestmove_bad_input_is_one_line() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
+/// A quick HexDame match (easy against random, 300 nodes a move); tests add games, seed and flags.
+const EASY_VS_RANDOM: &[&str] = &[
+    "ai",
+    "tournament",
+    "--game",
+    "hexdame",
+    "--a",
+    "easy",
+    "--b",
+    "random",
+    "--nodes",
+    "300",
+];
+
 #[test]
 fn a_small_tournament_prints_its_table() {
-    let out = ok(
-        &[
-            "ai",
-            "tournament",
-            "--game",
-            "hexdame",
-            "--a",
-            "easy",
-            "--b",
-            "random",
-            "--games",
-            "2",
-            "--nodes",
-            "300",
-            "--seed",
-            "5",
-        ],
-        None,
-    );
+    let args = [EASY_VS_RANDOM, &["--games", "2", "--seed", "5"]].concat();
+    let out = ok(&args, None);
     assert!(
         out.starts_with("HexDame (2 seats, colours alternated): easy vs random, 2 games"),
         "{out}"
@@ -169,25 +166,7 @@ fn a_small_tournament_prints_its_table() {
         "{out}"
     );
     // Same seed, same games: only the times may differ.
-    let again = ok(
-        &[
-            "ai",
-            "tournament",
-            "--game",
-            "hexdame",
-            "--a",
-            "easy",
-            "--b",
-            "random",
-            "--games",
-            "2",
-            "--nodes",
-            "300",
-            "--seed",
-            "5",
-        ],
-        None,
-    );
+    let again = ok(&args, None);
     let results = |s: &str| -> Vec<String> {
         s.lines()
             .skip(2)
@@ -200,22 +179,7 @@ fn a_small_tournament_prints_its_table() {
 #[test]
 fn verbose_tournament_numbers_its_games_and_from_replays_a_later_game() {
     let games = |extra: &[&str]| -> Vec<String> {
-        let mut args = vec![
-            "ai",
-            "tournament",
-            "--game",
-            "hexdame",
-            "--a",
-            "easy",
-            "--b",
-            "random",
-            "--nodes",
-            "300",
-            "--seed",
-            "9",
-            "--verbose",
-        ];
-        args.extend_from_slice(extra);
+        let args = [EASY_VS_RANDOM, &["--seed", "9", "--verbose"], extra].concat();
         let out = run(&args, None);
         assert!(out.status.success());
         String::from_utf8(out.stderr)
@@ -290,6 +254,11 @@ fn tournament_bad_input_is_one_line() {
     );
     fails(&base(&["--games", "0"]), None, "--games must be at least 1");
     fails(&base(&["--from", "0"]), None, "--from counts games from 1");
+    fails(
+        &base(&["--from", "4294967295", "--games", "2"]),
+        None,
+        "run past the last game number",
+    );
     fails(
         &base(&["--max-plies", "0"]),
         None,

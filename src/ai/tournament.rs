@@ -184,10 +184,14 @@ pub fn run(
     progress: &mut dyn FnMut(u32, &GameRecord),
 ) -> Result<Report, AiError> {
     let mut report = Report::default();
-    let last = spec
-        .first
-        .checked_add(spec.games)
-        .ok_or_else(|| AiError::Position("too many games".to_string()))?;
+    let last = spec.first.checked_add(spec.games).ok_or_else(|| {
+        AiError::Position(format!(
+            "{} games from game {} run past the last game number ({})",
+            spec.games,
+            u64::from(spec.first) + 1,
+            u32::MAX
+        ))
+    })?;
     for i in spec.first..last {
         let start = AnyGame::new(spec.kind, spec.players, None)
             .map_err(|e| AiError::Position(e.to_string()))?;
