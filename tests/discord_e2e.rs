@@ -903,9 +903,10 @@ async fn a_bot_answers_a_move() {
     let thread = fake.threads()[0].0;
     wait_message(&fake, thread, 0, "you have the Token").await;
     let mv = legal(GameKind::HexDame, &[])[0].clone();
+    // Counted before the move: the bot may answer before `play` returns.
+    let after = fake.messages(thread).len();
     play(&fake, u(1), thread, &mv).await;
     // The bot's move, then the person is pinged again.
-    let after = fake.messages(thread).len();
     let ping = wait_message(&fake, thread, after, "you have the Token").await;
     assert!(
         content(&ping).starts_with(&format!("<@{}>", u(1))),
