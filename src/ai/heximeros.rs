@@ -17,6 +17,9 @@ use crate::hex::CellSet;
 const SOVEREIGN: i32 = 3000;
 /// Hanging or being attacked costs a Sovereign this much (the seat would be out).
 const SOVEREIGN_HANGING: i32 = 20_000;
+/// A Sovereign attacked by an opponent other than the seat to move, when the bot is not to move:
+/// that opponent plays before the bot can answer.
+const SOVEREIGN_AT_RISK: i32 = 12_000;
 
 /// Material in tenths of the §7 capture values, so positional terms fit between.
 fn value(k: Kind) -> i32 {
@@ -129,7 +132,13 @@ impl Engine for HexiMeros {
             if to != me && att[to.index()].contains(c) {
                 hanging = hanging.max(v);
             } else if opps.iter().any(|o| att[o.index()].contains(c)) {
-                threatened += if sovereign { 1500 } else { v / 8 };
+                threatened += match (sovereign, to == me) {
+                    // Every opponent moves before the bot does again: a Sovereign one of them
+                    // attacks is nearly lost (the seats in between may, but need not, help).
+                    (true, false) => SOVEREIGN_AT_RISK,
+                    (true, true) => 1500,
+                    (false, _) => v / 8,
+                };
             }
         }
         score -= hanging * 9 / 10 + threatened;
