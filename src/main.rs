@@ -186,6 +186,9 @@ enum AiCommand {
         /// Print one line per finished game.
         #[arg(long)]
         verbose: bool,
+        /// Print each finished game's moves (a line after its --verbose line).
+        #[arg(long)]
+        moves: bool,
     },
     /// Time the levels' moves in each game's busiest middle game (the position with the most
     /// legal moves met in seeded random playouts, or --position) and print the slowest.
@@ -334,37 +337,39 @@ fn run(cli: Cli) -> anyhow::Result<String> {
 fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     use hexmeros::ai::tournament::{self, Spec, Tally};
     use hexmeros::ai::{Level, Limits};
-    let (game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose) = match cmd {
-        AiCommand::Tournament {
-            game,
-            a,
-            b,
-            games,
-            from,
-            seed,
-            players,
-            max_plies,
-            nodes,
-            seating,
-            verbose,
-        } => (
-            game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose,
-        ),
-        AiCommand::Budget {
-            game,
-            players,
-            position,
-            levels,
-            seeds,
-            playouts,
-            seed,
-            capped,
-        } => {
-            return budget(
-                game, players, position, &levels, seeds, playouts, seed, capped,
-            );
-        }
-    };
+    let (game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose, moves) =
+        match cmd {
+            AiCommand::Tournament {
+                game,
+                a,
+                b,
+                games,
+                from,
+                seed,
+                players,
+                max_plies,
+                nodes,
+                seating,
+                verbose,
+                moves,
+            } => (
+                game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose, moves,
+            ),
+            AiCommand::Budget {
+                game,
+                players,
+                position,
+                levels,
+                seeds,
+                playouts,
+                seed,
+                capped,
+            } => {
+                return budget(
+                    game, players, position, &levels, seeds, playouts, seed, capped,
+                );
+            }
+        };
     let kind = game_kind(&game)?;
     let seating: tournament::Seating = seating.parse()?;
     if games == 0 {
@@ -412,6 +417,9 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                 rec.plies,
                 places.join(", ")
             );
+        }
+        if moves {
+            eprintln!("game {} moves: {}", i + 1, rec.moves.join(" "));
         }
     })?;
     let row = |level: Level, t: &Tally| {

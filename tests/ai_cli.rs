@@ -209,6 +209,46 @@ fn verbose_tournament_numbers_its_games_and_from_replays_a_later_game() {
 }
 
 #[test]
+fn tournament_moves_prints_each_game_replayable_to_its_result() {
+    use hexmeros::games::{AnyGame, GameKind, Rules};
+    let args = [
+        EASY_VS_RANDOM,
+        &["--seed", "9", "--games", "2", "--verbose", "--moves"],
+    ]
+    .concat();
+    let out = run(&args, None);
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 4, "{stderr}");
+    for (g, pair) in lines.chunks(2).enumerate() {
+        let n = g + 1;
+        let plies: usize = pair[0]
+            .strip_prefix(&format!("game {n}: "))
+            .and_then(|r| r.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        let moves: Vec<&str> = pair[1]
+            .strip_prefix(&format!("game {n} moves: "))
+            .unwrap()
+            .split(' ')
+            .collect();
+        assert_eq!(moves.len(), plies, "{pair:?}");
+        // Every move is legal in turn, and the last one ends the game the line reports.
+        let mut game = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+        for m in &moves {
+            game.play(m).unwrap();
+        }
+        let outcome = game.outcome().map(|o| format!("{o:?}"));
+        match outcome {
+            Some(o) => assert!(pair[0].contains(&o), "{pair:?} against {o}"),
+            None => assert!(pair[0].contains("capped"), "{pair:?}"),
+        }
+    }
+}
+
+#[test]
 fn tournament_bad_input_is_one_line() {
     let base = |extra: &[&'static str]| {
         let mut v = vec![

@@ -174,6 +174,8 @@ pub struct GameRecord {
     /// Stopped unfinished by the ply cap (a game stopped because one level is left alone at
     /// the table is decided, not capped).
     pub capped: bool,
+    /// The moves played, in the game's notation, so a game can be replayed and studied.
+    pub moves: Vec<String>,
 }
 
 /// Play `spec.games` games and tally them. `clock` returns the time elapsed since any fixed
@@ -306,6 +308,7 @@ pub fn play_game(
 ) -> Result<GameRecord, AiError> {
     let n = game.seat_count();
     let mut out_order: Vec<usize> = Vec::new();
+    let mut moves: Vec<String> = Vec::new();
     let mut plies = 0;
     while game.outcome().is_none() && plies < max_plies && !decided(&game, levels) {
         let Some(seat) = game.to_move() else { break };
@@ -319,6 +322,7 @@ pub fn play_game(
         timed(level, clock() - t0);
         game.play(&text)
             .map_err(|e| AiError::Position(format!("bot chose {text}: {e}")))?;
+        moves.push(text);
         plies += 1;
         for s in 0..n {
             if !alive(&game, Seat(s as u8)) && !out_order.contains(&s) {
@@ -351,6 +355,7 @@ pub fn play_game(
         levels: levels.to_vec(),
         alive: (0..n).map(|s| !out_order.contains(&s)).collect(),
         capped,
+        moves,
     })
 }
 
