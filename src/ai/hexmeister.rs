@@ -56,8 +56,13 @@ fn side(g: &Hexmeister, s: Seat) -> i32 {
     }
     v += g.secured_by(s).len() as i32 * 3;
     v += g.stones_one_short_of_capture(s) as i32 * THREAT;
+    v += g.gates_one_short_of_triangulation(s) as i32 * GATE_THREAT;
     v
 }
+
+/// An opponent gate stone one gate short of triangulation: worth more than a proximity threat,
+/// since gate stones are the blockers that keep the alignments shut, but still less than a stone.
+const GATE_THREAT: i32 = 40;
 
 /// An opponent stone with two of ours beside it: worth a fifth of a stone, so a threat is never
 /// bought with a real stone.

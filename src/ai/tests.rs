@@ -126,6 +126,24 @@ fn a_check_upon_the_mover_is_declared_only_on_a_real_attack_and_not_by_the_next_
 }
 
 #[test]
+fn a_sovereign_attacked_by_any_seat_moving_before_the_bot_is_nearly_lost() {
+    use super::search::Engine;
+    // Blue is to move; Red's Alcazar on Q16 attacks Silver's Sovereign on Q2 down the file, on
+    // R15 it attacks nothing. Red plays before Silver does again, so the attack costs Silver
+    // nearly a seat, not a nudge, though Blue (to move) does not attack.
+    let attacked = heximeros("blue", &six_sovereigns(&["red alcazar Q16"]), &[]);
+    let safe = heximeros("blue", &six_sovereigns(&["red alcazar R15"]), &[]);
+    assert!(attacked.attacks(RED, attacked.sovereigns_of(SILVER)[0]));
+    let cost = safe.evaluate(SILVER) - attacked.evaluate(SILVER);
+    assert!(cost >= 10_000, "the attack costs Silver only {cost}");
+    // With Silver to move the Sovereign can step away: a far smaller charge.
+    let attacked = heximeros("silver", &six_sovereigns(&["red alcazar Q16"]), &[]);
+    let safe = heximeros("silver", &six_sovereigns(&["red alcazar R15"]), &[]);
+    let cost = safe.evaluate(SILVER) - attacked.evaluate(SILVER);
+    assert!((1..10_000).contains(&cost), "with Silver to move: {cost}");
+}
+
+#[test]
 fn the_bot_respects_declared_checks_upon_its_move() {
     let g = heximeros("silver", &six_sovereigns(&["red alcazar R15"]), &[]);
     let allowed = g.moves_respecting(&[RED]);
@@ -361,4 +379,51 @@ fn hexmeister_counts_stones_one_short_of_capture_as_a_threat() {
     assert_eq!(two.stones_one_short_of_capture(Seat(0)), 1);
     assert_eq!(two.stones_one_short_of_capture(Seat(1)), 0);
     assert!(two.evaluate(Seat(0)) > one.evaluate(Seat(0)));
+}
+
+#[test]
+fn hexmeister_counts_gate_blockers_one_gate_short_of_triangulation_as_a_threat() {
+    use search::Engine;
+    // T-W/NW = f6 c3 a1 c6 a6. North's c3 blocks South's alignment a1–c3–f6–i9–k11.
+    let two = hexmeister(&[("f6", "south"), ("a1", "south"), ("c3", "north")], 17);
+    let three = hexmeister(
+        &[
+            ("f6", "south"),
+            ("a1", "south"),
+            ("c6", "south"),
+            ("c3", "north"),
+        ],
+        17,
+    );
+    let shut = hexmeister(
+        &[
+            ("f6", "south"),
+            ("a1", "south"),
+            ("c6", "south"),
+            ("c3", "north"),
+            ("a6", "north"),
+        ],
+        16,
+    );
+    assert_eq!(two.gates_one_short_of_triangulation(Seat(0)), 0);
+    assert_eq!(three.gates_one_short_of_triangulation(Seat(0)), 1);
+    assert_eq!(three.gates_one_short_of_triangulation(Seat(1)), 0);
+    assert_eq!(
+        shut.gates_one_short_of_triangulation(Seat(0)),
+        0,
+        "a6 taken"
+    );
+    // The same North stone on i6, outside that triangle and mirroring c3 on the other lines,
+    // is no threat: the evaluation tells the two apart.
+    let elsewhere = hexmeister(
+        &[
+            ("f6", "south"),
+            ("a1", "south"),
+            ("c6", "south"),
+            ("i6", "north"),
+        ],
+        17,
+    );
+    assert_eq!(elsewhere.gates_one_short_of_triangulation(Seat(0)), 0);
+    assert!(three.evaluate(Seat(0)) > elsewhere.evaluate(Seat(0)));
 }

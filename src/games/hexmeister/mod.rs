@@ -213,6 +213,23 @@ impl Hexmeister {
         (self.stones[1 - s] & board::two_neighbours(self.stones[s])).count_ones()
     }
 
+    /// The opponent's gate stones one gate short of capture by triangulation (§4.3): in some
+    /// segmental triangle holding the stone, `seat` occupies three of the other four gates and
+    /// the fourth is empty, so one more stone there removes it. The bots read it as a threat on a
+    /// blocker, the stones that hold a won game to a draw.
+    pub fn gates_one_short_of_triangulation(&self, seat: Seat) -> u32 {
+        let s = seat.index() & 1;
+        let (mine, theirs) = (self.stones[s], self.stones[1 - s]);
+        let mut threatened: Bits = 0;
+        for t in board::TRIANGLES {
+            let blockers = t & theirs;
+            if blockers.count_ones() == 1 && (t & mine).count_ones() == 3 {
+                threatened |= blockers;
+            }
+        }
+        threatened.count_ones()
+    }
+
     /// Actions in a row without a drop or capture (the quiet-action count).
     pub fn quiet_actions(&self) -> u32 {
         self.history.len
