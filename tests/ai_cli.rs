@@ -210,7 +210,7 @@ fn verbose_tournament_numbers_its_games_and_from_replays_a_later_game() {
 
 #[test]
 fn tournament_moves_prints_each_game_replayable_to_its_result() {
-    use hexmeros::games::{AnyGame, GameKind, Rules};
+    use hexmeros::games::{AnyGame, GameKind};
     let args = [
         EASY_VS_RANDOM,
         &["--seed", "9", "--games", "2", "--verbose", "--moves"],
