@@ -20,6 +20,9 @@ const SOVEREIGN_HANGING: i32 = 20_000;
 /// A Sovereign attacked by an opponent other than the seat to move, when the bot is not to move:
 /// that opponent plays before the bot can answer.
 const SOVEREIGN_AT_RISK: i32 = 12_000;
+/// The share (in tenths) of a piece's value charged when a seat other than the one to move
+/// attacks it: that seat plays before the bot, but may have better things to do.
+const LATER_SEAT_TENTHS: i32 = 4;
 
 /// Material in tenths of the §7 capture values, so positional terms fit between.
 fn value(k: Kind) -> i32 {
@@ -117,7 +120,11 @@ impl Engine for HexiMeros {
             - opps.iter().map(|s| mat[s.index()]).sum::<i32>() / 3
             - SOVEREIGN * opps.len() as i32
             + 2 * mob[me.index()];
-        let mut hanging = 0;
+        // What each opponent may take of ours before the bot moves again. The seat to move
+        // nearly surely takes its best target; each later seat may take its own (all of them
+        // move first), so its best target is charged a good part. With the bot to move a
+        // threatened piece can still step away: a small charge for each.
+        let mut best_target = [0i32; 6];
         let mut threatened = 0;
         for (c, p) in self.pieces() {
             if self.controller(p.colour) != me || self.is_frozen(p) {
@@ -129,19 +136,31 @@ impl Engine for HexiMeros {
             } else {
                 value(p.kind)
             };
-            if to != me && att[to.index()].contains(c) {
-                hanging = hanging.max(v);
-            } else if opps.iter().any(|o| att[o.index()].contains(c)) {
-                threatened += match (sovereign, to == me) {
-                    // Every opponent moves before the bot does again: a Sovereign one of them
-                    // attacks is nearly lost (the seats in between may, but need not, help).
-                    (true, false) => SOVEREIGN_AT_RISK,
-                    (true, true) => 1500,
-                    (false, _) => v / 8,
+            let mut attacked = false;
+            for o in &opps {
+                if att[o.index()].contains(c) {
+                    attacked = true;
+                    let b = &mut best_target[o.index()];
+                    *b = (*b).max(v);
+                }
+            }
+            if attacked && to == me {
+                threatened += if sovereign { 1500 } else { v / 8 };
+            }
+        }
+        if to != me {
+            for &o in &opps {
+                let b = best_target[o.index()];
+                threatened += if o == to {
+                    b * 9 / 10
+                } else if b >= SOVEREIGN_HANGING {
+                    SOVEREIGN_AT_RISK
+                } else {
+                    b * LATER_SEAT_TENTHS / 10
                 };
             }
         }
-        score -= hanging * 9 / 10 + threatened;
+        score -= threatened;
         if to == me {
             // The best capture on offer is nearly banked: it is our move.
             let best = att[me.index()]

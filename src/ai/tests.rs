@@ -141,6 +141,28 @@ fn a_sovereign_attacked_by_any_seat_moving_before_the_bot_is_nearly_lost() {
     let safe = heximeros("silver", &six_sovereigns(&["red alcazar R15"]), &[]);
     let cost = safe.evaluate(SILVER) - attacked.evaluate(SILVER);
     assert!((1..10_000).contains(&cost), "with Silver to move: {cost}");
+    // A Regent (55 points) Red's Alcazar attacks on R3, Blue to move: a good part of it is
+    // charged, not an eighth.
+    let attacked = heximeros(
+        "blue",
+        &six_sovereigns(&["red alcazar R15", "silver regent R3"]),
+        &[],
+    );
+    let safe = heximeros(
+        "blue",
+        &six_sovereigns(&["red alcazar R15", "silver regent P3"]),
+        &[],
+    );
+    assert!(attacked.attacks(
+        RED,
+        crate::games::heximeros::BOARD.geometry.parse("R3").unwrap()
+    ));
+    assert!(!safe.attacks(
+        RED,
+        crate::games::heximeros::BOARD.geometry.parse("P3").unwrap()
+    ));
+    let cost = safe.evaluate(SILVER) - attacked.evaluate(SILVER);
+    assert!(cost >= 150, "an attacked Regent costs Silver only {cost}");
 }
 
 #[test]
