@@ -4,6 +4,12 @@
 //! little, since they are where the opponent may not go, and so do opponent stones one stone
 //! short of capture (a threat the search may not reach).
 //!
+//! The search is selective: below the root only the actions that bear on the fight are searched
+//! (`Hexmeister::retain_fighting_actions`: drops, gate entries, captures and threats, escapes and
+//! blocks), quiet cut-off moves are tried first elsewhere at the same ply (killers), and a
+//! position met before under the repetition rule scores as a draw. Without these, hard finished
+//! only two plies in the middle game, about as far as normal, and drew nearly half its games.
+//!
 //! The quiet-action limit (house rule `quiet_limit`) draws a game after that many actions without
 //! a drop or capture, and the leader used to drift into it: the whole evaluation shrinks towards
 //! the draw's 0 as the count climbs, so the side ahead prefers lines that capture (and reset the
@@ -18,9 +24,10 @@ use crate::hex::CellSet;
 impl Tuning for Hexmeister {
     fn budget(level: Level) -> (u32, u64) {
         match level {
-            // Up to 436 moves a ply. Normal needs its third ply to beat a random mover (at two
-            // it drew 55 of 100); hard adds a fourth where the node budget allows.
-            Level::Hard => (4, 250_000),
+            // Up to 436 moves at the root, about a tenth of them below it (the fight, see
+            // `prune`). Normal needs its third ply to beat a random mover (at two it drew 55 of
+            // 100); hard's million nodes complete four plies in a busy middle game (1.5 s).
+            Level::Hard => (5, 1_000_000),
             _ => (3, 20_000),
         }
     }
@@ -56,13 +63,8 @@ fn side(g: &Hexmeister, s: Seat) -> i32 {
     }
     v += g.secured_by(s).len() as i32 * 3;
     v += g.stones_one_short_of_capture(s) as i32 * THREAT;
-    v += g.gates_one_short_of_triangulation(s) as i32 * GATE_THREAT;
     v
 }
-
-/// An opponent gate stone one gate short of triangulation: worth more than a proximity threat,
-/// since gate stones are the blockers that keep the alignments shut, but still less than a stone.
-const GATE_THREAT: i32 = 40;
 
 /// An opponent stone with two of ours beside it: worth a fifth of a stone, so a threat is never
 /// bought with a real stone.
@@ -79,6 +81,16 @@ fn towards_quiet_draw(g: &Hexmeister, v: i32) -> i32 {
 }
 
 impl Engine for Hexmeister {
+    const KILLERS: bool = true;
+
+    fn repeats(&self) -> bool {
+        self.position_repeated()
+    }
+
+    fn prune(&self, moves: &mut Vec<Action>) {
+        self.retain_fighting_actions(moves);
+    }
+
     fn quiescence(&self) -> u32 {
         0
     }

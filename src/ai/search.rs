@@ -7,6 +7,10 @@
 //! 649-cell board allows. The evaluations add each game's threat knowledge so the horizon hurts
 //! less. Bonus actions (Hexmeister) need nothing special: whoever is to move decides.
 //!
+//! A game may opt in to three more things (`Engine::prune`, `KILLERS`, `repeats`): selective
+//! search below the root, killer moves, and scoring a repeated position as a draw. Only Hexmeister
+//! does, whose 400-odd moves a ply otherwise stop the search at two plies.
+//!
 //! Determinism: the only limits inside are the depth and the node count. An optional wall-clock
 //! deadline may be passed in from outside; hitting it makes the answer depend on the machine, so
 //! callers wanting reproducible play leave it `None`.
@@ -32,6 +36,21 @@ pub(crate) trait Engine: Rules {
     /// Move-ordering hint, higher first. A positive hint marks a *noisy* move (a capture or a
     /// promotion), the only ones quiescence follows.
     fn hint(&self, m: &Self::Move) -> i32;
+
+    /// Drop moves not worth searching below the root (selective search). The root always sees
+    /// every move; by default nothing is dropped.
+    fn prune(&self, _moves: &mut Vec<Self::Move>) {}
+
+    /// Whether this position (below the root) repeats one met before under a repetition draw
+    /// rule. The search scores it as the draw it can become, as chess engines do: the side
+    /// ahead then looks for new positions and the side behind for old ones. Never by default.
+    fn repeats(&self) -> bool {
+        false
+    }
+
+    /// Whether quiet moves that cut the search off are tried first at the same ply elsewhere in
+    /// the tree (killer moves). Off by default, so the games tuned without it play as before.
+    const KILLERS: bool = false;
 }
 
 /// How far one search may go.
@@ -61,19 +80,32 @@ pub(crate) fn terminal(outcome: &Outcome, me: Seat, ply: u32) -> i32 {
     }
 }
 
-struct Searcher {
+pub(crate) struct Searcher<M> {
     me: Seat,
     nodes: u64,
     budget: Budget,
     stopped: bool,
     /// The node count at which the deadline (if any) is next compared with the clock.
     next_clock_check: u64,
+    /// Per ply, the last two quiet moves that caused a cut-off there (when the game asks).
+    killers: Vec<[Option<M>; 2]>,
 }
 
 /// Nodes between two looks at the clock when a deadline is set.
 const CLOCK_EVERY: u64 = 32;
 
-impl Searcher {
+impl<M: Clone + PartialEq> Searcher<M> {
+    pub(crate) fn new(me: Seat, budget: Budget) -> Self {
+        Searcher {
+            me,
+            nodes: 0,
+            budget,
+            stopped: false,
+            next_clock_check: 0,
+            killers: Vec::new(),
+        }
+    }
+
     fn out_of_budget(&mut self) -> bool {
         if self.stopped {
             return true;
@@ -92,12 +124,38 @@ impl Searcher {
         self.stopped
     }
 
-    fn ordered<G: Engine>(g: &G, moves: &mut [G::Move]) {
+    fn ordered<G: Engine<Move = M>>(g: &G, moves: &mut [M]) {
         // Stable: equal hints keep the caller's (seeded) order.
         moves.sort_by_cached_key(|m| -g.hint(m));
     }
 
-    fn alphabeta<G: Engine>(
+    /// Bring this ply's killer moves, where legal here, to just after the noisy moves.
+    pub(crate) fn killers_first<G: Engine<Move = M>>(&self, g: &G, moves: &mut Vec<M>, ply: u32) {
+        let Some(ks) = self.killers.get(ply as usize) else {
+            return;
+        };
+        let front = moves.iter().take_while(|m| g.hint(m) > 0).count();
+        for k in ks.iter().rev().flatten() {
+            if let Some(i) = moves[front..].iter().position(|m| m == k) {
+                let m = moves.remove(front + i);
+                moves.insert(front, m);
+            }
+        }
+    }
+
+    pub(crate) fn remember_killer(&mut self, m: &M, ply: u32) {
+        let p = ply as usize;
+        if self.killers.len() <= p {
+            self.killers.resize(p + 1, [None, None]);
+        }
+        let slot = &mut self.killers[p];
+        if slot[0].as_ref() != Some(m) {
+            slot[1] = slot[0].take();
+            slot[0] = Some(m.clone());
+        }
+    }
+
+    pub(crate) fn alphabeta<G: Engine<Move = M>>(
         &mut self,
         g: &G,
         depth: u32,
@@ -109,6 +167,9 @@ impl Searcher {
         if let Some(o) = g.outcome() {
             return terminal(&o, self.me, ply);
         }
+        if g.repeats() {
+            return 0;
+        }
         let Some(to) = g.to_move() else {
             return g.evaluate(self.me);
         };
@@ -119,7 +180,11 @@ impl Searcher {
             return g.evaluate(self.me);
         }
         let mut moves = g.legal_moves();
+        g.prune(&mut moves);
         Self::ordered(g, &mut moves);
+        if G::KILLERS {
+            self.killers_first(g, &mut moves, ply);
+        }
         let maximising = to == self.me;
         let mut best = if maximising { -INF } else { INF };
         for m in &moves {
@@ -133,14 +198,20 @@ impl Searcher {
                 best = best.min(v);
                 beta = beta.min(v);
             }
-            if alpha >= beta || self.stopped {
+            if alpha >= beta {
+                if G::KILLERS && !self.stopped && g.hint(m) <= 0 {
+                    self.remember_killer(m, ply);
+                }
+                break;
+            }
+            if self.stopped {
                 break;
             }
         }
         best
     }
 
-    fn quiesce<G: Engine>(
+    fn quiesce<G: Engine<Move = M>>(
         &mut self,
         g: &G,
         mut alpha: i32,
@@ -208,7 +279,7 @@ pub(crate) fn search<G: Engine>(
     mut root: Vec<G::Move>,
     budget: Budget,
 ) -> Option<Found<G::Move>> {
-    Searcher::ordered(g, &mut root);
+    Searcher::<G::Move>::ordered(g, &mut root);
     let first = root.first()?.clone();
     let mut found = Found {
         best: first,
@@ -228,13 +299,7 @@ pub(crate) fn search<G: Engine>(
         })
         .collect();
     let mut order: Vec<usize> = (0..root.len()).collect();
-    let mut s = Searcher {
-        me,
-        nodes: 0,
-        budget,
-        stopped: false,
-        next_clock_check: 0,
-    };
+    let mut s = Searcher::new(me, budget);
     for depth in 1..=budget.depth.max(1) {
         let mut alpha = -INF;
         let mut best: Option<usize> = None;
@@ -282,17 +347,14 @@ pub(crate) fn greedy<G: Engine>(
     noise: i32,
     rng: &mut Rng,
 ) -> Option<Found<G::Move>> {
-    let mut s = Searcher {
+    let mut s = Searcher::new(
         me,
-        nodes: 0,
-        budget: Budget {
+        Budget {
             depth: 1,
             nodes: 20_000,
             deadline: None,
         },
-        stopped: false,
-        next_clock_check: 0,
-    };
+    );
     let mut best: Option<(i32, G::Move)> = None;
     for m in root {
         let mut c = g.clone();

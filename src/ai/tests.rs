@@ -404,48 +404,105 @@ fn hexmeister_counts_stones_one_short_of_capture_as_a_threat() {
 }
 
 #[test]
-fn hexmeister_counts_gate_blockers_one_gate_short_of_triangulation_as_a_threat() {
+fn hexmeister_searches_only_the_fight_below_the_root() {
+    // e4's neighbours are d4, f4, e5, f5, d3, e3. South d4 and f4 hold North's e4 one stone
+    // short of capture; North's h8 and i8 stand beside South's h7; k9 and b2 are far away.
+    let g = hexmeister(
+        &[
+            ("d4", "south"),
+            ("f4", "south"),
+            ("h7", "south"),
+            ("b3", "south"),
+            ("e4", "north"),
+            ("h8", "north"),
+            ("i8", "north"),
+            ("k9", "north"),
+        ],
+        14,
+    );
+    let legal = g.legal_moves();
+    let mut kept = legal.clone();
+    g.retain_fighting_actions(&mut kept);
+    let is_kept = |m: &str| {
+        let a = g.parse_move(m).unwrap();
+        assert!(legal.contains(&a), "{m} is legal");
+        kept.contains(&a)
+    };
+    assert!(is_kept("f4-e5"), "the third stone beside e4: a capture");
+    assert!(
+        is_kept("h7-h6"),
+        "h7 stands beside two North stones: an escape"
+    );
+    assert!(is_kept("b3-c3"), "entering a gate");
+    assert!(
+        !is_kept("b3-b4"),
+        "a stone wandering the lanes far from anything"
+    );
+    assert!(
+        kept.len() < legal.len() / 2,
+        "{} of {}",
+        kept.len(),
+        legal.len()
+    );
+    assert!(kept.iter().all(|a| legal.contains(a)));
+}
+
+#[test]
+fn killer_moves_come_first_after_the_noisy_ones() {
+    use crate::games::hexmeister::Action;
+    let g = hexmeister(&[("d4", "south"), ("h8", "north")], 17);
+    let mut moves = g.legal_moves();
+    let (a, b) = (moves[7], moves[11]);
+    let mut s = search::Searcher::<Action>::new(
+        Seat(0),
+        search::Budget {
+            depth: 1,
+            nodes: 1,
+            deadline: None,
+        },
+    );
+    s.remember_killer(&a, 2);
+    s.remember_killer(&b, 2);
+    s.remember_killer(&b, 2); // no duplicate: a stays the second killer
+    let before = moves.clone();
+    s.killers_first(&g, &mut moves, 2);
+    assert_eq!(&moves[..2], &[b, a]);
+    assert_eq!(moves.len(), before.len());
+    s.killers_first(&g, &mut moves, 5); // no killers at that ply
+    assert_eq!(&moves[..2], &[b, a]);
+}
+
+#[test]
+fn hexmeister_search_scores_a_repeated_position_as_the_draw_it_can_become() {
     use search::Engine;
-    // T-W/NW = f6 c3 a1 c6 a6. North's c3 blocks South's alignment a1–c3–f6–i9–k11.
-    let two = hexmeister(&[("f6", "south"), ("a1", "south"), ("c3", "north")], 17);
-    let three = hexmeister(
-        &[
-            ("f6", "south"),
-            ("a1", "south"),
-            ("c6", "south"),
-            ("c3", "north"),
-        ],
-        17,
+    let g = hexmeister(&[("d4", "south"), ("h8", "north")], 11);
+    assert!(!g.repeats());
+    let mut later = g.clone();
+    for (i, m) in ["d4-d5", "h8-h7", "d5-d4", "h7-h8"].into_iter().enumerate() {
+        let a = later.parse_move(m).unwrap();
+        later.play_unchecked(&a);
+        assert_eq!(later.repeats(), i == 3, "after {m}");
+    }
+    // South is well ahead, so North would welcome the draw a third occurrence can bring:
+    // the search scores the repeated position 0, not North's static deficit.
+    let mut s = search::Searcher::<crate::games::hexmeister::Action>::new(
+        Seat(1),
+        search::Budget {
+            depth: 1,
+            nodes: 1000,
+            deadline: None,
+        },
     );
-    let shut = hexmeister(
-        &[
-            ("f6", "south"),
-            ("a1", "south"),
-            ("c6", "south"),
-            ("c3", "north"),
-            ("a6", "north"),
-        ],
-        16,
-    );
-    assert_eq!(two.gates_one_short_of_triangulation(Seat(0)), 0);
-    assert_eq!(three.gates_one_short_of_triangulation(Seat(0)), 1);
-    assert_eq!(three.gates_one_short_of_triangulation(Seat(1)), 0);
-    assert_eq!(
-        shut.gates_one_short_of_triangulation(Seat(0)),
-        0,
-        "a6 taken"
-    );
-    // The same North stone on i6, outside that triangle and mirroring c3 on the other lines,
-    // is no threat: the evaluation tells the two apart.
-    let elsewhere = hexmeister(
-        &[
-            ("f6", "south"),
-            ("a1", "south"),
-            ("c6", "south"),
-            ("i6", "north"),
-        ],
-        17,
-    );
-    assert_eq!(elsewhere.gates_one_short_of_triangulation(Seat(0)), 0);
-    assert!(three.evaluate(Seat(0)) > elsewhere.evaluate(Seat(0)));
+    assert_eq!(s.alphabeta(&later, 0, -1_000_000_000, 1_000_000_000, 1), 0);
+    assert!(later.evaluate(Seat(1)) < 0, "North is behind on material");
+    // Without the repetition rule, nothing repeats.
+    let mut json = serde_json::to_value(g.to_setup()).unwrap();
+    json["house_rules"] = serde_json::json!({"repetition_draw": false});
+    let off = crate::games::hexmeister::Hexmeister::from_json(&json.to_string()).unwrap();
+    let mut off_later = off.clone();
+    for m in ["d4-d5", "h8-h7", "d5-d4", "h7-h8"] {
+        let a = off_later.parse_move(m).unwrap();
+        off_later.play_unchecked(&a);
+    }
+    assert!(!off_later.repeats());
 }

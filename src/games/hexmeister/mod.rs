@@ -213,21 +213,36 @@ impl Hexmeister {
         (self.stones[1 - s] & board::two_neighbours(self.stones[s])).count_ones()
     }
 
-    /// The opponent's gate stones one gate short of capture by triangulation (§4.3): in some
-    /// segmental triangle holding the stone, `seat` occupies three of the other four gates and
-    /// the fourth is empty, so one more stone there removes it. The bots read it as a threat on a
-    /// blocker, the stones that hold a won game to a draw.
-    pub fn gates_one_short_of_triangulation(&self, seat: Seat) -> u32 {
-        let s = seat.index() & 1;
+    /// Keep only the actions that bear on the fight, for the bots' selective search below the
+    /// root: every drop and pass, and a move that enters a gate, takes a stone out of a threat
+    /// (two or more opponent stones beside it), ends beside an opponent stone that has one of the
+    /// mover's beside it already (a capture or a threat), or ends beside a threatened stone of
+    /// the mover (taking the cell the capture needs). The rest are stones wandering the lanes.
+    /// When nothing would be left, everything is kept.
+    pub fn retain_fighting_actions(&self, actions: &mut Vec<Action>) {
+        let t = tables();
+        let s = self.to_move.index() & 1;
         let (mine, theirs) = (self.stones[s], self.stones[1 - s]);
-        let mut threatened: Bits = 0;
-        for t in board::TRIANGLES {
-            let blockers = t & theirs;
-            if blockers.count_ones() == 1 && (t & mine).count_ones() == 3 {
-                threatened |= blockers;
+        let threatened = board::two_neighbours(theirs) | board::three_neighbours(theirs);
+        let to_mask = board::GATES
+            | board::neighbours(theirs & board::neighbours(mine))
+            | board::neighbours(mine & threatened);
+        let from_mask = mine & threatened;
+        let fights = |a: &Action| match *a {
+            Action::Move { from, to } => {
+                (1 << t.bit(to)) & to_mask != 0 || (1 << t.bit(from)) & from_mask != 0
             }
+            Action::Drop(_) | Action::Pass => true,
+        };
+        if actions.iter().any(fights) {
+            actions.retain(fights);
         }
-        threatened.count_ones()
+    }
+
+    /// Whether the position (board, reserves, side to move, pending bonus) has occurred before
+    /// since the last drop or capture, under the repetition rule (house rule `repetition_draw`).
+    pub fn position_repeated(&self) -> bool {
+        self.house.repetition_draw && self.history.count(&self.key()) >= 1
     }
 
     /// Actions in a row without a drop or capture (the quiet-action count).
