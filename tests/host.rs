@@ -1399,7 +1399,7 @@ async fn fifty_racing_moves_one_accepted_per_version() {
 }
 
 /// Every game kind through the host to both ends: a full game to a win (the first seat played
-/// by the easy bot, the second by the random mover, every move a host command), and a game that
+/// by the normal bot, the others by the random mover, every move a host command), and a game that
 /// ends in an agreed draw (every game has draws). Both are finished, rated and replay exactly.
 #[tokio::test]
 async fn every_game_kind_plays_to_a_win_and_to_a_draw() {
@@ -1418,7 +1418,7 @@ async fn every_game_kind_plays_to_a_win_and_to_a_draw() {
             let Some(seat) = st.holder() else { break };
             assert!(plies < 2000, "{kind}: no end after {plies} plies");
             let level = if seat.0 == 0 {
-                Level::Easy
+                Level::Normal
             } else {
                 Level::Random
             };
