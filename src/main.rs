@@ -152,7 +152,8 @@ fn run_host(cmd: Command) -> anyhow::Result<String> {
 #[derive(Subcommand)]
 enum AiCommand {
     /// Play seeded games between two levels (colours or seats alternated) and print win/draw/loss
-    /// rates and the time per move of each level.
+    /// rates and the time per search of each level (a HexiMeros move re-chosen after a Check
+    /// declared upon it is two searches, each with its own deadline in the host).
     Tournament {
         #[arg(long)]
         game: String,

@@ -290,6 +290,37 @@ fn smoke_match_normal_beats_a_random_mover_at_hexdame() {
 }
 
 #[test]
+fn the_harness_times_each_search_of_a_heximeros_turn() {
+    // Bots declare Check upon a staged move that leaves a Sovereign of theirs attacked; the mover
+    // then searches again, and the host gives that search its own deadline. The harness times
+    // each search, so a turn of two searches is two timings, not one of twice the length.
+    let start = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
+    // Two levels, so the game is not decided before it starts.
+    let levels = [Level::Normal, Level::Easy].repeat(3);
+    let limits = Limits {
+        nodes: Some(300),
+        deadline: None,
+    };
+    let mut searches = 0u32;
+    let rec = tournament::play_game(
+        start,
+        &levels,
+        3,
+        400,
+        limits,
+        &mut |_, _| searches += 1,
+        &mut Default::default,
+    )
+    .unwrap();
+    assert!(rec.plies > 0);
+    assert!(
+        searches > rec.plies,
+        "{searches} searches in {} plies: no move was re-chosen",
+        rec.plies
+    );
+}
+
+#[test]
 fn a_tournament_split_in_parts_plays_the_games_of_the_whole_run() {
     let spec = |games, first| tournament::Spec {
         kind: GameKind::Harmegedo,

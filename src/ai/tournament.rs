@@ -1,5 +1,5 @@
 //! Seeded bot matches for `hexmeros ai tournament`: two levels, colours (or seats) alternated,
-//! results and time per move tallied by level; and the timing of `hexmeros ai budget` (each
+//! results and time per search tallied by level; and the timing of `hexmeros ai budget` (each
 //! level's slowest move in a game's busiest middle game).
 //!
 //! Pure except for time, which the caller lends as a `clock` ([`Stamp`]: wall and CPU time since
@@ -129,8 +129,9 @@ pub struct Tally {
     /// Sum of finishing places over this level's seats (1 = first) and the number of seats.
     pub place_sum: f64,
     pub seats: u32,
+    /// Searches made (one per move; a HexiMeros move re-chosen after a Check upon it, two).
     pub moves: u64,
-    /// Time spent choosing moves, in total and on the slowest move.
+    /// Time spent searching, in total and on the slowest search.
     pub time: Stamp,
     pub max_time: Stamp,
 }
@@ -296,7 +297,8 @@ fn alive(g: &AnyGame, seat: Seat) -> bool {
     }
 }
 
-/// Play one game from `game` with a level per seat; `timed` hears each bot move's duration.
+/// Play one game from `game` with a level per seat; `timed` hears the duration of each bot search
+/// (a HexiMeros turn may take more than one: see [`staged_heximeros`]).
 pub fn play_game(
     mut game: AnyGame,
     levels: &[Level],
@@ -314,12 +316,19 @@ pub fn play_game(
         let Some(seat) = game.to_move() else { break };
         let level = levels.get(seat.index()).copied().unwrap_or(Level::Random);
         let move_seed = seed ^ (plies as u64).wrapping_mul(0xd1b5_4a32_d192_ed03);
-        let t0 = clock();
+        // Each search is timed on its own, as the host gives each its own deadline: a
+        // HexiMeros bot answering a Check declared upon its staged move searches again.
         let text = match &game {
-            AnyGame::HexiMeros(h) => staged_heximeros(h, levels, level, move_seed, limits)?,
-            g => choose_with(g, level, move_seed, limits)?.text,
+            AnyGame::HexiMeros(h) => {
+                staged_heximeros(h, levels, level, move_seed, limits, timed, clock)?
+            }
+            g => {
+                let t0 = clock();
+                let text = choose_with(g, level, move_seed, limits)?.text;
+                timed(level, clock() - t0);
+                text
+            }
         };
-        timed(level, clock() - t0);
         game.play(&text)
             .map_err(|e| AiError::Position(format!("bot chose {text}: {e}")))?;
         moves.push(text);
@@ -372,17 +381,22 @@ fn share(places: &mut [f64], seats: &[usize], first: usize) {
 
 /// A HexiMeros turn as the host runs it: the bot stages a move, every bot it leaves attacking
 /// the mover's Sovereign is asked whether to declare Check upon him (§5.4), and the mover
-/// re-chooses respecting the declarations. A random seat never declares.
+/// re-chooses respecting the declarations. A random seat never declares. `timed` hears each
+/// search.
 fn staged_heximeros(
     h: &crate::games::heximeros::HexiMeros,
     levels: &[Level],
     level: Level,
     seed: u64,
     limits: Limits,
+    timed: &mut dyn FnMut(Level, Stamp),
+    clock: &mut dyn FnMut() -> Stamp,
 ) -> Result<String, AiError> {
     let mut declarers: Vec<Seat> = Vec::new();
     loop {
+        let t0 = clock();
         let choice = choose_heximeros(h, &declarers, level, seed, limits)?;
+        timed(level, clock() - t0);
         let staged = h
             .parse_move(&choice.text)
             .map_err(|e| AiError::Position(format!("bot chose {}: {e}", choice.text)))?;
