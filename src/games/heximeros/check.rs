@@ -63,15 +63,70 @@ impl HexiMeros {
     /// Whether `m` relieves every record in `live`: afterwards the declarer no longer attacks the
     /// Sovereign (followed to its new cell if it moved).
     pub fn relieves(&self, m: &Move, live: &[CheckRecord]) -> bool {
+        self.relieves_trying(m, live, &[])
+    }
+
+    /// The moves of `moves` that relieve every record in `live`, as [`relieves`](Self::relieves)
+    /// answers, but quicker over many moves: most moves relieve nothing, and the pieces that
+    /// attack each target now are the ones to ask first whether they still do.
+    pub(super) fn relieving(&self, moves: &[Move], live: &[CheckRecord]) -> Vec<Move> {
+        let likely: Vec<Vec<Cell>> = live
+            .iter()
+            .map(|r| self.attacker_cells(r.declarer, r.target))
+            .collect();
+        moves
+            .iter()
+            .copied()
+            .filter(|m| self.relieves_trying(m, live, &likely))
+            .collect()
+    }
+
+    /// [`relieves`](Self::relieves), asking first the pieces on `likely[i]` (when given) whether
+    /// they attack the target of `live[i]` after `m`.
+    fn relieves_trying(&self, m: &Move, live: &[CheckRecord], likely: &[Vec<Cell>]) -> bool {
         let next = self.after(m);
-        live.iter().all(|r| {
+        live.iter().enumerate().all(|(i, r)| {
             let cell = if r.target == m.from && m.action == Action::Move {
                 m.to
             } else {
                 r.target
             };
-            !next.attacks(r.declarer, cell)
+            let first = likely.get(i).map_or(&[][..], Vec::as_slice);
+            !next.attacks_trying(r.declarer, cell, first)
         })
+    }
+
+    /// The cells of the pieces of `seat` that attack `target` (empty when `seat` is out).
+    fn attacker_cells(&self, seat: Seat, target: Cell) -> Vec<Cell> {
+        if !self.is_active(seat) {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        let mut cells = Vec::new();
+        for colour in 0..6 {
+            if self.controller[colour] as usize != seat.index() {
+                continue;
+            }
+            for c in self.by_colour[colour].iter() {
+                moves.clear();
+                self.piece_moves(c, &mut moves);
+                if moves.iter().any(|m| self.removes(m, target)) {
+                    cells.push(c);
+                }
+            }
+        }
+        cells
+    }
+
+    /// [`attacks`](Self::attacks), asking first the pieces on `first` that `seat` controls: each
+    /// one's moves are among the seat's, so one that attacks settles it.
+    fn attacks_trying(&self, seat: Seat, target: Cell, first: &[Cell]) -> bool {
+        let quick = self.is_active(seat)
+            && first.iter().any(|&c| {
+                matches!(self.board[c.index()], Some(p) if self.controller(p.colour) == seat)
+                    && self.piece_attacks(c, target)
+            });
+        quick || self.attacks(seat, target)
     }
 
     /// The seats on whose Sovereign(s) the player to move may declare Check after `m` (§5.3):

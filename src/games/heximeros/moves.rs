@@ -326,11 +326,7 @@ impl HexiMeros {
         }
         let live = self.live_checks();
         if !live.is_empty() {
-            let relieving: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|m| self.relieves(m, &live))
-                .collect();
+            let relieving = self.relieving(&moves, &live);
             if !relieving.is_empty() {
                 moves = relieving;
             }

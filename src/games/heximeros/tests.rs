@@ -1174,3 +1174,58 @@ fn engine_agrees_with_a_naive_generator_on_random_positions() {
     }
     assert!(compared > 400);
 }
+
+#[test]
+fn relieving_many_moves_at_once_agrees_with_asking_move_by_move() {
+    // `legal` filters by `relieving`, which asks the pieces that attacked a target before the
+    // move first; `relieves` asks every piece. Over random games, with Check declared by every
+    // seat attacking the mover's Sovereign, both must keep the same moves: relief by capturing
+    // the attacker (its cell then holds the mover's piece), by blocking, by stepping away.
+    let mut seed: u64 = 0x5eed;
+    let mut next = move |n: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize % n
+    };
+    let (mut positions, mut kept, mut dropped) = (0, 0, 0);
+    for _ in 0..6 {
+        let mut g = HexiMeros::start(HouseRules::default());
+        for _ in 0..400 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let me = Seat(g.to_move);
+            let mut checked = g.clone();
+            for s in g.attackers_of_seat(me) {
+                for target in g.sovereigns_of(me) {
+                    if g.attacks(s, target) {
+                        checked.checks.push(CheckRecord {
+                            declarer: s,
+                            target,
+                        });
+                    }
+                }
+            }
+            let live = checked.live_checks();
+            if !live.is_empty() {
+                let mut pseudo = Vec::new();
+                checked.seat_moves(me, &mut pseudo);
+                let one_by_one: Vec<Move> = pseudo
+                    .iter()
+                    .copied()
+                    .filter(|m| checked.relieves(m, &live))
+                    .collect();
+                assert_eq!(checked.relieving(&pseudo, &live), one_by_one);
+                positions += 1;
+                kept += one_by_one.len();
+                dropped += pseudo.len() - one_by_one.len();
+            }
+            let moves = g.legal();
+            let m = moves[next(moves.len())];
+            g.play_unchecked(&m);
+        }
+    }
+    assert!(positions >= 10, "only {positions} positions with a Check");
+    assert!(kept > 0 && dropped > 0, "kept {kept}, dropped {dropped}");
+}

@@ -1,0 +1,51 @@
+//! Bot search time (issue 8: `normal` within 1 s, `hard` within 5 s): one search of each level
+//! in each game's slowest stored middle game, with the level's default node budget (so the same
+//! work every iteration). `hexmeros ai budget` measures the same searches in CPU time.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use hexmeros::ai::{Level, Limits, choose_with};
+use hexmeros::games::AnyGame;
+
+const POSITIONS: [(&str, &str); 5] = [
+    (
+        "heximeros_mid4",
+        include_str!("../tests/data/positions/heximeros_mid4.json"),
+    ),
+    (
+        "hexdame_men",
+        include_str!("../tests/data/positions/hexdame_men.json"),
+    ),
+    (
+        "hexmeister_mid1",
+        include_str!("../tests/data/positions/hexmeister_mid1.json"),
+    ),
+    (
+        "hexaequo_mid1",
+        include_str!("../tests/data/positions/hexaequo_mid1.json"),
+    ),
+    (
+        "harmegedo_mid6",
+        include_str!("../tests/data/positions/harmegedo_mid6.json"),
+    ),
+];
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ai");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    for (name, json) in POSITIONS {
+        let g = AnyGame::from_json(json).expect("a stored position");
+        for level in [Level::Normal, Level::Hard] {
+            group.bench_function(format!("{name}/{level}"), |b| {
+                b.iter(|| choose_with(black_box(&g), level, 1, Limits::default()).expect("a move"))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
