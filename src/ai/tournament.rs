@@ -323,10 +323,10 @@ pub fn play_game(
                 staged_heximeros(h, levels, level, move_seed, limits, timed, clock)?
             }
             g => {
-                let t0 = clock();
-                let text = choose_with(g, level, move_seed, limits)?.text;
-                timed(level, clock() - t0);
-                text
+                timed_search(level, timed, clock, || {
+                    choose_with(g, level, move_seed, limits)
+                })?
+                .text
             }
         };
         game.play(&text)
@@ -368,6 +368,19 @@ pub fn play_game(
     })
 }
 
+/// One search, timed: `timed` hears how long `search` took.
+fn timed_search<T>(
+    level: Level,
+    timed: &mut dyn FnMut(Level, Stamp),
+    clock: &mut dyn FnMut() -> Stamp,
+    search: impl FnOnce() -> Result<T, AiError>,
+) -> Result<T, AiError> {
+    let t0 = clock();
+    let found = search()?;
+    timed(level, clock() - t0);
+    Ok(found)
+}
+
 /// Seats `seats` share the places from `first` on.
 fn share(places: &mut [f64], seats: &[usize], first: usize) {
     if seats.is_empty() {
@@ -394,9 +407,9 @@ fn staged_heximeros(
 ) -> Result<String, AiError> {
     let mut declarers: Vec<Seat> = Vec::new();
     loop {
-        let t0 = clock();
-        let choice = choose_heximeros(h, &declarers, level, seed, limits)?;
-        timed(level, clock() - t0);
+        let choice = timed_search(level, timed, clock, || {
+            choose_heximeros(h, &declarers, level, seed, limits)
+        })?;
         let staged = h
             .parse_move(&choice.text)
             .map_err(|e| AiError::Position(format!("bot chose {}: {e}", choice.text)))?;

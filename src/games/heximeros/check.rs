@@ -101,21 +101,9 @@ impl HexiMeros {
         if !self.is_active(seat) {
             return Vec::new();
         }
-        let mut moves = Vec::new();
-        let mut cells = Vec::new();
-        for colour in 0..6 {
-            if self.controller[colour] as usize != seat.index() {
-                continue;
-            }
-            for c in self.by_colour[colour].iter() {
-                moves.clear();
-                self.piece_moves(c, &mut moves);
-                if moves.iter().any(|m| self.removes(m, target)) {
-                    cells.push(c);
-                }
-            }
-        }
-        cells
+        self.cells_of(seat)
+            .filter(|&c| self.piece_attacks(c, target))
+            .collect()
     }
 
     /// [`attacks`](Self::attacks), asking first the pieces on `first` that `seat` controls: each

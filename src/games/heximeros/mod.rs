@@ -302,11 +302,16 @@ impl HexiMeros {
         self.halfmove_clock
     }
 
+    /// The cells of the pieces of every colour `seat` controls, colour by colour.
+    pub(super) fn cells_of(&self, seat: Seat) -> impl Iterator<Item = Cell> + '_ {
+        (0..6)
+            .filter(move |&c| self.controller[c] as usize == seat.index())
+            .flat_map(|c| self.by_colour[c].iter())
+    }
+
     /// The cells of a seat's Sovereigns.
     pub fn sovereigns_of(&self, seat: Seat) -> Vec<Cell> {
-        (0..6)
-            .filter(|&c| self.controller[c] as usize == seat.index())
-            .flat_map(|c| self.by_colour[c].iter())
+        self.cells_of(seat)
             .filter(|&c| matches!(self.board[c.index()], Some(p) if p.kind == Kind::Sovereign))
             .collect()
     }
@@ -437,9 +442,7 @@ impl HexiMeros {
     }
 
     fn only_sovereigns(&self, seat: Seat) -> bool {
-        (0..6)
-            .filter(|&c| self.controller[c] as usize == seat.index())
-            .flat_map(|c| self.by_colour[c].iter())
+        self.cells_of(seat)
             .all(|c| matches!(self.board[c.index()], Some(p) if p.kind == Kind::Sovereign))
     }
 

@@ -288,13 +288,8 @@ impl HexiMeros {
         if !self.is_active(seat) {
             return;
         }
-        for colour in 0..6 {
-            if self.controller[colour] as usize != seat.index() {
-                continue;
-            }
-            for c in self.by_colour[colour].iter() {
-                self.piece_moves(c, out);
-            }
+        for c in self.cells_of(seat) {
+            self.piece_moves(c, out);
         }
         if self.house.resurrection {
             for &(holder, colour) in &self.prisoners {
