@@ -130,7 +130,7 @@ pub struct Tally {
     pub place_sum: f64,
     pub seats: u32,
     /// Searches made (one per move; a HexiMeros move re-chosen after a Check upon it, two).
-    pub moves: u64,
+    pub searches: u64,
     /// Time spent searching, in total and on the slowest search.
     pub time: Stamp,
     pub max_time: Stamp,
@@ -146,7 +146,7 @@ impl Tally {
     }
 
     pub fn average_time(&self) -> Stamp {
-        self.time.per(self.moves)
+        self.time.per(self.searches)
     }
 }
 
@@ -256,7 +256,7 @@ pub fn run(
             }
             for &(l, d) in times.iter().filter(|(l, _)| *l == level) {
                 debug_assert_eq!(l, level);
-                t.moves += 1;
+                t.searches += 1;
                 t.time = t.time + d;
                 t.max_time = t.max_time.max(d);
             }
