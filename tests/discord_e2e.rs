@@ -917,6 +917,36 @@ async fn a_bot_answers_a_move() {
     assert_clean(&fake, &bot);
 }
 
+/// Too many bots for the game's seats: a clear refusal, no game, no thread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn start_with_more_bots_than_seats_is_refused() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let i = fake
+        .slash(
+            u(1),
+            F::CHANNEL_ID,
+            "hexmeros",
+            sub(
+                "start",
+                json!([
+                    user_opt("p1", u(1)),
+                    json!({"type": 4, "name": "game", "value": 1}),
+                    json!({"type": 4, "name": "bots", "value": 2}),
+                ]),
+            ),
+        )
+        .await;
+    acked(&fake, &i).await;
+    let r = followup(&fake, &i).await;
+    assert_refused(&r, "HexDame is played by 2 players, not 3");
+    assert!(fake.threads().is_empty(), "{:?}", fake.threads());
+    let store = hexmeros::store::Store::open(&bot.db_url()).await.unwrap();
+    assert!(store.game(1).await.unwrap().is_none());
+    store.close().await;
+    assert_clean(&fake, &bot);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn check_declared_by_the_mover_and_upon_the_mover() {
     let fake = F::start().await;
