@@ -11,7 +11,7 @@ use hexmeros::games::heximeros::HexiMeros;
 use hexmeros::games::{AnyGame, GameKind, Outcome, Rules, Seat};
 use hexmeros::host::{
     Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, ManualClock,
-    Motion, Status,
+    Motion, Refused, Status,
 };
 use hexmeros::store::Store;
 
@@ -371,7 +371,10 @@ async fn check_upon_the_mover_window_declare_and_change_move() {
         .handle(g, Actor::player(2), Command::Pass, None)
         .await
         .unwrap_err();
-    assert!(matches!(err, HostError::WindowOpen(_)), "{err}");
+    assert!(
+        matches!(err, HostError::Refused(Refused::WindowOpen(_))),
+        "{err}"
+    );
     // Someone not asked cannot answer.
     let err = e
         .host
@@ -383,7 +386,10 @@ async fn check_upon_the_mover_window_declare_and_change_move() {
         )
         .await
         .unwrap_err();
-    assert!(matches!(err, HostError::NotAsked), "{err}");
+    assert!(
+        matches!(err, HostError::Refused(Refused::NotAsked)),
+        "{err}"
+    );
     let fx = act(&e.host, g, 5, Command::Challenge { declare: true }).await;
     assert!(said(&fx, "declares Check upon blue"));
     let st = e.host.state(g).await.unwrap();
@@ -394,7 +400,10 @@ async fn check_upon_the_mover_window_declare_and_change_move() {
         .handle(g, Actor::player(2), cmd_move("E14-F13"), None)
         .await
         .unwrap_err();
-    assert!(matches!(err, HostError::Illegal(_)), "{err}");
+    assert!(
+        matches!(err, HostError::Refused(Refused::Illegal(_))),
+        "{err}"
+    );
     assert!(err.to_string().contains("green"), "{err}");
     let ok = engine(&st).moves_respecting(&[Seat(4)]);
     let text = engine(&st).move_text(&ok[0]);
@@ -450,7 +459,10 @@ async fn challenge_window_times_out_and_preferences_skip_it() {
         .handle(g2, Actor::player(2), cmd_move("E14-F13"), None)
         .await
         .unwrap_err();
-    assert!(matches!(err, HostError::Illegal(_)), "{err}");
+    assert!(
+        matches!(err, HostError::Refused(Refused::Illegal(_))),
+        "{err}"
+    );
     act(&e.host, g2, 5, Command::Prefer(ChallengePref::NeverDeclare)).await;
     let fx = act(&e.host, g2, 2, cmd_move("E14-F13")).await;
     assert!(!fx.iter().any(|f| matches!(f, Effect::AskChallenge { .. })));
@@ -685,7 +697,10 @@ async fn scored_game_to_a_concession_matches_section_7() {
         .handle(g, Actor::player(1), cmd_move("Q4-Q6"), None)
         .await
         .unwrap_err();
-    assert!(matches!(err, HostError::GameOver), "{err}");
+    assert!(
+        matches!(err, HostError::Refused(Refused::GameOver)),
+        "{err}"
+    );
 }
 
 /// Draw between the last two: +45 each and half-value retention (37 + 27 + 22 + 2·20 + 2·15 +
@@ -764,7 +779,10 @@ async fn resignation_with_a_replacement_elected_and_refused() {
         .await
         .unwrap_err();
     assert!(
-        matches!(err, HostError::NotVoter | HostError::Invalid(_)),
+        matches!(
+            err,
+            HostError::Refused(Refused::NotVoter | Refused::NoMotionToVote)
+        ),
         "{err}"
     );
     act(
@@ -1012,7 +1030,7 @@ async fn admin_pause_resume_abort() {
         )
         .await
         .unwrap_err();
-    assert!(matches!(err, HostError::NotAdmin));
+    assert!(matches!(err, HostError::Refused(Refused::NotAdmin)));
     e.host
         .handle(g, admin, Command::Admin(AdminAction::Pause), None)
         .await
@@ -1022,7 +1040,7 @@ async fn admin_pause_resume_abort() {
         .handle(g, Actor::player(1), cmd_move("K2-H3"), None)
         .await
         .unwrap_err();
-    assert!(matches!(err, HostError::Paused), "{err}");
+    assert!(matches!(err, HostError::Refused(Refused::Paused)), "{err}");
     e.clock.advance_minutes(48 * 60);
     assert!(
         e.host.tick().await.unwrap().is_empty(),
@@ -1075,7 +1093,10 @@ async fn teams_move_only_through_their_designated_mover() {
         .handle(g, Actor::player(1), cmd_move("K2-H3"), None)
         .await
         .unwrap_err();
-    assert!(matches!(err, HostError::NotTeamMover), "{err}");
+    assert!(
+        matches!(err, HostError::Refused(Refused::NotTeamMover)),
+        "{err}"
+    );
     e.host.preview(g, Actor::player(1), "K2-H3").await.unwrap();
     act(&e.host, g, 7, cmd_move("K2-H3")).await;
 }
@@ -1375,7 +1396,9 @@ async fn fifty_racing_moves_one_accepted_per_version() {
             match t.await.unwrap() {
                 Ok(_) => ok += 1,
                 Err(
-                    HostError::Stale { .. } | HostError::NotYourTurn { .. } | HostError::Illegal(_),
+                    HostError::Refused(Refused::Stale { .. })
+                    | HostError::Refused(Refused::NotYourTurn { .. })
+                    | HostError::Refused(Refused::Illegal(_)),
                 ) => {}
                 Err(other) => panic!("unexpected error: {other}"),
             }

@@ -11,7 +11,7 @@ use hexmeros::ai::Level;
 use hexmeros::games::{AnyGame, GameKind, Outcome, Rules, Seat};
 use hexmeros::host::{
     Actor, BotAction, Command, Effect, GameHost, GameId, GameState, HostError, ManualClock, Motion,
-    Status,
+    Refused, Status,
 };
 use hexmeros::store::{Store, bot_id, bot_level};
 
@@ -480,7 +480,7 @@ async fn a_game_of_bots_alone_is_played_by_bot_turns() {
         .handle(g, Actor::player(1), Command::Concede, None)
         .await
         .unwrap_err();
-    assert!(matches!(err, HostError::NotSeated));
+    assert!(matches!(err, HostError::Refused(Refused::NotSeated)));
     let fx = e.host.bot_turns(g).await.unwrap();
     assert!(said(&fx, "game over"), "{fx:?}");
     assert_eq!(e.host.state(g).await.unwrap().status(), Status::Finished);

@@ -153,6 +153,42 @@ pub fn choose_with(
     }
 }
 
+/// Choose a move for the side to move that respects the challenges `declarers` made upon it
+/// (HexiMeros: Checks declared upon the mover; declarers no longer in the game, or the mover
+/// itself, are ignored). Other games have no such challenges.
+pub fn choose_respecting(
+    game: &AnyGame,
+    declarers: &[Seat],
+    level: Level,
+    seed: u64,
+    limits: Limits,
+) -> Result<Choice, AiError> {
+    match game {
+        AnyGame::HexiMeros(g) => {
+            let me = g.to_move();
+            let declarers: Vec<Seat> = declarers
+                .iter()
+                .copied()
+                .filter(|&d| Some(d) != me && g.is_active(d))
+                .collect();
+            choose_heximeros(g, &declarers, level, seed, limits)
+        }
+        other => choose_with(other, level, seed, limits),
+    }
+}
+
+/// Whether the bot in seat `me` challenges the staged move `staged` (HexiMeros: declares Check
+/// upon the mover, §5.4). Never in the other games, which have no challenge.
+pub fn answer_challenge(game: &AnyGame, staged: &str, me: Seat) -> bool {
+    match game {
+        AnyGame::HexiMeros(g) => g
+            .parse_move(staged)
+            .map(|m| declare_check_upon(g, &m, me))
+            .unwrap_or(false),
+        _ => false,
+    }
+}
+
 /// HexiMeros: choose a move that respects the Checks `declarers` declared upon the bot's staged
 /// move (§5.4 step 4; empty for a fresh turn), with the bot's own Check declarations added.
 pub fn choose_heximeros(

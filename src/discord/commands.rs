@@ -10,7 +10,8 @@ use serenity::{CreateAttachment, CreateAutocompleteResponse};
 use hexmeros::ai::Level;
 use hexmeros::games::{GameKind, Seat};
 use hexmeros::host::{
-    Actor, AdminAction, ChallengePref, Command, GameId, HostError, Motion, PlayerId, Timers,
+    Actor, AdminAction, ChallengePref, Command, GameId, HostError, Motion, PlayerId, Refused,
+    Timers,
 };
 
 use super::deliver::{self, Origin};
@@ -852,11 +853,14 @@ async fn score(
 // `HostError` is re-exported for the component handler's messages.
 pub fn not_your_turn(state: &hexmeros::host::GameState, me: PlayerId) -> Option<HostError> {
     match (state.seat_of(me), state.holder()) {
-        (None, _) => Some(HostError::NotSeated),
+        (None, _) => Some(Refused::NotSeated.into()),
         (Some(s), Some(h)) if s == h && state.holder_player() == Some(me) => None,
-        (Some(_), Some(h)) => Some(HostError::NotYourTurn {
-            holder: state.seat_name(h).to_string(),
-        }),
-        (Some(_), None) => Some(HostError::GameOver),
+        (Some(_), Some(h)) => Some(
+            Refused::NotYourTurn {
+                holder: state.seat_name(h).to_string(),
+            }
+            .into(),
+        ),
+        (Some(_), None) => Some(Refused::GameOver.into()),
     }
 }

@@ -349,7 +349,9 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
             let st = state
                 .staged
                 .as_ref()
-                .ok_or(hexmeros::host::HostError::NothingStaged)?;
+                .ok_or(hexmeros::host::HostError::from(
+                    hexmeros::host::Refused::NothingStaged,
+                ))?;
             // The host decides which declarations the staged move may carry.
             let seats: Vec<Seat> = state
                 .active()

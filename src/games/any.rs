@@ -8,7 +8,7 @@ use super::hexaequo::HexaEquo;
 use super::hexdame::HexDame;
 use super::heximeros::HexiMeros;
 use super::hexmeister::Hexmeister;
-use super::{GameKind, Outcome, PlayError, PositionError, Rules, Seat};
+use super::{Departure, GameKind, Outcome, PlayError, Points, PositionError, Rules, Seat};
 
 /// A position of one of the games.
 // One AnyGame is held per game being worked on, never in bulk, so the size of the largest
@@ -58,6 +58,27 @@ fn build<R: Rules>(
             .map_err(|e| PositionError::Invalid(format!("bad house rules: {e}")))?,
     };
     R::new_game(n, house)
+}
+
+/// Why move text cannot be staged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unresolved {
+    /// Not a move, or not a legal one.
+    Play(PlayError),
+    /// A legal move (its canonical text) that ignores challenges declared upon the mover.
+    Disrespects(String),
+}
+
+impl GameKind {
+    /// The start position of this game for `players` seats under `house_rules` (JSON of the
+    /// game's house rules; `None` for the spec's).
+    pub fn start(
+        self,
+        players: Option<usize>,
+        house_rules: Option<serde_json::Value>,
+    ) -> Result<AnyGame, PositionError> {
+        AnyGame::new(self, players, house_rules)
+    }
 }
 
 #[derive(Deserialize)]
@@ -139,9 +160,74 @@ impl AnyGame {
         dispatch!(self, g => g.seat_name(seat))
     }
 
-    /// A draw agreed by the players still in the game, where the game has one.
+    /// A draw agreed by the players still in the game.
     pub fn agree_draw(&mut self) -> Result<(), PositionError> {
         dispatch!(self, g => g.agree_draw())
+    }
+
+    /// A seat leaves before the end (`Rules::depart`).
+    pub fn depart(&mut self, seat: Seat, how: Departure) -> Result<(), PositionError> {
+        dispatch!(self, g => g.depart(seat, how))
+    }
+
+    /// The Token holder's turn is skipped (`Rules::skip_turn`).
+    pub fn skip_turn(&mut self) -> Result<(), PositionError> {
+        dispatch!(self, g => g.skip_turn())
+    }
+
+    pub fn active_seats(&self) -> Vec<Seat> {
+        dispatch!(self, g => g.active_seats())
+    }
+
+    pub fn out_order(&self) -> Vec<Seat> {
+        dispatch!(self, g => g.out_order())
+    }
+
+    pub fn scored(&self) -> bool {
+        dispatch!(self, g => g.scored())
+    }
+
+    pub fn last_points(&self) -> Vec<Points> {
+        dispatch!(self, g => g.last_points())
+    }
+
+    pub fn takeover_points(&self, seat: Seat, expelled: bool) -> Vec<Points> {
+        dispatch!(self, g => g.takeover_points(seat, expelled))
+    }
+
+    pub fn binding_challenges(&self) -> Vec<Seat> {
+        dispatch!(self, g => g.binding_challenges())
+    }
+
+    pub fn challenge_minutes(&self) -> i64 {
+        dispatch!(self, g => g.challenge_minutes())
+    }
+
+    /// The seat called `name` (its colour or kingdom, any case).
+    pub fn seat_named(&self, name: &str) -> Option<Seat> {
+        (0..self.seat_count() as u8)
+            .map(Seat)
+            .find(|&s| self.seat_name(s).eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Resolve move text of the side to move against the challenges `declarers` made upon it:
+    /// the canonical text, or why it is not allowed. `Err(Ok(_))`: the move is legal but does not
+    /// respect the challenges (see `Rules::respects`).
+    pub fn resolve(&self, text: &str, declarers: &[Seat]) -> Result<String, Unresolved> {
+        dispatch!(self, g => {
+            let m = g.parse_move(text).map_err(Unresolved::Play)?;
+            let canonical = g.move_text(&m);
+            if g.respects(&m, declarers) {
+                Ok(canonical)
+            } else {
+                Err(Unresolved::Disrespects(canonical))
+            }
+        })
+    }
+
+    /// The seats that may challenge the move `text` (canonical, of the side to move).
+    pub fn challengers(&self, text: &str) -> Result<Vec<Seat>, PlayError> {
+        dispatch!(self, g => g.parse_move(text).map(|m| g.challengers(&m)))
     }
 
     pub fn outcome(&self) -> Option<Outcome> {

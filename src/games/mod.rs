@@ -13,6 +13,8 @@ pub mod heximeros;
 pub mod hexmeister;
 pub mod notation;
 pub mod position;
+pub mod procedure;
+pub mod record;
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -20,10 +22,11 @@ use std::hash::Hash;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-pub use any::AnyGame;
+pub use any::{AnyGame, Unresolved};
 pub use error::{IllegalMove, PlayError, PositionError, SyntaxError};
 pub use notation::{MoveText, Sep};
 pub use position::PieceText;
+pub use procedure::{Departure, Points};
 
 /// The games the bot hosts. `key()` is stored in the database and in position JSON: never change
 /// one.
@@ -160,13 +163,96 @@ pub trait Rules: Clone + Debug + Sized {
     /// A text picture of the board.
     fn show(&self) -> String;
 
-    /// End the game as a draw agreed by the players still in it. Games without a draw by
-    /// agreement refuse.
+    /// End the game as a draw agreed by the players still in it (§ "draw" of each rulebook).
+    /// By default every seat draws; the position keeps the result (see `settle`).
     fn agree_draw(&mut self) -> Result<(), PositionError> {
+        procedure::require_running(self)?;
+        let seats = self.active_seats();
+        self.settle(Outcome::Draw {
+            seats,
+            reason: "agreed".into(),
+        })
+    }
+
+    /// Record an end the players decide rather than the board (a resignation, an agreed draw):
+    /// from now on `outcome()` is `outcome`, `to_move()` is `None` and no move is legal. Engines
+    /// that keep such an end implement this; the default refuses.
+    fn settle(&mut self, outcome: Outcome) -> Result<(), PositionError> {
+        let _ = outcome;
         Err(PositionError::Invalid(format!(
-            "{} has no draw by agreement",
+            "{} cannot be ended by the players",
             Self::KIND.name()
         )))
+    }
+
+    /// The seats still in the game (all of them, by default, until it ends).
+    fn active_seats(&self) -> Vec<Seat> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        (0..self.seat_count() as u8).map(Seat).collect()
+    }
+
+    /// The seats that went out before the end, first out first (for finishing ranks).
+    fn out_order(&self) -> Vec<Seat> {
+        Vec::new()
+    }
+
+    /// A seat leaves before the end: it resigns, is expelled or concedes. By default only a
+    /// two-seat game allows it, and the other seat wins.
+    fn depart(&mut self, seat: Seat, how: Departure) -> Result<(), PositionError> {
+        procedure::depart_two_seat(self, seat, how)
+    }
+
+    /// The Token holder loses the turn (a skipped stalled player): the game's pass. Games
+    /// without a pass move refuse.
+    fn skip_turn(&mut self) -> Result<(), PositionError> {
+        Err(PositionError::Invalid(format!(
+            "{} has no pass move, so a turn cannot be skipped",
+            Self::KIND.name()
+        )))
+    }
+
+    /// Whether this game keeps a points table (HexiMeros' §7 when its `scored` house rule is on).
+    fn scored(&self) -> bool {
+        false
+    }
+
+    /// The points the last change (a move, a departure, a draw) scored, per seat.
+    fn last_points(&self) -> Vec<Points> {
+        Vec::new()
+    }
+
+    /// The points a seat's player takes personally when another player takes over the seat
+    /// (`expelled`: the takeover follows an expulsion).
+    fn takeover_points(&self, seat: Seat, expelled: bool) -> Vec<Points> {
+        let _ = (seat, expelled);
+        Vec::new()
+    }
+
+    /// The seats that may challenge move `m` of the side to move (HexiMeros: declare Check upon
+    /// the mover, §5.4). None by default.
+    fn challengers(&self, m: &Self::Move) -> Vec<Seat> {
+        let _ = m;
+        Vec::new()
+    }
+
+    /// Whether `m` respects the challenges `declarers` made upon the side to move (HexiMeros: it
+    /// leaves the mover's Sovereign out of their attack, or no move can). True by default.
+    fn respects(&self, m: &Self::Move, declarers: &[Seat]) -> bool {
+        let _ = (m, declarers);
+        true
+    }
+
+    /// The seats whose standing challenges bind the side to move now (HexiMeros: the declarers
+    /// of live Checks on it, §5.3).
+    fn binding_challenges(&self) -> Vec<Seat> {
+        Vec::new()
+    }
+
+    /// Minutes a challenge window stays open.
+    fn challenge_minutes(&self) -> i64 {
+        10
     }
 
     fn from_json(json: &str) -> Result<Self, PositionError> {

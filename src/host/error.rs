@@ -1,58 +1,43 @@
-//! The closed set of reasons the host refuses a command. Each message is what the player reads,
-//! privately; the state is unchanged whenever one is returned.
+//! The host's errors have two faces. A [`Refused`] is something a player did that the rules or
+//! the table do not allow: the closed set of refusals, each with the sentence the player reads
+//! (`say.rs` words them), and the state is unchanged. Everything else is internal — the store
+//! failed, a stored game no longer replays, a bot could not think — which a front end shows as a
+//! short apology and logs with its cause.
 
 use thiserror::Error;
 
 use super::event::GameId;
+pub use super::say::Refused;
 use crate::store::StoreError;
 
 #[derive(Debug, Error)]
 pub enum HostError {
-    #[error("there is no game #{0}")]
-    UnknownGame(GameId),
+    /// Something a player may not do, with the sentence they read.
+    #[error(transparent)]
+    Refused(#[from] Refused),
+    /// A stored game whose log no longer replays.
     #[error("game #{game} is corrupt: {reason}")]
     Corrupt { game: GameId, reason: String },
-    #[error("you are not playing in this game")]
-    NotSeated,
-    #[error("it is not your turn: {holder} has the Token")]
-    NotYourTurn { holder: String },
-    #[error("only your team's designated mover may do that")]
-    NotTeamMover,
-    #[error("{0}")]
-    Syntax(String),
-    #[error("{0}")]
-    Illegal(String),
-    #[error(
-        "this was based on an earlier state of the game (version {expected}, now {current}); \
-         look at the board again"
-    )]
-    Stale { expected: u64, current: u64 },
-    #[error("the game is over")]
-    GameOver,
-    #[error("the game is paused")]
-    Paused,
-    #[error("there is no staged move: stage one with move first")]
-    NothingStaged,
-    #[error("the check challenge window is open: waiting for {0}")]
-    WindowOpen(String),
-    #[error("you are not asked about this move")]
-    NotAsked,
-    #[error("you may not vote on this motion")]
-    NotVoter,
-    #[error("there is no open motion #{0}")]
-    NoSuchMotion(u64),
-    #[error("you have already voted on motion #{0}")]
-    AlreadyVoted(u64),
-    #[error("only an admin may do that")]
-    NotAdmin,
-    #[error("{0}")]
-    Invalid(String),
     #[error("storage failed: {0}")]
     Store(#[from] StoreError),
+    /// A failure of the host itself (a bot that could not think, a value that could not be
+    /// written).
+    #[error("{0}")]
+    Internal(String),
 }
 
 impl HostError {
-    pub(crate) fn invalid(msg: impl Into<String>) -> HostError {
-        HostError::Invalid(msg.into())
+    /// Whether this is the host's (or the store's) failure rather than the player's: shown as
+    /// an apology and logged, never as its text.
+    pub fn is_internal(&self) -> bool {
+        !matches!(self, HostError::Refused(_))
+    }
+
+    /// The refusal, when the player did something not allowed.
+    pub fn refusal(&self) -> Option<&Refused> {
+        match self {
+            HostError::Refused(r) => Some(r),
+            _ => None,
+        }
     }
 }

@@ -24,6 +24,15 @@ pub enum LocalError {
     Io(#[from] std::io::Error),
     #[error(transparent)]
     Host(#[from] HostError),
+    /// A line the terminal could not read (what to type instead).
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl LocalError {
+    fn usage(msg: impl Into<String>) -> LocalError {
+        LocalError::Usage(msg.into())
+    }
 }
 
 /// The text of `help`.
@@ -89,12 +98,7 @@ impl<'h, W: Write> Local<'h, W> {
     /// opened first, so quitting and starting again resumes it.
     pub async fn run<R: AsyncBufRead + Unpin>(&mut self, input: R) -> Result<(), LocalError> {
         writeln!(self.out, "hexmeros local mode: type help for the commands")?;
-        let games = self
-            .host
-            .store()
-            .all_games()
-            .await
-            .map_err(HostError::from)?;
+        let games = self.host.all_games().await?;
         if let Some(g) = games
             .iter()
             .find(|g| g.status == Status::HouseRules.id() || g.status == Status::Playing.id())
@@ -125,7 +129,7 @@ impl<'h, W: Write> Local<'h, W> {
         }
         match self.command(line).await {
             Ok(()) => Ok(()),
-            Err(LocalError::Host(e)) => {
+            Err(e @ (LocalError::Host(_) | LocalError::Usage(_))) => {
                 writeln!(self.out, "error: {e}")?;
                 Ok(())
             }
@@ -137,7 +141,7 @@ impl<'h, W: Write> Local<'h, W> {
         if let Some(n) = self.names.get(&p) {
             return n.clone();
         }
-        let n = match self.host.store().player_name(p).await {
+        let n = match self.host.player_name(p).await {
             Ok(Some(n)) => n,
             _ => format!("player {p}"),
         };
@@ -145,13 +149,13 @@ impl<'h, W: Write> Local<'h, W> {
         n
     }
 
-    fn game(&self) -> Result<GameId, HostError> {
+    fn game(&self) -> Result<GameId, LocalError> {
         self.current
-            .ok_or_else(|| HostError::invalid("no current game: start one with new, or open <id>"))
+            .ok_or_else(|| LocalError::usage("no current game: start one with new, or open <id>"))
     }
 
     /// `who` is a player name or a seat colour of the current game.
-    async fn actor_named(&mut self, who: &str) -> Result<PlayerId, HostError> {
+    async fn actor_named(&mut self, who: &str) -> Result<PlayerId, LocalError> {
         if let Some(g) = self.current {
             let st = self.host.state(g).await?;
             if let Some(i) =
@@ -162,18 +166,17 @@ impl<'h, W: Write> Local<'h, W> {
             }
         }
         self.host
-            .store()
             .player_named(who)
             .await?
-            .ok_or_else(|| HostError::invalid(format!("nobody is called {who}")))
+            .ok_or_else(|| LocalError::usage(format!("nobody is called {who}")))
     }
 
-    async fn seat_named(&self, colour: &str) -> Result<Seat, HostError> {
+    async fn seat_named(&self, colour: &str) -> Result<Seat, LocalError> {
         let st = self.host.state(self.game()?).await?;
         (0..st.seats.len() as u8)
             .map(Seat)
             .find(|&s| st.seat_name(s).eq_ignore_ascii_case(colour))
-            .ok_or_else(|| HostError::invalid(format!("no seat called {colour}")))
+            .ok_or_else(|| LocalError::usage(format!("no seat called {colour}")))
     }
 
     async fn command(&mut self, line: &str) -> Result<(), LocalError> {
@@ -193,9 +196,9 @@ impl<'h, W: Write> Local<'h, W> {
             "new" => {
                 let (kind, names) = args
                     .split_first()
-                    .ok_or_else(|| HostError::invalid("new <game> <name> <name> …"))?;
+                    .ok_or_else(|| LocalError::usage("new <game> <name> <name> …"))?;
                 let kind = GameKind::from_key(kind)
-                    .ok_or_else(|| HostError::invalid(format!("unknown game {kind}")))?;
+                    .ok_or_else(|| LocalError::usage(format!("unknown game {kind}")))?;
                 let mut players = Vec::new();
                 for n in names {
                     players.push(self.player_for(n).await?);
@@ -206,12 +209,7 @@ impl<'h, W: Write> Local<'h, W> {
                 self.bots(id).await?;
             }
             "games" => {
-                let games = self
-                    .host
-                    .store()
-                    .all_games()
-                    .await
-                    .map_err(HostError::from)?;
+                let games = self.host.all_games().await?;
                 if games.is_empty() {
                     writeln!(self.out, "no games yet: start one with new")?;
                 }
@@ -228,7 +226,7 @@ impl<'h, W: Write> Local<'h, W> {
                 let id: GameId = args
                     .first()
                     .and_then(|a| a.trim_start_matches('#').parse().ok())
-                    .ok_or_else(|| HostError::invalid("open <game id>"))?;
+                    .ok_or_else(|| LocalError::usage("open <game id>"))?;
                 let st = self.host.state(id).await?;
                 self.current = Some(id);
                 writeln!(self.out, "{}", st.game.show())?;
@@ -254,7 +252,7 @@ impl<'h, W: Write> Local<'h, W> {
             "mine" => {
                 let name = args
                     .first()
-                    .ok_or_else(|| HostError::invalid("mine <name>"))?;
+                    .ok_or_else(|| LocalError::usage("mine <name>"))?;
                 let p = self.actor_named(name).await?;
                 for g in self.host.my_turn(p).await? {
                     writeln!(self.out, "#{} {}", g.id, g.kind)?;
@@ -313,22 +311,21 @@ impl<'h, W: Write> Local<'h, W> {
 
     /// A player by name: `bot` or `bot:<level>` is that level's bot, any other name a local
     /// player (created on first use).
-    async fn player_for(&self, name: &str) -> Result<PlayerId, HostError> {
-        let now = self.host.now();
+    async fn player_for(&self, name: &str) -> Result<PlayerId, LocalError> {
         let lower = name.to_ascii_lowercase();
         let level = match lower.as_str() {
             "bot" => Some(Level::Normal),
             _ => match lower.strip_prefix("bot:") {
                 Some(l) => Some(
                     l.parse::<Level>()
-                        .map_err(|e| HostError::invalid(e.to_string()))?,
+                        .map_err(|e| LocalError::usage(e.to_string()))?,
                 ),
                 None => None,
             },
         };
         Ok(match level {
-            Some(level) => self.host.store().bot_player(level, now).await?,
-            None => self.host.store().local_player(name, now).await?,
+            Some(level) => self.host.bot_player(level).await?,
+            None => self.host.local_player(name).await?,
         })
     }
 
@@ -343,20 +340,20 @@ impl<'h, W: Write> Local<'h, W> {
     }
 
     /// The acting player: named, or the Token holder.
-    async fn actor(&mut self, who: Option<&str>) -> Result<PlayerId, HostError> {
+    async fn actor(&mut self, who: Option<&str>) -> Result<PlayerId, LocalError> {
         if let Some(w) = who {
             return self.actor_named(w).await;
         }
         let st = self.host.state(self.game()?).await?;
         st.holder_player()
-            .ok_or_else(|| HostError::invalid("nobody holds the Token: say who acts (name: …)"))
+            .ok_or_else(|| LocalError::usage("nobody holds the Token: say who acts (name: …)"))
     }
 
-    async fn parse(&mut self, verb: &str, args: &[&str]) -> Result<Command, HostError> {
-        let arg = |i: usize| -> Result<&str, HostError> {
+    async fn parse(&mut self, verb: &str, args: &[&str]) -> Result<Command, LocalError> {
+        let arg = |i: usize| -> Result<&str, LocalError> {
             args.get(i)
                 .copied()
-                .ok_or_else(|| HostError::invalid(format!("{verb}: missing argument")))
+                .ok_or_else(|| LocalError::usage(format!("{verb}: missing argument")))
         };
         Ok(match verb {
             "move" => Command::Move {
@@ -379,7 +376,7 @@ impl<'h, W: Write> Local<'h, W> {
                 "always" => ChallengePref::AlwaysDeclare,
                 "never" => ChallengePref::NeverDeclare,
                 other => {
-                    return Err(HostError::invalid(format!(
+                    return Err(LocalError::usage(format!(
                         "prefer ask|always|never, not {other}"
                     )));
                 }
@@ -398,9 +395,7 @@ impl<'h, W: Write> Local<'h, W> {
                     yes: true,
                 },
                 other => {
-                    return Err(HostError::invalid(format!(
-                        "draw offer|accept, not {other}"
-                    )));
+                    return Err(LocalError::usage(format!("draw offer|accept, not {other}")));
                 }
             },
             "vote" => match arg(0)? {
@@ -442,31 +437,31 @@ impl<'h, W: Write> Local<'h, W> {
                     let seat = self.seat_named(arg(1)?).await?;
                     let mut members = Vec::new();
                     for n in args.get(2..).unwrap_or_default() {
-                        members.push(self.host.store().local_player(n, self.host.now()).await?);
+                        members.push(self.host.local_player(n).await?);
                     }
                     let mover = *members
                         .first()
-                        .ok_or_else(|| HostError::invalid("vote team <colour> <mover> <name> …"))?;
+                        .ok_or_else(|| LocalError::usage("vote team <colour> <mover> <name> …"))?;
                     Command::Propose(Motion::Team {
                         seat,
                         members,
                         mover,
                     })
                 }
-                other => return Err(HostError::invalid(format!("unknown vote {other}"))),
+                other => return Err(LocalError::usage(format!("unknown vote {other}"))),
             },
             "admin" => Command::Admin(match arg(0)? {
                 "abort" => AdminAction::Abort,
                 "pause" => AdminAction::Pause,
                 "resume" => AdminAction::Resume,
                 other => {
-                    return Err(HostError::invalid(format!(
+                    return Err(LocalError::usage(format!(
                         "admin abort|pause|resume, not {other}"
                     )));
                 }
             }),
             other => {
-                return Err(HostError::invalid(format!(
+                return Err(LocalError::usage(format!(
                     "unknown command {other} (type help)"
                 )));
             }

@@ -126,30 +126,6 @@ pub fn view_of(game: &AnyGame) -> Box<dyn GameView + '_> {
     }
 }
 
-/// A departure line of a replay: HexiMeros plays it out (frozen pieces, a pass); in the other
-/// games a departure ends the game without changing the board.
-pub fn depart(game: &mut AnyGame, how: &str, seat: Seat) -> Result<(), String> {
-    let AnyGame::HexiMeros(g) = game else {
-        return Ok(());
-    };
-    match how {
-        "resign" => g.resign(seat),
-        "expel" => g.expel(seat),
-        "concede" => g.concede(seat),
-        _ => {
-            if g.to_move() != Some(seat) {
-                return Err(format!(
-                    "{} cannot be skipped: not their turn",
-                    g.seat_name(seat)
-                ));
-            }
-            g.play_unchecked(&crate::games::heximeros::Move::PASS);
-            Ok(())
-        }
-    }
-    .map_err(|e| e.to_string())
-}
-
 /// `silver` → `Silver`.
 pub fn title_case(s: &str) -> String {
     let mut c = s.chars();

@@ -47,7 +47,8 @@ mod hexmeister;
 
 use hexmeros_render::{Arrow, GlyphState, HeaderLine, Hex, Marker, Rgba, Scene, Theme};
 
-use crate::games::{AnyGame, GameKind, Outcome, Seat};
+use crate::games::record::{GameRecord, Line};
+use crate::games::{AnyGame, Outcome, Seat};
 use common::{GameView, Pic, choose_rotation, move_cells};
 
 pub use common::{PLAYER_COLOURS, piece_glyph_heximeros};
@@ -194,85 +195,21 @@ pub fn replay_gif_from_export(text: &str) -> Result<Vec<u8>, ViewError> {
     replay_gif(&start, &lines, &ViewOptions::default())
 }
 
-/// The start position and the move lines of an export text.
+/// The start position and the move lines of an export text (see `games::record`).
 pub fn parse_export(text: &str) -> Result<(AnyGame, Vec<String>), ViewError> {
-    let mut kind = None;
-    let mut seats = None;
-    let mut house = None;
-    let mut lines = Vec::new();
-    for raw in text.lines() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (head, rest) = line.split_once(' ').unwrap_or((line, ""));
-        match head {
-            "game" if kind.is_none() => {
-                kind = Some(
-                    GameKind::from_key(rest)
-                        .ok_or_else(|| ViewError::Export(format!("unknown game {rest:?}")))?,
-                );
-            }
-            "seats" if lines.is_empty() => {
-                seats =
-                    Some(rest.trim().parse::<usize>().map_err(|_| {
-                        ViewError::Export(format!("bad seat count {:?}", rest.trim()))
-                    })?);
-            }
-            "house" if lines.is_empty() => {
-                house = Some(
-                    serde_json::from_str::<serde_json::Value>(rest)
-                        .map_err(|e| ViewError::Export(format!("bad house rules: {e}")))?,
-                );
-            }
-            "timers" if lines.is_empty() => {}
-            _ => lines.push(line.to_string()),
-        }
-    }
-    let kind = kind.ok_or_else(|| ViewError::Export("no `game <kind>` line".into()))?;
-    // An empty house object means the game's defaults.
-    let house = house.filter(|h| h.as_object().is_none_or(|o| !o.is_empty()));
-    let start = AnyGame::new(kind, seats, house).map_err(|e| ViewError::Export(e.to_string()))?;
-    Ok((start, lines))
+    let record = GameRecord::parse(text).map_err(|e| ViewError::Export(e.to_string()))?;
+    let start = record
+        .start(None)
+        .map_err(|e| ViewError::Export(e.to_string()))?;
+    Ok((start, record.lines))
 }
 
-/// Plays one replay line: `<seat> <move>`, a bare move, or a departure. Returns the move text
-/// to highlight (prefixed with its seat), if the line was a move.
+/// Plays one record line (`games::record::Line`). Returns the move text to highlight (prefixed
+/// with its seat), if the line was a move.
 fn play_line(game: &mut AnyGame, line: &str) -> Result<Option<String>, String> {
-    let (head, rest) = line.split_once(' ').unwrap_or((line, ""));
-    let seat_named = |game: &AnyGame, name: &str| {
-        (0..game.seat_count() as u8)
-            .map(Seat)
-            .find(|&s| game.seat_name(s).eq_ignore_ascii_case(name.trim()))
-    };
-    match head {
-        "draw" => game.agree_draw().map(|_| None).map_err(|e| e.to_string()),
-        "resign" | "concede" | "expel" | "skip" => {
-            let seat = seat_named(game, rest).ok_or_else(|| format!("no seat called {rest:?}"))?;
-            common::depart(game, head, seat).map(|_| None)
-        }
-        _ => {
-            let (seat, text) = match seat_named(game, head) {
-                Some(s) => (Some(s), rest.trim()),
-                None => (None, line.trim()),
-            };
-            if let (Some(s), Some(to_move)) = (seat, game.to_move())
-                && s != to_move
-            {
-                return Err(format!(
-                    "it is {}'s turn, not {}'s",
-                    game.seat_name(to_move),
-                    game.seat_name(s)
-                ));
-            }
-            let mover = game.to_move();
-            let canonical = game.play(text).map_err(|e| e.to_string())?;
-            Ok(Some(match mover {
-                Some(s) => format!("{} {canonical}", game.seat_name(s)),
-                None => canonical,
-            }))
-        }
-    }
+    Line::parse(game, line)
+        .and_then(|l| l.apply(game))
+        .map_err(|e| e.to_string())
 }
 
 /// Outlines every cell a move touched and draws its arrow, in the mover's colour.

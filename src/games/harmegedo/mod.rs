@@ -166,6 +166,8 @@ pub struct Harmegedo {
     history: Vec<u64>,
     hash: u64,
     outcome: Option<Box<Outcome>>,
+    /// A result the players settled (resignation, agreed draw); it overrides the board's.
+    settled: Option<Box<Outcome>>,
 }
 
 // ---- hashing (for repetition): a fixed mixing function, so hashes stored in JSON stay valid.
@@ -239,6 +241,7 @@ impl Harmegedo {
             history: Vec::new(),
             hash: turn_key(order[0]),
             outcome: None,
+            settled: None,
         };
         g.teams_apart = g.compute_teams_apart();
         Ok(g)
@@ -490,12 +493,20 @@ impl Rules for Harmegedo {
         Harmegedo::start(house_rules, sectors)
     }
 
-    fn from_setup(setup: Setup) -> Result<Self, PositionError> {
-        setup::from_setup(setup)
+    fn from_setup(mut setup: Setup) -> Result<Self, PositionError> {
+        let settled = setup.settled.take();
+        let mut g = setup::from_setup(setup)?;
+        if let Some(o) = settled {
+            super::procedure::check_settled(&o, g.seat_count())?;
+            g.settled = Some(Box::new(o));
+        }
+        Ok(g)
     }
 
     fn to_setup(&self) -> Setup {
-        setup::to_setup(self)
+        let mut s = setup::to_setup(self);
+        s.settled = self.settled.as_deref().cloned();
+        s
     }
 
     fn house_rules(&self) -> &HouseRules {
@@ -512,14 +523,14 @@ impl Rules for Harmegedo {
     }
 
     fn to_move(&self) -> Option<Seat> {
-        if self.outcome.is_some() {
+        if self.outcome.is_some() || self.settled.is_some() {
             return None;
         }
         self.seat_of(self.to_move)
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.outcome.as_deref().cloned()
+        self.settled.as_deref().or(self.outcome.as_deref()).cloned()
     }
 
     fn legal_moves(&self) -> Vec<Move> {
@@ -540,5 +551,11 @@ impl Rules for Harmegedo {
 
     fn show(&self) -> String {
         show::show(self)
+    }
+
+    fn settle(&mut self, outcome: Outcome) -> Result<(), PositionError> {
+        super::procedure::require_running(self)?;
+        self.settled = Some(Box::new(outcome));
+        Ok(())
     }
 }

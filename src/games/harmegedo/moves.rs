@@ -67,7 +67,7 @@ impl Harmegedo {
     /// The legal moves of the kingdom to move: its pseudo-legal moves, less those that break
     /// `check_rules`; a lone `Pass` when none is left.
     pub(super) fn legal(&self) -> Vec<Move> {
-        if self.outcome.is_some() {
+        if self.outcome.is_some() || self.settled.is_some() {
             return Vec::new();
         }
         let mut v = Vec::with_capacity(64);

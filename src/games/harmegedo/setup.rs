@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::board::SECTORS;
 use super::{Harmegedo, HouseRules, KINGDOM_NAMES, Kind, Piece, en_passant_key};
 use crate::games::position::{expect_game, lookup};
-use crate::games::{GameKind, PieceText, PositionError};
+use crate::games::{GameKind, Outcome, PieceText, PositionError};
 
 fn all_kingdoms() -> Vec<String> {
     KINGDOM_NAMES.iter().map(|s| s.to_string()).collect()
@@ -48,6 +48,10 @@ pub struct Setup {
     pub history: Vec<String>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub house_rules: HouseRules,
+    /// A result the players settled (a resignation, an agreed draw): it stands whatever the
+    /// board says. Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled: Option<Outcome>,
 }
 
 fn kingdom(name: &str) -> Result<u8, PositionError> {
@@ -258,5 +262,6 @@ pub(super) fn to_setup(g: &Harmegedo) -> Setup {
         quiet_turns: g.quiet_turns,
         history: g.history.iter().map(|h| format!("{h:016x}")).collect(),
         house_rules: (*g.house).clone(),
+        settled: None,
     }
 }

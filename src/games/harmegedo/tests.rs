@@ -45,6 +45,7 @@ fn spec_position_with(pieces: &str, kingdoms: &[u8], house: HouseRules) -> Harme
         quiet_turns: 0,
         history: Vec::new(),
         house_rules: house,
+        settled: None,
     })
     .unwrap()
 }
@@ -1447,6 +1448,7 @@ fn random_scatter(seed: u64, house: HouseRules) -> Harmegedo {
         quiet_turns: 0,
         history: Vec::new(),
         house_rules: house,
+        settled: None,
     })
     .unwrap()
 }

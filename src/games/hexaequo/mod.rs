@@ -297,6 +297,8 @@ pub struct HexaEquo {
     /// first. Those actions change a count that never returns (§5.3's key holds the tiles and
     /// the prisoner counts), so no earlier position can come back and need not be remembered.
     history: Vec<Earlier>,
+    /// A result the players settled (resignation, agreed draw); it overrides the board's.
+    settled: Option<Box<Outcome>>,
 }
 
 impl HexaEquo {
@@ -309,6 +311,7 @@ impl HexaEquo {
             prisoners: [Prisoners::default(); 2],
             to_move: Colour::Black,
             history: Vec::new(),
+            settled: None,
         };
         let black_disc = Some(Piece::new(Colour::Black, Kind::Disc));
         let white_disc = Some(Piece::new(Colour::White, Kind::Disc));
@@ -445,7 +448,7 @@ impl HexaEquo {
     /// Over by a win or by threefold repetition: nothing more may be played. (A draw for want of
     /// a legal action needs no check: there is then nothing to play anyway.)
     fn finished(&self) -> bool {
-        self.winner().is_some() || self.occurrences() >= 3
+        self.settled.is_some() || self.winner().is_some() || self.occurrences() >= 3
     }
 }
 
@@ -464,12 +467,20 @@ impl Rules for HexaEquo {
         HexaEquo::opening(house_rules)
     }
 
-    fn from_setup(setup: Setup) -> Result<Self, PositionError> {
-        setup::from_setup(setup)
+    fn from_setup(mut setup: Setup) -> Result<Self, PositionError> {
+        let settled = setup.settled.take();
+        let mut g = setup::from_setup(setup)?;
+        if let Some(o) = settled {
+            super::procedure::check_settled(&o, g.seat_count())?;
+            g.settled = Some(Box::new(o));
+        }
+        Ok(g)
     }
 
     fn to_setup(&self) -> Setup {
-        setup::to_setup(self)
+        let mut s = setup::to_setup(self);
+        s.settled = self.settled.as_deref().cloned();
+        s
     }
 
     fn house_rules(&self) -> &HouseRules {
@@ -489,6 +500,9 @@ impl Rules for HexaEquo {
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = &self.settled {
+            return Some((**o).clone());
+        }
         if let Some((winner, reason)) = self.winner() {
             return Some(Outcome::Win {
                 winners: vec![winner.seat()],
@@ -535,6 +549,12 @@ impl Rules for HexaEquo {
 
     fn show(&self) -> String {
         show(self)
+    }
+
+    fn settle(&mut self, outcome: Outcome) -> Result<(), PositionError> {
+        super::procedure::require_running(self)?;
+        self.settled = Some(Box::new(outcome));
+        Ok(())
     }
 }
 

@@ -25,7 +25,7 @@ use super::{
     Tile,
 };
 use crate::games::position::{PieceText, expect_game};
-use crate::games::{GameKind, MoveText, PositionError};
+use crate::games::{GameKind, MoveText, Outcome, PositionError};
 use crate::hex::Hex;
 
 /// A laid tile as written in position JSON.
@@ -75,6 +75,10 @@ pub struct Setup {
     pub history: Vec<String>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub house_rules: HouseRules,
+    /// A result the players settled (a resignation, an agreed draw): it stands whatever the
+    /// board says. Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled: Option<Outcome>,
 }
 
 fn invalid(msg: String) -> PositionError {
@@ -174,6 +178,7 @@ pub(super) fn from_setup(setup: Setup) -> Result<HexaEquo, PositionError> {
         prisoners,
         to_move,
         history: Vec::new(),
+        settled: None,
     };
     check_material(&g)?;
     if let Some(reserves) = &setup.reserves {
@@ -385,5 +390,6 @@ pub(super) fn to_setup(g: &HexaEquo) -> Setup {
             .map(|e| format!("{}-{}", name(e.from), name(e.to)))
             .collect(),
         house_rules: g.house.clone(),
+        settled: None,
     }
 }

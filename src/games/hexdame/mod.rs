@@ -138,6 +138,8 @@ pub struct HexDame {
     window_start: usize,
     draw: Option<DrawReason>,
     house: HouseRules,
+    /// A result the players settled (resignation, agreed draw); it overrides the board's.
+    settled: Option<Box<Outcome>>,
 }
 
 impl HexDame {
@@ -148,6 +150,7 @@ impl HexDame {
             window_start: 0,
             draw: None,
             house,
+            settled: None,
         }
     }
 
@@ -299,7 +302,7 @@ impl HexDame {
     /// Every legal move with every capture path kept apart, for resolving written paths.
     fn all_paths(&self) -> Vec<Move> {
         let mut out = Vec::new();
-        if self.draw.is_none() {
+        if self.draw.is_none() && self.settled.is_none() {
             generate(&self.board, false, &mut out);
         }
         out
@@ -338,12 +341,20 @@ impl Rules for HexDame {
         Ok(HexDame::from_board(board, house_rules))
     }
 
-    fn from_setup(setup: Setup) -> Result<HexDame, PositionError> {
-        setup::from_setup(setup)
+    fn from_setup(mut setup: Setup) -> Result<Self, PositionError> {
+        let settled = setup.settled.take();
+        let mut g = setup::from_setup(setup)?;
+        if let Some(o) = settled {
+            super::procedure::check_settled(&o, g.seat_count())?;
+            g.settled = Some(Box::new(o));
+        }
+        Ok(g)
     }
 
     fn to_setup(&self) -> Setup {
-        setup::to_setup(self)
+        let mut s = setup::to_setup(self);
+        s.settled = self.settled.as_deref().cloned();
+        s
     }
 
     fn house_rules(&self) -> &HouseRules {
@@ -367,6 +378,9 @@ impl Rules for HexDame {
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = &self.settled {
+            return Some((**o).clone());
+        }
         let both = vec![Colour::White.seat(), Colour::Black.seat()];
         let reason = match self.draw {
             Some(DrawReason::Repetition) => Some("threefold repetition".to_string()),
@@ -395,7 +409,7 @@ impl Rules for HexDame {
 
     fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
-        if self.draw.is_none() {
+        if self.draw.is_none() && self.settled.is_none() {
             generate(&self.board, !self.house.distinct_capture_paths, &mut out);
         }
         out
@@ -419,6 +433,12 @@ impl Rules for HexDame {
 
     fn agree_draw(&mut self) -> Result<(), PositionError> {
         HexDame::agree_draw(self)
+    }
+
+    fn settle(&mut self, outcome: Outcome) -> Result<(), PositionError> {
+        super::procedure::require_running(self)?;
+        self.settled = Some(Box::new(outcome));
+        Ok(())
     }
 
     /// Walks the tree in place (make/unmake, one reused move list per ply) instead of cloning a

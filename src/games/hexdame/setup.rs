@@ -12,7 +12,7 @@ use super::board::{GEOMETRY, RAYS, bit, bits, name};
 use super::moves::{Board, MAX_CAPTURES};
 use super::{Colour, DrawReason, HexDame, HouseRules, Kind};
 use crate::games::position::{PieceText, expect_game, lookup};
-use crate::games::{GameKind, MoveText, PositionError, Rules, Sep};
+use crate::games::{GameKind, MoveText, Outcome, PositionError, Rules, Sep};
 
 fn is_false(b: &bool) -> bool {
     !*b
@@ -39,6 +39,10 @@ pub struct Setup {
     /// The players agreed to a draw (§5). Default: false.
     #[serde(default, skip_serializing_if = "is_false")]
     pub agreed_draw: bool,
+    /// A result the players settled (a resignation, an agreed draw): it stands whatever the
+    /// board says. Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled: Option<Outcome>,
     /// The §6 choices in force. Default: the spec's.
     #[serde(default, skip_serializing_if = "is_spec")]
     pub house_rules: HouseRules,
@@ -226,5 +230,6 @@ pub fn to_setup(game: &HexDame) -> Setup {
         reversible_moves,
         agreed_draw: game.draw == Some(DrawReason::Agreement),
         house_rules: game.house_rules().clone(),
+        settled: None,
     }
 }

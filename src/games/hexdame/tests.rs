@@ -31,6 +31,7 @@ fn pos_with(pieces: &str, to_move: &str, house_rules: HouseRules) -> HexDame {
         reversible_moves: vec![],
         agreed_draw: false,
         house_rules,
+        settled: None,
     })
     .unwrap()
 }

@@ -29,7 +29,7 @@ pub use house::{
 pub use score::{ScoreEvent, ScoreReason, totals};
 pub use setup::Setup;
 
-use super::{GameKind, Outcome, PlayError, PositionError, Rules, Seat};
+use super::{Departure, GameKind, Outcome, PlayError, Points, PositionError, Rules, Seat};
 use crate::hex::{Cell, CellSet};
 
 /// The colours in seat and turn order.
@@ -647,5 +647,71 @@ impl Rules for HexiMeros {
 
     fn agree_draw(&mut self) -> Result<(), PositionError> {
         HexiMeros::agree_draw(self)
+    }
+
+    fn active_seats(&self) -> Vec<Seat> {
+        if self.result.is_some() {
+            return Vec::new();
+        }
+        HexiMeros::active_seats(self)
+    }
+
+    fn out_order(&self) -> Vec<Seat> {
+        HexiMeros::out_order(self)
+    }
+
+    fn depart(&mut self, seat: Seat, how: Departure) -> Result<(), PositionError> {
+        match how {
+            Departure::Resign => self.resign(seat),
+            Departure::Expel => self.expel(seat),
+            Departure::Concede => self.concede(seat),
+        }
+    }
+
+    /// A skipped turn is the pass move (§8.6).
+    fn skip_turn(&mut self) -> Result<(), PositionError> {
+        if self.result.is_some() {
+            return Err(PositionError::Invalid("the game is already over".into()));
+        }
+        self.apply(&Move::PASS);
+        Ok(())
+    }
+
+    fn scored(&self) -> bool {
+        self.house.scored
+    }
+
+    fn last_points(&self) -> Vec<Points> {
+        self.events.iter().map(ScoreEvent::points).collect()
+    }
+
+    fn takeover_points(&self, seat: Seat, expelled: bool) -> Vec<Points> {
+        let mut v = Vec::new();
+        if expelled {
+            v.push(ScoreEvent::expelled(seat).points());
+        }
+        v.push(ScoreEvent::replaced(seat).points());
+        v
+    }
+
+    fn challengers(&self, m: &Move) -> Vec<Seat> {
+        HexiMeros::challengers(self, m)
+    }
+
+    fn respects(&self, m: &Move, declarers: &[Seat]) -> bool {
+        declarers.is_empty()
+            || self
+                .moves_respecting(declarers)
+                .contains(&m.without_checks())
+    }
+
+    fn binding_challenges(&self) -> Vec<Seat> {
+        let mut by: Vec<Seat> = self.live_checks().iter().map(|r| r.declarer).collect();
+        by.dedup();
+        by
+    }
+
+    fn challenge_minutes(&self) -> i64 {
+        self.house.check_window_minutes as i64
     }
 }

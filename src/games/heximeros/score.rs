@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{HexiMeros, Kind};
-use crate::games::{Outcome, Seat};
+use crate::games::{Outcome, Points, Seat};
 
 /// Why points were scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,6 +19,8 @@ pub enum ScoreReason {
     Out { place: u8 },
     /// Expelled by vote.
     Expelled,
+    /// Replaced in the seat after resigning (§8.3 [REC]).
+    Replaced,
     /// Last player with a Sovereign on the board.
     Victory,
     /// One of the two drawn players.
@@ -61,11 +63,45 @@ impl ScoreEvent {
         }
     }
 
+    /// −500 for an expelled player (§8.5).
     pub fn expelled(seat: Seat) -> ScoreEvent {
         ScoreEvent {
             seat,
             points: -500,
             reason: ScoreReason::Expelled,
+        }
+    }
+
+    /// −50 for a resigner whose seat another player takes over (§8.3 [REC]).
+    pub fn replaced(seat: Seat) -> ScoreEvent {
+        ScoreEvent {
+            seat,
+            points: -50,
+            reason: ScoreReason::Replaced,
+        }
+    }
+
+    /// As the host keeps it: a stable reason key, and whether these are loss points (never
+    /// forfeited).
+    pub fn points(&self) -> Points {
+        let reason = match self.reason {
+            ScoreReason::Capture { .. } => "capture",
+            ScoreReason::Promotion { .. } => "promotion",
+            ScoreReason::Out { .. } => "out",
+            ScoreReason::Expelled => "expelled",
+            ScoreReason::Replaced => "replaced",
+            ScoreReason::Victory => "victory",
+            ScoreReason::Draw => "draw",
+            ScoreReason::Retention => "retention",
+        };
+        Points {
+            seat: self.seat,
+            points: self.points,
+            reason: reason.into(),
+            loss: matches!(
+                self.reason,
+                ScoreReason::Out { .. } | ScoreReason::Expelled | ScoreReason::Replaced
+            ),
         }
     }
 }

@@ -141,6 +141,8 @@ pub struct Hexmeister {
     /// Earlier positions since the last drop or capture; its length is the quiet-action count.
     history: History,
     end: Option<End>,
+    /// A result the players settled (resignation, agreed draw); it overrides the board's.
+    settled: Option<Box<Outcome>>,
 }
 
 fn other(s: Seat) -> Seat {
@@ -322,15 +324,24 @@ impl Rules for Hexmeister {
             passes: 0,
             history: History::default(),
             end: None,
+            settled: None,
         })
     }
 
-    fn from_setup(setup: Setup) -> Result<Self, PositionError> {
-        setup::from_setup(setup)
+    fn from_setup(mut setup: Setup) -> Result<Self, PositionError> {
+        let settled = setup.settled.take();
+        let mut g = setup::from_setup(setup)?;
+        if let Some(o) = settled {
+            super::procedure::check_settled(&o, g.seat_count())?;
+            g.settled = Some(Box::new(o));
+        }
+        Ok(g)
     }
 
     fn to_setup(&self) -> Setup {
-        setup::to_setup(self)
+        let mut s = setup::to_setup(self);
+        s.settled = self.settled.as_deref().cloned();
+        s
     }
 
     fn house_rules(&self) -> &HouseRules {
@@ -346,10 +357,13 @@ impl Rules for Hexmeister {
     }
 
     fn to_move(&self) -> Option<Seat> {
-        self.end.is_none().then_some(self.to_move)
+        (self.end.is_none() && self.settled.is_none()).then_some(self.to_move)
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = &self.settled {
+            return Some((**o).clone());
+        }
         self.end.as_ref().map(|e| match e {
             End::Win(s, reason) => Outcome::Win {
                 winners: vec![*s],
@@ -363,7 +377,7 @@ impl Rules for Hexmeister {
     }
 
     fn legal_moves(&self) -> Vec<Action> {
-        if self.end.is_some() {
+        if self.end.is_some() || self.settled.is_some() {
             return Vec::new();
         }
         let mut v = Vec::with_capacity(128);
@@ -421,5 +435,11 @@ impl Rules for Hexmeister {
 
     fn show(&self) -> String {
         notation::show(self)
+    }
+
+    fn settle(&mut self, outcome: Outcome) -> Result<(), PositionError> {
+        super::procedure::require_running(self)?;
+        self.settled = Some(Box::new(outcome));
+        Ok(())
     }
 }

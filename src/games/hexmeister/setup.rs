@@ -10,7 +10,7 @@ use super::board::{ALIGNMENTS, Bits, MIDDLE_RING, NORTH, OUTER_RING, SOUTH, bits
 use super::moves::security;
 use super::{Hexmeister, History, HouseRules, Key, STONES, seat_name};
 use crate::games::position::{PieceText, expect_game, lookup};
-use crate::games::{GameKind, PositionError, Seat};
+use crate::games::{GameKind, Outcome, PositionError, Seat};
 
 const OWNERS: [&str; 2] = ["south", "north"];
 
@@ -61,6 +61,10 @@ pub struct Setup {
     pub history: Vec<String>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub house_rules: HouseRules,
+    /// A result the players settled (a resignation, an agreed draw): it stands whatever the
+    /// board says. Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled: Option<Outcome>,
 }
 
 fn seat(name: &str) -> Result<Seat, PositionError> {
@@ -244,6 +248,7 @@ pub(crate) fn from_setup(setup: Setup) -> Result<Hexmeister, PositionError> {
         passes: setup.passes,
         history,
         end: None,
+        settled: None,
     };
     game.end = game.judge();
     Ok(game)
@@ -276,5 +281,6 @@ pub(crate) fn to_setup(g: &Hexmeister) -> Setup {
         passes: g.passes,
         history: g.history.keys().iter().map(key_text).collect(),
         house_rules: g.house,
+        settled: None,
     }
 }

@@ -36,6 +36,7 @@ fn pos_with(
         passes: 0,
         history: vec![],
         house_rules: house,
+        settled: None,
     };
     Hexmeister::from_setup(setup).unwrap()
 }
@@ -1017,6 +1018,7 @@ fn bad_positions_are_rejected_with_a_reason() {
         passes: 0,
         history: vec![],
         house_rules: free(),
+        settled: None,
     };
     // South holds A1 (and f6 blocks North's A2): only South has won.
     let g = Hexmeister::from_setup(setup).unwrap();
@@ -1406,6 +1408,7 @@ fn random_position(
         passes: 0,
         history: vec![],
         house_rules: house,
+        settled: None,
     };
     Hexmeister::from_setup(setup)
         .ok()

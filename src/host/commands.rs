@@ -1,0 +1,130 @@
+//! From a player's command to the event it stores, checking who may send it.
+
+use super::event::Event;
+use super::say::{self, Refused};
+use super::{Actor, Command, Effect, GameState, Status};
+use crate::games::Seat;
+
+/// Turn a command into the event it stores (and any private word for the sender), checking who
+/// may send it.
+pub(super) fn event_for(
+    state: &GameState,
+    actor: Actor,
+    cmd: Command,
+) -> Result<(Event, Vec<Effect>), Refused> {
+    if let Command::Admin(action) = cmd {
+        if !actor.admin {
+            return Err(Refused::NotAdmin);
+        }
+        return Ok((Event::Admin { action }, Vec::new()));
+    }
+    let seat = state.seat_of(actor.player).ok_or(Refused::NotSeated)?;
+    let mover_only = matches!(
+        cmd,
+        Command::Move { .. } | Command::TakeBack | Command::Check { .. } | Command::Pass
+    );
+    if mover_only {
+        require_mover(state, seat, actor)?;
+    }
+    let mut extra = Vec::new();
+    let ev = match cmd {
+        Command::Move { text, commit } => {
+            let (canonical, asked) = state.prepare_stage(&text)?;
+            if commit && asked.is_empty() {
+                Event::Committed {
+                    seat,
+                    text: canonical,
+                }
+            } else {
+                if commit {
+                    extra.push(Effect::Private {
+                        player: actor.player,
+                        text: say::WINDOW_STILL_OPEN.into(),
+                    });
+                }
+                Event::Staged {
+                    seat,
+                    text: canonical,
+                    asked,
+                }
+            }
+        }
+        Command::Check { seat: target } => {
+            let st = state.staged.as_ref().ok_or(Refused::NothingStaged)?;
+            let text = format!("{}+{}", st.text, state.seat_name(target));
+            let (canonical, asked) = state.prepare_stage(&text)?;
+            Event::Staged {
+                seat,
+                text: canonical,
+                asked,
+            }
+        }
+        Command::TakeBack => Event::TakenBack { seat },
+        Command::Pass => {
+            let st = state.staged.as_ref().ok_or(Refused::NothingStaged)?;
+            Event::Committed {
+                seat,
+                text: st.text.clone(),
+            }
+        }
+        Command::Challenge { declare } => Event::Answered { seat, declare },
+        Command::Prefer(pref) => Event::Preference { seat, pref },
+        Command::Resign { replacement: None } => Event::Resigned { seat },
+        Command::Resign {
+            replacement: Some(player),
+        } => Event::ResignedFor { seat, player },
+        Command::Concede => Event::Conceded { seat },
+        Command::Propose(motion) => Event::Proposed { seat, motion },
+        Command::Vote { motion, yes } => Event::Ballot {
+            motion: match motion {
+                Some(id) => id,
+                None => the_open_motion(state, seat)?,
+            },
+            seat,
+            yes,
+        },
+        Command::Admin(_) => return Err(Refused::NotAdmin),
+    };
+    Ok((ev, extra))
+}
+
+/// Only the Token holder's mover may stage, take back, declare and pass, while the game runs.
+fn require_mover(state: &GameState, seat: Seat, actor: Actor) -> Result<(), Refused> {
+    match state.status() {
+        Status::Finished | Status::Aborted => return Err(Refused::GameOver),
+        Status::Paused => return Err(Refused::Paused),
+        _ => {}
+    }
+    match state.holder() {
+        Some(h) if h == seat => {}
+        Some(h) => {
+            return Err(Refused::NotYourTurn {
+                holder: state.seat_name(h).to_string(),
+            });
+        }
+        None => return Err(Refused::GameOver),
+    }
+    if state.seats.get(seat.index()).map(|s| s.mover) != Some(actor.player) {
+        return Err(Refused::NotTeamMover);
+    }
+    Ok(())
+}
+
+/// The one open motion `seat` may still vote on (a vote that names none).
+fn the_open_motion(state: &GameState, seat: Seat) -> Result<u64, Refused> {
+    let open: Vec<u64> = state
+        .motions
+        .iter()
+        .filter(|m| {
+            state.voters(&m.motion).contains(&seat)
+                && !m.yes.contains(&seat)
+                && !m.no.contains(&seat)
+        })
+        .map(|m| m.id)
+        .collect();
+    match open.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(Refused::NoMotionToVote),
+        _ => Err(Refused::SeveralMotions),
+    }
+}

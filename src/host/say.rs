@@ -1,0 +1,287 @@
+//! Every sentence a player reads from the host: the refusals (a closed set) and what the host
+//! says in a game's thread, in private and by direct message. The rest of the host decides;
+//! this module words.
+
+use thiserror::Error;
+
+use super::event::{GameId, PlayerId};
+
+/// What a player may not do now, with the sentence they read. Returned only when nothing
+/// changed.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Refused {
+    #[error("there is no game #{0}")]
+    UnknownGame(GameId),
+    #[error("you are not playing in this game")]
+    NotSeated,
+    #[error("it is not your turn: {holder} has the Token")]
+    NotYourTurn { holder: String },
+    #[error("only your team's designated mover may do that")]
+    NotTeamMover,
+    /// Move text that is not a move (the game's sentence).
+    #[error("{0}")]
+    Syntax(String),
+    /// A move the position does not allow (the game's sentence, or a Check upon the mover
+    /// it ignores).
+    #[error("{0}")]
+    Illegal(String),
+    /// Something else the game's rules refuse (the game's sentence): a departure, a draw, a
+    /// house rule value.
+    #[error("{0}")]
+    Rules(String),
+    #[error(
+        "this was based on an earlier state of the game (version {expected}, now {current}); \
+         look at the board again"
+    )]
+    Stale { expected: u64, current: u64 },
+    #[error("the game is over")]
+    GameOver,
+    #[error("the game is paused")]
+    Paused,
+    #[error("the game is not paused")]
+    NotPaused,
+    #[error("there is no staged move: stage one with move first")]
+    NothingStaged,
+    #[error("the check challenge window is open: waiting for {0}")]
+    WindowOpen(String),
+    #[error("no challenge window is open")]
+    NoWindow,
+    #[error("you are not asked about this move")]
+    NotAsked,
+    #[error("you may not vote on this motion")]
+    NotVoter,
+    #[error("there is no open motion #{0}")]
+    NoSuchMotion(u64),
+    #[error("you have already voted on motion #{0}")]
+    AlreadyVoted(u64),
+    #[error("there is no motion to vote on")]
+    NoMotionToVote,
+    #[error("several motions are open: say which (vote yes <number>)")]
+    SeveralMotions,
+    #[error("that motion is already being voted on")]
+    MotionOpen,
+    #[error("only an admin may do that")]
+    NotAdmin,
+    #[error("a player may take only one seat")]
+    OneSeatEach,
+    #[error("{game} is played by {players}, not {given}")]
+    PlayerCount {
+        game: &'static str,
+        players: String,
+        given: usize,
+    },
+    #[error("a bot plays that seat: it moves by itself (bot turns)")]
+    BotSeat,
+    #[error("{0} is no longer in the game")]
+    NotInGame(String),
+    #[error("house rules are voted only before the first Token pass")]
+    HouseRulesClosed,
+    #[error("bad value for {key}: {reason}")]
+    BadTimer { key: String, reason: String },
+    #[error("you cannot expel yourself; resign instead")]
+    ExpelSelf,
+    #[error("expulsion needs at least two other players to vote")]
+    ExpelNeedsVoters,
+    #[error("{0} is played by a bot, which never stalls")]
+    BotNeverStalls(String),
+    #[error("{0} does not hold the Token")]
+    NotHolder(String),
+    #[error("you cannot skip your own turn")]
+    SkipSelf,
+    #[error("the designated mover must be a member of the team")]
+    MoverNotInTeam,
+    #[error("a bot cannot play in a team")]
+    BotInTeam,
+    #[error("a team member already plays another seat")]
+    MemberElsewhere,
+    #[error("that player already plays in this game")]
+    AlreadyPlays,
+    #[error("the export has {seats} seats but {given} players were given")]
+    SeatsMismatch { seats: usize, given: usize },
+    /// A game record (export text) that cannot be imported.
+    #[error("{0}")]
+    BadRecord(String),
+}
+
+impl Refused {
+    /// The player-count refusal for a game taking `min..=max` players.
+    pub fn player_count(game: &'static str, min: usize, max: usize, given: usize) -> Refused {
+        Refused::PlayerCount {
+            game,
+            players: if min == max {
+                format!("{min} players")
+            } else {
+                format!("{min} to {max} players")
+            },
+            given,
+        }
+    }
+}
+
+pub fn disrespects(text: &str, declarers: &[&str]) -> String {
+    format!(
+        "illegal move {text}: it leaves your Sovereign attacked by {}, who declared Check upon \
+         you; change your move",
+        declarers.join(" and ")
+    )
+}
+
+pub fn staged_preview(text: &str, board: &str) -> String {
+    format!("staged {text}\n{board}\npass the Token to commit it, or take it back")
+}
+
+pub fn window_opened(mover: &str, asked: &[&str], minutes: i64) -> String {
+    format!(
+        "{mover} staged a move that leaves their Sovereign attacked by {}: they may declare \
+         Check upon {mover} within {minutes} minutes",
+        asked.join(", ")
+    )
+}
+
+pub fn ask_challenge(mover: &str) -> String {
+    format!(
+        "{mover}'s staged move leaves their Sovereign attacked by you: declare Check upon them, \
+         or let it stand?"
+    )
+}
+
+pub const TAKEN_BACK: &str = "move taken back";
+
+pub fn declared_upon(declarer: &str, mover: &str) -> String {
+    format!("{declarer} declares Check upon {mover}: the staged move is rejected")
+}
+
+pub fn declared_upon_you(declarer: &str) -> String {
+    format!(
+        "{declarer} declared Check upon you: stage a move that leaves your Sovereign out of \
+         their attack"
+    )
+}
+
+pub const NOBODY_DECLARED: &str = "nobody declared Check upon you: you may pass the Token";
+
+pub const WINDOW_CLOSED: &str =
+    "the challenge window closed without a declaration: you may pass the Token";
+
+pub const WINDOW_STILL_OPEN: &str = "a challenge window is open: pass the Token once it closes";
+
+pub fn played(seat: &str, text: &str) -> String {
+    format!("{seat} played {text}")
+}
+
+pub fn your_token(seat: &str, checked_by: &[&str]) -> String {
+    let mut text = format!("{seat}, you have the Token");
+    if !checked_by.is_empty() {
+        text.push_str(&format!(
+            "; you are in Check by {}: your move must relieve it if any move can",
+            checked_by.join(", ")
+        ));
+    }
+    text
+}
+
+pub fn reminder(game: GameId, hours: i64) -> String {
+    format!("reminder: you have held the Token in game #{game} for {hours} hours")
+}
+
+pub fn timed_out(seat: &str, hours: u32) -> String {
+    format!(
+        "{seat} has not moved for {hours} hours: the others may vote to skip their turn, replace \
+         them or expel them (vote skip / vote replace / vote expel)"
+    )
+}
+
+pub const ABORTED: &str = "the game was aborted by an admin";
+pub const PAUSED: &str = "the game is paused by an admin";
+pub const RESUMED: &str = "the game is resumed";
+
+pub fn departed(seat: &str, verb: &str) -> String {
+    format!("{seat} {verb}")
+}
+
+pub fn motion_opened(
+    id: u64,
+    by: &str,
+    what: &str,
+    hours: u32,
+    needed: usize,
+    voters: usize,
+) -> String {
+    format!(
+        "motion #{id} by {by}: {what} — vote yes or no within {hours} hours ({needed} of \
+         {voters} needed)"
+    )
+}
+
+pub fn please_vote(id: u64, what: &str) -> String {
+    format!("please vote on motion #{id}: {what}")
+}
+
+pub fn motion_settled(id: u64, what: &str, passed: bool) -> String {
+    format!(
+        "motion #{id} ({what}) {}",
+        if passed { "passed" } else { "failed" }
+    )
+}
+
+pub fn motion_expired(id: u64, what: &str) -> String {
+    format!("motion #{id} ({what}) failed: the ballot closed")
+}
+
+pub fn now_you_play(seat: &str, game: GameId) -> String {
+    format!("you now play {seat} in game #{game}")
+}
+
+pub fn game_over(outcome: &str) -> String {
+    format!("game over: {outcome}")
+}
+
+pub fn thread_title(game_name: &str, id: GameId) -> String {
+    format!("{game_name} #{id}")
+}
+
+pub fn game_begins(game_name: &str, id: GameId) -> String {
+    format!(
+        "{game_name} #{id} begins. House rules may be voted (vote house-rule) until the first \
+         Token pass."
+    )
+}
+
+pub const START_POSITION: &str = "the start position";
+
+/// How motions read (§8).
+pub mod motion {
+    use super::PlayerId;
+
+    pub fn house_rule(key: &str, value: &serde_json::Value) -> String {
+        format!("house rule {key} = {value}")
+    }
+
+    pub fn expel(seat: &str) -> String {
+        format!("expel {seat}")
+    }
+
+    pub fn expel_for(seat: &str, player: PlayerId) -> String {
+        format!("expel {seat} and seat player {player} in their place")
+    }
+
+    pub fn replace(seat: &str, player: PlayerId) -> String {
+        format!("player {player} takes over {seat}")
+    }
+
+    pub fn skip(seat: &str) -> String {
+        format!("skip {seat}'s turn")
+    }
+
+    pub fn draw(last_two: bool) -> String {
+        if last_two {
+            "draw".into()
+        } else {
+            "abandon the game as a draw".into()
+        }
+    }
+
+    pub fn team(seat: &str, mover: PlayerId) -> String {
+        format!("a team plays {seat} with player {mover} moving")
+    }
+}

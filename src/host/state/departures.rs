@@ -1,0 +1,139 @@
+//! Seats that leave (resign, concede, are expelled) and seats taken over by someone else
+//! (§8.3, §8.5). What a departure does to the board is the game's rule (`Rules::depart`); the
+//! host keeps the seats, the points forfeited and the motions made moot.
+
+use super::super::effect::Effect;
+use super::super::error::HostError;
+use super::super::event::{Millis, Motion, PlayerId};
+use super::{Departure, GameState, Line, PointEntry, Refused, SeatState, rules, say};
+use crate::games::Seat;
+use crate::store::bot_level;
+
+impl GameState {
+    /// A seat leaves the game.
+    pub(super) fn leave(
+        &mut self,
+        seat: Seat,
+        how: Departure,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        self.live()?;
+        self.require_active(seat)?;
+        self.depart(seat, how, at, fx)
+    }
+
+    /// A seat resigns proposing `player` as its replacement: a vote on them opens.
+    pub(super) fn resign_for(
+        &mut self,
+        based: u64,
+        seat: Seat,
+        player: PlayerId,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        self.live()?;
+        self.require_active(seat)?;
+        self.check_newcomer(player)?;
+        if let Some(s) = self.seats.get_mut(seat.index()) {
+            s.resigning = true;
+        }
+        self.open_motion(based, seat, Motion::Replace { seat, player }, at, fx)
+    }
+
+    /// A resigner (or expelled player) forfeits everything but loss points (§7).
+    fn forfeit(&mut self, player: PlayerId) {
+        for p in &mut self.points {
+            if p.player == player && !p.loss {
+                p.forfeited = true;
+            }
+        }
+    }
+
+    pub(super) fn depart(
+        &mut self,
+        seat: Seat,
+        how: Departure,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        let player = self.require_seat(seat)?.player;
+        let holder_before = self.holder();
+        if how != Departure::Concede {
+            self.forfeit(player);
+        }
+        self.game.depart(seat, how).map_err(rules)?;
+        self.take_points();
+        self.note(Some(seat), Line::Depart { seat, how }, at);
+        if let Some(s) = self.seats.get_mut(seat.index()) {
+            s.resigning = false;
+        }
+        // Motions about a seat that left are moot.
+        self.motions.retain(|m| match &m.motion {
+            Motion::Expel { seat: s }
+            | Motion::ExpelFor { seat: s, .. }
+            | Motion::Replace { seat: s, .. }
+            | Motion::Skip { seat: s } => *s != seat,
+            _ => true,
+        });
+        fx.push(Effect::Say {
+            game: self.id,
+            text: say::departed(self.seat_name(seat), how.verb()),
+        });
+        if self.holder() != holder_before {
+            self.new_turn(at);
+            self.announce_turn(fx);
+        }
+        Ok(())
+    }
+
+    /// A player who may take over a seat: anyone not already playing here, or a bot (one bot
+    /// player may hold several seats).
+    pub(super) fn check_newcomer(&self, player: PlayerId) -> Result<(), Refused> {
+        if bot_level(player).is_none() && self.seat_of(player).is_some() {
+            return Err(Refused::AlreadyPlays);
+        }
+        Ok(())
+    }
+
+    /// `player` takes over `seat` (§8.3 [REC]: the seat continues under the new person). The
+    /// one who leaves forfeits their points and takes the game's takeover points (after an
+    /// expulsion, the expulsion's too).
+    pub(super) fn take_over(
+        &mut self,
+        seat: Seat,
+        player: PlayerId,
+        expelled: bool,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        self.require_active(seat)?;
+        let old = self.require_seat(seat)?.player;
+        if expelled {
+            fx.push(Effect::Say {
+                game: self.id,
+                text: say::departed(self.seat_name(seat), Departure::Expel.verb()),
+            });
+        }
+        self.forfeit(old);
+        for p in self.game.takeover_points(seat, expelled) {
+            self.points.push(PointEntry {
+                player: old,
+                seat,
+                points: p.points,
+                reason: p.reason,
+                loss: p.loss,
+                forfeited: false,
+            });
+        }
+        if let Some(s) = self.seats.get_mut(seat.index()) {
+            *s = SeatState::new(player);
+        }
+        self.replacements.push((seat, player, self.version));
+        fx.push(Effect::Ping {
+            game: self.id,
+            player,
+            text: say::now_you_play(self.seat_name(seat), self.id),
+        });
+        Ok(())
+    }
+}

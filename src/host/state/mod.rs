@@ -1,0 +1,432 @@
+//! A game as the host sees it: the rules position plus everything around it (seats and teams,
+//! the staged move and its challenge window, open motions, points, timers). Built only by
+//! replaying the log: `GameState::new(setup)` then `apply(event)` for each stored event. A live
+//! command is applied the same way, to a copy, and stored only if that succeeded — so what is
+//! stored always replays.
+//!
+//! Split by concern: `turn` (stage, challenge, commit), `motions` (votes), `departures`,
+//! `points` (scores and ranks), `timers` (what is due, admin pauses), `bots` (what a bot seat
+//! must do next). The game's own procedure (who is still in, what a departure does, the pass,
+//! who may challenge, points) is asked of the rules (`games::Rules`); the host decides none.
+
+mod bots;
+mod departures;
+mod motions;
+mod points;
+mod timers;
+mod turn;
+
+use serde_json::Value;
+
+use super::effect::Effect;
+use super::error::HostError;
+use super::event::{ChallengePref, Event, GameId, Millis, Motion, PlayerId, Setup, Timers};
+use super::say::{self, Refused};
+use crate::ai::Level;
+use crate::games::record::{self, Line};
+use crate::games::{AnyGame, Departure, GameKind, Outcome, PositionError, Seat};
+use crate::store::bot_level;
+
+pub use bots::BotAction;
+
+const HOUR: Millis = 3_600_000;
+const MINUTE: Millis = 60_000;
+
+/// Where a game is in its life. Stored as a number: keep the numbers (gaps leave room).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Created; house rules may be voted until the first Token pass.
+    HouseRules = 10,
+    Playing = 20,
+    /// Paused by an admin: timers stop, only admins act.
+    Paused = 30,
+    Finished = 50,
+    Aborted = 60,
+}
+
+impl Status {
+    pub fn id(self) -> i64 {
+        self as i64
+    }
+
+    pub fn from_id(id: i64) -> Option<Status> {
+        [
+            Status::HouseRules,
+            Status::Playing,
+            Status::Paused,
+            Status::Finished,
+            Status::Aborted,
+        ]
+        .into_iter()
+        .find(|s| s.id() == id)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::HouseRules => "house rules",
+            Status::Playing => "playing",
+            Status::Paused => "paused",
+            Status::Finished => "finished",
+            Status::Aborted => "aborted",
+        }
+    }
+}
+
+/// Who plays a seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatState {
+    pub player: PlayerId,
+    /// Team members besides the designated mover (§8.4); empty for a single player.
+    pub team: Vec<PlayerId>,
+    /// The one who stages and passes: the player, or the team's designated mover.
+    pub mover: PlayerId,
+    /// Resigned with a proposed replacement; the vote is open.
+    pub resigning: bool,
+}
+
+impl SeatState {
+    fn new(player: PlayerId) -> SeatState {
+        SeatState {
+            player,
+            team: Vec::new(),
+            mover: player,
+            resigning: false,
+        }
+    }
+
+    /// Whether `p` plays this seat (alone or in its team).
+    pub fn has(&self, p: PlayerId) -> bool {
+        self.player == p || self.mover == p || self.team.contains(&p)
+    }
+}
+
+/// The move the Token holder has staged, and its challenge window (§5.4).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Staged {
+    pub seat: Seat,
+    pub text: String,
+    /// When the window opened (moved forward by a pause).
+    pub opened: Millis,
+    /// The players asked whether they declare Check upon the mover.
+    pub asked: Vec<Seat>,
+    /// Those who let it stand.
+    pub answered: Vec<Seat>,
+    /// The window timed out.
+    pub closed: bool,
+}
+
+impl Staged {
+    /// Whether the window still waits for someone.
+    pub fn waiting(&self) -> Vec<Seat> {
+        if self.closed {
+            return Vec::new();
+        }
+        self.asked
+            .iter()
+            .copied()
+            .filter(|s| !self.answered.contains(s))
+            .collect()
+    }
+}
+
+/// A motion being voted on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenMotion {
+    pub id: u64,
+    pub by: Seat,
+    pub motion: Motion,
+    pub yes: Vec<Seat>,
+    pub no: Vec<Seat>,
+    pub deadline: Millis,
+}
+
+/// Points a player scored in this game (§7), attributed to whoever held the seat at the time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointEntry {
+    pub player: PlayerId,
+    pub seat: Seat,
+    pub points: i32,
+    pub reason: String,
+    /// Loss points (out order, expulsion, a replaced resigner's −50) are never forfeited.
+    pub loss: bool,
+    /// Forfeited by resigning (§7 "keeping and forfeiting points").
+    pub forfeited: bool,
+}
+
+/// One line of the replay: a committed move or a departure, as export writes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub seat: Option<Seat>,
+    pub line: String,
+    pub at: Millis,
+}
+
+/// The host's view of one game.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub id: GameId,
+    pub setup: Setup,
+    /// How many events have been applied.
+    pub version: u64,
+    /// Where the game is in its life (never `Paused`: see `paused_at`).
+    life: Status,
+    pub paused_at: Option<Millis>,
+    pub game: AnyGame,
+    /// House rule switches voted or given at creation (only those that differ).
+    pub house: Value,
+    pub timers: Timers,
+    pub seats: Vec<SeatState>,
+    pub record: Vec<Record>,
+    pub staged: Option<Staged>,
+    /// Seats that declared Check upon the mover this turn (§5.4 step 4).
+    pub declared_upon: Vec<Seat>,
+    pub prefs: Vec<ChallengePref>,
+    pub motions: Vec<OpenMotion>,
+    pub points: Vec<PointEntry>,
+    pub turn_started: Millis,
+    pub reminded: u8,
+    pub timed_out: bool,
+    /// (seat, new player, version): replacements, for the seats table.
+    pub replacements: Vec<(Seat, PlayerId, u64)>,
+}
+
+/// What the game's rules refused, as the player reads it.
+fn rules(e: PositionError) -> HostError {
+    Refused::Rules(e.to_string()).into()
+}
+
+impl GameState {
+    /// The state before any event: the start position under the setup's house rules.
+    pub fn new(id: GameId, setup: Setup, created: Millis) -> Result<GameState, HostError> {
+        let house = if setup.house_rules.is_object() {
+            setup.house_rules.clone()
+        } else {
+            super::event::empty_object()
+        };
+        let game = setup
+            .kind
+            .start(Some(setup.players.len()), Some(house.clone()))
+            .map_err(rules)?;
+        if game.seat_count() != setup.players.len() {
+            let n = game.seat_count();
+            return Err(Refused::player_count(setup.kind.name(), n, n, setup.players.len()).into());
+        }
+        Ok(GameState {
+            id,
+            version: 0,
+            life: Status::HouseRules,
+            paused_at: None,
+            game,
+            house,
+            timers: setup.timers.clone(),
+            seats: setup.players.iter().map(|&p| SeatState::new(p)).collect(),
+            record: Vec::new(),
+            staged: None,
+            declared_upon: Vec::new(),
+            prefs: vec![ChallengePref::Ask; setup.players.len()],
+            motions: Vec::new(),
+            points: Vec::new(),
+            turn_started: created,
+            reminded: 0,
+            timed_out: false,
+            replacements: Vec::new(),
+            setup,
+        })
+    }
+
+    pub fn kind(&self) -> GameKind {
+        self.setup.kind
+    }
+
+    pub fn status(&self) -> Status {
+        match self.life {
+            Status::Finished | Status::Aborted => self.life,
+            _ if self.paused_at.is_some() => Status::Paused,
+            life => life,
+        }
+    }
+
+    fn over(&self) -> bool {
+        matches!(self.life, Status::Finished | Status::Aborted)
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    /// The seat holding the Token, while the game runs.
+    pub fn holder(&self) -> Option<Seat> {
+        if self.over() {
+            return None;
+        }
+        self.game.to_move()
+    }
+
+    /// The player who acts for the Token holder (its team's designated mover).
+    pub fn holder_player(&self) -> Option<PlayerId> {
+        self.holder()
+            .and_then(|s| self.seats.get(s.index()))
+            .map(|s| s.mover)
+    }
+
+    pub fn seat_name(&self, seat: Seat) -> &'static str {
+        self.game.seat_name(seat)
+    }
+
+    fn seat_names(&self, seats: &[Seat]) -> Vec<&'static str> {
+        seats.iter().map(|&s| self.seat_name(s)).collect()
+    }
+
+    /// The seat a player plays (alone or in a team).
+    pub fn seat_of(&self, player: PlayerId) -> Option<Seat> {
+        self.seats
+            .iter()
+            .position(|s| s.has(player))
+            .map(|i| Seat(i as u8))
+    }
+
+    /// The level of the bot playing `seat`, `None` for a person.
+    pub fn bot(&self, seat: Seat) -> Option<Level> {
+        self.seats
+            .get(seat.index())
+            .and_then(|s| bot_level(s.mover))
+    }
+
+    /// The seats still in the game.
+    pub fn active(&self) -> Vec<Seat> {
+        if self.life == Status::Aborted {
+            return Vec::new();
+        }
+        self.game.active_seats()
+    }
+
+    /// Whether the game keeps a points table (HexiMeros §7 with its `scored` house rule; the
+    /// other games have ratings only).
+    pub fn scored(&self) -> bool {
+        self.game.scored()
+    }
+
+    /// Minutes the challenge window stays open (§5.4).
+    pub fn window_minutes(&self) -> i64 {
+        self.game.challenge_minutes()
+    }
+
+    fn live(&self) -> Result<(), Refused> {
+        if self.over() || self.outcome().is_some() {
+            return Err(Refused::GameOver);
+        }
+        if self.paused_at.is_some() {
+            return Err(Refused::Paused);
+        }
+        Ok(())
+    }
+
+    fn require_holder(&self, seat: Seat) -> Result<(), Refused> {
+        match self.holder() {
+            Some(h) if h == seat => Ok(()),
+            Some(h) => Err(Refused::NotYourTurn {
+                holder: self.seat_name(h).to_string(),
+            }),
+            None => Err(Refused::GameOver),
+        }
+    }
+
+    fn require_seat(&self, seat: Seat) -> Result<&SeatState, Refused> {
+        self.seats.get(seat.index()).ok_or(Refused::NotSeated)
+    }
+
+    fn require_active(&self, seat: Seat) -> Result<(), Refused> {
+        self.require_seat(seat)?;
+        if !self.active().contains(&seat) {
+            return Err(Refused::NotInGame(self.seat_name(seat).into()));
+        }
+        Ok(())
+    }
+
+    fn player(&self, seat: Seat) -> PlayerId {
+        self.seats.get(seat.index()).map(|s| s.mover).unwrap_or(0)
+    }
+
+    /// Apply one event. On error `self` may be half-changed: callers apply to a copy.
+    pub fn apply(&mut self, ev: &Event, at: Millis) -> Result<Vec<Effect>, HostError> {
+        let based = self.version;
+        let mut fx = Vec::new();
+        self.version += 1;
+        match ev {
+            Event::Staged { seat, text, asked } => self.stage(*seat, text, asked, at, &mut fx)?,
+            Event::TakenBack { seat } => self.take_back(*seat, &mut fx)?,
+            Event::Answered { seat, declare } => self.answer(*seat, *declare, &mut fx)?,
+            Event::WindowClosed => self.close_window(&mut fx)?,
+            Event::Committed { seat, text } => self.commit(*seat, text, at, &mut fx)?,
+            Event::Preference { seat, pref } => {
+                self.require_seat(*seat)?;
+                if let Some(p) = self.prefs.get_mut(seat.index()) {
+                    *p = *pref;
+                }
+            }
+            Event::Resigned { seat } => self.leave(*seat, Departure::Resign, at, &mut fx)?,
+            Event::ResignedFor { seat, player } => {
+                self.resign_for(based, *seat, *player, at, &mut fx)?
+            }
+            Event::Conceded { seat } => self.leave(*seat, Departure::Concede, at, &mut fx)?,
+            Event::Proposed { seat, motion } => self.propose(based, *seat, motion, at, &mut fx)?,
+            Event::Ballot { motion, seat, yes } => {
+                self.ballot(*motion, *seat, *yes, at, &mut fx)?
+            }
+            Event::MotionExpired { motion } => self.expire(*motion, at, &mut fx)?,
+            Event::Enacted { motion } => self.enact(motion, at, &mut fx)?,
+            Event::Reminded { seat, level } => self.remind(*seat, *level, &mut fx)?,
+            Event::TurnTimedOut { seat } => self.time_out(*seat, &mut fx)?,
+            Event::Admin { action } => self.admin(*action, at, &mut fx)?,
+        }
+        self.check_end(&mut fx);
+        Ok(fx)
+    }
+
+    fn check_end(&mut self, fx: &mut Vec<Effect>) {
+        if self.over() {
+            return;
+        }
+        let Some(outcome) = self.outcome() else {
+            return;
+        };
+        self.life = Status::Finished;
+        self.staged = None;
+        self.motions.clear();
+        fx.push(Effect::Say {
+            game: self.id,
+            text: say::game_over(&self.outcome_text(&outcome)),
+        });
+    }
+
+    pub fn outcome_text(&self, outcome: &Outcome) -> String {
+        record::outcome_text(&self.game, outcome)
+    }
+
+    /// Append a committed move or table event to the record.
+    fn note(&mut self, seat: Option<Seat>, line: Line, at: Millis) {
+        self.record.push(Record {
+            seat,
+            line: line.write(&self.game),
+            at,
+        });
+    }
+
+    /// The game as text: setup, house rules, then one line per committed move or departure.
+    /// This is what `export` writes and `import` reads, and what a renderer replays.
+    pub fn export(&self) -> String {
+        let timers = serde_json::to_string(&self.timers)
+            .map(|t| vec![("timers".to_string(), t)])
+            .unwrap_or_default();
+        let lines: Vec<String> = self.record.iter().map(|r| r.line.clone()).collect();
+        let outcome = self.outcome().map(|o| self.outcome_text(&o));
+        record::write(
+            self.kind(),
+            self.seats.len(),
+            &self.house,
+            &timers,
+            &lines,
+            outcome.as_deref(),
+        )
+    }
+}

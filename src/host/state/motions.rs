@@ -1,0 +1,369 @@
+//! Motions and votes (§8.1): who may propose what, who votes, how many yes votes pass it, and
+//! what a passed (or failed) motion does.
+
+use serde_json::Value;
+
+use super::super::effect::Effect;
+use super::super::error::HostError;
+use super::super::event::{Millis, Motion, Timers};
+use super::{Departure, GameState, HOUR, Line, OpenMotion, Refused, Status, rules, say};
+use crate::games::Seat;
+use crate::store::bot_level;
+
+/// The host's own house rules (timers), voted like the game's switches.
+const TIMER_KEYS: [&str; 3] = ["turn_timer_hours", "ballot_hours", "reminders"];
+
+/// Merge `key = value` into a JSON object.
+fn merged(obj: &Value, key: &str, value: &Value) -> Value {
+    let mut m = obj.as_object().cloned().unwrap_or_default();
+    m.insert(key.to_string(), value.clone());
+    Value::Object(m)
+}
+
+/// Yes votes needed out of `n` voters: more than half; unanimity for expulsion, teams and a
+/// draw (the last two agreeing, or everyone abandoning).
+fn needed(motion: &Motion, n: usize) -> usize {
+    match motion {
+        Motion::Expel { .. } | Motion::ExpelFor { .. } | Motion::Team { .. } | Motion::Draw => n,
+        _ => n / 2 + 1,
+    }
+}
+
+impl GameState {
+    pub(super) fn propose(
+        &mut self,
+        based: u64,
+        seat: Seat,
+        motion: &Motion,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        self.require_seat(seat)?;
+        self.live()?;
+        self.check_motion(seat, motion)?;
+        self.open_motion(based, seat, motion.clone(), at, fx)
+    }
+
+    pub(super) fn ballot(
+        &mut self,
+        motion: u64,
+        seat: Seat,
+        yes: bool,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        self.live()?;
+        let i = self
+            .motions
+            .iter()
+            .position(|m| m.id == motion)
+            .ok_or(Refused::NoSuchMotion(motion))?;
+        if !self.voters(&self.motions[i].motion).contains(&seat) {
+            return Err(Refused::NotVoter.into());
+        }
+        let m = &mut self.motions[i];
+        if m.yes.contains(&seat) || m.no.contains(&seat) {
+            return Err(Refused::AlreadyVoted(motion).into());
+        }
+        if yes {
+            m.yes.push(seat);
+        } else {
+            m.no.push(seat);
+        }
+        self.settle_motion(motion, at, fx)
+    }
+
+    /// A ballot closed before the motion passed: it fails.
+    pub(super) fn expire(
+        &mut self,
+        motion: u64,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        let i = self
+            .motions
+            .iter()
+            .position(|m| m.id == motion)
+            .ok_or(Refused::NoSuchMotion(motion))?;
+        let m = self.motions.remove(i);
+        fx.push(Effect::Say {
+            game: self.id,
+            text: say::motion_expired(m.id, &self.describe(&m.motion)),
+        });
+        self.failed(&m.motion, at, fx)
+    }
+
+    /// Refuse motions that make no sense now.
+    fn check_motion(&self, by: Seat, motion: &Motion) -> Result<(), HostError> {
+        if self.motions.iter().any(|m| m.motion == *motion) {
+            return Err(Refused::MotionOpen.into());
+        }
+        match motion {
+            Motion::HouseRule { key, value } => {
+                if self.life != Status::HouseRules {
+                    return Err(Refused::HouseRulesClosed.into());
+                }
+                self.with_house_rule(key, value)?;
+            }
+            Motion::Expel { seat } | Motion::ExpelFor { seat, .. } => {
+                self.require_active(*seat)?;
+                if let Motion::ExpelFor { player, .. } = motion {
+                    self.check_newcomer(*player)?;
+                }
+                if *seat == by {
+                    return Err(Refused::ExpelSelf.into());
+                }
+                if self.voters(motion).len() < 2 {
+                    return Err(Refused::ExpelNeedsVoters.into());
+                }
+            }
+            Motion::Replace { seat, player } => {
+                self.require_active(*seat)?;
+                self.check_newcomer(*player)?;
+            }
+            Motion::Skip { seat } => self.check_skip(by, *seat)?,
+            Motion::Draw => {
+                if !self.active().contains(&by) {
+                    return Err(Refused::NotVoter.into());
+                }
+            }
+            Motion::Team {
+                seat,
+                members,
+                mover,
+            } => {
+                self.require_active(*seat)?;
+                let s = self.require_seat(*seat)?;
+                if *mover != s.player && !members.contains(mover) {
+                    return Err(Refused::MoverNotInTeam.into());
+                }
+                if members.iter().any(|&m| bot_level(m).is_some()) || self.bot(*seat).is_some() {
+                    return Err(Refused::BotInTeam.into());
+                }
+                if members
+                    .iter()
+                    .any(|m| self.seat_of(*m).is_some_and(|x| x != *seat))
+                {
+                    return Err(Refused::MemberElsewhere.into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A stalled Token holder's turn may be skipped by the others, where the game has a pass.
+    fn check_skip(&self, by: Seat, seat: Seat) -> Result<(), HostError> {
+        if self.bot(seat).is_some() {
+            return Err(Refused::BotNeverStalls(self.seat_name(seat).into()).into());
+        }
+        if self.holder() != Some(seat) {
+            return Err(Refused::NotHolder(self.seat_name(seat).into()).into());
+        }
+        if seat == by {
+            return Err(Refused::SkipSelf.into());
+        }
+        // Whether the game has a pass at all: ask it on a copy.
+        self.game.clone().skip_turn().map_err(rules)
+    }
+
+    /// The game's house rules and the timers with `key = value` voted in.
+    fn with_house_rule(&self, key: &str, value: &Value) -> Result<(Value, Timers), HostError> {
+        if TIMER_KEYS.contains(&key) {
+            let bad = |e: serde_json::Error| Refused::BadTimer {
+                key: key.to_string(),
+                reason: e.to_string(),
+            };
+            let t = serde_json::to_value(&self.timers).map_err(bad)?;
+            let timers: Timers = serde_json::from_value(merged(&t, key, value)).map_err(bad)?;
+            return Ok((self.house.clone(), timers));
+        }
+        let house = merged(&self.house, key, value);
+        self.kind()
+            .start(Some(self.seats.len()), Some(house.clone()))
+            .map_err(rules)?;
+        Ok((house, self.timers.clone()))
+    }
+
+    /// Who votes on a motion (§8.1): one vote per active seat; the seat a motion is about does
+    /// not vote. Bots abstain on house rules and teams, which are the people's business: they
+    /// are left out of the count, so they never block them.
+    pub fn voters(&self, motion: &Motion) -> Vec<Seat> {
+        let active = self.active();
+        match motion {
+            Motion::HouseRule { .. } | Motion::Team { .. } => active
+                .into_iter()
+                .filter(|&s| {
+                    self.bot(s).is_none()
+                        && !matches!(motion, Motion::Team { seat, .. } if *seat == s)
+                })
+                .collect(),
+            Motion::Draw => active,
+            Motion::Expel { seat }
+            | Motion::ExpelFor { seat, .. }
+            | Motion::Replace { seat, .. }
+            | Motion::Skip { seat } => active.into_iter().filter(|s| s != seat).collect(),
+        }
+    }
+
+    pub(super) fn open_motion(
+        &mut self,
+        id: u64,
+        by: Seat,
+        motion: Motion,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        let voters = self.voters(&motion);
+        let yes = if voters.contains(&by) {
+            vec![by]
+        } else {
+            Vec::new()
+        };
+        let what = self.describe(&motion);
+        fx.push(Effect::Say {
+            game: self.id,
+            text: say::motion_opened(
+                id,
+                self.seat_name(by),
+                &what,
+                self.timers.ballot_hours,
+                needed(&motion, voters.len()),
+                voters.len(),
+            ),
+        });
+        for &v in voters.iter().filter(|&&v| v != by) {
+            fx.push(Effect::Ping {
+                game: self.id,
+                player: self.player(v),
+                text: say::please_vote(id, &what),
+            });
+        }
+        self.motions.push(OpenMotion {
+            id,
+            by,
+            motion,
+            yes,
+            no: Vec::new(),
+            deadline: at + self.timers.ballot_hours as i64 * HOUR,
+        });
+        self.settle_motion(id, at, fx)
+    }
+
+    /// Pass or fail a motion once its result is certain.
+    fn settle_motion(
+        &mut self,
+        id: u64,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        let Some(i) = self.motions.iter().position(|m| m.id == id) else {
+            return Ok(());
+        };
+        let voters = self.voters(&self.motions[i].motion);
+        let need = needed(&self.motions[i].motion, voters.len());
+        let m = &self.motions[i];
+        let yes = m.yes.iter().filter(|s| voters.contains(s)).count();
+        let no = m.no.iter().filter(|s| voters.contains(s)).count();
+        let passed = voters.is_empty() || yes >= need;
+        let failed = !passed && voters.len() - no < need;
+        if !passed && !failed {
+            return Ok(());
+        }
+        let m = self.motions.remove(i);
+        fx.push(Effect::Say {
+            game: self.id,
+            text: say::motion_settled(m.id, &self.describe(&m.motion), passed),
+        });
+        if passed {
+            self.enact(&m.motion, at, fx)
+        } else {
+            self.failed(&m.motion, at, fx)
+        }
+    }
+
+    /// A failed replacement of a resigning player leaves the seat unreplaced (§8.3).
+    fn failed(
+        &mut self,
+        motion: &Motion,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        if let Motion::Replace { seat, .. } = motion
+            && self.seats.get(seat.index()).is_some_and(|s| s.resigning)
+        {
+            self.depart(*seat, Departure::Resign, at, fx)?;
+        }
+        Ok(())
+    }
+
+    /// Carry out a passed motion.
+    pub(super) fn enact(
+        &mut self,
+        motion: &Motion,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        match motion {
+            Motion::HouseRule { key, value } => {
+                if self.life != Status::HouseRules {
+                    return Err(Refused::HouseRulesClosed.into());
+                }
+                let (house, timers) = self.with_house_rule(key, value)?;
+                self.game = self
+                    .kind()
+                    .start(Some(self.seats.len()), Some(house.clone()))
+                    .map_err(rules)?;
+                self.house = house;
+                self.timers = timers;
+                self.staged = None;
+            }
+            Motion::Expel { seat } => self.depart(*seat, Departure::Expel, at, fx)?,
+            Motion::ExpelFor { seat, player } => self.take_over(*seat, *player, true, fx)?,
+            Motion::Replace { seat, player } => self.take_over(*seat, *player, false, fx)?,
+            Motion::Skip { seat } => {
+                self.require_holder(*seat)?;
+                self.game.skip_turn().map_err(rules)?;
+                self.take_points();
+                self.note(Some(*seat), Line::Skip { seat: *seat }, at);
+                self.new_turn(at);
+                self.announce_turn(fx);
+            }
+            Motion::Draw => {
+                self.game.agree_draw().map_err(rules)?;
+                self.take_points();
+                self.note(None, Line::Draw, at);
+            }
+            Motion::Team {
+                seat,
+                members,
+                mover,
+            } => {
+                if let Some(s) = self.seats.get_mut(seat.index()) {
+                    s.team = members.iter().copied().filter(|&m| m != *mover).collect();
+                    if s.player != *mover && !s.team.contains(&s.player) {
+                        s.team.push(s.player);
+                    }
+                    s.mover = *mover;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A motion in words.
+    pub fn describe(&self, motion: &Motion) -> String {
+        match motion {
+            Motion::HouseRule { key, value } => say::motion::house_rule(key, value),
+            Motion::Expel { seat } => say::motion::expel(self.seat_name(*seat)),
+            Motion::ExpelFor { seat, player } => {
+                say::motion::expel_for(self.seat_name(*seat), *player)
+            }
+            Motion::Replace { seat, player } => {
+                say::motion::replace(self.seat_name(*seat), *player)
+            }
+            Motion::Skip { seat } => say::motion::skip(self.seat_name(*seat)),
+            Motion::Draw => say::motion::draw(self.active().len() == 2),
+            Motion::Team { seat, mover, .. } => say::motion::team(self.seat_name(*seat), *mover),
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Time at the table: what is due when (challenge windows, ballots, reminders, the turn timer),
+//! and the admin's abort, pause and resume (a pause stops every clock).
+
+use super::super::effect::Effect;
+use super::super::error::HostError;
+use super::super::event::{AdminAction, Event, Millis, REMINDER_HOURS};
+use super::{GameState, HOUR, MINUTE, Refused, Status, say};
+use crate::games::Seat;
+
+impl GameState {
+    /// The earliest moment a timer needs the host (`tick`), if any.
+    pub fn next_due(&self) -> Option<Millis> {
+        if self.live().is_err() {
+            return None;
+        }
+        let mut due: Vec<Millis> = self.motions.iter().map(|m| m.deadline).collect();
+        // A bot waits for nobody: a game a bot must act in is due at once, so `tick` drives it
+        // (after a restart too).
+        if self.bot_action().is_some() {
+            due.push(0);
+        }
+        if let Some(st) = &self.staged
+            && !st.waiting().is_empty()
+        {
+            due.push(st.opened + self.window_minutes() * MINUTE);
+        }
+        if self.holder().is_some_and(|h| self.bot(h).is_none()) {
+            if self.timers.reminders
+                && let Some(h) = REMINDER_HOURS.get(self.reminded as usize)
+            {
+                due.push(self.turn_started + h * HOUR);
+            }
+            if self.timers.turn_timer_hours > 0 && !self.timed_out {
+                due.push(self.turn_started + self.timers.turn_timer_hours as i64 * HOUR);
+            }
+        }
+        due.into_iter().min()
+    }
+
+    /// The timer events due at `now`, in the order they should be applied.
+    pub fn due_events(&self, now: Millis) -> Vec<Event> {
+        let mut out = Vec::new();
+        if self.live().is_err() {
+            return out;
+        }
+        if let Some(st) = &self.staged
+            && !st.waiting().is_empty()
+            && now >= st.opened + self.window_minutes() * MINUTE
+        {
+            out.push(Event::WindowClosed);
+        }
+        for m in &self.motions {
+            if now >= m.deadline {
+                out.push(Event::MotionExpired { motion: m.id });
+            }
+        }
+        // A bot seat is never reminded nor put to a stalled-player vote.
+        if let Some(seat) = self.holder().filter(|&h| self.bot(h).is_none()) {
+            if self.timers.reminders {
+                // Only the highest level due is sent: a host down for a day does not spam.
+                let level = REMINDER_HOURS
+                    .iter()
+                    .filter(|&&h| now >= self.turn_started + h * HOUR)
+                    .count() as u8;
+                if level > self.reminded {
+                    out.push(Event::Reminded { seat, level });
+                }
+            }
+            if self.timers.turn_timer_hours > 0
+                && !self.timed_out
+                && now >= self.turn_started + self.timers.turn_timer_hours as i64 * HOUR
+            {
+                out.push(Event::TurnTimedOut { seat });
+            }
+        }
+        out
+    }
+
+    pub(super) fn remind(
+        &mut self,
+        seat: Seat,
+        level: u8,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        self.live()?;
+        self.require_holder(seat)?;
+        self.reminded = level;
+        let player = self.player(seat);
+        let hours = REMINDER_HOURS
+            .get((level as usize).saturating_sub(1))
+            .copied()
+            .unwrap_or(0);
+        let text = say::reminder(self.id, hours);
+        fx.push(Effect::Ping {
+            game: self.id,
+            player,
+            text: text.clone(),
+        });
+        if level >= 2 {
+            fx.push(Effect::Dm { player, text });
+        }
+        Ok(())
+    }
+
+    pub(super) fn time_out(&mut self, seat: Seat, fx: &mut Vec<Effect>) -> Result<(), HostError> {
+        self.live()?;
+        self.require_holder(seat)?;
+        self.timed_out = true;
+        fx.push(Effect::Say {
+            game: self.id,
+            text: say::timed_out(self.seat_name(seat), self.timers.turn_timer_hours),
+        });
+        Ok(())
+    }
+
+    pub(super) fn admin(
+        &mut self,
+        action: AdminAction,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        let game = self.id;
+        let post = |fx: &mut Vec<Effect>, text: &str| {
+            fx.push(Effect::Say {
+                game,
+                text: text.into(),
+            })
+        };
+        match action {
+            AdminAction::Abort => {
+                if self.over() {
+                    return Err(Refused::GameOver.into());
+                }
+                self.life = Status::Aborted;
+                self.staged = None;
+                self.motions.clear();
+                post(fx, say::ABORTED);
+                fx.push(Effect::CloseThread { game: self.id });
+            }
+            AdminAction::Pause => {
+                self.live()?;
+                self.paused_at = Some(at);
+                post(fx, say::PAUSED);
+            }
+            AdminAction::Resume => {
+                let since = self.paused_at.take().ok_or(Refused::NotPaused)?;
+                // Every clock stops while paused: move the starts forward.
+                let d = at - since;
+                self.turn_started += d;
+                if let Some(st) = &mut self.staged {
+                    st.opened += d;
+                }
+                for m in &mut self.motions {
+                    m.deadline += d;
+                }
+                post(fx, say::RESUMED);
+            }
+        }
+        Ok(())
+    }
+}

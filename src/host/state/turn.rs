@@ -1,0 +1,234 @@
+//! The turn (§5): stage a move, the challenge window about it, take it back, commit it.
+
+use super::super::effect::Effect;
+use super::super::error::HostError;
+use super::super::event::{ChallengePref, Millis, Motion};
+use super::{GameState, Line, Refused, Staged, Status, say};
+use crate::games::{AnyGame, PlayError, Seat, Unresolved};
+
+fn play_error(e: PlayError) -> Refused {
+    match e {
+        PlayError::Syntax(s) => Refused::Syntax(s.to_string()),
+        PlayError::Illegal(i) => Refused::Illegal(i.to_string()),
+    }
+}
+
+impl GameState {
+    /// Resolve move text for the Token holder against `declarers`' Checks upon the mover.
+    fn resolve_with(&self, text: &str, declarers: &[Seat]) -> Result<String, Refused> {
+        self.game.resolve(text, declarers).map_err(|e| match e {
+            Unresolved::Play(p) => play_error(p),
+            Unresolved::Disrespects(canonical) => {
+                Refused::Illegal(say::disrespects(&canonical, &self.seat_names(declarers)))
+            }
+        })
+    }
+
+    /// Resolve move text for the Token holder: the canonical text, refusing moves that ignore a
+    /// declaration upon the mover (§5.4 step 4; it lapses when no move respects it).
+    pub fn resolve(&self, text: &str) -> Result<String, Refused> {
+        self.resolve_with(text, &self.declared_upon)
+    }
+
+    /// What staging `text` would do: the canonical text and who must be asked in a challenge
+    /// window. Standing preferences are applied here: "never" is not asked, "always" refuses
+    /// the move at once (unless no move avoids it, when the declaration lapses).
+    pub fn prepare_stage(&self, text: &str) -> Result<(String, Vec<Seat>), Refused> {
+        let canonical = self.resolve(text)?;
+        let challengers = self.game.challengers(&canonical).map_err(play_error)?;
+        let pref = |s: &Seat| self.prefs.get(s.index()).copied();
+        let always: Vec<Seat> = challengers
+            .iter()
+            .copied()
+            .filter(|s| pref(s) == Some(ChallengePref::AlwaysDeclare))
+            .collect();
+        if !always.is_empty() {
+            let mut declarers = self.declared_upon.clone();
+            declarers.extend(always.iter().copied());
+            self.resolve_with(&canonical, &declarers)?;
+        }
+        let asked = challengers
+            .into_iter()
+            .filter(|s| pref(s) == Some(ChallengePref::Ask) && !self.declared_upon.contains(s))
+            .collect();
+        Ok((canonical, asked))
+    }
+
+    /// The board after `text`, for a free preview (§5.1): nothing is stored.
+    pub fn preview(&self, text: &str) -> Result<(String, AnyGame), Refused> {
+        let canonical = self.resolve(text)?;
+        let mut next = self.game.clone();
+        next.play(&canonical).map_err(play_error)?;
+        Ok((canonical, next))
+    }
+
+    pub(super) fn stage(
+        &mut self,
+        seat: Seat,
+        text: &str,
+        asked: &[Seat],
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        self.live()?;
+        self.require_holder(seat)?;
+        let (canonical, board) = self.preview(text)?;
+        fx.push(Effect::Private {
+            player: self.player(seat),
+            text: say::staged_preview(&canonical, &board.show()),
+        });
+        if !asked.is_empty() {
+            let mover = self.seat_name(seat);
+            fx.push(Effect::Say {
+                game: self.id,
+                text: say::window_opened(mover, &self.seat_names(asked), self.window_minutes()),
+            });
+            for &s in asked {
+                fx.push(Effect::AskChallenge {
+                    game: self.id,
+                    player: self.player(s),
+                    version: self.version,
+                    text: say::ask_challenge(mover),
+                });
+            }
+        }
+        self.staged = Some(Staged {
+            seat,
+            text: canonical,
+            opened: at,
+            asked: asked.to_vec(),
+            answered: Vec::new(),
+            closed: false,
+        });
+        Ok(())
+    }
+
+    pub(super) fn take_back(&mut self, seat: Seat, fx: &mut Vec<Effect>) -> Result<(), HostError> {
+        self.live()?;
+        self.require_holder(seat)?;
+        if self.staged.take().is_none() {
+            return Err(Refused::NothingStaged.into());
+        }
+        fx.push(Effect::Private {
+            player: self.player(seat),
+            text: say::TAKEN_BACK.into(),
+        });
+        Ok(())
+    }
+
+    /// A player asked in the challenge window answers: declare Check upon the mover, or not.
+    pub(super) fn answer(
+        &mut self,
+        seat: Seat,
+        declare: bool,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        self.live()?;
+        let st = self.staged.as_mut().ok_or(Refused::NothingStaged)?;
+        if !st.waiting().contains(&seat) {
+            return Err(Refused::NotAsked.into());
+        }
+        if !declare {
+            st.answered.push(seat);
+        }
+        let mover = st.seat;
+        let all_answered = st.waiting().is_empty();
+        if declare {
+            self.staged = None;
+            self.declared_upon.push(seat);
+            fx.push(Effect::Say {
+                game: self.id,
+                text: say::declared_upon(self.seat_name(seat), self.seat_name(mover)),
+            });
+            fx.push(Effect::Ping {
+                game: self.id,
+                player: self.player(mover),
+                text: say::declared_upon_you(self.seat_name(seat)),
+            });
+        } else if all_answered {
+            fx.push(Effect::Ping {
+                game: self.id,
+                player: self.player(mover),
+                text: say::NOBODY_DECLARED.into(),
+            });
+        }
+        Ok(())
+    }
+
+    pub(super) fn close_window(&mut self, fx: &mut Vec<Effect>) -> Result<(), HostError> {
+        let st = self.staged.as_mut().ok_or(Refused::NothingStaged)?;
+        if st.waiting().is_empty() {
+            return Err(Refused::NoWindow.into());
+        }
+        st.closed = true;
+        let mover = st.seat;
+        fx.push(Effect::Ping {
+            game: self.id,
+            player: self.player(mover),
+            text: say::WINDOW_CLOSED.into(),
+        });
+        Ok(())
+    }
+
+    /// Pass the Token: the move is played and the next seat has the turn.
+    pub(super) fn commit(
+        &mut self,
+        seat: Seat,
+        text: &str,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        self.live()?;
+        self.require_holder(seat)?;
+        if let Some(st) = &self.staged
+            && st.text == text
+            && !st.waiting().is_empty()
+        {
+            let names = self.seat_names(&st.waiting()).join(", ");
+            return Err(Refused::WindowOpen(names).into());
+        }
+        let canonical = self.resolve(text)?;
+        let line = Line::Move {
+            seat: Some(seat),
+            text: canonical.clone(),
+        };
+        line.apply(&mut self.game)
+            .map_err(|e| Refused::Illegal(e.to_string()))?;
+        self.note(Some(seat), line, at);
+        self.take_points();
+        if self.life == Status::HouseRules {
+            self.life = Status::Playing;
+            // House rule ballots end with the phase.
+            self.motions
+                .retain(|m| !matches!(m.motion, Motion::HouseRule { .. }));
+        }
+        self.new_turn(at);
+        fx.push(Effect::Board {
+            game: self.id,
+            board: self.game.show(),
+            caption: say::played(self.seat_name(seat), &canonical),
+        });
+        self.announce_turn(fx);
+        Ok(())
+    }
+
+    /// A new turn: nothing staged, nobody declared, the clock restarts.
+    pub(super) fn new_turn(&mut self, at: Millis) {
+        self.staged = None;
+        self.declared_upon.clear();
+        self.turn_started = at;
+        self.reminded = 0;
+        self.timed_out = false;
+    }
+
+    /// Tell the Token holder it is their turn (and which Checks bind them).
+    pub(super) fn announce_turn(&self, fx: &mut Vec<Effect>) {
+        let Some(next) = self.holder() else { return };
+        let by = self.seat_names(&self.game.binding_challenges());
+        fx.push(Effect::Ping {
+            game: self.id,
+            player: self.player(next),
+            text: say::your_token(self.seat_name(next), &by),
+        });
+    }
+}
