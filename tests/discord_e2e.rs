@@ -602,6 +602,18 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     assert!(content(&r).contains("not playing"), "{r:?}");
     assert!(is_private(&r));
 
+    // Controls this bot never makes: an unknown action, a stray argument.
+    for foreign in [
+        format!("{}:fly:{version}", game.id),
+        format!("{}:pick:{version}:x", game.id),
+    ] {
+        let i = fake.button(u(1), game.thread, turn, &foreign).await;
+        acked(&fake, &i).await;
+        let r = followup(&fake, &i).await;
+        assert!(content(&r).contains("not one of mine"), "{r:?}");
+        assert!(is_private(&r));
+    }
+
     // An illegal and a malformed move, by the Token holder.
     for bad in ["Q4-Q40", "zz9"] {
         let i = fake

@@ -17,7 +17,7 @@ use serenity::{
 use hexmeros::host::{Effect, GameId, GameState, PlayerId, Status};
 
 use super::Data;
-use super::ids::{Action, CustomId};
+use super::ids::{Action, ComponentId, Proposal};
 use super::picture::{self, Picture};
 
 /// The reactions put on every turn message: pass, take back, show my side.
@@ -165,7 +165,7 @@ pub fn with_picture(msg: CreateMessage, content: String, pic: Picture) -> Create
 
 /// The buttons of a turn message, for the Token holder.
 pub fn turn_buttons(game: GameId, version: u64) -> Vec<CreateActionRow> {
-    let id = |a| CustomId::new(game, a, version).to_string();
+    let id = |a| ComponentId::new(game, version, a).encode();
     vec![CreateActionRow::Buttons(vec![
         CreateButton::new(id(Action::Pick))
             .label("Move…")
@@ -326,16 +326,14 @@ async fn one(
         } => {
             if let Some(t) = thread_of(data, game).await? {
                 let who = mention(data, player).await;
-                let id = |yes: &str| {
-                    CustomId::new(game, Action::Challenge, version)
-                        .arg(yes)
-                        .to_string()
+                let id = |declare| {
+                    ComponentId::new(game, version, Action::Challenge { declare }).encode()
                 };
                 let row = CreateActionRow::Buttons(vec![
-                    CreateButton::new(id("y"))
+                    CreateButton::new(id(true))
                         .label("Declare Check")
                         .style(serenity::ButtonStyle::Danger),
-                    CreateButton::new(id("n"))
+                    CreateButton::new(id(false))
                         .label("Let it stand")
                         .style(serenity::ButtonStyle::Secondary),
                 ]);
@@ -448,19 +446,27 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
         && data.links.claim_stall(game, state.record.len()).await?
     {
         let name = state.seat_name(seat);
-        let id = |what: &str| {
-            CustomId::new(game, Action::Stall, state.version)
-                .arg(format!("{what}-{}-{}", seat.0, state.record.len()))
-                .to_string()
+        let turn = state.record.len();
+        let id = |proposal| {
+            ComponentId::new(
+                game,
+                state.version,
+                Action::Stall {
+                    proposal,
+                    seat,
+                    turn,
+                },
+            )
+            .encode()
         };
         let row = CreateActionRow::Buttons(vec![
-            CreateButton::new(id("skip"))
+            CreateButton::new(id(Proposal::Skip))
                 .label(format!("Vote: skip {name}'s turn"))
                 .style(serenity::ButtonStyle::Primary),
-            CreateButton::new(id("bot"))
+            CreateButton::new(id(Proposal::Bot))
                 .label(format!("Vote: a bot plays {name}"))
                 .style(serenity::ButtonStyle::Secondary),
-            CreateButton::new(id("expel"))
+            CreateButton::new(id(Proposal::Expel))
                 .label(format!("Vote: expel {name}"))
                 .style(serenity::ButtonStyle::Danger),
         ]);
@@ -479,16 +485,14 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
         if !data.links.claim_ballot(game, m.id).await? {
             continue;
         }
-        let id = |yes: &str| {
-            CustomId::new(game, Action::Vote, state.version)
-                .arg(format!("{}-{yes}", m.id))
-                .to_string()
+        let id = |yes| {
+            ComponentId::new(game, state.version, Action::Vote { motion: m.id, yes }).encode()
         };
         let row = CreateActionRow::Buttons(vec![
-            CreateButton::new(id("y"))
+            CreateButton::new(id(true))
                 .label("Yes")
                 .style(serenity::ButtonStyle::Success),
-            CreateButton::new(id("n"))
+            CreateButton::new(id(false))
                 .label("No")
                 .style(serenity::ButtonStyle::Danger),
         ]);

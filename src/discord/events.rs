@@ -15,10 +15,10 @@ use serenity::{
 
 use hexmeros::ai::Level;
 use hexmeros::games::{GameKind, Seat};
-use hexmeros::host::{Actor, Command, GameId, Motion, PlayerId};
+use hexmeros::host::{Actor, Command, GameId, GameState, Motion, PlayerId};
 
 use super::deliver::{self, Origin};
-use super::ids::{self, Action, CustomId};
+use super::ids::{self, Action, ComponentId, Proposal};
 use super::picture::{self, Picture};
 use super::{Data, Error};
 
@@ -142,7 +142,7 @@ pub async fn staged_reply(
     }
     let pic = picture::preview(&state, mine, &st.text).await;
     let mut reply = picture_reply(text, pic);
-    let id = |a| CustomId::new(game, a, state.version).to_string();
+    let id = |a| ComponentId::new(game, state.version, a).encode();
     let mut buttons = vec![
         CreateButton::new(id(Action::Pass))
             .label("Pass Token")
@@ -165,30 +165,28 @@ pub async fn staged_reply(
     Ok(reply)
 }
 
-/// Select menus of at most 25 options each, up to five rows.
+/// Select menus of at most 25 options each, up to five rows; `action` makes menu number `i`'s
+/// action.
 fn menus(
     game: GameId,
-    action: Action,
     version: u64,
+    action: impl Fn(u8) -> Action,
     placeholder: &str,
     options: Vec<(String, String)>,
 ) -> Vec<CreateActionRow> {
-    options
-        .chunks(25)
-        .take(5)
-        .enumerate()
+    let pages = options.len().div_ceil(25);
+    (0u8..5)
+        .zip(options.chunks(25))
         .map(|(i, chunk)| {
             let opts = chunk
                 .iter()
                 .map(|(label, value)| CreateSelectMenuOption::new(label, value))
                 .collect();
-            let id = CustomId::new(game, action, version)
-                .arg(i.to_string())
-                .to_string();
+            let id = ComponentId::new(game, version, action(i)).encode();
             CreateActionRow::SelectMenu(
                 CreateSelectMenu::new(id, CreateSelectMenuKind::String { options: opts })
                     .placeholder(if chunk.len() < options.len() {
-                        format!("{placeholder} ({}/{})", i + 1, options.len().div_ceil(25))
+                        format!("{placeholder} ({}/{pages})", i + 1)
                     } else {
                         placeholder.to_string()
                     }),
@@ -227,7 +225,7 @@ fn reply_clone(r: &Reply) -> CreateInteractionResponseFollowup {
 
 /// What a click does; the returned reply is sent privately to the clicker.
 async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Result<Reply, Error> {
-    let Some(id) = CustomId::parse(&ci.data.custom_id) else {
+    let Ok(id) = ComponentId::decode(&ci.data.custom_id) else {
         return Ok(Reply::text("this control is not one of mine any more"));
     };
     let me = ci.user.id.get() as PlayerId;
@@ -235,20 +233,9 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
         .store()
         .ensure_player(me, &ci.user.name, data.host.now())
         .await?;
-    let game = id.game;
-    let turn_action = matches!(
-        id.action,
-        Action::Pick
-            | Action::From
-            | Action::To
-            | Action::Pass
-            | Action::Back
-            | Action::Checks
-            | Action::Check
-    );
     // A control made before the current turn message belongs to an earlier turn.
-    if turn_action
-        && let Some(link) = data.links.by_game(game).await?
+    if id.action.of_turn()
+        && let Some(link) = data.links.by_game(id.game).await?
         && let Some(turn) = link.turn_version
         && id.version < turn
     {
@@ -256,234 +243,295 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
             "this button is from an earlier turn; use the latest board in the thread",
         ));
     }
-    let value = match &ci.data.kind {
-        ComponentInteractionDataKind::StringSelect { values } => values.first().cloned(),
-        _ => None,
-    };
-    let origin = Origin {
-        channel: Some(ci.channel_id),
-        guild: ci.guild_id,
-        actor: Some(me),
-    };
-    let admin = ci
-        .member
-        .as_ref()
-        .and_then(|m| m.permissions)
-        .is_some_and(|p| p.manage_guild());
-    let actor = Actor { player: me, admin };
-    let run = |cmd: Command, expected: Option<u64>| async move {
-        let fx = data.host.handle(game, actor, cmd, expected).await?;
-        Ok::<_, Error>(deliver::deliver(http, data, fx, origin).await)
-    };
+    let c = Click::new(http, data, ci, id.game, me);
     match id.action {
-        Action::Pick => {
-            let state = data.host.state(game).await?;
-            if let Some(e) = super::commands::not_your_turn(&state, me) {
-                return Err(e.into());
-            }
-            let moves = state.game.legal_moves();
-            let mut origins: Vec<&str> = moves.iter().map(|m| ids::origin(m)).collect();
-            origins.sort();
-            origins.dedup();
-            let n = origins.len();
-            let options = origins
-                .into_iter()
-                .map(|o| (o.to_string(), o.to_string()))
-                .collect();
-            let mut r = Reply::text(format!(
-                "pick a piece ({n} can move){}",
-                if n > 125 {
-                    "; more with /hexmeros move"
-                } else {
-                    ""
-                }
-            ));
-            r.components = menus(game, Action::From, state.version, "piece", options);
-            Ok(r)
-        }
-        Action::From => {
-            let from = value.ok_or_else(|| anyhow::anyhow!("no piece was picked"))?;
-            let state = data.host.state(game).await?;
-            if let Some(e) = super::commands::not_your_turn(&state, me) {
-                return Err(e.into());
-            }
-            let moves: Vec<(String, String)> = state
-                .game
-                .legal_moves()
-                .into_iter()
-                .filter(|m| ids::origin(m) == from)
-                .map(|m| (m.clone(), m))
-                .collect();
-            if moves.is_empty() {
-                return Ok(Reply::text(format!("{from} has no legal move now")));
-            }
-            let mut r = Reply::text(format!("{from}: pick a destination"));
-            r.components = menus(game, Action::To, state.version, "destination", moves);
-            Ok(r)
-        }
-        Action::To => {
-            let text = value.ok_or_else(|| anyhow::anyhow!("no destination was picked"))?;
-            let lines = run(
-                Command::Move {
-                    text,
-                    commit: false,
-                },
-                None,
-            )
-            .await?;
-            staged_reply(data, game, me, lines).await
-        }
-        Action::Pass => Ok(Reply::text(non_empty(
-            run(Command::Pass, None).await?,
-            "the Token is passed",
-        ))),
-        Action::Back => Ok(Reply::text(non_empty(
-            run(Command::TakeBack, None).await?,
-            "move taken back",
-        ))),
-        Action::Checks => {
-            let state = data.host.state(game).await?;
-            if let Some(e) = super::commands::not_your_turn(&state, me) {
-                return Err(e.into());
-            }
-            let st = state
-                .staged
-                .as_ref()
-                .ok_or(hexmeros::host::HostError::from(
-                    hexmeros::host::Refused::NothingStaged,
-                ))?;
-            // The host decides which declarations the staged move may carry.
-            let seats: Vec<Seat> = state
-                .active()
-                .into_iter()
-                .filter(|&s| Some(s) != state.holder())
-                .filter(|&s| {
-                    state
-                        .prepare_stage(&format!("{}+{}", st.text, state.seat_name(s)))
-                        .is_ok()
-                })
-                .collect();
-            if seats.is_empty() {
-                return Ok(Reply::text(format!(
-                    "{} attacks no Sovereign: there is no Check to declare",
-                    st.text
-                )));
-            }
-            let buttons = seats
-                .iter()
-                .take(5)
-                .map(|&s| {
-                    CreateButton::new(
-                        CustomId::new(game, Action::Check, state.version)
-                            .arg(s.0.to_string())
-                            .to_string(),
-                    )
-                    .label(format!("Check on {}", state.seat_name(s)))
-                    .style(serenity::ButtonStyle::Danger)
-                })
-                .collect();
-            let mut r = Reply::text("declare Check on:");
-            r.components = vec![CreateActionRow::Buttons(buttons)];
-            Ok(r)
-        }
-        Action::Check => {
-            let seat = id
-                .arg
-                .as_deref()
-                .and_then(|a| a.parse().ok())
-                .map(Seat)
-                .ok_or_else(|| anyhow::anyhow!("this button names no seat"))?;
-            let lines = run(Command::Check { seat }, None).await?;
-            staged_reply(data, game, me, lines).await
-        }
-        Action::Challenge => {
-            let declare = id.arg.as_deref() == Some("y");
-            let lines = run(Command::Challenge { declare }, None).await?;
-            Ok(Reply::text(non_empty(
-                lines,
-                if declare {
-                    "you declared Check upon the mover"
-                } else {
-                    "you let the move stand"
-                },
-            )))
-        }
-        Action::Vote => {
-            let (motion, yes) = id
-                .arg
-                .as_deref()
-                .and_then(|a| a.split_once('-'))
-                .and_then(|(m, y)| Some((m.parse().ok()?, y == "y")))
-                .ok_or_else(|| anyhow::anyhow!("this ballot button is damaged"))?;
-            let lines = run(
-                Command::Vote {
-                    motion: Some(motion),
-                    yes,
-                },
-                None,
-            )
-            .await?;
-            Ok(Reply::text(non_empty(
-                lines,
-                &format!(
-                    "you voted {} on motion #{motion}",
-                    if yes { "yes" } else { "no" }
-                ),
-            )))
-        }
-        Action::Stall => {
-            let mut parts = id.arg.as_deref().unwrap_or_default().splitn(3, '-');
-            let (what, seat, turn) = (parts.next(), parts.next(), parts.next());
-            let (Some(what), Some(Ok(seat)), Some(Ok(turn))) = (
-                what,
-                seat.map(str::parse::<u8>),
-                turn.map(str::parse::<usize>),
-            ) else {
-                return Err(anyhow::anyhow!("this button names no seat"));
-            };
-            let seat = Seat(seat);
-            let state = data.host.state(game).await?;
-            // A button from an earlier turn (even of the same seat, a round later) is stale.
-            if state.holder() != Some(seat) || state.record.len() != turn {
-                return Ok(Reply::text(format!(
-                    "{} no longer holds the Token: nothing to vote on",
-                    state.seat_name(seat)
-                )));
-            }
-            let motion = match what {
-                "skip" => Motion::Skip { seat },
-                "expel" => Motion::Expel { seat },
-                "bot" => Motion::Replace {
-                    seat,
-                    player: data
-                        .host
-                        .store()
-                        .bot_player(Level::Normal, data.host.now())
-                        .await?,
-                },
-                _ => return Err(anyhow::anyhow!("this button proposes nothing I know")),
-            };
-            let what = deliver::with_names(data, &state.describe(&motion)).await;
-            let lines = run(Command::Propose(motion), None).await?;
-            Ok(Reply::text(non_empty(
-                lines,
-                &format!("you proposed: {what}; your vote counts as yes"),
-            )))
-        }
-        Action::Board => {
-            let state = data.host.state(game).await?;
-            let viewer = state.seat_of(me).or(state.holder());
-            let caption = match viewer {
-                Some(s) => format!(
-                    "{} from {}'s side",
-                    deliver::title(&state),
-                    state.seat_name(s)
-                ),
-                None => deliver::title(&state),
-            };
-            Ok(picture_reply(caption, picture::board(&state, viewer).await))
+        Action::Pick => on_pick(&c).await,
+        Action::From { .. } => on_from(&c).await,
+        Action::To { .. } => on_to(&c).await,
+        Action::Pass => on_pass(&c).await,
+        Action::Back => on_back(&c).await,
+        Action::Checks => on_checks(&c).await,
+        Action::Check { seat } => on_check(&c, seat).await,
+        Action::Challenge { declare } => on_challenge(&c, declare).await,
+        Action::Vote { motion, yes } => on_vote(&c, motion, yes).await,
+        Action::Stall {
+            proposal,
+            seat,
+            turn,
+        } => on_stall(&c, proposal, seat, turn).await,
+        Action::Board => on_board(&c).await,
+    }
+}
+
+/// A click: who made it, where, on which game, and the option picked from a select menu.
+struct Click<'a> {
+    http: &'a Arc<Http>,
+    data: &'a Data,
+    game: GameId,
+    me: PlayerId,
+    actor: Actor,
+    origin: Origin,
+    value: Option<String>,
+}
+
+impl<'a> Click<'a> {
+    fn new(
+        http: &'a Arc<Http>,
+        data: &'a Data,
+        ci: &ComponentInteraction,
+        game: GameId,
+        me: PlayerId,
+    ) -> Click<'a> {
+        let value = match &ci.data.kind {
+            ComponentInteractionDataKind::StringSelect { values } => values.first().cloned(),
+            _ => None,
+        };
+        let admin = ci
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild());
+        Click {
+            http,
+            data,
+            game,
+            me,
+            actor: Actor { player: me, admin },
+            origin: Origin {
+                channel: Some(ci.channel_id),
+                guild: ci.guild_id,
+                actor: Some(me),
+            },
+            value,
         }
     }
+
+    /// Run a command as the clicker and deliver its effects; the clicker's private lines.
+    async fn run(&self, cmd: Command) -> Result<Vec<String>, Error> {
+        let fx = self
+            .data
+            .host
+            .handle(self.game, self.actor, cmd, None)
+            .await?;
+        Ok(deliver::deliver(self.http, self.data, fx, self.origin).await)
+    }
+
+    /// The option picked from a select menu of `what`.
+    fn picked(&self, what: &str) -> Result<String, Error> {
+        self.value
+            .clone()
+            .ok_or_else(|| anyhow::anyhow!("no {what} was picked"))
+    }
+
+    /// The game's state, if the clicker holds the Token.
+    async fn my_turn(&self) -> Result<GameState, Error> {
+        let state = self.data.host.state(self.game).await?;
+        match super::commands::not_your_turn(&state, self.me) {
+            Some(e) => Err(e.into()),
+            None => Ok(state),
+        }
+    }
+}
+
+/// Move…: a select menu of the pieces that can move.
+async fn on_pick(c: &Click<'_>) -> Result<Reply, Error> {
+    let state = c.my_turn().await?;
+    let moves = state.game.legal_moves();
+    let mut origins: Vec<&str> = moves.iter().map(|m| ids::origin(m)).collect();
+    origins.sort();
+    origins.dedup();
+    let n = origins.len();
+    let options = origins
+        .into_iter()
+        .map(|o| (o.to_string(), o.to_string()))
+        .collect();
+    let mut r = Reply::text(format!(
+        "pick a piece ({n} can move){}",
+        if n > 125 {
+            "; more with /hexmeros move"
+        } else {
+            ""
+        }
+    ));
+    let from = |menu| Action::From { menu };
+    r.components = menus(c.game, state.version, from, "piece", options);
+    Ok(r)
+}
+
+/// A piece was picked: a select menu of its moves.
+async fn on_from(c: &Click<'_>) -> Result<Reply, Error> {
+    let from = c.picked("piece")?;
+    let state = c.my_turn().await?;
+    let moves: Vec<(String, String)> = state
+        .game
+        .legal_moves()
+        .into_iter()
+        .filter(|m| ids::origin(m) == from)
+        .map(|m| (m.clone(), m))
+        .collect();
+    if moves.is_empty() {
+        return Ok(Reply::text(format!("{from} has no legal move now")));
+    }
+    let mut r = Reply::text(format!("{from}: pick a destination"));
+    let to = |menu| Action::To { menu };
+    r.components = menus(c.game, state.version, to, "destination", moves);
+    Ok(r)
+}
+
+/// A move was picked: stage it and show the preview.
+async fn on_to(c: &Click<'_>) -> Result<Reply, Error> {
+    let text = c.picked("destination")?;
+    let lines = c
+        .run(Command::Move {
+            text,
+            commit: false,
+        })
+        .await?;
+    staged_reply(c.data, c.game, c.me, lines).await
+}
+
+async fn on_pass(c: &Click<'_>) -> Result<Reply, Error> {
+    let lines = c.run(Command::Pass).await?;
+    Ok(Reply::text(non_empty(lines, "the Token is passed")))
+}
+
+async fn on_back(c: &Click<'_>) -> Result<Reply, Error> {
+    let lines = c.run(Command::TakeBack).await?;
+    Ok(Reply::text(non_empty(lines, "move taken back")))
+}
+
+/// Declare Check…: a button per seat the staged move may declare Check on.
+async fn on_checks(c: &Click<'_>) -> Result<Reply, Error> {
+    let state = c.my_turn().await?;
+    let st = state
+        .staged
+        .as_ref()
+        .ok_or(hexmeros::host::HostError::from(
+            hexmeros::host::Refused::NothingStaged,
+        ))?;
+    // The host decides which declarations the staged move may carry.
+    let seats: Vec<Seat> = state
+        .active()
+        .into_iter()
+        .filter(|&s| Some(s) != state.holder())
+        .filter(|&s| {
+            state
+                .prepare_stage(&format!("{}+{}", st.text, state.seat_name(s)))
+                .is_ok()
+        })
+        .collect();
+    if seats.is_empty() {
+        return Ok(Reply::text(format!(
+            "{} attacks no Sovereign: there is no Check to declare",
+            st.text
+        )));
+    }
+    let buttons = seats
+        .iter()
+        .take(5)
+        .map(|&seat| {
+            CreateButton::new(
+                ComponentId::new(c.game, state.version, Action::Check { seat }).encode(),
+            )
+            .label(format!("Check on {}", state.seat_name(seat)))
+            .style(serenity::ButtonStyle::Danger)
+        })
+        .collect();
+    let mut r = Reply::text("declare Check on:");
+    r.components = vec![CreateActionRow::Buttons(buttons)];
+    Ok(r)
+}
+
+async fn on_check(c: &Click<'_>, seat: Seat) -> Result<Reply, Error> {
+    let lines = c.run(Command::Check { seat }).await?;
+    staged_reply(c.data, c.game, c.me, lines).await
+}
+
+/// The answer to a challenge window.
+async fn on_challenge(c: &Click<'_>, declare: bool) -> Result<Reply, Error> {
+    let lines = c.run(Command::Challenge { declare }).await?;
+    Ok(Reply::text(non_empty(
+        lines,
+        if declare {
+            "you declared Check upon the mover"
+        } else {
+            "you let the move stand"
+        },
+    )))
+}
+
+/// A ballot's Yes or No.
+async fn on_vote(c: &Click<'_>, motion: u64, yes: bool) -> Result<Reply, Error> {
+    let lines = c
+        .run(Command::Vote {
+            motion: Some(motion),
+            yes,
+        })
+        .await?;
+    Ok(Reply::text(non_empty(
+        lines,
+        &format!(
+            "you voted {} on motion #{motion}",
+            if yes { "yes" } else { "no" }
+        ),
+    )))
+}
+
+/// A stalled-player button: propose the skip, bot or expulsion, if the turn is still the one the
+/// button was made for.
+async fn on_stall(
+    c: &Click<'_>,
+    proposal: Proposal,
+    seat: Seat,
+    turn: usize,
+) -> Result<Reply, Error> {
+    let state = c.data.host.state(c.game).await?;
+    // A button from an earlier turn (even of the same seat, a round later) is stale.
+    if state.holder() != Some(seat) || state.record.len() != turn {
+        return Ok(Reply::text(format!(
+            "{} no longer holds the Token: nothing to vote on",
+            state.seat_name(seat)
+        )));
+    }
+    let motion = match proposal {
+        Proposal::Skip => Motion::Skip { seat },
+        Proposal::Expel => Motion::Expel { seat },
+        Proposal::Bot => Motion::Replace {
+            seat,
+            player: c
+                .data
+                .host
+                .store()
+                .bot_player(Level::Normal, c.data.host.now())
+                .await?,
+        },
+    };
+    let what = deliver::with_names(c.data, &state.describe(&motion)).await;
+    let lines = c.run(Command::Propose(motion)).await?;
+    Ok(Reply::text(non_empty(
+        lines,
+        &format!("you proposed: {what}; your vote counts as yes"),
+    )))
+}
+
+/// My side: the board from the clicker's seat (or the Token holder's), privately.
+async fn on_board(c: &Click<'_>) -> Result<Reply, Error> {
+    let state = c.data.host.state(c.game).await?;
+    let viewer = state.seat_of(c.me).or(state.holder());
+    Ok(board_reply(&state, viewer).await)
+}
+
+/// The board from `viewer`'s side as a private reply.
+async fn board_reply(state: &GameState, viewer: Option<Seat>) -> Reply {
+    let caption = match viewer {
+        Some(s) => format!(
+            "{} from {}'s side",
+            deliver::title(state),
+            state.seat_name(s)
+        ),
+        None => deliver::title(state),
+    };
+    picture_reply(caption, picture::board(state, viewer).await)
 }
 
 fn non_empty(lines: Vec<String>, default: &str) -> String {
@@ -551,18 +599,7 @@ async fn reaction(
                 Err(e) => Reply::text(format!("game #{game}: ⚠️ {e}")),
             }
         }
-        None => {
-            let viewer = state.seat_of(me);
-            let caption = match viewer {
-                Some(s) => format!(
-                    "{} from {}'s side",
-                    deliver::title(&state),
-                    state.seat_name(s)
-                ),
-                None => deliver::title(&state),
-            };
-            picture_reply(caption, picture::board(&state, viewer).await)
-        }
+        None => board_reply(&state, state.seat_of(me)).await,
     };
     deliver::dm(http, data, me, reply.into_message(), false).await;
     Ok(())

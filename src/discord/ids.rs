@@ -1,119 +1,242 @@
 //! Stateless component ids: `game:action:version[:arg]`. Everything a button or select menu
 //! needs is in its id, so the component handler keeps no memory between clicks and a button
 //! still works after the bot restarts; the version lets a button from an earlier turn be refused.
+//!
+//! [`ComponentId`] is the one type of this wire format: [`ComponentId::encode`] makes every
+//! `custom_id` the bot posts and [`ComponentId::decode`] reads every one it receives. Buttons
+//! already posted in Discord threads carry the text, so the format never changes: each action's
+//! key and argument below are exactly what earlier builds posted.
 
+use hexmeros::games::Seat;
 use hexmeros::host::GameId;
 
-/// What a component does.
+/// A button or select menu this bot made, as its `custom_id` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComponentId {
+    pub game: GameId,
+    /// The game's version when the control was made.
+    pub version: u64,
+    pub action: Action,
+}
+
+/// What a component does, with its arguments (the wire key and argument in brackets).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Open the piece picker (turn message).
+    /// Open the piece picker (turn message) [`pick`].
     Pick,
-    /// A piece was picked from a select menu: show its destinations.
-    From,
-    /// A destination was picked from a select menu: stage that move.
-    To,
-    /// Pass the Token with the staged move.
+    /// A piece was picked from select menu number `menu` (25 pieces a menu): show its
+    /// destinations [`from:<menu>`].
+    From { menu: u8 },
+    /// A destination was picked from select menu number `menu`: stage that move [`to:<menu>`].
+    To { menu: u8 },
+    /// Pass the Token with the staged move [`pass`].
     Pass,
-    /// Take the staged move back.
+    /// Take the staged move back [`back`].
     Back,
-    /// Offer the Check declarations the staged move can carry.
+    /// Offer the Check declarations the staged move can carry [`checks`].
     Checks,
-    /// Add a Check declaration on the seat in `arg`.
-    Check,
-    /// Answer the challenge window: `arg` is `y` (declare Check upon the mover) or `n`.
-    Challenge,
-    /// Vote on a motion: `arg` is `<motion>-y` or `<motion>-n`.
-    Vote,
-    /// Show the board from the presser's side, privately.
+    /// Add a Check declaration on `seat` [`check:<seat>`].
+    Check { seat: Seat },
+    /// Answer the challenge window: declare Check upon the mover, or let the move stand
+    /// [`chal:y`, `chal:n`].
+    Challenge { declare: bool },
+    /// Vote on a motion [`vote:<motion>-y`, `vote:<motion>-n`].
+    Vote { motion: u64, yes: bool },
+    /// Show the board from the presser's side, privately [`board`].
     Board,
-    /// Propose what to do about a stalled Token holder: `arg` is
-    /// `<skip|expel|bot>-<seat>-<turn>` (turn: the number of record lines when the turn began).
-    Stall,
+    /// Propose what to do about the stalled Token holder `seat`; `turn` is the number of record
+    /// lines when the turn began [`stall:<skip|expel|bot>-<seat>-<turn>`].
+    Stall {
+        proposal: Proposal,
+        seat: Seat,
+        turn: usize,
+    },
+}
+
+/// What a stalled-player button puts to the vote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proposal {
+    /// Pass the stalled player's Token without a move.
+    Skip,
+    /// Expel the stalled player.
+    Expel,
+    /// A bot takes the stalled player's seat.
+    Bot,
+}
+
+/// Why a `custom_id` is not one this bot makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadId {
+    #[error("a component id is `game:action:version[:arg]`")]
+    Shape,
+    #[error("a component id names no action I know")]
+    UnknownAction,
+    #[error("a component id has the wrong argument for its action")]
+    Argument,
+}
+
+impl ComponentId {
+    pub fn new(game: GameId, version: u64, action: Action) -> ComponentId {
+        ComponentId {
+            game,
+            version,
+            action,
+        }
+    }
+
+    /// The `custom_id` text: `game:action:version[:arg]`.
+    pub fn encode(&self) -> String {
+        let head = format!("{}:{}:{}", self.game, self.action.key(), self.version);
+        match self.action.arg() {
+            Some(arg) => format!("{head}:{arg}"),
+            None => head,
+        }
+    }
+
+    /// Read a `custom_id`. Only the exact text [`encode`](Self::encode) makes is accepted, so
+    /// every control has one spelling and anything else is refused.
+    pub fn decode(s: &str) -> Result<ComponentId, BadId> {
+        let mut parts = s.splitn(4, ':');
+        let game = parts
+            .next()
+            .and_then(|g| g.parse().ok())
+            .ok_or(BadId::Shape)?;
+        let key = parts.next().ok_or(BadId::Shape)?;
+        let version = parts
+            .next()
+            .and_then(|v| v.parse().ok())
+            .ok_or(BadId::Shape)?;
+        let id = ComponentId::new(game, version, Action::decode(key, parts.next())?);
+        if id.encode() != s {
+            // `+7`, `007`: a number spelled otherwise than the bot spells it.
+            return Err(BadId::Shape);
+        }
+        Ok(id)
+    }
 }
 
 impl Action {
     fn key(self) -> &'static str {
         match self {
             Action::Pick => "pick",
-            Action::From => "from",
-            Action::To => "to",
+            Action::From { .. } => "from",
+            Action::To { .. } => "to",
             Action::Pass => "pass",
             Action::Back => "back",
             Action::Checks => "checks",
-            Action::Check => "check",
-            Action::Challenge => "chal",
-            Action::Vote => "vote",
+            Action::Check { .. } => "check",
+            Action::Challenge { .. } => "chal",
+            Action::Vote { .. } => "vote",
             Action::Board => "board",
-            Action::Stall => "stall",
+            Action::Stall { .. } => "stall",
         }
     }
 
-    fn from_key(key: &str) -> Option<Action> {
-        Some(match key {
-            "pick" => Action::Pick,
-            "from" => Action::From,
-            "to" => Action::To,
-            "pass" => Action::Pass,
-            "back" => Action::Back,
-            "checks" => Action::Checks,
-            "check" => Action::Check,
-            "chal" => Action::Challenge,
-            "vote" => Action::Vote,
-            "board" => Action::Board,
-            "stall" => Action::Stall,
-            _ => return None,
+    fn arg(self) -> Option<String> {
+        match self {
+            Action::Pick | Action::Pass | Action::Back | Action::Checks | Action::Board => None,
+            Action::From { menu } | Action::To { menu } => Some(menu.to_string()),
+            Action::Check { seat } => Some(seat.0.to_string()),
+            Action::Challenge { declare } => Some(yes_no(declare).to_string()),
+            Action::Vote { motion, yes } => Some(format!("{motion}-{}", yes_no(yes))),
+            Action::Stall {
+                proposal,
+                seat,
+                turn,
+            } => Some(format!("{}-{}-{turn}", proposal.key(), seat.0)),
+        }
+    }
+
+    fn decode(key: &str, arg: Option<&str>) -> Result<Action, BadId> {
+        let bare = |action| arg.map_or(Ok(action), |_| Err(BadId::Argument));
+        let arg = || arg.ok_or(BadId::Argument);
+        Ok(match key {
+            "pick" => bare(Action::Pick)?,
+            "pass" => bare(Action::Pass)?,
+            "back" => bare(Action::Back)?,
+            "checks" => bare(Action::Checks)?,
+            "board" => bare(Action::Board)?,
+            "from" => Action::From {
+                menu: number(arg()?)?,
+            },
+            "to" => Action::To {
+                menu: number(arg()?)?,
+            },
+            "check" => Action::Check {
+                seat: Seat(number(arg()?)?),
+            },
+            "chal" => Action::Challenge {
+                declare: from_yes_no(arg()?)?,
+            },
+            "vote" => {
+                let (motion, yes) = arg()?.split_once('-').ok_or(BadId::Argument)?;
+                Action::Vote {
+                    motion: number(motion)?,
+                    yes: from_yes_no(yes)?,
+                }
+            }
+            "stall" => {
+                let mut parts = arg()?.splitn(3, '-');
+                let mut next = || parts.next().ok_or(BadId::Argument);
+                Action::Stall {
+                    proposal: Proposal::from_key(next()?)?,
+                    seat: Seat(number(next()?)?),
+                    turn: number(next()?)?,
+                }
+            }
+            _ => return Err(BadId::UnknownAction),
         })
     }
+
+    /// Whether the action belongs to a turn message (or a reply to one), so that a control made
+    /// before the current turn message is stale.
+    pub fn of_turn(self) -> bool {
+        matches!(
+            self,
+            Action::Pick
+                | Action::From { .. }
+                | Action::To { .. }
+                | Action::Pass
+                | Action::Back
+                | Action::Checks
+                | Action::Check { .. }
+        )
+    }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CustomId {
-    pub game: GameId,
-    pub action: Action,
-    pub version: u64,
-    pub arg: Option<String>,
-}
-
-impl CustomId {
-    pub fn new(game: GameId, action: Action, version: u64) -> CustomId {
-        CustomId {
-            game,
-            action,
-            version,
-            arg: None,
+impl Proposal {
+    fn key(self) -> &'static str {
+        match self {
+            Proposal::Skip => "skip",
+            Proposal::Expel => "expel",
+            Proposal::Bot => "bot",
         }
     }
 
-    pub fn arg(mut self, arg: impl Into<String>) -> CustomId {
-        self.arg = Some(arg.into());
-        self
-    }
-
-    /// Parse an id; `None` for anything this bot did not make.
-    pub fn parse(s: &str) -> Option<CustomId> {
-        let mut parts = s.splitn(4, ':');
-        let game = parts.next()?.parse().ok()?;
-        let action = Action::from_key(parts.next()?)?;
-        let version = parts.next()?.parse().ok()?;
-        let arg = parts.next().map(str::to_string);
-        Some(CustomId {
-            game,
-            action,
-            version,
-            arg,
-        })
+    fn from_key(key: &str) -> Result<Proposal, BadId> {
+        match key {
+            "skip" => Ok(Proposal::Skip),
+            "expel" => Ok(Proposal::Expel),
+            "bot" => Ok(Proposal::Bot),
+            _ => Err(BadId::Argument),
+        }
     }
 }
 
-impl std::fmt::Display for CustomId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}", self.game, self.action.key(), self.version)?;
-        if let Some(a) = &self.arg {
-            write!(f, ":{a}")?;
-        }
-        Ok(())
+fn yes_no(yes: bool) -> &'static str {
+    if yes { "y" } else { "n" }
+}
+
+fn from_yes_no(s: &str) -> Result<bool, BadId> {
+    match s {
+        "y" => Ok(true),
+        "n" => Ok(false),
+        _ => Err(BadId::Argument),
     }
+}
+
+fn number<T: std::str::FromStr>(s: &str) -> Result<T, BadId> {
+    s.parse().map_err(|_| BadId::Argument)
 }
 
 /// The piece (or reserve) a move text starts from: `Q4` of `Q4xQ8=Regent`, `S@` of `S@g2`,
@@ -129,24 +252,139 @@ pub fn origin(mv: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn id(game: GameId, version: u64, action: Action) -> Result<ComponentId, BadId> {
+        Ok(ComponentId::new(game, version, action))
+    }
+
+    /// Every action with arbitrary arguments.
+    fn any_action() -> impl Strategy<Value = Action> {
+        let seat = any::<u8>().prop_map(Seat);
+        let proposal = prop_oneof![
+            Just(Proposal::Skip),
+            Just(Proposal::Expel),
+            Just(Proposal::Bot)
+        ];
+        prop_oneof![
+            Just(Action::Pick),
+            any::<u8>().prop_map(|menu| Action::From { menu }),
+            any::<u8>().prop_map(|menu| Action::To { menu }),
+            Just(Action::Pass),
+            Just(Action::Back),
+            Just(Action::Checks),
+            seat.clone().prop_map(|seat| Action::Check { seat }),
+            any::<bool>().prop_map(|declare| Action::Challenge { declare }),
+            (any::<u64>(), any::<bool>()).prop_map(|(motion, yes)| Action::Vote { motion, yes }),
+            Just(Action::Board),
+            (proposal, seat, any::<usize>()).prop_map(|(proposal, seat, turn)| Action::Stall {
+                proposal,
+                seat,
+                turn
+            }),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn every_id_round_trips(game: GameId, version: u64, action in any_action()) {
+            let id = ComponentId::new(game, version, action);
+            let text = id.encode();
+            // Discord's limit on a custom_id.
+            prop_assert!(text.len() <= 100, "{text} is too long");
+            prop_assert_eq!(ComponentId::decode(&text), Ok(id));
+        }
+
+        /// Near misses too: a number spelled `+7` or `07`, a stray argument, a wrong one.
+        #[test]
+        fn only_encoded_text_decodes(
+            s in "[-+0]?[0-9]{1,3}:(pick|from|to|pass|check|chal|vote|stall|fly):[+0]?[0-9]{1,3}\
+                  (:(skip-|bot-|[+0])?[-0-9yn]{0,6})?"
+        ) {
+            if let Ok(id) = ComponentId::decode(&s) {
+                prop_assert_eq!(id.encode(), s);
+            }
+        }
+    }
 
     #[test]
-    fn ids_round_trip_and_reject_foreign_ids() {
-        let id = CustomId::new(12, Action::To, 7).arg("0.a2-0.a3");
-        let text = id.to_string();
-        assert_eq!(text, "12:to:7:0.a2-0.a3");
-        assert_eq!(CustomId::parse(&text), Some(id));
-        assert_eq!(
-            CustomId::parse("3:pass:9"),
-            Some(CustomId::new(3, Action::Pass, 9))
-        );
-        assert_eq!(
-            CustomId::parse("3:stall:9:skip-0-4"),
-            Some(CustomId::new(3, Action::Stall, 9).arg("skip-0-4"))
-        );
-        assert_eq!(CustomId::parse("3:fly:9"), None);
-        assert_eq!(CustomId::parse("x:pass:9"), None);
-        assert_eq!(CustomId::parse("3:pass"), None);
+    fn todays_ids_decode() {
+        let cases = [
+            ("12:pick:7", id(12, 7, Action::Pick)),
+            ("12:from:7:0", id(12, 7, Action::From { menu: 0 })),
+            ("12:to:7:4", id(12, 7, Action::To { menu: 4 })),
+            ("3:pass:9", id(3, 9, Action::Pass)),
+            ("3:back:9", id(3, 9, Action::Back)),
+            ("3:checks:9", id(3, 9, Action::Checks)),
+            ("3:check:9:5", id(3, 9, Action::Check { seat: Seat(5) })),
+            ("3:chal:9:y", id(3, 9, Action::Challenge { declare: true })),
+            ("3:chal:9:n", id(3, 9, Action::Challenge { declare: false })),
+            (
+                "3:vote:9:2-y",
+                id(
+                    3,
+                    9,
+                    Action::Vote {
+                        motion: 2,
+                        yes: true,
+                    },
+                ),
+            ),
+            (
+                "3:vote:9:2-n",
+                id(
+                    3,
+                    9,
+                    Action::Vote {
+                        motion: 2,
+                        yes: false,
+                    },
+                ),
+            ),
+            ("3:board:9", id(3, 9, Action::Board)),
+        ];
+        for (text, want) in cases {
+            assert_eq!(ComponentId::decode(text), want, "{text}");
+        }
+        for (text, proposal) in [
+            ("3:stall:9:skip-0-4", Proposal::Skip),
+            ("3:stall:9:expel-0-4", Proposal::Expel),
+            ("3:stall:9:bot-0-4", Proposal::Bot),
+        ] {
+            let stall = Action::Stall {
+                proposal,
+                seat: Seat(0),
+                turn: 4,
+            };
+            assert_eq!(ComponentId::decode(text), id(3, 9, stall), "{text}");
+        }
+    }
+
+    #[test]
+    fn malformed_ids_are_refused() {
+        let cases = [
+            ("", BadId::Shape),
+            ("3:pass", BadId::Shape),
+            ("x:pass:9", BadId::Shape),
+            ("3:pass:v9", BadId::Shape),
+            ("3:pass:+9", BadId::Shape),
+            ("03:pass:9", BadId::Shape),
+            ("3:to:9:01", BadId::Shape),
+            ("3:fly:9", BadId::UnknownAction),
+            ("3:pass:9:x", BadId::Argument),
+            ("3:to:9", BadId::Argument),
+            ("3:to:9:0.a2-0.a3", BadId::Argument),
+            ("3:check:9:256", BadId::Argument),
+            ("3:chal:9:maybe", BadId::Argument),
+            ("3:vote:9:2", BadId::Argument),
+            ("3:vote:9:x-y", BadId::Argument),
+            ("3:stall:9:nap-0-4", BadId::Argument),
+            ("3:stall:9:skip-0", BadId::Argument),
+            ("3:stall:9:skip-0-4-1", BadId::Argument),
+        ];
+        for (text, want) in cases {
+            assert_eq!(ComponentId::decode(text), Err(want), "{text}");
+        }
     }
 
     #[test]
