@@ -52,6 +52,13 @@ pub enum HostError {
 }
 
 impl HostError {
+    /// True for a failure a player cannot cause (storage, a stored game that no longer
+    /// replays): a front end apologises and logs it instead of showing its text. Every other
+    /// variant is a refusal whose text is the sentence the player reads.
+    pub fn is_internal(&self) -> bool {
+        matches!(self, HostError::Store(_) | HostError::Corrupt { .. })
+    }
+
     pub(crate) fn invalid(msg: impl Into<String>) -> HostError {
         HostError::Invalid(msg.into())
     }
