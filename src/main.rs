@@ -97,10 +97,38 @@ async fn host(db: Option<String>) -> anyhow::Result<hexmeros::host::GameHost> {
     ))
 }
 
+/// The bot's logs, on stderr (serenity's and poise's too): `RUST_LOG` from the environment or
+/// `.env` filters them (e.g. `hexmeros=debug,info`), `info` when unset.
+fn init_logging() {
+    use std::io::IsTerminal as _;
+    // A missing .env is fine: the variables may come from the environment.
+    let _ = dotenvy::dotenv();
+    let wanted = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    let (filter, bad) = match wanted
+        .as_deref()
+        .map(tracing_subscriber::EnvFilter::try_new)
+    {
+        Some(Ok(f)) => (f, None),
+        Some(Err(e)) => (tracing_subscriber::EnvFilter::new("info"), Some(e)),
+        None => (tracing_subscriber::EnvFilter::new("info"), None),
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+    if let Some(e) = bad {
+        tracing::warn!(error = %e, "RUST_LOG is not a filter; logging at info");
+    }
+}
+
 fn run_host(cmd: Command) -> anyhow::Result<String> {
     runtime()?.block_on(async move {
         match cmd {
             Command::Serve { db } => {
+                init_logging();
                 discord::serve_from_env(db).await?;
                 Ok(String::new())
             }

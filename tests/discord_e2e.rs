@@ -27,16 +27,24 @@ struct Bot {
     dir: tempfile::TempDir,
     child: Option<Child>,
     api_base: String,
+    /// `RUST_LOG` for the process, if set.
+    rust_log: Option<String>,
 }
 
 impl Bot {
     async fn start(fake: &F) -> Bot {
+        Bot::start_logging(fake, None).await
+    }
+
+    /// A bot whose stderr (in `log()`) is filtered by `rust_log`.
+    async fn start_logging(fake: &F, rust_log: Option<&str>) -> Bot {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
         let mut bot = Bot {
             dir,
             child: None,
             api_base: fake.api_base(),
+            rust_log: rust_log.map(str::to_string),
         };
         bot.spawn();
         fake.wait_ready(T).await.unwrap();
@@ -57,7 +65,11 @@ impl Bot {
             .append(true)
             .open(self.log_path())
             .unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_hexmeros"));
+        if let Some(filter) = &self.rust_log {
+            cmd.env("RUST_LOG", filter);
+        }
+        let child = cmd
             .arg("serve")
             .current_dir(self.dir.path())
             .env("DISCORD_TOKEN", "fake-token")
@@ -926,6 +938,122 @@ async fn a_bot_answers_a_move() {
     );
     let game: i64 = 1;
     assert_eq!(bot.state(game).await.record.len(), 2);
+    assert_clean(&fake, &bot);
+}
+
+/// The line of the bot's log that has every one of `parts`, waited for.
+async fn wait_log_line(bot: &Bot, parts: &[&str]) -> String {
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        let log = bot.log();
+        if let Some(line) = log.lines().find(|l| parts.iter().all(|p| l.contains(p))) {
+            return line.to_string();
+        }
+        if tokio::time::Instant::now() > deadline {
+            panic!("no log line with {parts:?} in:\n{log}");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The milliseconds a log line reports (`ms=<n>`).
+fn log_ms(line: &str) -> u64 {
+    line.split(" ms=")
+        .nth(1)
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no milliseconds in {line:?}"))
+}
+
+/// `RUST_LOG=debug`: every command and button logs one line when it finishes, with its game,
+/// user, action, outcome and milliseconds (ok at debug, refused at info); an internal error (here
+/// a reply Discord rejects) is shown as an apology with a reference, and logged under it with its
+/// cause, which the player does not see.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_and_buttons_are_logged_with_their_outcome_and_latency() {
+    let fake = F::start().await;
+    let bot = Bot::start_logging(&fake, Some("debug")).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    let g = format!(" game={} ", game.id);
+    let user = |n: u64| format!(" user={} ", u(n));
+    let line = wait_log_line(
+        &bot,
+        &[
+            "DEBUG",
+            " command ",
+            &g,
+            &user(1),
+            r#"action="hexmeros start""#,
+            "outcome=ok",
+        ],
+    )
+    .await;
+    assert!(log_ms(&line) < T.as_millis() as u64, "{line}");
+
+    // A move out of turn: refused, at info.
+    let mv = legal(GameKind::HexiMeros, &[])[0].clone();
+    let r = hx(
+        &fake,
+        u(2),
+        game.thread,
+        "move",
+        json!([str_opt("from", &mv)]),
+    )
+    .await;
+    assert_refused(&r, "not your turn");
+    let action = r#"action="hexmeros move""#;
+    let line = wait_log_line(&bot, &["INFO", &g, &user(2), action, "outcome=refused"]).await;
+    log_ms(&line);
+
+    // Buttons: a stranger's is refused, the holder's "My side" is fine.
+    let (turn, body) = turn_message(&fake, game.thread);
+    let r = click(&fake, u(7), game.thread, turn, &id_with(&body, "pick")).await;
+    assert_refused(&r, "not playing");
+    let parts = [
+        " component ",
+        &g,
+        &user(7),
+        r#"action="pick""#,
+        "outcome=refused",
+    ];
+    log_ms(&wait_log_line(&bot, &parts).await);
+    click(&fake, u(1), game.thread, turn, &id_with(&body, "board")).await;
+    let parts = [
+        " component ",
+        &g,
+        &user(1),
+        r#"action="board""#,
+        "outcome=ok",
+    ];
+    log_ms(&wait_log_line(&bot, &parts).await);
+
+    // Discord refuses the reply to /hexmeros games: the player gets the apology instead.
+    fake.fail_next("POST", "/webhooks/", 403, None, 1);
+    let i = fake
+        .slash(u(3), game.thread, "hexmeros", sub("games", json!([])))
+        .await;
+    acked(&fake, &i).await;
+    let ok = |s: &Sent| s.method == "POST" && s.path.starts_with("/webhooks/") && s.status == 200;
+    let r = fake.wait_responses(&i, T, 1, ok).await.unwrap().remove(0);
+    let text = content(&r);
+    assert!(is_private(&r), "{r:?}");
+    assert!(text.starts_with("⚠️ Sorry, something went wrong"), "{text}");
+    assert!(!text.contains("Missing Permissions"), "{text}");
+    let reference = text
+        .split("(ref ")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .unwrap();
+    let parts = ["ERROR", "internal error", reference, "Missing Permissions"];
+    wait_log_line(&bot, &parts).await;
+    let action = r#"action="hexmeros games""#;
+    let line = wait_log_line(
+        &bot,
+        &["ERROR", " command ", &user(3), action, "outcome=error"],
+    )
+    .await;
+    log_ms(&line);
     assert_clean(&fake, &bot);
 }
 

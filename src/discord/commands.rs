@@ -14,51 +14,68 @@ use hexmeros::host::{
     Timers,
 };
 
+use super::activity::{self, Outcome};
 use super::deliver::{self, Origin};
 use super::ids;
 use super::picture;
+use super::reply;
 use super::{Context, Data, Error};
 
 pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![hexmeros(), score()]
 }
 
-/// Answer any error privately; the state is unchanged whenever one is returned.
+/// Answer any error privately; the state is unchanged whenever one is returned. A refusal
+/// shows its sentence; an internal error an apology with the reference it is logged under.
 pub async fn on_error(err: poise::FrameworkError<'_, Data, Error>) {
-    let (ctx, text) = match err {
-        poise::FrameworkError::Command { error, ctx, .. } => (ctx, format!("{error}")),
-        poise::FrameworkError::MissingUserPermissions { ctx, .. } => (
-            ctx,
-            "only members with the Manage Server permission may do that".to_string(),
-        ),
+    match err {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            let span = activity::command_span(ctx).await;
+            let (outcome, text) = span.in_scope(|| reply::report(&error));
+            answer(ctx, outcome, text).await;
+        }
+        poise::FrameworkError::MissingUserPermissions { ctx, .. } => {
+            let text = "⚠️ only members with the Manage Server permission may do that";
+            answer(ctx, Outcome::Refused, text.to_string()).await;
+        }
         poise::FrameworkError::ArgumentParse { error, ctx, .. } => {
-            (ctx, format!("I could not read that: {error}"))
+            let text = format!("⚠️ I could not read that: {error}");
+            answer(ctx, Outcome::Refused, text).await;
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
-                eprintln!("warning: error while handling an error: {e}");
+                tracing::warn!(error = %e, "error while handling an error");
             }
-            return;
         }
-    };
-    let reply = CreateReply::default()
-        .content(format!("⚠️ {text}"))
-        .ephemeral(true);
-    if let Err(e) = ctx.send(reply).await {
-        eprintln!("warning: cannot send an error reply: {e}");
     }
+}
+
+/// Send a failed command's private answer, then log its line.
+async fn answer(ctx: Context<'_>, outcome: Outcome, text: String) {
+    let reply = CreateReply::default().content(text).ephemeral(true);
+    if let Err(e) = ctx.send(reply).await {
+        tracing::warn!(
+            user = ctx.author().id.get(),
+            action = %ctx.command().qualified_name,
+            error = %e,
+            "cannot send an error reply"
+        );
+    }
+    activity::command_finished(ctx, outcome).await;
 }
 
 /// The game an option names, else the game of the thread the command is used in, else the
 /// caller's only game where it is their turn.
 async fn game_for(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Error> {
-    resolve_game(
+    let game = resolve_game(
         ctx.data(),
         ctx.channel_id().get(),
         ctx.author().id.get(),
         game,
     )
-    .await
+    .await?;
+    activity::note_game(ctx, game).await;
+    Ok(game)
 }
 
 async fn resolve_game(
@@ -76,11 +93,11 @@ async fn resolve_game(
     let mine = data.host.my_turn(user as PlayerId).await?;
     match mine.as_slice() {
         [one] => Ok(one.id),
-        [] => Err(anyhow::anyhow!(
-            "which game? use this in a game's thread, or give the game option"
+        [] => Err(reply::refused(
+            "which game? use this in a game's thread, or give the game option",
         )),
-        _ => Err(anyhow::anyhow!(
-            "it is your turn in several games: give the game option (see /hexmeros games)"
+        _ => Err(reply::refused(
+            "it is your turn in several games: give the game option (see /hexmeros games)",
         )),
     }
 }
@@ -158,14 +175,20 @@ fn seat_named(state: &hexmeros::host::GameState, name: &str) -> Result<Seat, Err
             let names: Vec<&str> = (0..state.seats.len() as u8)
                 .map(|i| state.seat_name(Seat(i)))
                 .collect();
-            anyhow::anyhow!("no seat called {name:?} (seats: {})", names.join(", "))
+            reply::refused(format!(
+                "no seat called {name:?} (seats: {})",
+                names.join(", ")
+            ))
         })
 }
 
 fn seat_of_user(state: &hexmeros::host::GameState, user: &serenity::User) -> Result<Seat, Error> {
-    state
-        .seat_of(user.id.get() as PlayerId)
-        .ok_or_else(|| anyhow::anyhow!("{} is not playing in game #{}", user.name, state.id))
+    state.seat_of(user.id.get() as PlayerId).ok_or_else(|| {
+        reply::refused(format!(
+            "{} is not playing in game #{}",
+            user.name, state.id
+        ))
+    })
 }
 
 #[derive(Clone, Copy, Debug, poise::ChoiceParameter)]
@@ -251,10 +274,10 @@ async fn start(
     let mut players = Vec::new();
     for u in &users {
         if u.bot {
-            return Err(anyhow::anyhow!(
+            return Err(reply::refused(format!(
                 "{} is a bot and cannot take a seat",
                 u.name
-            ));
+            )));
         }
         data.host
             .store()
@@ -280,6 +303,7 @@ async fn start(
         ..Timers::default()
     });
     let (id, fx) = data.host.create(kind, &players, house, timers).await?;
+    activity::note_game(ctx, id).await;
     let lines = deliver::deliver(&ctx.serenity_context().http, data, fx, origin(ctx, me)).await;
     // A bot in the first seat moves at once.
     deliver::bots(&ctx.serenity_context().http, data, id);

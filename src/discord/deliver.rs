@@ -14,6 +14,7 @@ use serenity::{
     CreateMessage, GuildId, Http, MessageId, ReactionType, UserId,
 };
 
+use hexmeros::games::Seat;
 use hexmeros::host::{Effect, GameId, GameState, PlayerId, Status};
 
 use super::Data;
@@ -121,9 +122,10 @@ where
                     _ => return Err(e),
                 };
                 if attempt >= 6 {
-                    eprintln!("warning: {what} failed {attempt} times, giving up: {e}");
+                    tracing::warn!(what, attempt, error = %e, "a Discord call failed; giving up");
                     return Err(e);
                 }
+                tracing::warn!(what, attempt, error = %e, "a Discord call failed; retrying");
                 tokio::time::sleep(wait).await;
                 pause *= 2;
             }
@@ -196,16 +198,15 @@ pub async fn deliver(
     let mut private = Vec::new();
     let mut games = BTreeSet::new();
     for e in fx {
-        if let Some(g) = e.game() {
-            games.insert(g);
-        }
+        let game = e.game();
+        games.extend(game);
         if let Err(err) = one(http, data, e, origin, &mut private).await {
-            eprintln!("warning: an effect could not be delivered: {err}");
+            tracing::error!(game, error = %format_args!("{err:#}"), "an effect could not be delivered");
         }
     }
     for &g in &games {
         if let Err(err) = follow_up(http, data, g).await {
-            eprintln!("warning: game #{g}: {err}");
+            tracing::error!(game = g, error = %format_args!("{err:#}"), "a ballot, stall notice or replay could not be posted");
         }
     }
     // Bots act after a person: in their own task, so the person's reply does not wait for them.
@@ -227,7 +228,7 @@ pub fn bots(http: &Arc<Http>, data: &Data, game: GameId) {
                 Box::pin(deliver(&http, &data, fx, Origin::default())).await;
             }
             Ok(_) => {}
-            Err(e) => eprintln!("warning: game #{game}: bots failed: {e}"),
+            Err(e) => tracing::error!(game, error = %e, "bots failed"),
         }
     });
 }
@@ -248,40 +249,7 @@ async fn one(
     private: &mut Vec<String>,
 ) -> anyhow::Result<()> {
     match e {
-        Effect::OpenThread { game, title } => {
-            let Some(parent) = origin.channel else {
-                return Ok(());
-            };
-            let body = serde_json::json!({
-                "name": title,
-                "type": 11, // a public thread
-                "auto_archive_duration": 10080,
-            });
-            // Without the permission to open threads, the game lives in the channel itself.
-            let thread = match retry("opening a thread", || {
-                http.create_thread(parent, &body, None)
-            })
-            .await
-            {
-                Ok(t) => t.id,
-                Err(err) => {
-                    eprintln!("warning: no thread for game #{game} ({err}); using the channel");
-                    parent
-                }
-            };
-            data.links
-                .insert(
-                    game,
-                    origin.guild.map(|g| g.get()),
-                    parent.get(),
-                    thread.get(),
-                )
-                .await?;
-            data.host
-                .store()
-                .set_channel(game, &thread.get().to_string())
-                .await?;
-        }
+        Effect::OpenThread { game, title } => open_thread(http, data, game, &title, origin).await?,
         Effect::CloseThread { game } => {
             if let Some(t) = thread_of(data, game).await? {
                 send(
@@ -323,31 +291,7 @@ async fn one(
             player,
             version,
             text,
-        } => {
-            if let Some(t) = thread_of(data, game).await? {
-                let who = mention(data, player).await;
-                let id = |declare| {
-                    ComponentId::new(game, version, Action::Challenge { declare }).encode()
-                };
-                let row = CreateActionRow::Buttons(vec![
-                    CreateButton::new(id(true))
-                        .label("Declare Check")
-                        .style(serenity::ButtonStyle::Danger),
-                    CreateButton::new(id(false))
-                        .label("Let it stand")
-                        .style(serenity::ButtonStyle::Secondary),
-                ]);
-                send(
-                    http,
-                    t,
-                    CreateMessage::new()
-                        .content(format!("{who} {text}"))
-                        .components(vec![row])
-                        .allowed_mentions(pinging(&[player])),
-                )
-                .await?;
-            }
-        }
+        } => ask_challenge(http, data, game, player, version, &text).await?,
         Effect::Private { player, text } => {
             let text = with_names(data, &text).await;
             if Some(player) == origin.actor {
@@ -360,6 +304,82 @@ async fn one(
             let text = with_names(data, &text).await;
             dm(http, data, player, CreateMessage::new().content(text), true).await;
         }
+    }
+    Ok(())
+}
+
+/// Open the game's thread in the channel the game was started in, and link the two. Without the
+/// permission to open threads, the game lives in the channel itself.
+async fn open_thread(
+    http: &Http,
+    data: &Data,
+    game: GameId,
+    title: &str,
+    origin: Origin,
+) -> anyhow::Result<()> {
+    let Some(parent) = origin.channel else {
+        return Ok(());
+    };
+    let body = serde_json::json!({
+        "name": title,
+        "type": 11, // a public thread
+        "auto_archive_duration": 10080,
+    });
+    let thread = match retry("opening a thread", || {
+        http.create_thread(parent, &body, None)
+    })
+    .await
+    {
+        Ok(t) => t.id,
+        Err(err) => {
+            tracing::warn!(game, error = %err, "no thread; the game uses the channel");
+            parent
+        }
+    };
+    data.links
+        .insert(
+            game,
+            origin.guild.map(|g| g.get()),
+            parent.get(),
+            thread.get(),
+        )
+        .await?;
+    data.host
+        .store()
+        .set_channel(game, &thread.get().to_string())
+        .await?;
+    Ok(())
+}
+
+/// Ask a player in the game's thread whether to declare Check upon the mover, with buttons.
+async fn ask_challenge(
+    http: &Http,
+    data: &Data,
+    game: GameId,
+    player: PlayerId,
+    version: u64,
+    text: &str,
+) -> anyhow::Result<()> {
+    if let Some(t) = thread_of(data, game).await? {
+        let who = mention(data, player).await;
+        let id = |declare| ComponentId::new(game, version, Action::Challenge { declare }).encode();
+        let row = CreateActionRow::Buttons(vec![
+            CreateButton::new(id(true))
+                .label("Declare Check")
+                .style(serenity::ButtonStyle::Danger),
+            CreateButton::new(id(false))
+                .label("Let it stand")
+                .style(serenity::ButtonStyle::Secondary),
+        ]);
+        send(
+            http,
+            t,
+            CreateMessage::new()
+                .content(format!("{who} {text}"))
+                .components(vec![row])
+                .allowed_mentions(pinging(&[player])),
+        )
+        .await?;
     }
     Ok(())
 }
@@ -406,7 +426,7 @@ pub async fn post_turn(
             })
             .await
             {
-                eprintln!("warning: reaction {r} on game #{game}'s turn message: {e}");
+                tracing::warn!(game, reaction = r, error = %e, "cannot react to the turn message");
             }
         }
     }
@@ -437,49 +457,14 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
             .await?;
         }
     }
-    // A Token holder past the turn timer: one message per turn with buttons that put the
-    // choices (§8: skip, replace by a bot, expel) to the vote, so nobody has to type them.
+    // A Token holder past the turn timer is named, with buttons to vote on what to do.
     if state.timed_out
         && matches!(state.status(), Status::HouseRules | Status::Playing)
         && let Some(seat) = state.holder()
         && state.bot(seat).is_none()
         && data.links.claim_stall(game, state.record.len()).await?
     {
-        let name = state.seat_name(seat);
-        let turn = state.record.len();
-        let id = |proposal| {
-            ComponentId::new(
-                game,
-                state.version,
-                Action::Stall {
-                    proposal,
-                    seat,
-                    turn,
-                },
-            )
-            .encode()
-        };
-        let row = CreateActionRow::Buttons(vec![
-            CreateButton::new(id(Proposal::Skip))
-                .label(format!("Vote: skip {name}'s turn"))
-                .style(serenity::ButtonStyle::Primary),
-            CreateButton::new(id(Proposal::Bot))
-                .label(format!("Vote: a bot plays {name}"))
-                .style(serenity::ButtonStyle::Secondary),
-            CreateButton::new(id(Proposal::Expel))
-                .label(format!("Vote: expel {name}"))
-                .style(serenity::ButtonStyle::Danger),
-        ]);
-        send(
-            http,
-            thread,
-            CreateMessage::new()
-                .content(format!(
-                    "{name} is stalled: propose a vote (or /hexmeros vote replace to name a person)"
-                ))
-                .components(vec![row]),
-        )
-        .await?;
+        stall_notice(http, thread, &state, seat).await?;
     }
     for m in &state.motions {
         if !data.links.claim_ballot(game, m.id).await? {
@@ -514,6 +499,52 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
     Ok(())
 }
 
+/// A Token holder past the turn timer: one message per turn with buttons that put the
+/// choices (§8: skip, replace by a bot, expel) to the vote, so nobody has to type them.
+async fn stall_notice(
+    http: &Http,
+    thread: ChannelId,
+    state: &GameState,
+    seat: Seat,
+) -> anyhow::Result<()> {
+    let name = state.seat_name(seat);
+    let turn = state.record.len();
+    let id = |proposal| {
+        ComponentId::new(
+            state.id,
+            state.version,
+            Action::Stall {
+                proposal,
+                seat,
+                turn,
+            },
+        )
+        .encode()
+    };
+    let row = CreateActionRow::Buttons(vec![
+        CreateButton::new(id(Proposal::Skip))
+            .label(format!("Vote: skip {name}'s turn"))
+            .style(serenity::ButtonStyle::Primary),
+        CreateButton::new(id(Proposal::Bot))
+            .label(format!("Vote: a bot plays {name}"))
+            .style(serenity::ButtonStyle::Secondary),
+        CreateButton::new(id(Proposal::Expel))
+            .label(format!("Vote: expel {name}"))
+            .style(serenity::ButtonStyle::Danger),
+    ]);
+    send(
+        http,
+        thread,
+        CreateMessage::new()
+            .content(format!(
+                "{name} is stalled: propose a vote (or /hexmeros vote replace to name a person)"
+            ))
+            .components(vec![row]),
+    )
+    .await?;
+    Ok(())
+}
+
 /// Send a direct message. With `opt_in`, only to players who asked for DMs. A DM found closed
 /// (403, code 50007) is remembered and never tried again: repeated 403s get a bot banned.
 pub async fn dm(http: &Http, data: &Data, player: PlayerId, msg: CreateMessage, opt_in: bool) {
@@ -537,11 +568,12 @@ pub async fn dm(http: &Http, data: &Data, player: PlayerId, msg: CreateMessage, 
     if let Err(e) = sent {
         match http_status(&e) {
             Some((403, 50007)) | Some((403, _)) => {
+                tracing::info!(user = user.get(), error = %e, "DMs closed; not tried again");
                 if let Err(e) = data.links.mark_dm_closed(user.get(), data.host.now()).await {
-                    eprintln!("warning: cannot remember a closed DM: {e}");
+                    tracing::error!(user = user.get(), error = %e, "cannot remember a closed DM");
                 }
             }
-            _ => eprintln!("warning: DM to {user} failed: {e}"),
+            _ => tracing::warn!(user = user.get(), error = %e, "a DM failed"),
         }
     }
 }
@@ -557,7 +589,7 @@ pub async fn tick_loop(http: Arc<Http>, data: Data, every: Duration) {
                 deliver(&http, &data, fx, Origin::default()).await;
             }
             Ok(_) => {}
-            Err(e) => eprintln!("warning: timers failed: {e}"),
+            Err(e) => tracing::error!(error = %e, "timers failed"),
         }
     }
 }
@@ -575,7 +607,7 @@ pub async fn remove_reaction(
     })
     .await
     {
-        eprintln!("warning: cannot remove a reaction: {e}");
+        tracing::warn!(user = user.get(), error = %e, "cannot remove a reaction");
     }
 }
 

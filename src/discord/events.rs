@@ -205,7 +205,7 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     .await?;
     let reply = match click(http, data, ci).await {
         Ok(r) => r,
-        Err(e) => Reply::text(format!("⚠️ {e}")),
+        Err(e) => Reply::text(super::reply::error_text(&e)),
     };
     deliver::retry("answering a click", || {
         ci.create_followup(http, reply_clone(&reply))
@@ -596,7 +596,10 @@ async fn reaction(
                     }
                     Reply::text(format!("game #{game}: {}", lines.join("\n")))
                 }
-                Err(e) => Reply::text(format!("game #{game}: ⚠️ {e}")),
+                Err(e) => Reply::text(format!(
+                    "game #{game}: {}",
+                    super::reply::error_text(&e.into())
+                )),
             }
         }
         None => board_reply(&state, state.seat_of(me)).await,

@@ -7,6 +7,7 @@
 //! tests: with `api_base` set, REST and gateway discovery go to that address (a fake Discord)
 //! with serenity's rate limiter off, which is the only way serenity honours a proxy.
 
+mod activity;
 mod clock;
 mod commands;
 mod deliver;
@@ -14,6 +15,7 @@ mod events;
 mod ids;
 mod links;
 mod picture;
+mod reply;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -111,6 +113,18 @@ pub fn intents() -> serenity::GatewayIntents {
         | serenity::GatewayIntents::DIRECT_MESSAGE_REACTIONS
 }
 
+/// Every gateway event goes to `events`; a component click or a user's reaction is timed and
+/// logged when it finishes (see `activity`).
+async fn handle_event(
+    fw: poise::FrameworkContext<'_, Data, Error>,
+    ev: &serenity::FullEvent,
+) -> Result<(), Error> {
+    match activity::Event::of(ev, fw.bot_id()) {
+        Some(event) => event.run(events::handle(fw, ev)).await,
+        None => events::handle(fw, ev).await,
+    }
+}
+
 /// Build the client: the HTTP client (pointed at `api_base` if given), the poise framework
 /// with every command, the event handler for components and reactions, and the timer task.
 pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
@@ -131,7 +145,9 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
         .options(poise::FrameworkOptions {
             commands: commands::all(),
             on_error: |e| Box::pin(commands::on_error(e)),
-            event_handler: |fw, ev| Box::pin(events::handle(fw, ev)),
+            pre_command: |ctx| Box::pin(activity::pre_command(ctx)),
+            post_command: |ctx| Box::pin(activity::post_command(ctx)),
+            event_handler: |fw, ev| Box::pin(handle_event(fw, ev)),
             ..Default::default()
         })
         .initialize_owners(false)

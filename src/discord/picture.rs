@@ -50,11 +50,11 @@ async fn draw(state: &GameState, opts: ViewOptions) -> Picture {
     match drawn {
         Ok(Ok(png)) => Picture::Png(png),
         Ok(Err(e)) => {
-            eprintln!("warning: game #{}: no picture ({e})", state.id);
+            tracing::warn!(game = state.id, error = %e, "no picture; the text board instead");
             Picture::Text(text)
         }
         Err(e) => {
-            eprintln!("warning: game #{}: drawing failed ({e})", state.id);
+            tracing::error!(game = state.id, error = %e, "drawing failed; the text board instead");
             Picture::Text(text)
         }
     }
@@ -91,11 +91,11 @@ pub async fn replay(export: String) -> Option<Vec<u8>> {
     {
         Ok(Ok(gif)) => Some(gif),
         Ok(Err(e)) => {
-            eprintln!("warning: no replay GIF ({e})");
+            tracing::warn!(error = %e, "no replay GIF");
             None
         }
         Err(e) => {
-            eprintln!("warning: drawing the replay failed ({e})");
+            tracing::error!(error = %e, "drawing the replay failed");
             None
         }
     }

@@ -1,0 +1,204 @@
+//! One log line for every slash command, component (button, select menu) and reaction when it
+//! finishes: the game when known, the user, the action, the outcome and the milliseconds it took.
+//! `ok` is logged at debug, `refused` at info, `error` at error (the error itself is logged by
+//! [`super::reply`] with its reference). For example, with `RUST_LOG=hexmeros=debug`:
+//!
+//! ```text
+//! DEBUG hexmeros::discord::activity: command game=1 user=4100000000000001 action="hexmeros move" outcome=ok ms=12
+//! ```
+//!
+//! Slash commands are timed by poise's `pre_command` hook, which stores an [`Invocation`] in
+//! the command's invocation data; gateway events by [`Event::run`], which also opens a span that
+//! names the game, user and action, so every warning logged while handling the event says whose.
+
+use std::cell::Cell;
+use std::future::Future;
+use std::time::Instant;
+
+use poise::serenity_prelude as serenity;
+use serenity::{FullEvent, Interaction, ReactionType};
+use tracing::Instrument as _;
+
+use hexmeros::host::GameId;
+
+use super::{Context, Error, reply};
+
+/// How an interaction ended. Ordered: the worst outcome noted while handling one wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    Ok,
+    Refused,
+    Error,
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Outcome::Ok => "ok",
+            Outcome::Refused => "refused",
+            Outcome::Error => "error",
+        })
+    }
+}
+
+tokio::task_local! {
+    /// The outcome of the gateway event being handled: the component handler turns its errors
+    /// into replies, so the outcome is noted here rather than returned.
+    static OUTCOME: Cell<Outcome>;
+}
+
+/// Note `outcome` for the event being handled (no-op outside [`Event::run`]).
+pub fn note(outcome: Outcome) {
+    let _ = OUTCOME.try_with(|o| o.set(o.get().max(outcome)));
+}
+
+/// The log line of a finished interaction.
+fn finished(
+    kind: &str,
+    game: Option<GameId>,
+    user: u64,
+    action: &str,
+    outcome: Outcome,
+    ms: Option<u64>,
+) {
+    match outcome {
+        Outcome::Ok => tracing::debug!(game, user, action, %outcome, ms, "{kind}"),
+        Outcome::Refused => tracing::info!(game, user, action, %outcome, ms, "{kind}"),
+        Outcome::Error => tracing::error!(game, user, action, %outcome, ms, "{kind}"),
+    }
+}
+
+fn millis(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// What is known of a slash command while it runs.
+pub struct Invocation {
+    start: Instant,
+    game: Option<GameId>,
+}
+
+/// poise's `pre_command` hook: start the command's clock.
+pub async fn pre_command(ctx: Context<'_>) {
+    ctx.set_invocation_data(Invocation {
+        start: Instant::now(),
+        game: None,
+    })
+    .await;
+}
+
+/// poise's `post_command` hook (the command returned `Ok`).
+pub async fn post_command(ctx: Context<'_>) {
+    command_finished(ctx, Outcome::Ok).await;
+}
+
+/// Record the game a command turned out to be about, for its log line.
+pub async fn note_game(ctx: Context<'_>, game: GameId) {
+    if let Some(mut i) = ctx.invocation_data::<Invocation>().await {
+        i.game = Some(game);
+    }
+}
+
+/// The game (if known) and the milliseconds since the command started (if it got that far:
+/// a command refused by poise's permission check never starts).
+async fn invocation(ctx: Context<'_>) -> (Option<GameId>, Option<u64>) {
+    match ctx.invocation_data::<Invocation>().await {
+        Some(i) => (i.game, Some(millis(i.start))),
+        None => (None, None),
+    }
+}
+
+/// A span naming the command's game, user and action, for what is logged about it.
+pub async fn command_span(ctx: Context<'_>) -> tracing::Span {
+    let (game, _) = invocation(ctx).await;
+    tracing::info_span!(
+        "command",
+        game,
+        user = ctx.author().id.get(),
+        action = %ctx.command().qualified_name
+    )
+}
+
+/// Log the command's line.
+pub async fn command_finished(ctx: Context<'_>, outcome: Outcome) {
+    let (game, ms) = invocation(ctx).await;
+    let action = &ctx.command().qualified_name;
+    finished("command", game, ctx.author().id.get(), action, outcome, ms);
+}
+
+/// A gateway event that is logged: a component interaction or a reaction by a user.
+pub struct Event {
+    kind: &'static str,
+    game: Option<GameId>,
+    user: u64,
+    action: String,
+}
+
+impl Event {
+    /// The event's description, or `None` for an event that is not logged (any other event,
+    /// and the bot's own reactions). A component's id is `game:action:…`.
+    pub fn of(ev: &FullEvent, bot: serenity::UserId) -> Option<Event> {
+        match ev {
+            FullEvent::InteractionCreate {
+                interaction: Interaction::Component(ci),
+            } => {
+                let mut parts = ci.data.custom_id.split(':');
+                let game = parts.next().and_then(|g| g.parse().ok());
+                Some(Event {
+                    kind: "component",
+                    game,
+                    user: ci.user.id.get(),
+                    action: parts.next().unwrap_or("?").to_string(),
+                })
+            }
+            FullEvent::ReactionAdd { add_reaction: r } => {
+                let user = r.user_id.filter(|&u| u != bot)?;
+                let emoji = match &r.emoji {
+                    ReactionType::Unicode(s) => s.clone(),
+                    _ => "custom".to_string(),
+                };
+                Some(Event {
+                    kind: "reaction",
+                    game: None,
+                    user: user.get(),
+                    action: emoji,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Handle the event with `handler`, in a span naming it, and log its line. An error the
+    /// handler returns (a failed acknowledgement, storage) is logged here and not passed on.
+    pub async fn run(self, handler: impl Future<Output = Result<(), Error>>) -> Result<(), Error> {
+        let start = Instant::now();
+        let span = tracing::info_span!(
+            "event",
+            kind = self.kind,
+            game = self.game,
+            user = self.user,
+            action = %self.action
+        );
+        let handled = async {
+            let result = handler.await;
+            (result, OUTCOME.with(Cell::get))
+        };
+        let (result, noted) = OUTCOME
+            .scope(Cell::new(Outcome::Ok), handled)
+            .instrument(span.clone())
+            .await;
+        let outcome = match result {
+            Ok(()) => noted,
+            Err(e) => span.in_scope(|| reply::report(&e).0).max(noted),
+        };
+        finished(
+            self.kind,
+            self.game,
+            self.user,
+            &self.action,
+            outcome,
+            Some(millis(start)),
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,154 @@
+//! Errors with two faces. A refusal — something the player did wrong: a [`HostError`] that is
+//! not internal, or a [`Refused`] sentence of this front end — is shown privately as its
+//! sentence. Every other error (storage, a stored game that no longer replays, a failed Discord
+//! call, a bug) is internal: the player reads a short apology with a reference id, and the error
+//! is logged at error level with that id and its whole cause chain. No internal error's text
+//! (a database message, say) ever reaches a player.
+
+use std::hash::BuildHasher;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use hexmeros::host::HostError;
+
+use super::activity::{self, Outcome};
+
+/// A refusal by the Discord front end itself (a game it cannot tell, a seat name it does not
+/// know): the sentence the player reads.
+#[derive(Debug)]
+pub struct Refused(pub String);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// An error that is shown to the player as `sentence`.
+pub fn refused(sentence: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Refused(sentence.into()))
+}
+
+/// How an error is shown to the player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Face {
+    /// The player did something wrong: this sentence says what.
+    Refused(String),
+    /// Our failure: an apology, and a log line.
+    Internal,
+}
+
+pub fn face(err: &anyhow::Error) -> Face {
+    if let Some(r) = err.downcast_ref::<Refused>() {
+        return Face::Refused(r.0.clone());
+    }
+    if let Some(r) = err.downcast_ref::<hexmeros::host::Refused>() {
+        return Face::Refused(r.to_string());
+    }
+    match err.downcast_ref::<HostError>() {
+        Some(h) if !h.is_internal() => Face::Refused(h.to_string()),
+        _ => Face::Internal,
+    }
+}
+
+/// A short reference for one internal error (six hex digits): what the player quotes, and what
+/// the log line carries. Random per process, so references of two runs do not repeat.
+pub fn new_ref() -> String {
+    static KEYS: OnceLock<std::collections::hash_map::RandomState> = OnceLock::new();
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let h = KEYS.get_or_init(Default::default).hash_one(n);
+    format!("{:06x}", h & 0xff_ffff)
+}
+
+/// What an internal error is shown as.
+pub fn apology(reference: &str) -> String {
+    format!("⚠️ Sorry, something went wrong on our side (ref {reference}). It has been logged.")
+}
+
+/// The outcome of `err` and the text its player reads. An internal error is logged here (in
+/// the caller's span, which names the game, user and action), with its reference.
+pub fn report(err: &anyhow::Error) -> (Outcome, String) {
+    match face(err) {
+        Face::Refused(sentence) => (Outcome::Refused, format!("⚠️ {sentence}")),
+        Face::Internal => {
+            let reference = new_ref();
+            tracing::error!(
+                reference = %reference,
+                error = %format_args!("{err:#}"),
+                "internal error"
+            );
+            (Outcome::Error, apology(&reference))
+        }
+    }
+}
+
+/// The text a component's or reaction's user reads for `err`; the outcome is noted for the
+/// event's log line (see [`activity`]).
+pub fn error_text(err: &anyhow::Error) -> String {
+    let (outcome, text) = report(err);
+    activity::note(outcome);
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexmeros::store::StoreError;
+
+    #[test]
+    fn an_internal_error_is_an_apology_with_a_reference_and_no_database_text() {
+        let db = sqlx::Error::Protocol("no such table: games (SQLITE_ERROR)".into());
+        for err in [
+            anyhow::Error::from(HostError::Store(StoreError::Db(db))),
+            anyhow::Error::from(HostError::Corrupt {
+                game: 3,
+                reason: "line 7: Q4-Q40 is illegal".into(),
+            }),
+            anyhow::anyhow!("HTTP 500 from discord.com").context("sending a message"),
+        ] {
+            assert_eq!(face(&err), Face::Internal, "{err:#}");
+            let (outcome, text) = report(&err);
+            assert_eq!(outcome, Outcome::Error);
+            assert!(text.starts_with("⚠️ Sorry, something went wrong"), "{text}");
+            for leak in ["table", "SQLITE", "Q4-Q40", "corrupt", "HTTP", "sending"] {
+                assert!(!text.contains(leak), "{text} shows {leak}");
+            }
+            let reference = text
+                .split("(ref ")
+                .nth(1)
+                .and_then(|r| r.split(')').next())
+                .unwrap_or_default();
+            assert_eq!(reference.len(), 6, "{text}");
+            assert!(reference.chars().all(|c| c.is_ascii_hexdigit()), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_refusal_shows_its_sentence() {
+        let cases = [
+            (
+                anyhow::Error::from(HostError::from(hexmeros::host::Refused::NotSeated)),
+                "⚠️ you are not playing in this game",
+            ),
+            (
+                anyhow::Error::from(hexmeros::host::Refused::NotYourTurn {
+                    holder: "Gold".into(),
+                }),
+                "⚠️ it is not your turn: Gold has the Token",
+            ),
+            (refused("which game?"), "⚠️ which game?"),
+        ];
+        for (err, shown) in cases {
+            assert_eq!(report(&err), (Outcome::Refused, shown.to_string()));
+        }
+    }
+
+    #[test]
+    fn references_differ() {
+        let refs: std::collections::BTreeSet<String> = (0..50).map(|_| new_ref()).collect();
+        assert!(refs.len() > 45, "{refs:?}");
+    }
+}
