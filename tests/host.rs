@@ -18,8 +18,9 @@ use hexmeros::host::{
 use hexmeros::store::Store;
 use support::{act, cmd_move, ensure_players, env, first_move, host_on, let_it_stand, said, vote};
 
-/// From the start position, 31 plies (found by `tests/find_scenarios.rs`, seed 0) after which
-/// Blue may play F11-G14 declaring Check, or E14-F13 moving his Sovereign into Green's attack.
+/// From the start position, 31 plies (found by `cargo run --example find_scenarios`, seed 0)
+/// after which Blue may play F11-G14 declaring Check, or E14-F13 moving his Sovereign into
+/// Green's attack.
 const PREFIX: [&str; 31] = [
     "U2xT1",
     "C20xG16",
@@ -54,8 +55,9 @@ const PREFIX: [&str; 31] = [
     "L3xL11",
 ];
 
-/// 150 plies from the start (found by `tests/host_find.rs`, seed 16; every mover declares every
-/// Check it may) after which Green, to move, is in Check that no move relieves: the duty lapses.
+/// 150 plies from the start (found by `cargo run --example host_find`, seed 16; every mover
+/// declares every Check it may) after which Green, to move, is in Check that no move relieves:
+/// the duty lapses.
 const LAPSE: [&str; 150] = [
     "M2xP5",
     "C20xF17",
