@@ -36,7 +36,8 @@ fn playout(seed: u64, plies: usize, house: HouseRules) {
     laws.max_plies = plies;
     // Every text read resolves against the legal moves, which is what costs here.
     laws.thorough_every = 25;
-    laws.sample = 2;
+    laws.sample = 1;
+    laws.mutations = 4;
     laws.mutate = Box::new(move |_, text, rng| mutate(rng, text, &cells));
     laws.choose = Box::new(|g, moves, rng| {
         let texts: Vec<String> = moves.iter().map(|m| g.move_text(m)).collect();
