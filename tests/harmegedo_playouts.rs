@@ -1,11 +1,15 @@
-//! Seeded random Harmegedo playouts: no panic; every listed move is accepted and keeps its
-//! canonical text; mutated move texts are accepted only when they name a listed move; position
-//! JSON and move text round-trip; and every game ends (the §5 quiet-turn draw guarantees it).
+//! Seeded random Harmegedo playouts held to the laws of every engine (tests/support/laws.rs), with
+//! Harmegedo-shaped mangled texts: every game ends (the §5 quiet-turn draw guarantees it), some
+//! by a win, and team rules give team wins; garbage text is refused without panic.
 
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
+#[path = "support/laws.rs"]
+mod laws;
+
 use hexmeros::games::harmegedo::{Harmegedo, HouseRules, TeamVictory};
 use hexmeros::games::{Outcome, PlayError, Rules};
+use laws::{Laws, check_laws};
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -38,79 +42,39 @@ fn mutations(text: &str, rng: &mut ChaCha8Rng) -> Vec<String> {
     out
 }
 
-/// Check one position thoroughly: move texts, mutations, JSON.
-fn check_position(g: &Harmegedo, rng: &mut ChaCha8Rng, all_moves: bool) {
-    let moves = g.legal_moves();
-    let texts: Vec<String> = moves.iter().map(|m| g.move_text(m)).collect();
-    let sample: Vec<usize> = if all_moves || moves.is_empty() {
-        (0..moves.len()).collect()
-    } else {
-        (0..4).map(|_| rng.random_range(0..moves.len())).collect()
-    };
-    for i in sample {
-        let (m, t) = (&moves[i], &texts[i]);
-        assert_eq!(g.parse_move(t).as_ref(), Ok(m), "{t}");
-        let mut next = g.clone();
-        assert_eq!(next.play(t), Ok(*m));
-        for bad in mutations(t, rng) {
-            match g.parse_move(&bad) {
-                Ok(found) => assert!(moves.contains(&found), "{bad} accepted but not listed"),
-                Err(e) => {
-                    let lower = bad.to_ascii_lowercase();
-                    assert!(!texts.contains(&lower), "{bad} is listed but rejected: {e}");
-                    // Whatever went wrong, the position is untouched and the reason is one line.
-                    assert!(!e.to_string().contains('\n'));
-                }
-            }
-        }
-    }
-    let json = g.to_json();
-    let back = Harmegedo::from_json(&json).unwrap();
-    assert_eq!(back.to_json(), json);
-    assert_eq!(back.legal_move_texts(), g.legal_move_texts());
-    assert_eq!(back.outcome(), g.outcome());
-    assert_eq!(back.to_move(), g.to_move());
-}
-
-/// Play one random game to its end; returns the number of turns.
+/// Play one random game to its end under the laws (tests/support/laws.rs), with Harmegedo-shaped
+/// mangled texts; returns the number of turns and the outcome.
 fn playout(seed: u64, players: usize, house: HouseRules, max_turns: usize) -> (usize, Outcome) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut g = Harmegedo::new_game(players, house).unwrap();
-    for turn in 0..max_turns {
-        if let Some(outcome) = g.outcome() {
-            assert!(g.legal_moves().is_empty());
-            assert_eq!(g.to_move(), None);
-            check_position(&g, &mut rng, false);
-            return (turn, outcome);
-        }
-        let moves = g.legal_moves();
-        assert!(!moves.is_empty(), "a live game always has a move (or pass)");
-        if turn % 25 == 0 {
-            check_position(&g, &mut rng, turn % 100 == 0);
-        }
-        // Captures half the time they are there, so that games reach eliminations.
+    let mut laws = Laws::<Harmegedo>::new(players, house);
+    laws.max_plies = max_turns;
+    laws.must_end = true;
+    laws.thorough_every = 100;
+    laws.sample = 1;
+    laws.mutate = Box::new(|_, text, rng| {
+        let all = mutations(text, rng);
+        all[rng.random_range(0..all.len())].clone()
+    });
+    // Captures half the time they are there, so that games reach eliminations.
+    laws.choose = Box::new(|g, moves, rng| {
         let captures: Vec<_> = moves
             .iter()
             .filter(|m| g.move_text(m).contains('x'))
             .collect();
         let m = if !captures.is_empty() && rng.random_range(0..2) == 0 {
-            **captures.choose(&mut rng).unwrap()
+            **captures.choose(rng).unwrap()
         } else {
-            *moves.choose(&mut rng).unwrap()
+            *moves.choose(rng).unwrap()
         };
-        let text = g.move_text(&m);
-        let before = g.to_json();
+        g.move_text(&m)
+    });
+    laws.inspect = Box::new(|g, _| {
         assert!(matches!(
             g.clone().play("0.e2-0.e2"),
             Err(PlayError::Illegal(_) | PlayError::Syntax(_))
         ));
-        assert_eq!(g.to_json(), before);
-        g.play(&text).unwrap();
-    }
-    panic!(
-        "seed {seed}: no result after {max_turns} turns\n{}",
-        g.show()
-    );
+    });
+    let p = check_laws(&mut laws, [seed]).pop().unwrap();
+    (p.plies, p.game.outcome().unwrap())
 }
 
 fn check_outcome(g_players: usize, outcome: &Outcome) {

@@ -1,16 +1,16 @@
-//! Seeded random HexiMeros playouts: no panic; every listed move is accepted and keeps its text;
-//! mutated move texts are accepted only when they name a listed move; position JSON round-trips;
-//! Check declarations offered by `check_targets` are accepted and recorded.
+//! Seeded random HexiMeros playouts under the laws of every engine (tests/support/laws.rs), with
+//! HexiMeros-shaped mangled move texts; Check declarations offered by `check_targets` are
+//! accepted and recorded.
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
-use hexmeros::games::Rules;
-use hexmeros::games::heximeros::{COLOURS, HexiMeros, HouseRules};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+#[path = "support/laws.rs"]
+mod laws;
 
-fn strip_checks(t: &str) -> &str {
-    t.split('+').next().unwrap()
-}
+use hexmeros::games::Rules;
+use hexmeros::games::heximeros::{BOARD, COLOURS, HexiMeros, HouseRules};
+use laws::{Laws, check_laws};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
 
 fn mutate(rng: &mut ChaCha8Rng, text: &str, cells: &[String]) -> String {
     let cell = &cells[rng.random_range(0..cells.len())];
@@ -24,54 +24,23 @@ fn mutate(rng: &mut ChaCha8Rng, text: &str, cells: &[String]) -> String {
     }
 }
 
+/// Random play that prefers captures now and then (so games reach eliminations) and declares
+/// the first Check the move allows; the Check is recorded.
 fn playout(seed: u64, plies: usize, house: HouseRules) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut g = HexiMeros::new_game(6, house).unwrap();
-    let cells: Vec<String> = hexmeros::games::heximeros::BOARD
+    let cells: Vec<String> = BOARD
         .geometry
         .cells()
-        .map(|c| {
-            hexmeros::games::heximeros::BOARD
-                .geometry
-                .name(c)
-                .to_string()
-        })
+        .map(|c| BOARD.geometry.name(c).to_string())
         .collect();
-    for ply in 0..plies {
-        let moves = g.legal_moves();
-        if g.outcome().is_some() {
-            assert!(moves.is_empty());
-            return;
-        }
-        assert!(
-            !moves.is_empty(),
-            "seed {seed} ply {ply}: no move and no outcome"
-        );
-        let texts = g.legal_move_texts();
-        // A few listed moves, and mutations of them.
-        for _ in 0..4 {
-            let t = &texts[rng.random_range(0..texts.len())];
-            let mut c = g.clone();
-            assert_eq!(&c.play(t).map(|m| g.move_text(&m)).unwrap(), t);
-            let bad = mutate(&mut rng, t, &cells);
-            match g.clone().parse_move(&bad) {
-                Ok(m) => {
-                    let canon = g.move_text(&m);
-                    assert!(
-                        texts.iter().any(|x| x == strip_checks(&canon)),
-                        "seed {seed}: {bad} accepted as {canon}, not listed"
-                    );
-                }
-                Err(_) => assert!(!texts.contains(&bad), "seed {seed}: listed {bad} refused"),
-            }
-        }
-        if ply % 7 == 0 {
-            let json = g.to_json();
-            let back = HexiMeros::from_json(&json).unwrap();
-            assert_eq!(back.to_json(), json, "seed {seed} ply {ply}");
-            assert_eq!(back.legal_move_texts(), texts, "seed {seed} ply {ply}");
-        }
-        // Prefer captures now and then, so games reach eliminations.
+    let mut laws = Laws::<HexiMeros>::new(6, house);
+    laws.max_plies = plies;
+    // Every text read resolves against the legal moves, which is what costs here.
+    laws.thorough_every = 25;
+    laws.sample = 1;
+    laws.mutations = 4;
+    laws.mutate = Box::new(move |_, text, rng| mutate(rng, text, &cells));
+    laws.choose = Box::new(|g, moves, rng| {
+        let texts: Vec<String> = moves.iter().map(|m| g.move_text(m)).collect();
         let caps: Vec<&String> = texts.iter().filter(|t| t.contains(['x', '*'])).collect();
         let choice = if !caps.is_empty() && rng.random_range(0..3) == 0 {
             caps[rng.random_range(0..caps.len())].clone()
@@ -79,21 +48,21 @@ fn playout(seed: u64, plies: usize, house: HouseRules) {
             texts[rng.random_range(0..texts.len())].clone()
         };
         let m = g.parse_move(&choice).unwrap();
-        let targets = g.check_targets(&m);
-        let text = if let Some(s) = targets.first() {
-            format!("{choice}+{}", COLOURS[s.index()])
-        } else {
-            choice
-        };
-        let before = g.check_records().len();
-        g.play(&text).unwrap();
-        if !targets.is_empty() && g.outcome().is_none() {
+        match g.check_targets(&m).first() {
+            Some(s) => format!("{choice}+{}", COLOURS[s.index()]),
+            None => choice,
+        }
+    });
+    laws.played = Box::new(|before, text, after| {
+        if text.contains('+') && after.outcome().is_none() {
             assert!(
-                g.check_records().len() > before || before > 0,
-                "seed {seed}: {text}"
+                after.check_records().len() > before.check_records().len()
+                    || !before.check_records().is_empty(),
+                "{text}"
             );
         }
-    }
+    });
+    check_laws(&mut laws, [seed]);
 }
 
 #[test]

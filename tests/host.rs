@@ -4,21 +4,24 @@
 //! bad input, concurrency, export/import, and the other games once their engines exist.
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/host.rs"]
+mod support;
+
 use std::sync::Arc;
 
 use hexmeros::ai::{self, Level};
 use hexmeros::games::heximeros::HexiMeros;
 use hexmeros::games::{AnyGame, GameKind, Outcome, Rules, Seat};
 use hexmeros::host::{
-    Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, ManualClock,
-    Motion, Refused, Status,
+    Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, Motion,
+    Refused, Status,
 };
 use hexmeros::store::Store;
+use support::{act, cmd_move, ensure_players, env, first_move, host_on, let_it_stand, said, vote};
 
-const T0: i64 = 1_700_000_000_000;
-
-/// From the start position, 31 plies (found by `tests/find_scenarios.rs`, seed 0) after which
-/// Blue may play F11-G14 declaring Check, or E14-F13 moving his Sovereign into Green's attack.
+/// From the start position, 31 plies (found by `cargo run --example find_scenarios`, seed 0)
+/// after which Blue may play F11-G14 declaring Check, or E14-F13 moving his Sovereign into
+/// Green's attack.
 const PREFIX: [&str; 31] = [
     "U2xT1",
     "C20xG16",
@@ -53,8 +56,9 @@ const PREFIX: [&str; 31] = [
     "L3xL11",
 ];
 
-/// 150 plies from the start (found by `tests/host_find.rs`, seed 16; every mover declares every
-/// Check it may) after which Green, to move, is in Check that no move relieves: the duty lapses.
+/// 150 plies from the start (found by `cargo run --example host_find`, seed 16; every mover
+/// declares every Check it may) after which Green, to move, is in Check that no move relieves:
+/// the duty lapses.
 const LAPSE: [&str; 150] = [
     "M2xP5",
     "C20xF17",
@@ -208,51 +212,13 @@ const LAPSE: [&str; 150] = [
     "Z41-AB35+green",
 ];
 
-struct Env {
-    _dir: tempfile::TempDir,
-    url: String,
-    clock: Arc<ManualClock>,
-    host: GameHost,
-}
-
-async fn env() -> Env {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("test.db").display());
-    let clock = Arc::new(ManualClock::new(T0));
-    let host = GameHost::new(Store::open(&url).await.unwrap(), clock.clone());
-    Env {
-        _dir: dir,
-        url,
-        clock,
-        host,
-    }
-}
-
 /// Players 1…6 (named p1…p6) in seats Silver…Red.
 async fn heximeros(host: &GameHost) -> GameId {
-    for p in 1..=7 {
-        host.store()
-            .ensure_player(p, &format!("p{p}"), T0)
-            .await
-            .unwrap();
-    }
+    ensure_players(host, 1..=7).await;
     host.create(GameKind::HexiMeros, &[1, 2, 3, 4, 5, 6], None, None)
         .await
         .unwrap()
         .0
-}
-
-fn cmd_move(text: &str) -> Command {
-    Command::Move {
-        text: text.into(),
-        commit: true,
-    }
-}
-
-async fn act(host: &GameHost, game: GameId, player: i64, cmd: Command) -> Vec<Effect> {
-    host.handle(game, Actor::player(player), cmd, None)
-        .await
-        .unwrap_or_else(|e| panic!("player {player}: {e}"))
 }
 
 async fn play_prefix(host: &GameHost, game: GameId) {
@@ -267,16 +233,8 @@ async fn play_line(host: &GameHost, game: GameId, line: &[&str]) -> Vec<Effect> 
         last = act(host, game, p, cmd_move(m)).await;
         // A move into attack opens a challenge window: everyone asked lets it stand.
         let st = host.state(game).await.unwrap();
-        if let Some(staged) = &st.staged {
-            for s in staged.waiting() {
-                act(
-                    host,
-                    game,
-                    st.seats[s.index()].player,
-                    Command::Challenge { declare: false },
-                )
-                .await;
-            }
+        if st.staged.is_some() {
+            let_it_stand(host, game, &st).await;
             last = act(host, game, p, Command::Pass).await;
         }
     }
@@ -288,10 +246,6 @@ fn engine(state: &hexmeros::host::GameState) -> &HexiMeros {
         AnyGame::HexiMeros(g) => g,
         _ => panic!("not heximeros"),
     }
-}
-
-fn said(fx: &[Effect], needle: &str) -> bool {
-    fx.iter().any(|e| format!("{e:?}").contains(needle))
 }
 
 #[tokio::test]
@@ -573,26 +527,8 @@ async fn resignation_without_replacement_and_a_failed_expulsion() {
         Command::Propose(Motion::Expel { seat: Seat(5) }),
     )
     .await;
-    act(
-        &e.host,
-        g,
-        3,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
-    let fx = act(
-        &e.host,
-        g,
-        4,
-        Command::Vote {
-            motion: None,
-            yes: false,
-        },
-    )
-    .await;
+    act(&e.host, g, 3, vote(true)).await;
+    let fx = act(&e.host, g, 4, vote(false)).await;
     assert!(said(&fx, "failed"), "{fx:?}");
     assert!(engine(&e.host.state(g).await.unwrap()).is_active(Seat(5)));
 }
@@ -651,26 +587,8 @@ async fn scored_game_to_a_concession_matches_section_7() {
         Command::Propose(Motion::Expel { seat: Seat(4) }),
     )
     .await;
-    act(
-        &e.host,
-        g,
-        2,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
-    let fx = act(
-        &e.host,
-        g,
-        6,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
+    act(&e.host, g, 2, vote(true)).await;
+    let fx = act(&e.host, g, 6, vote(true)).await;
     assert!(said(&fx, "green was expelled"), "{fx:?}");
     act(&e.host, g, 6, Command::Resign { replacement: None }).await;
     // Concession only between the last two: now it is.
@@ -711,30 +629,12 @@ async fn agreed_draw_between_the_last_two() {
     let g = heximeros(&e.host).await;
     // Three or more left: a draw offer is an abandon vote that needs everyone.
     act(&e.host, g, 1, Command::Propose(Motion::Draw)).await;
-    act(
-        &e.host,
-        g,
-        2,
-        Command::Vote {
-            motion: None,
-            yes: false,
-        },
-    )
-    .await;
+    act(&e.host, g, 2, vote(false)).await;
     for p in 3..=6 {
         act(&e.host, g, p, Command::Resign { replacement: None }).await;
     }
     act(&e.host, g, 1, Command::Propose(Motion::Draw)).await;
-    let fx = act(
-        &e.host,
-        g,
-        2,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
+    let fx = act(&e.host, g, 2, vote(true)).await;
     let st = e.host.state(g).await.unwrap();
     assert!(
         said(&fx, "drew"),
@@ -767,15 +667,7 @@ async fn resignation_with_a_replacement_elected_and_refused() {
     .await;
     let err = e
         .host
-        .handle(
-            g,
-            Actor::player(2),
-            Command::Vote {
-                motion: None,
-                yes: true,
-            },
-            None,
-        )
+        .handle(g, Actor::player(2), vote(true), None)
         .await
         .unwrap_err();
     assert!(
@@ -785,36 +677,9 @@ async fn resignation_with_a_replacement_elected_and_refused() {
         ),
         "{err}"
     );
-    act(
-        &e.host,
-        g,
-        1,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
-    act(
-        &e.host,
-        g,
-        3,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
-    let fx = act(
-        &e.host,
-        g,
-        4,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
+    act(&e.host, g, 1, vote(true)).await;
+    act(&e.host, g, 3, vote(true)).await;
+    let fx = act(&e.host, g, 4, vote(true)).await;
     assert!(said(&fx, "passed"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();
     assert_eq!(st.seats[1].player, 7);
@@ -837,16 +702,7 @@ async fn resignation_with_a_replacement_elected_and_refused() {
     )
     .await;
     for p in [1, 7, 4] {
-        act(
-            &e.host,
-            g,
-            p,
-            Command::Vote {
-                motion: None,
-                yes: false,
-            },
-        )
-        .await;
+        act(&e.host, g, p, vote(false)).await;
     }
     let st = e.host.state(g).await.unwrap();
     assert!(!engine(&st).is_active(Seat(2)));
@@ -868,16 +724,7 @@ async fn house_rules_phase_closes_at_the_first_pass() {
     )
     .await;
     for p in [1, 3, 4] {
-        act(
-            &e.host,
-            g,
-            p,
-            Command::Vote {
-                motion: None,
-                yes: true,
-            },
-        )
-        .await;
+        act(&e.host, g, p, vote(true)).await;
     }
     act(
         &e.host,
@@ -890,16 +737,7 @@ async fn house_rules_phase_closes_at_the_first_pass() {
     )
     .await;
     for p in [2, 3, 4] {
-        act(
-            &e.host,
-            g,
-            p,
-            Command::Vote {
-                motion: None,
-                yes: true,
-            },
-        )
-        .await;
+        act(&e.host, g, p, vote(true)).await;
     }
     let st = e.host.state(g).await.unwrap();
     assert!(!st.scored());
@@ -975,26 +813,8 @@ async fn reminders_escalate_then_the_others_vote_to_skip() {
         Command::Propose(Motion::Skip { seat: Seat(1) }),
     )
     .await;
-    act(
-        &e.host,
-        g,
-        3,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
-    act(
-        &e.host,
-        g,
-        4,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
+    act(&e.host, g, 3, vote(true)).await;
+    act(&e.host, g, 4, vote(true)).await;
     let st = e.host.state(g).await.unwrap();
     assert_eq!(st.holder(), Some(Seat(2)));
     assert_eq!(st.record.last().unwrap().line, "skip blue");
@@ -1077,16 +897,7 @@ async fn teams_move_only_through_their_designated_mover() {
     )
     .await;
     for p in 2..=6 {
-        act(
-            &e.host,
-            g,
-            p,
-            Command::Vote {
-                motion: None,
-                yes: true,
-            },
-        )
-        .await;
+        act(&e.host, g, p, vote(true)).await;
     }
     let err = e
         .host
@@ -1119,7 +930,7 @@ async fn restart_gives_exactly_the_same_game() {
     let before = e.host.state(g).await.unwrap();
     e.host.store().close().await;
     drop(e.host);
-    let host = GameHost::new(Store::open(&e.url).await.unwrap(), e.clock.clone());
+    let host = host_on(&e.url, &e.clock).await;
     let after = host.state(g).await.unwrap();
     assert_eq!(after.version, before.version);
     assert_eq!(after.export(), before.export());
@@ -1186,7 +997,7 @@ type Case = (
 async fn bad_input_is_refused_and_changes_nothing() {
     let e = env().await;
     // A second game, written by another host on the file, whose stored log was then broken.
-    let other = GameHost::new(Store::open(&e.url).await.unwrap(), e.clock.clone());
+    let other = host_on(&e.url, &e.clock).await;
     let bad = heximeros(&other).await;
     act(&other, bad, 1, cmd_move("K2-H3")).await;
     sqlx::query("UPDATE events SET body = $1 WHERE game_id = $2 AND version = 0")
@@ -1332,7 +1143,7 @@ async fn a_corrupt_row_is_reported_not_panicked_on() {
     let e = env().await;
     let g = heximeros(&e.host).await;
     act(&e.host, g, 1, cmd_move("K2-H3")).await;
-    let blue = e.host.state(g).await.unwrap().game.legal_moves()[0].clone();
+    let blue = first_move(&e.host, g).await;
     act(&e.host, g, 2, cmd_move(&blue)).await;
     // Rewrite Blue's stored move into one that does not replay, from outside the host.
     sqlx::query("UPDATE events SET body = $1 WHERE game_id = $2 AND version = 1")
@@ -1341,7 +1152,7 @@ async fn a_corrupt_row_is_reported_not_panicked_on() {
         .execute(e.host.store().writer())
         .await
         .unwrap();
-    let host = GameHost::new(Store::open(&e.url).await.unwrap(), e.clock.clone());
+    let host = host_on(&e.url, &e.clock).await;
     let err = host
         .handle(g, Actor::player(3), cmd_move("Q4-Q6"), None)
         .await
@@ -1407,7 +1218,7 @@ async fn fifty_racing_moves_one_accepted_per_version() {
         assert_eq!(host.state(g).await.unwrap().version, round + 1);
     }
     // A second host on the same file (another process) loses the race cleanly too.
-    let other = GameHost::new(Store::open(&e.url).await.unwrap(), e.clock.clone());
+    let other = host_on(&e.url, &e.clock).await;
     let st = host.state(g).await.unwrap();
     let text = st.game.legal_moves()[0].clone();
     let p = st.holder_player().unwrap();
@@ -1445,12 +1256,9 @@ async fn every_game_kind_plays_to_a_win_and_to_a_draw() {
             } else {
                 Level::Random
             };
-            if let Some(staged) = &st.staged {
+            if st.staged.is_some() {
                 // A challenge window (HexiMeros): everyone asked lets it stand, then pass.
-                for s in staged.waiting() {
-                    let p = st.seats[s.index()].player;
-                    act(&e.host, g, p, Command::Challenge { declare: false }).await;
-                }
+                let_it_stand(&e.host, g, &st).await;
                 act(&e.host, g, st.holder_player().unwrap(), Command::Pass).await;
                 plies += 1;
                 continue;
@@ -1479,16 +1287,7 @@ async fn every_game_kind_plays_to_a_win_and_to_a_draw() {
         act(&e.host, g, 1, Command::Propose(Motion::Draw)).await;
         let mut fx = Vec::new();
         for p in 2..=min as i64 {
-            fx = act(
-                &e.host,
-                g,
-                p,
-                Command::Vote {
-                    motion: None,
-                    yes: true,
-                },
-            )
-            .await;
+            fx = act(&e.host, g, p, vote(true)).await;
         }
         assert!(said(&fx, "drew"), "{kind}: {fx:?}");
         let st = e.host.replay(g).await.unwrap();

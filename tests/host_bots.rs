@@ -5,59 +5,23 @@
 //! captures) so the run stays quick.
 #![allow(clippy::unwrap_used)]
 
-use std::sync::Arc;
+#[path = "support/host.rs"]
+mod support;
 
 use hexmeros::ai::Level;
 use hexmeros::games::{AnyGame, GameKind, Outcome, Rules, Seat};
 use hexmeros::host::{
-    Actor, BotAction, Command, Effect, GameHost, GameId, GameState, HostError, ManualClock, Motion,
-    Refused, Status,
+    Actor, BotAction, Command, Effect, GameHost, GameId, GameState, HostError, Motion, Refused,
+    Status,
 };
-use hexmeros::store::{Store, bot_id, bot_level};
+use hexmeros::store::{bot_id, bot_level};
+use support::{Env, T0, act, cmd_move, ensure_players, first_move, host_on, said, vote};
 
-const T0: i64 = 1_700_000_000_000;
-
-struct Env {
-    _dir: tempfile::TempDir,
-    url: String,
-    clock: Arc<ManualClock>,
-    host: GameHost,
-}
-
+/// A host with players p1…p3.
 async fn env() -> Env {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("bots.db").display());
-    let clock = Arc::new(ManualClock::new(T0));
-    let host = GameHost::new(Store::open(&url).await.unwrap(), clock.clone());
-    for p in 1..=3 {
-        host.store()
-            .ensure_player(p, &format!("p{p}"), T0)
-            .await
-            .unwrap();
-    }
-    Env {
-        _dir: dir,
-        url,
-        clock,
-        host,
-    }
-}
-
-async fn act(host: &GameHost, game: GameId, player: i64, cmd: Command) -> Vec<Effect> {
-    host.handle(game, Actor::player(player), cmd, None)
-        .await
-        .unwrap_or_else(|e| panic!("player {player}: {e}"))
-}
-
-fn cmd_move(text: &str) -> Command {
-    Command::Move {
-        text: text.into(),
-        commit: true,
-    }
-}
-
-fn said(fx: &[Effect], needle: &str) -> bool {
-    fx.iter().any(|e| format!("{e:?}").contains(needle))
+    let e = support::env().await;
+    ensure_players(&e.host, 1..=3).await;
+    e
 }
 
 /// Effects never address a bot: it reads no pings, messages or buttons.
@@ -312,7 +276,7 @@ async fn a_restart_while_a_bot_holds_the_token_loses_nothing() {
     ));
     e.host.store().close().await;
     drop(e.host);
-    let host = GameHost::new(Store::open(&e.url).await.unwrap(), e.clock.clone());
+    let host = host_on(&e.url, &e.clock).await;
     let after = host.state(g).await.unwrap();
     assert_eq!(after.export(), before.export());
     // The timer tick finds the game waiting on a bot: the five bots move and the Token comes
@@ -386,16 +350,7 @@ async fn bots_leave_house_rules_to_the_people_and_wait_for_their_ballot() {
     let st = e.host.state(g).await.unwrap();
     assert_eq!(st.status(), Status::HouseRules);
     assert_eq!(st.voters(&st.motions[0].motion), vec![Seat(1), Seat(2)]);
-    let fx = act(
-        &e.host,
-        g,
-        2,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
+    let fx = act(&e.host, g, 2, vote(true)).await;
     assert!(said(&fx, "passed"), "{fx:?}");
     // The people decided: the game is not scored; now Silver moves and play begins.
     let fx = e.host.bot_turns(g).await.unwrap();
@@ -462,10 +417,6 @@ async fn bots_vote_on_what_concerns_them_and_cannot_be_impersonated() {
         .unwrap();
 }
 
-async fn first_move(host: &GameHost, g: GameId) -> String {
-    host.state(g).await.unwrap().game.legal_moves()[0].clone()
-}
-
 #[tokio::test]
 async fn a_game_of_bots_alone_is_played_by_bot_turns() {
     let e = env().await;
@@ -509,16 +460,7 @@ async fn a_stalled_person_is_expelled_and_a_bot_takes_the_seat() {
         player: easy,
     });
     act(&e.host, g, 1, expel_for.clone()).await;
-    act(
-        &e.host,
-        g,
-        3,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
+    act(&e.host, g, 3, vote(true)).await;
     let fx = e.host.bot_turns(g).await.unwrap();
     assert!(said(&fx, "failed"), "{fx:?}");
     // Blue holds the Token for a day: the turn timer runs out, and now the bots agree.
@@ -526,16 +468,7 @@ async fn a_stalled_person_is_expelled_and_a_bot_takes_the_seat() {
     let fx = e.host.tick().await.unwrap();
     assert!(said(&fx, "has not moved for 24 hours"), "{fx:?}");
     act(&e.host, g, 1, expel_for).await;
-    act(
-        &e.host,
-        g,
-        3,
-        Command::Vote {
-            motion: None,
-            yes: true,
-        },
-    )
-    .await;
+    act(&e.host, g, 3, vote(true)).await;
     let fx = e.host.bot_turns(g).await.unwrap();
     assert!(said(&fx, "blue was expelled"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();

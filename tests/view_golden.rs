@@ -5,63 +5,20 @@
 //! Golden pictures live in `tests/data/golden/<game>.png`. After an intended change of look,
 //! look at the new pictures and regenerate them with
 //! `UPDATE_GOLDEN=1 cargo test --test view_golden`. The README's pictures (`docs/board-*.png`)
-//! are written by `cargo test --test view_golden -- --ignored write_docs_pictures`.
+//! show the same positions and are written by `cargo run --release --example docs_pictures`.
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/golden.rs"]
+mod golden;
+
+use golden::{golden_position, playout};
 use hexmeros::games::{AnyGame, GameKind, Seat};
 use hexmeros::view::{self, ViewOptions};
 use hexmeros_render::layout::hex_to_world;
 use hexmeros_render::{Glyph, HexPoint, Marker, Scene, Theme, Tile, render_rgba};
 
 const GOLDEN_SIZE: u32 = 640;
-
-/// A seeded playout: `plies` moves chosen by an LCG among the sorted legal moves. Returns the
-/// position and every move text played.
-fn playout(
-    kind: GameKind,
-    players: Option<usize>,
-    plies: usize,
-    seed: u64,
-) -> (AnyGame, Vec<String>) {
-    let mut game = AnyGame::new(kind, players, None).unwrap();
-    let mut played = Vec::new();
-    let mut s = seed;
-    for _ in 0..plies {
-        if game.outcome().is_some() {
-            break;
-        }
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        s = s
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let m = &moves[(s >> 33) as usize % moves.len()];
-        played.push(game.play(m).unwrap());
-    }
-    (game, played)
-}
-
-/// The fixed mid-game position of each golden picture, with the moves since the viewer's
-/// previous turn.
-fn golden_position(kind: GameKind) -> (AnyGame, ViewOptions) {
-    let (plies, last, players) = match kind {
-        GameKind::HexiMeros => (40, 5, None),
-        GameKind::HexDame => (24, 2, None),
-        GameKind::Hexmeister => (22, 2, None),
-        GameKind::HexaEquo => (16, 2, None),
-        GameKind::Harmegedo => (18, 3, Some(3)),
-    };
-    let (game, played) = playout(kind, players, plies, 7);
-    let opts = ViewOptions {
-        last_moves: played[played.len().saturating_sub(last)..].to_vec(),
-        turn: Some(played.len() as u32 + 1),
-        ..ViewOptions::default()
-    };
-    (game, opts)
-}
 
 fn decode(png: &[u8]) -> image::RgbaImage {
     image::load_from_memory_with_format(png, image::ImageFormat::Png)
@@ -440,17 +397,4 @@ fn bad_options_are_errors() {
         ..ViewOptions::default()
     };
     assert!(view::render_png(&game, &size).is_err());
-}
-
-/// Writes the README's pictures: `cargo test --test view_golden -- --ignored write_docs_pictures`.
-#[test]
-#[ignore]
-fn write_docs_pictures() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/docs");
-    for kind in GameKind::ALL {
-        let (game, mut opts) = golden_position(kind);
-        opts.size = Some(1200);
-        let png = view::render_png(&game, &opts).unwrap();
-        std::fs::write(format!("{dir}/board-{}.png", kind.key()), png).unwrap();
-    }
 }

@@ -1,16 +1,13 @@
 //! Finds move sequences from the HexiMeros start position that reach the situations the host
 //! tests need (a Check the mover may declare, a move into attack). Run by hand:
-//! `cargo test --test find_scenarios -- --ignored --nocapture`; the host tests keep the output.
-#![allow(clippy::unwrap_used)]
+//! `cargo run --example find_scenarios`; tests/host.rs keeps the output (`PREFIX`).
 
 use hexmeros::games::Rules;
 use hexmeros::games::heximeros::{HexiMeros, HouseRules};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-#[test]
-#[ignore]
-fn find() {
+fn main() {
     for seed in 0..40u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut g = HexiMeros::start(HouseRules::default());

@@ -1,0 +1,54 @@
+//! The fixed mid-game position of each game's golden picture (tests/view_golden.rs), also the
+//! position of the README's pictures (examples/docs_pictures.rs).
+#![allow(clippy::unwrap_used)] // seeded playouts of the start position: a panic is a bug report
+#![allow(dead_code)] // each user takes what it needs
+
+use hexmeros::games::{AnyGame, GameKind};
+use hexmeros::view::ViewOptions;
+
+/// A seeded playout: `plies` moves chosen by an LCG among the sorted legal moves. Returns the
+/// position and every move text played.
+pub fn playout(
+    kind: GameKind,
+    players: Option<usize>,
+    plies: usize,
+    seed: u64,
+) -> (AnyGame, Vec<String>) {
+    let mut game = AnyGame::new(kind, players, None).unwrap();
+    let mut played = Vec::new();
+    let mut s = seed;
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        s = s
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let m = &moves[(s >> 33) as usize % moves.len()];
+        played.push(game.play(m).unwrap());
+    }
+    (game, played)
+}
+
+/// The fixed mid-game position of each golden picture, with the moves since the viewer's
+/// previous turn.
+pub fn golden_position(kind: GameKind) -> (AnyGame, ViewOptions) {
+    let (plies, last, players) = match kind {
+        GameKind::HexiMeros => (40, 5, None),
+        GameKind::HexDame => (24, 2, None),
+        GameKind::Hexmeister => (22, 2, None),
+        GameKind::HexaEquo => (16, 2, None),
+        GameKind::Harmegedo => (18, 3, Some(3)),
+    };
+    let (game, played) = playout(kind, players, plies, 7);
+    let opts = ViewOptions {
+        last_moves: played[played.len().saturating_sub(last)..].to_vec(),
+        turn: Some(played.len() as u32 + 1),
+        ..ViewOptions::default()
+    };
+    (game, opts)
+}

@@ -1,0 +1,85 @@
+//! What the host tests (tests/host.rs, tests/host_bots.rs) share: a `GameHost` on a temporary
+//! SQLite file with a hand-moved clock, players, and acting as a player.
+#![allow(dead_code)] // each test file uses what it needs
+
+use std::sync::Arc;
+
+use hexmeros::host::{Actor, Command, Effect, GameHost, GameId, GameState, ManualClock};
+use hexmeros::store::Store;
+
+/// The clock's start, in milliseconds.
+pub const T0: i64 = 1_700_000_000_000;
+
+/// A host on a temporary database; `url` and `clock` open another host on the same file.
+pub struct Env {
+    pub _dir: tempfile::TempDir,
+    pub url: String,
+    pub clock: Arc<ManualClock>,
+    pub host: GameHost,
+}
+
+pub async fn env() -> Env {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("test.db").display());
+    let clock = Arc::new(ManualClock::new(T0));
+    let host = host_on(&url, &clock).await;
+    Env {
+        _dir: dir,
+        url,
+        clock,
+        host,
+    }
+}
+
+/// A host on the database at `url`: another process on the same file, or the same one restarted.
+pub async fn host_on(url: &str, clock: &Arc<ManualClock>) -> GameHost {
+    GameHost::new(Store::open(url).await.unwrap(), clock.clone())
+}
+
+/// Players `ids`, named p1, p2…
+pub async fn ensure_players(host: &GameHost, ids: impl IntoIterator<Item = i64>) {
+    for p in ids {
+        host.store()
+            .ensure_player(p, &format!("p{p}"), T0)
+            .await
+            .unwrap();
+    }
+}
+
+pub fn cmd_move(text: &str) -> Command {
+    Command::Move {
+        text: text.into(),
+        commit: true,
+    }
+}
+
+/// A vote on the open motion.
+pub fn vote(yes: bool) -> Command {
+    Command::Vote { motion: None, yes }
+}
+
+/// `player` gives `cmd`, which must be accepted.
+pub async fn act(host: &GameHost, game: GameId, player: i64, cmd: Command) -> Vec<Effect> {
+    host.handle(game, Actor::player(player), cmd, None)
+        .await
+        .unwrap_or_else(|e| panic!("player {player}: {e}"))
+}
+
+/// Everyone asked about the staged move lets it stand (the holder must still pass).
+pub async fn let_it_stand(host: &GameHost, game: GameId, st: &GameState) {
+    if let Some(staged) = &st.staged {
+        for s in staged.waiting() {
+            let p = st.seats[s.index()].player;
+            act(host, game, p, Command::Challenge { declare: false }).await;
+        }
+    }
+}
+
+/// The first legal move of the position, as text.
+pub async fn first_move(host: &GameHost, game: GameId) -> String {
+    host.state(game).await.unwrap().game.legal_moves()[0].clone()
+}
+
+pub fn said(fx: &[Effect], needle: &str) -> bool {
+    fx.iter().any(|e| format!("{e:?}").contains(needle))
+}
