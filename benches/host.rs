@@ -68,7 +68,7 @@ async fn one_move(host: &GameHost, g: &Mutex<Game>) -> Duration {
     let took = t.elapsed();
     r.unwrap();
     let st = host.state(g.id).await.unwrap();
-    if st.staged.is_some() {
+    if st.staged().is_some() {
         // A challenge window opened: this game is no use for timing any more; restart it.
         let players = g.players.clone();
         let (id, _) = host
@@ -84,7 +84,7 @@ async fn one_move(host: &GameHost, g: &Mutex<Game>) -> Duration {
         g.players = players.iter().map(|p| p + 1_000_000).collect();
         g.mirror = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
     } else {
-        g.mirror = st.game.clone();
+        g.mirror = st.position().clone();
     }
     took
 }

@@ -412,7 +412,7 @@ fn heximeros_pair(pred: impl Fn(&HexiMeros, &HMove) -> bool) -> (String, String)
 }
 
 fn heximeros(st: &GameState) -> &HexiMeros {
-    match &st.game {
+    match &st.position() {
         AnyGame::HexiMeros(g) => g,
         other => panic!("not HexiMeros: {}", other.show()),
     }
@@ -464,7 +464,7 @@ async fn start_opens_a_thread_posts_the_board_and_pings_silver() {
         .unwrap();
     }
     let st = bot.state(game.id).await;
-    assert_eq!(st.seats[0].player, u(1) as i64);
+    assert_eq!(st.seats()[0].player, u(1) as i64);
     assert_eq!(st.holder_player(), Some(u(1) as i64));
     assert_clean(&fake, &bot);
 }
@@ -577,7 +577,7 @@ async fn moves_by_buttons_and_by_command_pass_the_token() {
         "{ping:?}"
     );
     let st = bot.state(game.id).await;
-    assert_eq!(st.record.len(), 2);
+    assert_eq!(st.record().len(), 2);
     assert_clean(&fake, &bot);
 }
 
@@ -588,7 +588,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     let (game, _) = start(&fake, &six(), None).await;
     wait_message(&fake, game.thread, 0, "you have the Token").await;
     let (turn, body) = turn_message(&fake, game.thread);
-    let version = bot.state(game.id).await.version;
+    let version = bot.state(game.id).await.version();
 
     // A move out of turn.
     let mv = legal(GameKind::HexiMeros, &[])[0].clone();
@@ -641,7 +641,11 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
         assert!(content(&r).starts_with("⚠️"), "{r:?}");
         assert!(is_private(&r));
     }
-    assert_eq!(bot.state(game.id).await.version, version, "nothing changed");
+    assert_eq!(
+        bot.state(game.id).await.version(),
+        version,
+        "nothing changed"
+    );
 
     // Pass by command, then the old turn message's Pass button is stale.
     let i = fake
@@ -661,7 +665,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     acked(&fake, &i).await;
     followup(&fake, &i).await;
     wait_message(&fake, game.thread, 0, &format!("played {mv}")).await;
-    let version = bot.state(game.id).await.version;
+    let version = bot.state(game.id).await.version();
     let i = fake
         .button(u(2), game.thread, turn, &id_with(&body, "pass"))
         .await;
@@ -675,7 +679,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
         .await;
     acked(&fake, &i).await;
     assert!(content(&followup(&fake, &i).await).contains("earlier turn"));
-    assert_eq!(bot.state(game.id).await.version, version);
+    assert_eq!(bot.state(game.id).await.version(), version);
     assert_clean(&fake, &bot);
 }
 
@@ -779,7 +783,7 @@ async fn a_button_from_before_a_restart_still_works() {
     let before = fake.messages(game.thread).len();
     fake.react(u(1), game.thread, turn, "✅").await;
     wait_message(&fake, game.thread, before, &format!("played {mv}")).await;
-    assert_eq!(bot.state(game.id).await.record.len(), 1);
+    assert_eq!(bot.state(game.id).await.record().len(), 1);
     assert_clean(&fake, &bot);
 }
 
@@ -850,7 +854,7 @@ async fn discord_failures_are_retried_and_nothing_is_lost() {
         .filter(|s| s.method == "POST" && s.status == 403)
         .count();
     assert_eq!(dm_tries, 1, "{}", bot.log());
-    assert_eq!(bot.state(game.id).await.record.len(), 1);
+    assert_eq!(bot.state(game.id).await.record().len(), 1);
     assert_clean(&fake, &bot);
 }
 
@@ -937,7 +941,7 @@ async fn a_bot_answers_a_move() {
         "{ping:?}"
     );
     let game: i64 = 1;
-    assert_eq!(bot.state(game).await.record.len(), 2);
+    assert_eq!(bot.state(game).await.record().len(), 2);
     assert_clean(&fake, &bot);
 }
 
@@ -1111,7 +1115,7 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
         "{staged:?}"
     );
     // A colour the move does not attack cannot be named; nothing changes.
-    let version = bot.state(game.id).await.version;
+    let version = bot.state(game.id).await.version();
     let r = hx(
         &fake,
         u(2),
@@ -1121,7 +1125,7 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
     )
     .await;
     assert_refused(&r, "no Sovereign newly attacked");
-    assert_eq!(bot.state(game.id).await.version, version);
+    assert_eq!(bot.state(game.id).await.version(), version);
     let checks = click(
         &fake,
         u(2),
@@ -1156,7 +1160,7 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
     let board = wait_message(&fake, game.thread, before, &format!("played {declared}")).await;
     assert_board(&board);
     let st = bot.state(game.id).await;
-    assert_eq!(st.record.last().unwrap().line, format!("blue {declared}"));
+    assert_eq!(st.record().last().unwrap().line, format!("blue {declared}"));
     let mut g = heximeros(&st).clone();
     assert!(
         g.check_records().iter().any(|r| r.declarer == Seat(1)),
@@ -1216,8 +1220,8 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
     let ping = wait_message(&fake, game.thread, before, "declared Check upon you").await;
     assert_pings(&ping, u(2));
     let st = bot.state(game.id).await;
-    assert_eq!(st.declared_upon, [Seat(0)]);
-    assert!(st.staged.is_none());
+    assert_eq!(st.declared_upon(), [Seat(0)]);
+    assert!(st.staged().is_none());
     // The same move again is refused; a move out of Silver's attack is played.
     let r = hx(
         &fake,
@@ -1237,9 +1241,9 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
         .unwrap();
     play(&fake, u(2), game.thread, &ok).await;
     let st = bot.state(game.id).await;
-    assert_eq!(st.record.len(), 2);
+    assert_eq!(st.record().len(), 2);
     assert!(
-        st.declared_upon.is_empty(),
+        st.declared_upon().is_empty(),
         "declarations end with the turn"
     );
     assert_clean(&fake, &bot);
@@ -1302,14 +1306,14 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
     let welcome = wait_message(&fake, t, before, "you now play yellow").await;
     assert_pings(&welcome, u(7));
     let st = bot.state(game.id).await;
-    assert_eq!(st.seats[2].player, u(7) as i64);
+    assert_eq!(st.seats()[2].player, u(7) as i64);
     assert_eq!(st.seat_of(u(3) as i64), None);
     assert!(
-        st.points
+        st.points()
             .iter()
             .any(|p| p.player == u(3) as i64 && p.points == -50),
         "{:?}",
-        st.points
+        st.points()
     );
 
     // Silver proposes to expel Red (player 6): unanimous, the newcomer voting too.
@@ -1338,11 +1342,11 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
     let st = bot.state(game.id).await;
     assert!(!st.active().contains(&Seat(5)));
     assert!(
-        st.points
+        st.points()
             .iter()
             .any(|p| p.player == u(6) as i64 && p.points == -500 && p.loss),
         "{:?}",
-        st.points
+        st.points()
     );
 
     // Orange and Green resign without a replacement; a concession needs the last two.
@@ -1362,7 +1366,7 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
     wait_message(&fake, t, before, "game over: silver won").await;
     let st = bot.state(game.id).await;
     assert_eq!(st.status(), hexmeros::host::Status::Finished);
-    assert_eq!(st.record.last().unwrap().line, "concede blue");
+    assert_eq!(st.record().last().unwrap().line, "concede blue");
     // The points table: the expelled player carries his −500 (and more loss points, if any).
     let r = slash(
         &fake,
@@ -1411,7 +1415,7 @@ async fn a_house_rule_vote_before_the_first_pass_changes_the_game() {
     assert!(
         bot.state(game.id)
             .await
-            .house
+            .house()
             .get("check_upon_mover")
             .is_none(),
         "3 of 6 is not yet a majority"
@@ -1419,7 +1423,7 @@ async fn a_house_rule_vote_before_the_first_pass_changes_the_game() {
     vote_yes(&fake, u(4), t, &ballot).await;
     wait_message(&fake, t, before, "passed").await;
     let st = bot.state(game.id).await;
-    assert_eq!(st.house["check_upon_mover"], "never_declare");
+    assert_eq!(st.house()["check_upon_mover"], "never_declare");
     assert_eq!(
         heximeros(&st).house_rules().check_upon_mover,
         hexmeros::games::heximeros::CheckUponMover::NeverDeclare
@@ -1437,13 +1441,13 @@ async fn a_house_rule_vote_before_the_first_pass_changes_the_game() {
             .any(|m| content(m).contains("declare Check upon")),
         "no challenge window"
     );
-    assert_eq!(bot.state(game.id).await.record.len(), 2);
+    assert_eq!(bot.state(game.id).await.record().len(), 2);
 
     // After the first pass, house rules are closed.
-    let version = bot.state(game.id).await.version;
+    let version = bot.state(game.id).await.version();
     let r = slash(&fake, u(3), t, "hexmeros", rule("window")).await;
     assert_refused(&r, "before the first Token pass");
-    assert_eq!(bot.state(game.id).await.version, version);
+    assert_eq!(bot.state(game.id).await.version(), version);
     assert_clean(&fake, &bot);
 }
 
@@ -1465,7 +1469,7 @@ async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote
     let m = wait_message(&fake, t, before, "reminder").await;
     assert_pings(&m, u(1));
     assert!(content(&m).contains("for 1 hours"), "{m:?}");
-    assert_eq!(bot.state(game.id).await.reminded, 1);
+    assert_eq!(bot.state(game.id).await.reminded(), 1);
     assert!(
         fake.dm_channel(u(1)).is_none(),
         "the first reminder is not a DM"
@@ -1498,7 +1502,7 @@ async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote
     let before = fake.messages(t).len();
     bot.set_clock(START_MS + 24 * HOUR + 60_000);
     wait_message(&fake, t, before, "silver has not moved for 24 hours").await;
-    assert!(bot.state(game.id).await.timed_out);
+    assert!(bot.state(game.id).await.timed_out());
     // The vote is offered with buttons: skip, a bot takes over, expel.
     let stalled = wait_message(&fake, t, before, "silver is stalled").await;
     let sj = stalled.json.clone().unwrap();
@@ -1543,13 +1547,13 @@ async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote
     let ping = wait_message(&fake, t, before, "blue, you have the Token").await;
     assert_pings(&ping, u(2));
     let st = bot.state(game.id).await;
-    assert_eq!(st.record.last().unwrap().line, "skip silver");
+    assert_eq!(st.record().last().unwrap().line, "skip silver");
     assert_eq!(st.holder(), Some(Seat(1)));
-    assert_eq!(st.reminded, 0, "a new turn starts its reminders afresh");
+    assert_eq!(st.reminded(), 0, "a new turn starts its reminders afresh");
     // The stall buttons are stale now.
     let r = click(&fake, u(3), t, message_id(&stalled), &skip).await;
     assert!(content(&r).contains("no longer holds the Token"), "{r:?}");
-    assert_eq!(bot.state(game.id).await.version, st.version);
+    assert_eq!(bot.state(game.id).await.version(), st.version());
 
     // A day later Blue is stalled too: Yellow proposes that a bot takes the seat over; two more
     // yes votes of the five carry it, and the bot moves at once.
@@ -1625,7 +1629,7 @@ async fn hexdame_played_to_a_win_on_the_board() {
     assert!(frames > 1, "{frames} frames");
     let st = bot.state(game.id).await;
     assert_eq!(st.status(), hexmeros::host::Status::Finished);
-    assert_eq!(st.record.len(), ply);
+    assert_eq!(st.record().len(), ply);
     assert_eq!(st.outcome(), mirror.outcome());
 
     // /score: both rated, the winner above the loser.

@@ -233,7 +233,7 @@ async fn play_line(host: &GameHost, game: GameId, line: &[&str]) -> Vec<Effect> 
         last = act(host, game, p, cmd_move(m)).await;
         // A move into attack opens a challenge window: everyone asked lets it stand.
         let st = host.state(game).await.unwrap();
-        if st.staged.is_some() {
+        if st.staged().is_some() {
             let_it_stand(host, game, &st).await;
             last = act(host, game, p, Command::Pass).await;
         }
@@ -242,7 +242,7 @@ async fn play_line(host: &GameHost, game: GameId, line: &[&str]) -> Vec<Effect> 
 }
 
 fn engine(state: &hexmeros::host::GameState) -> &HexiMeros {
-    match &state.game {
+    match &state.position() {
         AnyGame::HexiMeros(g) => g,
         _ => panic!("not heximeros"),
     }
@@ -272,7 +272,7 @@ async fn check_by_the_mover_is_recorded_and_announced() {
     .await;
     act(&e.host, g, 2, Command::Check { seat: target }).await;
     let st = e.host.state(g).await.unwrap();
-    let staged = st.staged.as_ref().unwrap();
+    let staged = st.staged().unwrap();
     assert!(
         staged.text.ends_with(&format!("+{}", st.seat_name(target))),
         "{}",
@@ -347,7 +347,7 @@ async fn check_upon_the_mover_window_declare_and_change_move() {
     let fx = act(&e.host, g, 5, Command::Challenge { declare: true }).await;
     assert!(said(&fx, "declares Check upon blue"));
     let st = e.host.state(g).await.unwrap();
-    assert!(st.staged.is_none());
+    assert!(st.staged().is_none());
     // The same move again is refused; a move that respects the declaration is accepted.
     let err = e
         .host
@@ -364,7 +364,7 @@ async fn check_upon_the_mover_window_declare_and_change_move() {
     act(&e.host, g, 2, cmd_move(&text)).await;
     let st = e.host.state(g).await.unwrap();
     assert_eq!(st.holder(), Some(Seat(2)));
-    assert_eq!(st.record.last().unwrap().line, format!("blue {text}"));
+    assert_eq!(st.record().last().unwrap().line, format!("blue {text}"));
 }
 
 #[tokio::test]
@@ -444,7 +444,7 @@ async fn a_check_duty_that_no_move_relieves_lapses() {
     let text = hm.move_text(&legal[0]);
     play_line(&e.host, g, &[text.as_str()]).await;
     let st = e.host.state(g).await.unwrap();
-    assert_eq!(st.record.last().unwrap().line, format!("green {text}"));
+    assert_eq!(st.record().last().unwrap().line, format!("green {text}"));
     assert_ne!(st.holder(), Some(Seat(4)));
     // The records aimed at Green are cleared after the turn.
     assert!(
@@ -469,7 +469,7 @@ async fn resignation_without_replacement_and_a_failed_expulsion() {
     let before = e.host.state(g).await.unwrap();
     assert_eq!(before.holder(), Some(Seat(1)));
     let scored = |st: &hexmeros::host::GameState, player: i64| -> i32 {
-        st.points
+        st.points()
             .iter()
             .filter(|p| p.player == player && !p.forfeited)
             .map(|p| p.points)
@@ -498,7 +498,7 @@ async fn resignation_without_replacement_and_a_failed_expulsion() {
         assert!(hm.sovereigns_of(s).is_empty());
     }
     assert_eq!(hm.out_order(), vec![Seat(4), Seat(1)]);
-    assert_eq!(st.record.last().unwrap().line, "resign blue");
+    assert_eq!(st.record().last().unwrap().line, "resign blue");
     // Nobody scored for the resignations; the resigners keep only their loss points.
     for p in [1, 3, 4, 6] {
         assert_eq!(scored(&st, p), scored(&before, p), "player {p}");
@@ -540,7 +540,7 @@ async fn preview_and_take_back_store_nothing_but_the_staged_move() {
     let (text, board) = e.host.preview(g, Actor::player(1), "K2-H3").await.unwrap();
     assert_eq!(text, "K2-H3");
     assert!(!board.is_empty());
-    assert_eq!(e.host.state(g).await.unwrap().version, 0);
+    assert_eq!(e.host.state(g).await.unwrap().version(), 0);
     act(
         &e.host,
         g,
@@ -564,8 +564,8 @@ async fn preview_and_take_back_store_nothing_but_the_staged_move() {
     .await;
     act(&e.host, g, 1, Command::Pass).await;
     let st = e.host.state(g).await.unwrap();
-    assert_eq!(st.record.len(), 1);
-    assert_eq!(st.record[0].line, "silver Q4-Q6");
+    assert_eq!(st.record().len(), 1);
+    assert_eq!(st.record()[0].line, "silver Q4-Q6");
     assert_eq!(st.status(), Status::Playing);
 }
 
@@ -640,7 +640,7 @@ async fn agreed_draw_between_the_last_two() {
         said(&fx, "drew"),
         "{fx:?} {:?} {:?}",
         st.outcome(),
-        st.motions
+        st.motions()
     );
     let mut pts = e.host.state(g).await.unwrap().player_points();
     pts.sort();
@@ -682,12 +682,12 @@ async fn resignation_with_a_replacement_elected_and_refused() {
     let fx = act(&e.host, g, 4, vote(true)).await;
     assert!(said(&fx, "passed"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();
-    assert_eq!(st.seats[1].player, 7);
+    assert_eq!(st.seats()[1].player, 7);
     assert_eq!(st.seat_of(2), None);
     assert_eq!(engine(&st).active_seats().len(), 6, "the seat continues");
     // The newcomer moves for Blue; the replaced resigner carries −50.
     act(&e.host, g, 7, cmd_move(&engine(&st).legal_move_texts()[0])).await;
-    assert!(st.points.iter().any(|p| p.player == 2 && p.points == -50));
+    assert!(st.points().iter().any(|p| p.player == 2 && p.points == -50));
     let mine = e.host.store().games_of(7, false).await.unwrap();
     assert_eq!(mine.len(), 1);
 
@@ -741,7 +741,7 @@ async fn house_rules_phase_closes_at_the_first_pass() {
     }
     let st = e.host.state(g).await.unwrap();
     assert!(!st.scored());
-    assert_eq!(st.timers.turn_timer_hours, 2);
+    assert_eq!(st.timers().turn_timer_hours, 2);
     let err = e
         .host
         .handle(
@@ -817,7 +817,7 @@ async fn reminders_escalate_then_the_others_vote_to_skip() {
     act(&e.host, g, 4, vote(true)).await;
     let st = e.host.state(g).await.unwrap();
     assert_eq!(st.holder(), Some(Seat(2)));
-    assert_eq!(st.record.last().unwrap().line, "skip blue");
+    assert_eq!(st.record().last().unwrap().line, "skip blue");
     // An unanswered ballot fails when it closes.
     act(
         &e.host,
@@ -932,10 +932,10 @@ async fn restart_gives_exactly_the_same_game() {
     drop(e.host);
     let host = host_on(&e.url, &e.clock).await;
     let after = host.state(g).await.unwrap();
-    assert_eq!(after.version, before.version);
+    assert_eq!(after.version(), before.version());
     assert_eq!(after.export(), before.export());
-    assert_eq!(after.game.to_json(), before.game.to_json());
-    assert_eq!(after.staged, before.staged);
+    assert_eq!(after.position().to_json(), before.position().to_json());
+    assert_eq!(after.staged(), before.staged());
     // The reopened game carries on: Green's answer is taken, the window still works.
     host.handle(
         g,
@@ -1016,7 +1016,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
         Command::Propose(Motion::Expel { seat: Seat(5) }),
     )
     .await;
-    let motion = e.host.state(g).await.unwrap().motions[0].id;
+    let motion = e.host.state(g).await.unwrap().motions()[0].id;
     let cases: Vec<Case> = vec![
         (
             "out of turn",
@@ -1109,7 +1109,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
         ),
     ];
     let before = e.host.export(g).await.unwrap();
-    let version = e.host.state(g).await.unwrap().version;
+    let version = e.host.state(g).await.unwrap().version();
     for (name, player, game, cmd, expected, msg) in cases {
         let err = e
             .host
@@ -1131,7 +1131,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
     assert!(after.iter().zip(&bad_log).all(|(a, b)| a.body == b.body));
     assert_eq!(again.version(bad).await.unwrap(), Some(1));
     // A duplicate (double click) of the last accepted command is stale.
-    let v = e.host.state(g).await.unwrap().version;
+    let v = e.host.state(g).await.unwrap().version();
     e.host
         .handle(g, Actor::player(2), cmd_move("K2-H3").clone(), Some(v))
         .await
@@ -1185,7 +1185,7 @@ async fn fifty_racing_moves_one_accepted_per_version() {
     for round in 0..3u64 {
         let st = host.state(g).await.unwrap();
         let holder = st.holder_player().unwrap();
-        let moves = st.game.legal_moves();
+        let moves = st.position().legal_moves();
         let mut tasks = Vec::new();
         for i in 0..50 {
             let host = host.clone();
@@ -1215,12 +1215,12 @@ async fn fifty_racing_moves_one_accepted_per_version() {
             }
         }
         assert_eq!(ok, 1, "round {round}");
-        assert_eq!(host.state(g).await.unwrap().version, round + 1);
+        assert_eq!(host.state(g).await.unwrap().version(), round + 1);
     }
     // A second host on the same file (another process) loses the race cleanly too.
     let other = host_on(&e.url, &e.clock).await;
     let st = host.state(g).await.unwrap();
-    let text = st.game.legal_moves()[0].clone();
+    let text = st.position().legal_moves()[0].clone();
     let p = st.holder_player().unwrap();
     let (a, b) = tokio::join!(
         host.handle(g, Actor::player(p), cmd_move(&text), Some(3)),
@@ -1228,7 +1228,7 @@ async fn fifty_racing_moves_one_accepted_per_version() {
     );
     assert!(a.is_ok() != b.is_ok(), "{a:?} {b:?}");
     let replayed = other.replay(g).await.unwrap();
-    assert_eq!(replayed.version, 4);
+    assert_eq!(replayed.version(), 4);
     assert_eq!(replayed.export(), host.state(g).await.unwrap().export());
 }
 
@@ -1256,14 +1256,14 @@ async fn every_game_kind_plays_to_a_win_and_to_a_draw() {
             } else {
                 Level::Random
             };
-            if st.staged.is_some() {
+            if st.staged().is_some() {
                 // A challenge window (HexiMeros): everyone asked lets it stand, then pass.
                 let_it_stand(&e.host, g, &st).await;
                 act(&e.host, g, st.holder_player().unwrap(), Command::Pass).await;
                 plies += 1;
                 continue;
             }
-            let text = ai::choose(&st.game, level, plies).unwrap();
+            let text = ai::choose(st.position(), level, plies).unwrap();
             act(&e.host, g, st.holder_player().unwrap(), cmd_move(&text)).await;
             plies += 1;
         }
@@ -1280,7 +1280,7 @@ async fn every_game_kind_plays_to_a_win_and_to_a_draw() {
         let (g, _) = e.host.create(kind, &players, None, None).await.unwrap();
         for _ in 0..2 {
             let st = e.host.state(g).await.unwrap();
-            let text = st.game.legal_moves()[0].clone();
+            let text = st.position().legal_moves()[0].clone();
             act(&e.host, g, st.holder_player().unwrap(), cmd_move(&text)).await;
         }
         // Two players: an offer and its acceptance; more: the unanimous abandon vote (§6).

@@ -41,10 +41,10 @@ fn none_for_bots(fx: &[Effect]) {
 /// window closed, else stage the first move that respects Checks declared upon them. Returns
 /// whether they did anything.
 async fn person_acts(host: &GameHost, g: GameId, st: &GameState) -> bool {
-    if let Some(staged) = &st.staged {
+    if let Some(staged) = &st.staged() {
         for s in staged.waiting() {
             if st.bot(s).is_none() {
-                let p = st.seats[s.index()].player;
+                let p = st.seats()[s.index()].player;
                 act(host, g, p, Command::Challenge { declare: false }).await;
                 return true;
             }
@@ -61,9 +61,9 @@ async fn person_acts(host: &GameHost, g: GameId, st: &GameState) -> bool {
     if st.bot(seat).is_some() {
         return false;
     }
-    let moves: Vec<String> = match &st.game {
-        AnyGame::HexiMeros(h) if !st.declared_upon.is_empty() => h
-            .moves_respecting(&st.declared_upon)
+    let moves: Vec<String> = match &st.position() {
+        AnyGame::HexiMeros(h) if !st.declared_upon().is_empty() => h
+            .moves_respecting(st.declared_upon())
             .iter()
             .map(|m| h.move_text(m))
             .collect(),
@@ -71,7 +71,7 @@ async fn person_acts(host: &GameHost, g: GameId, st: &GameState) -> bool {
     };
     // A reckless player: a capture whenever there is one, else some move; varied by the ply.
     let captures: Vec<&String> = moves.iter().filter(|m| m.contains('x')).collect();
-    let n = st.record.len();
+    let n = st.record().len();
     let text = if captures.is_empty() {
         moves[(n * 31) % moves.len()].clone()
     } else {
@@ -92,15 +92,15 @@ async fn play_until(host: &GameHost, g: GameId, max_steps: usize, plies: usize) 
         let fx = host.bot_turns(g).await.unwrap();
         none_for_bots(&fx);
         let st = host.state(g).await.unwrap();
-        if st.status() == Status::Finished || st.record.len() >= plies {
+        if st.status() == Status::Finished || st.record().len() >= plies {
             return st;
         }
         assert!(
             person_acts(host, g, &st).await,
             "nobody can act: {:?} staged {:?} motions {:?}",
             st.holder(),
-            st.staged,
-            st.motions
+            st.staged(),
+            st.motions()
         );
     }
     panic!("game {g} did not end in {max_steps} steps");
@@ -133,7 +133,7 @@ async fn two_people_and_four_bots_play_heximeros_to_the_end() {
     none_for_bots(&fx);
     let st = play_until(&e.host, g, 1000, 60).await;
     assert!(
-        st.record.iter().any(|r| r.line.starts_with("blue ")),
+        st.record().iter().any(|r| r.line.starts_with("blue ")),
         "bots moved"
     );
     if st.status() != Status::Finished {
@@ -173,7 +173,7 @@ async fn two_people_and_four_bots_play_heximeros_to_the_end() {
             let fx = e.host.bot_turns(g).await.unwrap();
             assert!(said(&fx, "passed"), "{fx:?}");
             assert_eq!(
-                e.host.state(g).await.unwrap().seats[bots[0].index()].player,
+                e.host.state(g).await.unwrap().seats()[bots[0].index()].player,
                 newcomer
             );
             act(&e.host, g, newcomer, Command::Resign { replacement: None }).await;
@@ -226,25 +226,25 @@ async fn a_bot_is_elected_to_replace_a_resigning_person() {
     )
     .await;
     assert!(said(&fx, "motion #"), "{fx:?}");
-    assert_eq!(e.host.state(g).await.unwrap().seats[1].player, 2);
+    assert_eq!(e.host.state(g).await.unwrap().seats()[1].player, 2);
     let fx = e.host.bot_turns(g).await.unwrap();
     none_for_bots(&fx);
     assert!(said(&fx, "passed"), "{fx:?}");
     // The bot now plays Blue, held the Token, and moved.
     let st = e.host.state(g).await.unwrap();
-    assert_eq!(st.seats[1].player, normal);
+    assert_eq!(st.seats()[1].player, normal);
     assert_eq!(st.bot(Seat(1)), Some(Level::Normal));
     assert!(
-        st.record.iter().any(|r| r.line.starts_with("blue ")),
+        st.record().iter().any(|r| r.line.starts_with("blue ")),
         "{:?}",
-        st.record
+        st.record()
     );
     assert_eq!(
         st.holder(),
         Some(Seat(2)),
         "Yellow, a person, has the Token"
     );
-    assert!(st.points.iter().any(|p| p.player == 2 && p.points == -50));
+    assert!(st.points().iter().any(|p| p.player == 2 && p.points == -50));
     // The seats table knows the bot took over.
     assert_eq!(
         e.host.store().games_of(normal, false).await.unwrap().len(),
@@ -291,8 +291,8 @@ async fn a_restart_while_a_bot_holds_the_token_loses_nothing() {
         "{fx:?}"
     );
     let st = host.state(g).await.unwrap();
-    assert_eq!(st.record.len(), 6);
-    assert_eq!(st.record[0].line, "silver K2-H3");
+    assert_eq!(st.record().len(), 6);
+    assert_eq!(st.record()[0].line, "silver K2-H3");
     assert_eq!(st.holder(), Some(Seat(0)));
     assert!(
         fx.iter()
@@ -314,11 +314,11 @@ async fn hexdame_against_a_bot_to_the_end() {
         .unwrap();
     let st = play_out(&e.host, g, 1000).await;
     assert!(st.outcome().is_some());
-    assert!(st.record.len() > 4, "{:?}", st.record);
+    assert!(st.record().len() > 4, "{:?}", st.record());
     let ratings = e.host.ratings(Some(GameKind::HexDame)).await.unwrap();
     assert_eq!(ratings.len(), 2);
     // The bot moves as the second seat after each of the person's moves: the record alternates.
-    for (i, r) in st.record.iter().enumerate() {
+    for (i, r) in st.record().iter().enumerate() {
         let seat = Seat((i % 2) as u8);
         assert!(r.line.starts_with(st.seat_name(seat)), "{i}: {}", r.line);
     }
@@ -349,7 +349,7 @@ async fn bots_leave_house_rules_to_the_people_and_wait_for_their_ballot() {
     assert!(e.host.tick().await.unwrap().is_empty());
     let st = e.host.state(g).await.unwrap();
     assert_eq!(st.status(), Status::HouseRules);
-    assert_eq!(st.voters(&st.motions[0].motion), vec![Seat(1), Seat(2)]);
+    assert_eq!(st.voters(&st.motions()[0].motion), vec![Seat(1), Seat(2)]);
     let fx = act(&e.host, g, 2, vote(true)).await;
     assert!(said(&fx, "passed"), "{fx:?}");
     // The people decided: the game is not scored; now Silver moves and play begins.
@@ -403,7 +403,7 @@ async fn bots_vote_on_what_concerns_them_and_cannot_be_impersonated() {
     .await;
     let fx = e.host.bot_turns(g).await.unwrap();
     assert!(said(&fx, "failed"), "{fx:?}");
-    assert!(e.host.state(g).await.unwrap().motions.is_empty());
+    assert!(e.host.state(g).await.unwrap().motions().is_empty());
     // One person cannot take two seats, but one bot can take several.
     let err = e
         .host
@@ -472,9 +472,9 @@ async fn a_stalled_person_is_expelled_and_a_bot_takes_the_seat() {
     let fx = e.host.bot_turns(g).await.unwrap();
     assert!(said(&fx, "blue was expelled"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();
-    assert_eq!(st.seats[1].player, easy);
+    assert_eq!(st.seats()[1].player, easy);
     assert!(
-        st.record.iter().any(|r| r.line.starts_with("blue ")),
+        st.record().iter().any(|r| r.line.starts_with("blue ")),
         "the bot moved"
     );
     assert!(engine_active(&st, Seat(1)), "the seat plays on");

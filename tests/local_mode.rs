@@ -41,8 +41,8 @@ async fn a_confirmed_move_survives_sigkill_and_the_game_resumes() {
         std::sync::Arc::new(SystemClock),
     );
     let st = host.state(1).await.unwrap();
-    assert_eq!(st.version, 1);
-    assert_eq!(st.record[0].line, "silver K2-H3");
+    assert_eq!(st.version(), 1);
+    assert_eq!(st.record()[0].line, "silver K2-H3");
 
     // Starting again resumes the game where it stood.
     let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
@@ -116,9 +116,9 @@ async fn a_bot_seat_moves_after_the_person() {
         std::sync::Arc::new(SystemClock),
     );
     let st = host.state(1).await.unwrap();
-    assert_eq!(st.version, 2);
+    assert_eq!(st.version(), 2);
     assert_eq!(
-        st.seats[1].player,
+        st.seats()[1].player,
         hexmeros::store::bot_id(hexmeros::ai::Level::Easy)
     );
     // A bad level is a clear error.

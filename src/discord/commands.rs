@@ -168,11 +168,11 @@ fn is_admin(ctx: Context<'_>) -> bool {
 
 /// The seat of a colour name in a game.
 fn seat_named(state: &hexmeros::host::GameState, name: &str) -> Result<Seat, Error> {
-    (0..state.seats.len() as u8)
+    (0..state.seats().len() as u8)
         .map(Seat)
         .find(|&s| state.seat_name(s).eq_ignore_ascii_case(name.trim()))
         .ok_or_else(|| {
-            let names: Vec<&str> = (0..state.seats.len() as u8)
+            let names: Vec<&str> = (0..state.seats().len() as u8)
                 .map(|i| state.seat_name(Seat(i)))
                 .collect();
             reply::refused(format!(
@@ -186,7 +186,8 @@ fn seat_of_user(state: &hexmeros::host::GameState, user: &serenity::User) -> Res
     state.seat_of(user.id.get() as PlayerId).ok_or_else(|| {
         reply::refused(format!(
             "{} is not playing in game #{}",
-            user.name, state.id
+            user.name,
+            state.id()
         ))
     })
 }
@@ -360,7 +361,7 @@ async fn my_moves(ctx: poise::ApplicationContext<'_, Data, Error>) -> Vec<String
     if state.holder_player() != Some(i.user.id.get() as PlayerId) {
         return Vec::new();
     }
-    state.game.legal_moves()
+    state.position().legal_moves()
 }
 
 async fn ac_from(
@@ -729,7 +730,7 @@ async fn history(
     ctx.defer_ephemeral().await?;
     let g = game_for(ctx, game).await?;
     let text = ctx.data().host.export(g).await?;
-    let moves = ctx.data().host.state(g).await?.record.len();
+    let moves = ctx.data().host.state(g).await?.record().len();
     ctx.send(
         CreateReply::default()
             .content(format!("game #{g}: {moves} moves"))

@@ -412,12 +412,12 @@ pub async fn post_turn(
         // The holder is pinged by its own message; the board itself pings nobody.
         .allowed_mentions(CreateAllowedMentions::new());
     if holder.is_some() {
-        msg = msg.components(turn_buttons(game, state.version));
+        msg = msg.components(turn_buttons(game, state.version()));
     }
     let posted = send(http, thread, msg).await?;
     if holder.is_some() {
         data.links
-            .set_turn(game, posted.id.get(), state.version)
+            .set_turn(game, posted.id.get(), state.version())
             .await?;
         for r in [PASS, TAKE_BACK, MY_SIDE] {
             let emoji = ReactionType::Unicode(r.to_string());
@@ -434,7 +434,7 @@ pub async fn post_turn(
 }
 
 pub fn title(state: &GameState) -> String {
-    format!("{} #{}", state.kind().name(), state.id)
+    format!("{} #{}", state.kind().name(), state.id())
 }
 
 /// After a batch: a ballot message with Yes/No buttons for every motion not yet given one, and
@@ -458,20 +458,20 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
         }
     }
     // A Token holder past the turn timer is named, with buttons to vote on what to do.
-    if state.timed_out
+    if state.timed_out()
         && matches!(state.status(), Status::HouseRules | Status::Playing)
         && let Some(seat) = state.holder()
         && state.bot(seat).is_none()
-        && data.links.claim_stall(game, state.record.len()).await?
+        && data.links.claim_stall(game, state.record().len()).await?
     {
         stall_notice(http, thread, &state, seat).await?;
     }
-    for m in &state.motions {
+    for m in state.motions() {
         if !data.links.claim_ballot(game, m.id).await? {
             continue;
         }
         let id = |yes| {
-            ComponentId::new(game, state.version, Action::Vote { motion: m.id, yes }).encode()
+            ComponentId::new(game, state.version(), Action::Vote { motion: m.id, yes }).encode()
         };
         let row = CreateActionRow::Buttons(vec![
             CreateButton::new(id(true))
@@ -508,11 +508,11 @@ async fn stall_notice(
     seat: Seat,
 ) -> anyhow::Result<()> {
     let name = state.seat_name(seat);
-    let turn = state.record.len();
+    let turn = state.record().len();
     let id = |proposal| {
         ComponentId::new(
-            state.id,
-            state.version,
+            state.id(),
+            state.version(),
             Action::Stall {
                 proposal,
                 seat,

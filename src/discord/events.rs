@@ -116,7 +116,7 @@ pub async fn staged_reply(
 ) -> Result<Reply, Error> {
     let state = data.host.state(game).await?;
     let mine = state.seat_of(me);
-    let Some(st) = state.staged.as_ref().filter(|s| Some(s.seat) == mine) else {
+    let Some(st) = state.staged().filter(|s| Some(s.seat) == mine) else {
         return Ok(Reply::text(if lines.is_empty() {
             "done".to_string()
         } else {
@@ -142,7 +142,7 @@ pub async fn staged_reply(
     }
     let pic = picture::preview(&state, mine, &st.text).await;
     let mut reply = picture_reply(text, pic);
-    let id = |a| ComponentId::new(game, state.version, a).encode();
+    let id = |a| ComponentId::new(game, state.version(), a).encode();
     let mut buttons = vec![
         CreateButton::new(id(Action::Pass))
             .label("Pass Token")
@@ -336,7 +336,7 @@ impl<'a> Click<'a> {
 /// Move…: a select menu of the pieces that can move.
 async fn on_pick(c: &Click<'_>) -> Result<Reply, Error> {
     let state = c.my_turn().await?;
-    let moves = state.game.legal_moves();
+    let moves = state.position().legal_moves();
     let mut origins: Vec<&str> = moves.iter().map(|m| ids::origin(m)).collect();
     origins.sort();
     origins.dedup();
@@ -354,7 +354,7 @@ async fn on_pick(c: &Click<'_>) -> Result<Reply, Error> {
         }
     ));
     let from = |menu| Action::From { menu };
-    r.components = menus(c.game, state.version, from, "piece", options);
+    r.components = menus(c.game, state.version(), from, "piece", options);
     Ok(r)
 }
 
@@ -363,7 +363,7 @@ async fn on_from(c: &Click<'_>) -> Result<Reply, Error> {
     let from = c.picked("piece")?;
     let state = c.my_turn().await?;
     let moves: Vec<(String, String)> = state
-        .game
+        .position()
         .legal_moves()
         .into_iter()
         .filter(|m| ids::origin(m) == from)
@@ -374,7 +374,7 @@ async fn on_from(c: &Click<'_>) -> Result<Reply, Error> {
     }
     let mut r = Reply::text(format!("{from}: pick a destination"));
     let to = |menu| Action::To { menu };
-    r.components = menus(c.game, state.version, to, "destination", moves);
+    r.components = menus(c.game, state.version(), to, "destination", moves);
     Ok(r)
 }
 
@@ -403,12 +403,9 @@ async fn on_back(c: &Click<'_>) -> Result<Reply, Error> {
 /// Declare Check…: a button per seat the staged move may declare Check on.
 async fn on_checks(c: &Click<'_>) -> Result<Reply, Error> {
     let state = c.my_turn().await?;
-    let st = state
-        .staged
-        .as_ref()
-        .ok_or(hexmeros::host::HostError::from(
-            hexmeros::host::Refused::NothingStaged,
-        ))?;
+    let st = state.staged().ok_or(hexmeros::host::HostError::from(
+        hexmeros::host::Refused::NothingStaged,
+    ))?;
     // The host decides which declarations the staged move may carry.
     let seats: Vec<Seat> = state
         .active()
@@ -431,7 +428,7 @@ async fn on_checks(c: &Click<'_>) -> Result<Reply, Error> {
         .take(5)
         .map(|&seat| {
             CreateButton::new(
-                ComponentId::new(c.game, state.version, Action::Check { seat }).encode(),
+                ComponentId::new(c.game, state.version(), Action::Check { seat }).encode(),
             )
             .label(format!("Check on {}", state.seat_name(seat)))
             .style(serenity::ButtonStyle::Danger)
@@ -487,7 +484,7 @@ async fn on_stall(
 ) -> Result<Reply, Error> {
     let state = c.data.host.state(c.game).await?;
     // A button from an earlier turn (even of the same seat, a round later) is stale.
-    if state.holder() != Some(seat) || state.record.len() != turn {
+    if state.holder() != Some(seat) || state.record().len() != turn {
         return Ok(Reply::text(format!(
             "{} no longer holds the Token: nothing to vote on",
             state.seat_name(seat)

@@ -18,9 +18,9 @@ pub enum Picture {
 /// The moves of the last round (one per seat), oldest first, as the host records them
 /// (`Silver K2-H3`): what the viewer has not seen since their previous turn.
 fn last_round(state: &GameState) -> Vec<String> {
-    let n = state.game.seat_count();
+    let n = state.position().seat_count();
     let moves: Vec<&str> = state
-        .record
+        .record()
         .iter()
         .filter(|r| r.seat.is_some())
         .map(|r| r.line.as_str())
@@ -32,7 +32,7 @@ fn last_round(state: &GameState) -> Vec<String> {
 }
 
 async fn draw(state: &GameState, opts: ViewOptions) -> Picture {
-    let game = state.game.clone();
+    let game = state.position().clone();
     let text = game.show();
     let drawn = background::run(Work::Pictures, move || {
         view::render_png(&game, &opts).or_else(|_| {
@@ -50,11 +50,11 @@ async fn draw(state: &GameState, opts: ViewOptions) -> Picture {
     match drawn {
         Ok(Ok(png)) => Picture::Png(png),
         Ok(Err(e)) => {
-            tracing::warn!(game = state.id, error = %e, "no picture; the text board instead");
+            tracing::warn!(game = state.id(), error = %e, "no picture; the text board instead");
             Picture::Text(text)
         }
         Err(e) => {
-            tracing::error!(game = state.id, error = %e, "drawing failed; the text board instead");
+            tracing::error!(game = state.id(), error = %e, "drawing failed; the text board instead");
             Picture::Text(text)
         }
     }
@@ -65,7 +65,7 @@ pub async fn board(state: &GameState, viewer: Option<Seat>) -> Picture {
     let opts = ViewOptions {
         as_seat: viewer,
         last_moves: last_round(state),
-        turn: Some(state.record.len() as u32 + 1),
+        turn: Some(state.record().len() as u32 + 1),
         ..ViewOptions::default()
     };
     draw(state, opts).await
@@ -76,7 +76,7 @@ pub async fn preview(state: &GameState, viewer: Option<Seat>, staged: &str) -> P
     let opts = ViewOptions {
         as_seat: viewer,
         staged: Some(staged.to_string()),
-        turn: Some(state.record.len() as u32 + 1),
+        turn: Some(state.record().len() as u32 + 1),
         ..ViewOptions::default()
     };
     draw(state, opts).await

@@ -225,6 +225,36 @@ impl AnyGame {
         })
     }
 
+    /// The move `text` with a declaration on `target` added (`Rules::declare`): its canonical
+    /// text, or `None` when the move allows no such declaration.
+    pub fn declare(&self, text: &str, target: Seat) -> Result<Option<String>, PlayError> {
+        dispatch!(self, g => {
+            let m = g.parse_move(text)?;
+            Ok(g.declare(&m, target).map(|d| g.move_text(&d)))
+        })
+    }
+
+    /// The pieces (or reserves) the side to move can move, as their move texts start
+    /// (`origin`), sorted.
+    pub fn movable_pieces(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .legal_moves()
+            .iter()
+            .map(|m| super::notation::origin(m).to_string())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// The legal moves of the side to move that start from `piece` (see `movable_pieces`).
+    pub fn moves_from(&self, piece: &str) -> Vec<String> {
+        self.legal_moves()
+            .into_iter()
+            .filter(|m| super::notation::origin(m) == piece)
+            .collect()
+    }
+
     /// The seats that may challenge the move `text` (canonical, of the side to move).
     pub fn challengers(&self, text: &str) -> Result<Vec<Seat>, PlayError> {
         dispatch!(self, g => g.parse_move(text).map(|m| g.challengers(&m)))

@@ -250,6 +250,14 @@ pub trait Rules: Clone + Debug + Sized {
         Vec::new()
     }
 
+    /// Move `m` with the mover's declaration on `target` added (HexiMeros: Check on that seat's
+    /// Sovereign, §5.3), or `None` when `m` allows no such declaration. Games without
+    /// declarations have none.
+    fn declare(&self, m: &Self::Move, target: Seat) -> Option<Self::Move> {
+        let _ = (m, target);
+        None
+    }
+
     /// Minutes a challenge window stays open.
     fn challenge_minutes(&self) -> i64 {
         10

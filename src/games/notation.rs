@@ -166,6 +166,16 @@ impl std::fmt::Display for MoveText {
     }
 }
 
+/// The piece (or reserve) a move text starts from: `Q4` of `Q4xQ8=Regent`, `S@` of `S@g2`,
+/// `0.a2` of `0.a2-0.a3`. Pickers group a game's legal moves by it.
+pub fn origin(mv: &str) -> &str {
+    if let Some(i) = mv.find('@') {
+        return &mv[..=i];
+    }
+    let end = mv.find(['-', 'x', '*']).unwrap_or(mv.len());
+    &mv[..end]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

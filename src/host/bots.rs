@@ -109,12 +109,12 @@ impl GameHost {
             let slot = self.slot(game);
             let mut cached = slot.lock().await;
             let mut current = self.load(game, &mut cached).await?;
-            if current.version != state.version {
+            if current.version() != state.version() {
                 // Someone acted while the bot thought: decide again on the new state.
                 continue;
             }
             let (seat, ev) = bot_event(&current, &action, chosen.as_deref())?;
-            let actor = current.seats.get(seat.index()).map(|s| s.mover);
+            let actor = current.seats().get(seat.index()).map(|s| s.mover);
             let fx = match self.commit(&mut current, ev, actor).await {
                 Ok(fx) => fx,
                 Err(HostError::Refused(Refused::Stale { .. })) => {
@@ -132,15 +132,15 @@ impl GameHost {
     /// The bot's move for the Token holder, chosen on the blocking pool. Players who always
     /// declare Check upon a mover count as having declared already.
     pub(super) async fn think(&self, state: &GameState, level: Level) -> Result<String, HostError> {
-        let game = state.game.clone();
-        let mut declarers = state.declared_upon.clone();
-        for (i, p) in state.prefs.iter().enumerate() {
+        let game = state.position().clone();
+        let mut declarers = state.declared_upon().to_vec();
+        for (i, p) in state.prefs().iter().enumerate() {
             let s = Seat(i as u8);
             if *p == ChallengePref::AlwaysDeclare && !declarers.contains(&s) {
                 declarers.push(s);
             }
         }
-        let seed = bot_seed(state.id, state.version);
+        let seed = bot_seed(state.id(), state.version());
         let limits = Limits {
             nodes: None,
             deadline: Some(Instant::now() + think_time(level)),
@@ -164,13 +164,13 @@ fn bot_event(
 ) -> Result<(Seat, Event), HostError> {
     Ok(match *action {
         BotAction::Answer { seat, .. } => {
-            let staged = state.staged.as_ref().ok_or(Refused::NothingStaged)?;
-            let declare = ai::answer_challenge(&state.game, &staged.text, seat);
+            let staged = state.staged().ok_or(Refused::NothingStaged)?;
+            let declare = ai::answer_challenge(state.position(), &staged.text, seat);
             (seat, Event::Answered { seat, declare })
         }
         BotAction::Vote { motion, seat, .. } => {
             let open = state
-                .motions
+                .motions()
                 .iter()
                 .find(|m| m.id == motion)
                 .ok_or(Refused::NoSuchMotion(motion))?;
@@ -180,16 +180,16 @@ fn bot_event(
                 Motion::Expel { seat: s } | Motion::ExpelFor { seat: s, .. } => ai::Motion::Expel {
                     seat: s,
                     // Abandonment: the seat has held the Token past the turn timer.
-                    stalled: state.timed_out && state.holder() == Some(s),
+                    stalled: state.timed_out() && state.holder() == Some(s),
                 },
                 Motion::Replace { seat, .. } => ai::Motion::Replacement { seat },
                 Motion::HouseRule { .. } | Motion::Team { .. } => ai::Motion::Other,
             };
-            let yes = ai::vote(&state.game, seat, &question);
+            let yes = ai::vote(state.position(), seat, &question);
             (seat, Event::Ballot { motion, seat, yes })
         }
         BotAction::Pass { seat } => {
-            let staged = state.staged.as_ref().ok_or(Refused::NothingStaged)?;
+            let staged = state.staged().ok_or(Refused::NothingStaged)?;
             (
                 seat,
                 Event::Committed {
@@ -200,7 +200,7 @@ fn bot_event(
         }
         BotAction::Move { seat, .. } => {
             let mut tries: Vec<String> = chosen.map(str::to_string).into_iter().collect();
-            tries.extend(state.game.legal_moves());
+            tries.extend(state.position().legal_moves());
             let (text, asked) = tries
                 .iter()
                 .find_map(|t| state.prepare_stage(t).ok())

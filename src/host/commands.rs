@@ -50,8 +50,7 @@ pub(super) fn event_for(
             }
         }
         Command::Check { seat: target } => {
-            let st = state.staged.as_ref().ok_or(Refused::NothingStaged)?;
-            let text = format!("{}+{}", st.text, state.seat_name(target));
+            let text = state.declaration(target)?;
             let (canonical, asked) = state.prepare_stage(&text)?;
             Event::Staged {
                 seat,
@@ -61,7 +60,7 @@ pub(super) fn event_for(
         }
         Command::TakeBack => Event::TakenBack { seat },
         Command::Pass => {
-            let st = state.staged.as_ref().ok_or(Refused::NothingStaged)?;
+            let st = state.staged().ok_or(Refused::NothingStaged)?;
             Event::Committed {
                 seat,
                 text: st.text.clone(),
@@ -104,7 +103,7 @@ fn require_mover(state: &GameState, seat: Seat, actor: Actor) -> Result<(), Refu
         }
         None => return Err(Refused::GameOver),
     }
-    if state.seats.get(seat.index()).map(|s| s.mover) != Some(actor.player) {
+    if state.seats().get(seat.index()).map(|s| s.mover) != Some(actor.player) {
         return Err(Refused::NotTeamMover);
     }
     Ok(())
@@ -113,7 +112,7 @@ fn require_mover(state: &GameState, seat: Seat, actor: Actor) -> Result<(), Refu
 /// The one open motion `seat` may still vote on (a vote that names none).
 fn the_open_motion(state: &GameState, seat: Seat) -> Result<u64, Refused> {
     let open: Vec<u64> = state
-        .motions
+        .motions()
         .iter()
         .filter(|m| {
             state.voters(&m.motion).contains(&seat)

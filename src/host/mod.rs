@@ -22,6 +22,7 @@ mod effect;
 mod error;
 mod event;
 mod players;
+mod queries;
 mod records;
 mod say;
 mod state;
@@ -120,7 +121,7 @@ fn finish_of(st: &GameState) -> Finish {
     let mut by_rank = st.finishing_ranks();
     by_rank.sort_by_key(|&(_, r)| r);
     for (s, r) in by_rank {
-        let Some(p) = st.seats.get(s.index()).map(|x| x.player) else {
+        let Some(p) = st.seats().get(s.index()).map(|x| x.player) else {
             continue;
         };
         if !ranks.iter().any(|&(q, _)| q == p) {
@@ -209,7 +210,7 @@ impl GameHost {
             )
             .await?;
         let mut state = state;
-        state.id = id;
+        state.set_id(id);
         let mut fx = vec![
             Effect::OpenThread {
                 game: id,
@@ -221,7 +222,7 @@ impl GameHost {
             },
             Effect::Board {
                 game: id,
-                board: state.game.show(),
+                board: state.position().show(),
                 caption: say::START_POSITION.into(),
             },
         ];
@@ -257,10 +258,11 @@ impl GameHost {
         let mut state = GameState::new(game, setup, row.created_at)
             .map_err(|e| corrupt(format!("its setup no longer starts a game: {e}")))?;
         for e in self.store.events(game).await? {
-            if e.version != state.version as i64 {
+            if e.version != state.version() as i64 {
                 return Err(corrupt(format!(
                     "event {} is out of order (expected {})",
-                    e.version, state.version
+                    e.version,
+                    state.version()
                 )));
             }
             let ev: Event = serde_json::from_str(&e.body)
@@ -272,10 +274,11 @@ impl GameHost {
                 ))
             })?;
         }
-        if state.version as i64 != row.version {
+        if state.version() as i64 != row.version {
             return Err(corrupt(format!(
                 "the log has {} events but the game says version {}",
-                state.version, row.version
+                state.version(),
+                row.version
             )));
         }
         Ok(state)
@@ -293,7 +296,7 @@ impl GameHost {
             .await?
             .ok_or(Refused::UnknownGame(game))?;
         if let Some(s) = cached.as_ref()
-            && s.version as i64 == version
+            && s.version() as i64 == version
         {
             return Ok(s.clone());
         }
@@ -323,10 +326,10 @@ impl GameHost {
         let finish = (next.status() == Status::Finished && state.status() != Status::Finished)
             .then(|| finish_of(&next));
         let w = GameWrite {
-            game: state.id,
-            expected: state.version,
+            game: state.id(),
+            expected: state.version(),
             events: vec![EventRow {
-                version: state.version as i64,
+                version: state.version() as i64,
                 kind: ev.name().to_string(),
                 actor,
                 body: to_json(&ev)?,
@@ -337,7 +340,7 @@ impl GameHost {
             to_move: next.holder_player(),
             next_due: next.next_due(),
             now,
-            replacements: next.replacements[state.replacements.len()..]
+            replacements: next.replacements()[state.replacements().len()..]
                 .iter()
                 .map(|&(s, p, v)| (s.0, p, v))
                 .collect(),
@@ -349,7 +352,7 @@ impl GameHost {
                 Ok(fx)
             }
             Err(StoreError::Stale { expected }) => {
-                let current = self.store.version(state.id).await?.unwrap_or(0) as u64;
+                let current = self.store.version(state.id()).await?.unwrap_or(0) as u64;
                 Err(Refused::Stale { expected, current }.into())
             }
             Err(StoreError::NoGame(g)) => Err(Refused::UnknownGame(g).into()),
@@ -373,11 +376,11 @@ impl GameHost {
         let mut cached = slot.lock().await;
         let mut state = self.load(game, &mut cached).await?;
         if let Some(v) = expected
-            && v != state.version
+            && v != state.version()
         {
             return Err(Refused::Stale {
                 expected: v,
-                current: state.version,
+                current: state.version(),
             }
             .into());
         }
@@ -453,7 +456,7 @@ impl GameHost {
             if state.bot_action().is_some() {
                 bots.push(game);
             }
-            if cached.is_some() || state.version > 0 {
+            if cached.is_some() || state.version() > 0 {
                 *cached = Some(state);
             }
         }
@@ -493,5 +496,5 @@ fn to_json<T: serde::Serialize>(v: &T) -> Result<String, HostError> {
 
 /// The house rules in force, as stored for listing: the game's switches and the timers.
 fn house_json(s: &GameState) -> String {
-    serde_json::json!({ "game": s.house, "timers": s.timers }).to_string()
+    serde_json::json!({ "game": s.house(), "timers": s.timers() }).to_string()
 }

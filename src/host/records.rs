@@ -90,11 +90,11 @@ impl GameHost {
         }
         let mut events = Vec::new();
         for (i, text) in record.lines.iter().enumerate() {
-            let ev = Line::parse(&state.game, text)
+            let ev = Line::parse(state.position(), text)
                 .map_err(|e| Refused::BadRecord(e.to_string()))
                 .and_then(|l| line_event(&l))
                 .map_err(|e| Refused::BadRecord(format!("line {}: {e}", i + 1)))?;
-            let version = state.version;
+            let version = state.version();
             state
                 .apply(&ev, now)
                 .map_err(|e| Refused::BadRecord(format!("move line {} ({text}): {e}", i + 1)))?;
@@ -120,7 +120,7 @@ impl GameHost {
                 now,
             )
             .await?;
-        state.id = id;
+        state.set_id(id);
         let finish = (state.status() == Status::Finished).then(|| finish_of(&state));
         self.store
             .append(&GameWrite {

@@ -46,6 +46,8 @@ pub enum Refused {
     WindowOpen(String),
     #[error("no challenge window is open")]
     NoWindow,
+    #[error("{text} declares no Check on {target}: it does not newly attack their Sovereign")]
+    NoDeclaration { text: String, target: String },
     #[error("you are not asked about this move")]
     NotAsked,
     #[error("you may not vote on this motion")]

@@ -158,9 +158,9 @@ impl<'h, W: Write> Local<'h, W> {
     async fn actor_named(&mut self, who: &str) -> Result<PlayerId, LocalError> {
         if let Some(g) = self.current {
             let st = self.host.state(g).await?;
-            if let Some(i) =
-                (0..st.seats.len() as u8).find(|&i| st.seat_name(Seat(i)).eq_ignore_ascii_case(who))
-                && let Some(s) = st.seats.get(i as usize)
+            if let Some(i) = (0..st.seats().len() as u8)
+                .find(|&i| st.seat_name(Seat(i)).eq_ignore_ascii_case(who))
+                && let Some(s) = st.seats().get(i as usize)
             {
                 return Ok(s.mover);
             }
@@ -173,7 +173,7 @@ impl<'h, W: Write> Local<'h, W> {
 
     async fn seat_named(&self, colour: &str) -> Result<Seat, LocalError> {
         let st = self.host.state(self.game()?).await?;
-        (0..st.seats.len() as u8)
+        (0..st.seats().len() as u8)
             .map(Seat)
             .find(|&s| st.seat_name(s).eq_ignore_ascii_case(colour))
             .ok_or_else(|| LocalError::usage(format!("no seat called {colour}")))
@@ -229,19 +229,19 @@ impl<'h, W: Write> Local<'h, W> {
                     .ok_or_else(|| LocalError::usage("open <game id>"))?;
                 let st = self.host.state(id).await?;
                 self.current = Some(id);
-                writeln!(self.out, "{}", st.game.show())?;
+                writeln!(self.out, "{}", st.position().show())?;
                 self.status_line().await?;
                 // A game left waiting on a bot (quit while it thought) carries on.
                 self.bots(id).await?;
             }
             "board" => {
                 let st = self.host.state(self.game()?).await?;
-                writeln!(self.out, "{}", st.game.show())?;
+                writeln!(self.out, "{}", st.position().show())?;
                 self.status_line().await?;
             }
             "history" => {
                 let st = self.host.state(self.game()?).await?;
-                for (i, r) in st.record.iter().enumerate() {
+                for (i, r) in st.record().iter().enumerate() {
                     writeln!(self.out, "{}. {}", i + 1, r.line)?;
                 }
             }
@@ -302,7 +302,7 @@ impl<'h, W: Write> Local<'h, W> {
                 let fx = self.host.handle(game, actor, cmd, None).await?;
                 self.show(fx).await?;
                 let st = self.host.state(game).await?;
-                writeln!(self.out, "ok (game #{game}, version {})", st.version)?;
+                writeln!(self.out, "ok (game #{game}, version {})", st.version())?;
                 self.bots(game).await?;
             }
         }
@@ -493,26 +493,26 @@ impl<'h, W: Write> Local<'h, W> {
             return Ok(());
         };
         let st = self.host.state(game).await?;
-        let mover = st.game.to_move();
+        let mover = st.position().to_move();
         // Move lines (`<seat> <move>`) since the mover last moved, oldest first.
         let mut last: Vec<String> = st
-            .record
+            .record()
             .iter()
             .rev()
             .take_while(|r| mover.is_none() || r.seat != mover)
             .filter(|r| {
                 r.seat.is_some_and(|s| {
-                    r.line.split_once(' ').map(|(h, _)| h) == Some(st.game.seat_name(s))
+                    r.line.split_once(' ').map(|(h, _)| h) == Some(st.position().seat_name(s))
                 })
             })
             .map(|r| r.line.clone())
             .collect();
         last.reverse();
         let path = dir.join(format!("hexmeros-game-{game}.png"));
-        let g = st.game.clone();
+        let g = st.position().clone();
         let opts = crate::view::ViewOptions {
             last_moves: last,
-            turn: Some(st.record.len() as u32 + 1),
+            turn: Some(st.record().len() as u32 + 1),
             ..crate::view::ViewOptions::default()
         };
         let drawn = crate::background::run(crate::background::Work::Pictures, move || {

@@ -67,9 +67,9 @@ pub async fn act(host: &GameHost, game: GameId, player: i64, cmd: Command) -> Ve
 
 /// Everyone asked about the staged move lets it stand (the holder must still pass).
 pub async fn let_it_stand(host: &GameHost, game: GameId, st: &GameState) {
-    if let Some(staged) = &st.staged {
+    if let Some(staged) = &st.staged() {
         for s in staged.waiting() {
-            let p = st.seats[s.index()].player;
+            let p = st.seats()[s.index()].player;
             act(host, game, p, Command::Challenge { declare: false }).await;
         }
     }
@@ -77,7 +77,7 @@ pub async fn let_it_stand(host: &GameHost, game: GameId, st: &GameState) {
 
 /// The first legal move of the position, as text.
 pub async fn first_move(host: &GameHost, game: GameId) -> String {
-    host.state(game).await.unwrap().game.legal_moves()[0].clone()
+    host.state(game).await.unwrap().position().legal_moves()[0].clone()
 }
 
 pub fn said(fx: &[Effect], needle: &str) -> bool {

@@ -711,6 +711,13 @@ impl Rules for HexiMeros {
         by
     }
 
+    fn declare(&self, m: &Move, target: Seat) -> Option<Move> {
+        self.check_targets(m).contains(&target).then(|| Move {
+            checks: m.checks | (1 << target.0),
+            ..*m
+        })
+    }
+
     fn challenge_minutes(&self) -> i64 {
         self.house.check_window_minutes as i64
     }

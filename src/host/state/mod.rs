@@ -15,6 +15,7 @@ mod motions;
 mod points;
 mod timers;
 mod turn;
+mod view;
 
 use serde_json::Value;
 
@@ -164,30 +165,30 @@ pub struct Record {
 /// The host's view of one game.
 #[derive(Clone, Debug)]
 pub struct GameState {
-    pub id: GameId,
-    pub setup: Setup,
+    id: GameId,
+    setup: Setup,
     /// How many events have been applied.
-    pub version: u64,
+    version: u64,
     /// Where the game is in its life (never `Paused`: see `paused_at`).
     life: Status,
-    pub paused_at: Option<Millis>,
-    pub game: AnyGame,
+    paused_at: Option<Millis>,
+    game: AnyGame,
     /// House rule switches voted or given at creation (only those that differ).
-    pub house: Value,
-    pub timers: Timers,
-    pub seats: Vec<SeatState>,
-    pub record: Vec<Record>,
-    pub staged: Option<Staged>,
+    house: Value,
+    timers: Timers,
+    seats: Vec<SeatState>,
+    record: Vec<Record>,
+    staged: Option<Staged>,
     /// Seats that declared Check upon the mover this turn (§5.4 step 4).
-    pub declared_upon: Vec<Seat>,
-    pub prefs: Vec<ChallengePref>,
-    pub motions: Vec<OpenMotion>,
-    pub points: Vec<PointEntry>,
-    pub turn_started: Millis,
-    pub reminded: u8,
-    pub timed_out: bool,
+    declared_upon: Vec<Seat>,
+    prefs: Vec<ChallengePref>,
+    motions: Vec<OpenMotion>,
+    points: Vec<PointEntry>,
+    turn_started: Millis,
+    reminded: u8,
+    timed_out: bool,
     /// (seat, new player, version): replacements, for the seats table.
-    pub replacements: Vec<(Seat, PlayerId, u64)>,
+    replacements: Vec<(Seat, PlayerId, u64)>,
 }
 
 /// What the game's rules refused, as the player reads it.
@@ -232,6 +233,11 @@ impl GameState {
             replacements: Vec::new(),
             setup,
         })
+    }
+
+    /// The id the store gave a game created from this state.
+    pub(crate) fn set_id(&mut self, id: GameId) {
+        self.id = id;
     }
 
     pub fn kind(&self) -> GameKind {

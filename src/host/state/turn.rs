@@ -54,6 +54,33 @@ impl GameState {
         Ok((canonical, asked))
     }
 
+    /// The staged move with a Check declared on `target` added (§5.3), as text; refused when the
+    /// staged move allows no such declaration.
+    pub fn declaration(&self, target: Seat) -> Result<String, Refused> {
+        let st = self.staged.as_ref().ok_or(Refused::NothingStaged)?;
+        self.game
+            .declare(&st.text, target)
+            .map_err(play_error)?
+            .ok_or_else(|| Refused::NoDeclaration {
+                text: st.text.clone(),
+                target: self.seat_name(target).into(),
+            })
+    }
+
+    /// The seats the Token holder may declare Check on with the staged move (none when nothing
+    /// is staged).
+    pub fn declarable(&self) -> Vec<Seat> {
+        self.active()
+            .into_iter()
+            .filter(|&s| Some(s) != self.holder())
+            .filter(|&s| {
+                self.declaration(s)
+                    .and_then(|t| self.prepare_stage(&t))
+                    .is_ok()
+            })
+            .collect()
+    }
+
     /// The board after `text`, for a free preview (§5.1): nothing is stored.
     pub fn preview(&self, text: &str) -> Result<(String, AnyGame), Refused> {
         let canonical = self.resolve(text)?;

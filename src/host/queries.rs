@@ -1,0 +1,79 @@
+//! What a front end may ask about a game besides sending commands: the Token holder's movable
+//! pieces and their moves, the Checks a staged move may declare. Each answers only the player
+//! who may act on it, so a picker never shows a stranger's moves.
+
+use super::event::{GameId, PlayerId};
+use super::say::Refused;
+use super::{GameHost, GameState, HostError};
+use crate::games::Seat;
+
+impl GameHost {
+    /// The game's state if `player` is the Token holder's mover, else why not.
+    pub async fn turn_of(&self, game: GameId, player: PlayerId) -> Result<GameState, HostError> {
+        let state = self.state(game).await?;
+        let seat = state.seat_of(player).ok_or(Refused::NotSeated)?;
+        match state.holder() {
+            Some(h) if h != seat => {
+                return Err(Refused::NotYourTurn {
+                    holder: state.seat_name(h).to_string(),
+                }
+                .into());
+            }
+            None => return Err(Refused::GameOver.into()),
+            Some(_) => {}
+        }
+        if state.holder_player() != Some(player) {
+            return Err(Refused::NotTeamMover.into());
+        }
+        Ok(state)
+    }
+
+    /// Every legal move of `player`, who holds the Token, as text, sorted.
+    pub async fn legal_moves(
+        &self,
+        game: GameId,
+        player: PlayerId,
+    ) -> Result<Vec<String>, HostError> {
+        Ok(self.turn_of(game, player).await?.position().legal_moves())
+    }
+
+    /// The pieces (or reserves) `player`, who holds the Token, can move, sorted.
+    pub async fn movable_pieces(
+        &self,
+        game: GameId,
+        player: PlayerId,
+    ) -> Result<Vec<String>, HostError> {
+        Ok(self
+            .turn_of(game, player)
+            .await?
+            .position()
+            .movable_pieces())
+    }
+
+    /// The legal moves of `piece` (as `movable_pieces` names it) for `player`.
+    pub async fn piece_moves(
+        &self,
+        game: GameId,
+        player: PlayerId,
+        piece: &str,
+    ) -> Result<Vec<String>, HostError> {
+        Ok(self
+            .turn_of(game, player)
+            .await?
+            .position()
+            .moves_from(piece))
+    }
+
+    /// The seats `player` may declare Check on with their staged move.
+    pub async fn declarable_checks(
+        &self,
+        game: GameId,
+        player: PlayerId,
+    ) -> Result<Vec<Seat>, HostError> {
+        let state = self.turn_of(game, player).await?;
+        if state.staged().is_none() {
+            return Err(Refused::NothingStaged.into());
+        }
+        Ok(state.declarable())
+    }
+}

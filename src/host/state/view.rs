@@ -1,0 +1,146 @@
+//! Read-only views of a game for front ends: the table's fields, the board as text and as a
+//! picture. A front end reads the game through these and never holds the rules position.
+
+use super::super::event::{ChallengePref, GameId, Millis, PlayerId, Setup, Timers};
+use super::{GameState, OpenMotion, PointEntry, Record, SeatState, Staged};
+use crate::games::{AnyGame, Seat};
+use crate::view::{self, ViewError, ViewOptions};
+
+impl GameState {
+    pub fn id(&self) -> GameId {
+        self.id
+    }
+
+    /// How many events have been applied: what a button's id carries.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// House rule switches voted or given at creation (only those that differ).
+    pub fn house(&self) -> &serde_json::Value {
+        &self.house
+    }
+
+    pub fn timers(&self) -> &Timers {
+        &self.timers
+    }
+
+    pub fn seats(&self) -> &[SeatState] {
+        &self.seats
+    }
+
+    /// The committed moves and table events, oldest first.
+    pub fn record(&self) -> &[Record] {
+        &self.record
+    }
+
+    pub fn staged(&self) -> Option<&Staged> {
+        self.staged.as_ref()
+    }
+
+    /// Seats that declared Check upon the mover this turn.
+    pub fn declared_upon(&self) -> &[Seat] {
+        &self.declared_upon
+    }
+
+    pub fn prefs(&self) -> &[ChallengePref] {
+        &self.prefs
+    }
+
+    pub fn motions(&self) -> &[OpenMotion] {
+        &self.motions
+    }
+
+    pub fn points(&self) -> &[PointEntry] {
+        &self.points
+    }
+
+    /// When the Token holder's turn began.
+    pub fn turn_started(&self) -> Millis {
+        self.turn_started
+    }
+
+    /// The reminder level sent this turn (0: none yet).
+    pub fn reminded(&self) -> u8 {
+        self.reminded
+    }
+
+    /// The Token holder has passed the turn timer.
+    pub fn timed_out(&self) -> bool {
+        self.timed_out
+    }
+
+    pub fn paused_at(&self) -> Option<Millis> {
+        self.paused_at
+    }
+
+    /// (seat, new player, version) of each takeover.
+    pub fn replacements(&self) -> &[(Seat, PlayerId, u64)] {
+        &self.replacements
+    }
+
+    /// The rules position itself, for tests and tools (the CLI). Front ends read the game
+    /// through the views here and the host's queries instead.
+    pub fn position(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// Every seat of the game, in turn order.
+    pub fn all_seats(&self) -> Vec<Seat> {
+        (0..self.seats.len() as u8).map(Seat).collect()
+    }
+
+    /// The seat called `name` (its colour or kingdom, any case).
+    pub fn seat_named(&self, name: &str) -> Option<Seat> {
+        self.game.seat_named(name)
+    }
+
+    /// The board as text.
+    pub fn board_text(&self) -> String {
+        self.game.show()
+    }
+
+    /// The position as JSON (`hexmeros rules` reads it).
+    pub fn position_json(&self) -> String {
+        self.game.to_json()
+    }
+
+    /// The moves of the last round (one per seat), oldest first, as recorded (`silver K2-H3`):
+    /// what a viewer has not seen since their previous turn.
+    pub fn last_round(&self) -> Vec<String> {
+        let n = self.game.seat_count();
+        let moves: Vec<&str> = self
+            .record
+            .iter()
+            .filter(|r| r.seat.is_some())
+            .map(|r| r.line.as_str())
+            .collect();
+        moves[moves.len().saturating_sub(n)..]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    /// The number of the turn being played (1 for the first).
+    pub fn turn_number(&self) -> u32 {
+        self.record.len() as u32 + 1
+    }
+
+    /// The board as a PNG (see `view::render_png`). Highlights that no longer fit the position
+    /// are dropped rather than costing the picture.
+    pub fn render(&self, opts: &ViewOptions) -> Result<Vec<u8>, ViewError> {
+        view::render_png(&self.game, opts).or_else(|_| {
+            view::render_png(
+                &self.game,
+                &ViewOptions {
+                    last_moves: Vec::new(),
+                    ..opts.clone()
+                },
+            )
+        })
+    }
+}
