@@ -167,7 +167,7 @@ fn run_host(cmd: Command) -> anyhow::Result<String> {
                 let host = host(db).await?;
                 let mut ids = Vec::new();
                 for n in &players {
-                    ids.push(host.store().local_player(n, host.now()).await?);
+                    ids.push(host.local_player(n).await?);
                 }
                 let id = host.import(&text, &ids).await?;
                 Ok(format!("imported as game #{id}"))

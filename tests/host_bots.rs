@@ -14,7 +14,7 @@ use hexmeros::host::{
     Actor, BotAction, Command, Effect, GameHost, GameId, GameState, HostError, Motion, Refused,
     Status,
 };
-use hexmeros::store::{bot_id, bot_level};
+use hexmeros::host::{bot_id, bot_level};
 use support::{Env, T0, act, cmd_move, ensure_players, first_move, host_on, said, vote};
 
 /// A host with players p1…p3.
@@ -115,10 +115,10 @@ async fn play_until(host: &GameHost, g: GameId, max_steps: usize, plies: usize) 
 #[tokio::test]
 async fn two_people_and_four_bots_play_heximeros_to_the_end() {
     let e = env().await;
-    let bot = e.host.store().bot_player(Level::Easy, T0).await.unwrap();
+    let bot = e.host.bot_player(Level::Easy).await.unwrap();
     assert_eq!(bot, bot_id(Level::Easy));
     assert_eq!(
-        e.host.store().player_bot_level(bot).await.unwrap(),
+        e.host.player_bot_level(bot).await.unwrap(),
         Some(Level::Easy)
     );
     assert_eq!(
@@ -202,8 +202,8 @@ async fn two_people_and_four_bots_play_heximeros_to_the_end() {
 #[tokio::test]
 async fn a_bot_is_elected_to_replace_a_resigning_person() {
     let e = env().await;
-    let easy = e.host.store().bot_player(Level::Easy, T0).await.unwrap();
-    let normal = e.host.store().bot_player(Level::Normal, T0).await.unwrap();
+    let easy = e.host.bot_player(Level::Easy).await.unwrap();
+    let normal = e.host.bot_player(Level::Normal).await.unwrap();
     let (g, _) = e
         .host
         .create(
@@ -256,7 +256,7 @@ async fn a_bot_is_elected_to_replace_a_resigning_person() {
 #[tokio::test]
 async fn a_restart_while_a_bot_holds_the_token_loses_nothing() {
     let e = env().await;
-    let bot = e.host.store().bot_player(Level::Easy, T0).await.unwrap();
+    let bot = e.host.bot_player(Level::Easy).await.unwrap();
     let (g, _) = e
         .host
         .create(
@@ -306,7 +306,7 @@ async fn a_restart_while_a_bot_holds_the_token_loses_nothing() {
 #[tokio::test]
 async fn hexdame_against_a_bot_to_the_end() {
     let e = env().await;
-    let bot = e.host.store().bot_player(Level::Easy, T0).await.unwrap();
+    let bot = e.host.bot_player(Level::Easy).await.unwrap();
     let (g, _) = e
         .host
         .create(GameKind::HexDame, &[1, bot], None, None)
@@ -327,7 +327,7 @@ async fn hexdame_against_a_bot_to_the_end() {
 #[tokio::test]
 async fn bots_leave_house_rules_to_the_people_and_wait_for_their_ballot() {
     let e = env().await;
-    let bot = e.host.store().bot_player(Level::Easy, T0).await.unwrap();
+    let bot = e.host.bot_player(Level::Easy).await.unwrap();
     // A bot is Silver: it would end the House Rules phase with its first move.
     let (g, _) = e
         .host
@@ -365,7 +365,7 @@ async fn bots_leave_house_rules_to_the_people_and_wait_for_their_ballot() {
 async fn bots_vote_on_what_concerns_them_and_cannot_be_impersonated() {
     let e = env().await;
     e.clock.set(T0);
-    let bot = e.host.store().bot_player(Level::Easy, T0).await.unwrap();
+    let bot = e.host.bot_player(Level::Easy).await.unwrap();
     let (g, _) = e
         .host
         .create(GameKind::HexiMeros, &[1, 2, bot, bot, bot, bot], None, None)
@@ -420,7 +420,7 @@ async fn bots_vote_on_what_concerns_them_and_cannot_be_impersonated() {
 #[tokio::test]
 async fn a_game_of_bots_alone_is_played_by_bot_turns() {
     let e = env().await;
-    let bot = e.host.store().bot_player(Level::Easy, T0).await.unwrap();
+    let bot = e.host.bot_player(Level::Easy).await.unwrap();
     let (g, _) = e
         .host
         .create(GameKind::Hexmeister, &[bot, bot], None, None)
@@ -442,7 +442,7 @@ async fn a_game_of_bots_alone_is_played_by_bot_turns() {
 #[tokio::test]
 async fn a_stalled_person_is_expelled_and_a_bot_takes_the_seat() {
     let e = env().await;
-    let easy = e.host.store().bot_player(Level::Easy, T0).await.unwrap();
+    let easy = e.host.bot_player(Level::Easy).await.unwrap();
     let (g, _) = e
         .host
         .create(

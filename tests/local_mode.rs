@@ -119,7 +119,7 @@ async fn a_bot_seat_moves_after_the_person() {
     assert_eq!(st.version(), 2);
     assert_eq!(
         st.seats()[1].player,
-        hexmeros::store::bot_id(hexmeros::ai::Level::Easy)
+        hexmeros::host::bot_id(hexmeros::ai::Level::Easy)
     );
     // A bad level is a clear error.
     let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))

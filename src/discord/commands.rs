@@ -292,7 +292,7 @@ async fn start(
             LevelChoice::Normal => Level::Normal,
             LevelChoice::Hard => Level::Hard,
         };
-        players.push(data.host.store().bot_player(level, now).await?);
+        players.push(data.host.bot_player(level).await?);
     }
     let me = player(ctx).await?;
     let house = match (kind, scored) {

@@ -495,12 +495,7 @@ async fn on_stall(
         Proposal::Expel => Motion::Expel { seat },
         Proposal::Bot => Motion::Replace {
             seat,
-            player: c
-                .data
-                .host
-                .store()
-                .bot_player(Level::Normal, c.data.host.now())
-                .await?,
+            player: c.data.host.bot_player(Level::Normal).await?,
         },
     };
     let what = deliver::with_names(c.data, &state.describe(&motion)).await;

@@ -11,7 +11,7 @@ use super::say::Refused;
 use super::{BotAction, Effect, GameHost, GameState, HostError};
 use crate::ai::{self, Level, Limits};
 use crate::games::Seat;
-use crate::store::bot_level;
+use crate::host::bot_level;
 
 /// The most bot actions one `bot_turns` call takes (a HexiMeros game is a few hundred moves).
 pub const BOT_TURNS_MAX: usize = 2000;

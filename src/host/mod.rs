@@ -5,7 +5,7 @@
 //! front end to carry out. Commands on one game are serialized by a per-game lock; different
 //! games run in parallel. Timers are `tick(now)`, with time from an injected `Clock`.
 //!
-//! A seat may be a bot (its player id is a bot's, `Store::bot_player`). `bot_turns` plays every
+//! A seat may be a bot (its player id is a bot's, `GameHost::bot_player`). `bot_turns` plays every
 //! pending bot action of a game — a move chosen off the async threads, challenge-window answers,
 //! votes — each stored as its own versioned event exactly like a person's command, so a restart
 //! while a bot thinks loses nothing: it thinks again. `tick` drives bots too.
@@ -40,13 +40,12 @@ pub use event::{
     AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, REMINDER_HOURS, Setup,
     Timers,
 };
+pub use players::{bot_id, bot_level};
 pub use say::Refused;
 pub use state::{BotAction, GameState, OpenMotion, PointEntry, Record, SeatState, Staged, Status};
 
 use crate::games::{GameKind, Seat};
-use crate::store::{
-    EventRow, Finish, GameSummary, GameWrite, Rating, Standing, Store, StoreError, bot_level,
-};
+use crate::store::{EventRow, Finish, GameSummary, GameWrite, Rating, Standing, Store, StoreError};
 
 /// Who sends a command. The front end decides `admin` (Discord: Manage Server).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

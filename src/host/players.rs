@@ -5,16 +5,43 @@ use super::{GameHost, HostError};
 use crate::ai::Level;
 use crate::store::GameSummary;
 
+/// The player id of the bot of `level`: reserved negative ids (Discord snowflakes and local ids
+/// are positive), the same in every database, so whether a seat is a bot follows from its player
+/// id alone — also while a game is replayed.
+pub const fn bot_id(level: Level) -> PlayerId {
+    match level {
+        Level::Random => -1,
+        Level::Easy => -2,
+        Level::Normal => -3,
+        Level::Hard => -4,
+    }
+}
+
+/// The level of the bot with player id `player`, or `None` for a person.
+pub fn bot_level(player: PlayerId) -> Option<Level> {
+    Level::ALL.into_iter().find(|&l| bot_id(l) == player)
+}
+
 impl GameHost {
     /// Make sure a player with a known id (a Discord user) exists, named `name`.
     pub async fn ensure_player(&self, id: PlayerId, name: &str) -> Result<(), HostError> {
         Ok(self.store.ensure_player(id, name, self.now()).await?)
     }
 
-    /// The player id of the bot of `level` (created on first use). Seat it like any player;
-    /// several seats of one game may hold the same bot.
+    /// The player id of the bot of `level` (created on first use as "Bot (level)"). Seat it
+    /// like any player; several seats of one game may hold the same bot.
     pub async fn bot_player(&self, level: Level) -> Result<PlayerId, HostError> {
-        Ok(self.store.bot_player(level, self.now()).await?)
+        let id = bot_id(level);
+        self.store
+            .add_bot(id, &format!("Bot ({level})"), level.key(), self.now())
+            .await?;
+        Ok(id)
+    }
+
+    /// The level of a stored bot player, `None` for a person (or no such player).
+    pub async fn player_bot_level(&self, id: PlayerId) -> Result<Option<Level>, HostError> {
+        let key = self.store.player_bot_key(id).await?;
+        Ok(key.and_then(|l| l.parse().ok()))
     }
 
     /// The local (terminal) player called `name`, created if there is none.

@@ -229,14 +229,14 @@ impl<'h, W: Write> Local<'h, W> {
                     .ok_or_else(|| LocalError::usage("open <game id>"))?;
                 let st = self.host.state(id).await?;
                 self.current = Some(id);
-                writeln!(self.out, "{}", st.position().show())?;
+                writeln!(self.out, "{}", st.board_text())?;
                 self.status_line().await?;
                 // A game left waiting on a bot (quit while it thought) carries on.
                 self.bots(id).await?;
             }
             "board" => {
                 let st = self.host.state(self.game()?).await?;
-                writeln!(self.out, "{}", st.position().show())?;
+                writeln!(self.out, "{}", st.board_text())?;
                 self.status_line().await?;
             }
             "history" => {
@@ -493,35 +493,23 @@ impl<'h, W: Write> Local<'h, W> {
             return Ok(());
         };
         let st = self.host.state(game).await?;
-        let mover = st.position().to_move();
-        // Move lines (`<seat> <move>`) since the mover last moved, oldest first.
-        let mut last: Vec<String> = st
-            .record()
-            .iter()
-            .rev()
-            .take_while(|r| mover.is_none() || r.seat != mover)
-            .filter(|r| {
-                r.seat.is_some_and(|s| {
-                    r.line.split_once(' ').map(|(h, _)| h) == Some(st.position().seat_name(s))
-                })
-            })
-            .map(|r| r.line.clone())
-            .collect();
-        last.reverse();
+        // The moves since the mover last moved, from the mover's side.
+        let last = match st.holder() {
+            Some(mover) => st.moves_since(mover),
+            None => st.last_round(),
+        };
         let path = dir.join(format!("hexmeros-game-{game}.png"));
-        let g = st.position().clone();
         let opts = crate::view::ViewOptions {
             last_moves: last,
-            turn: Some(st.record().len() as u32 + 1),
+            turn: Some(st.turn_number()),
             ..crate::view::ViewOptions::default()
         };
-        let drawn = crate::background::run(crate::background::Work::Pictures, move || {
-            crate::view::render_png(&g, &opts)
-        })
-        .await
-        .map_err(|e| e.to_string())
-        .and_then(|r| r.map_err(|e| e.to_string()))
-        .and_then(|png| std::fs::write(&path, png).map_err(|e| e.to_string()));
+        let drawn =
+            crate::background::run(crate::background::Work::Pictures, move || st.render(&opts))
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|r| r.map_err(|e| e.to_string()))
+                .and_then(|png| std::fs::write(&path, png).map_err(|e| e.to_string()));
         match drawn {
             Ok(()) => writeln!(self.out, "board picture: {}", path.display())?,
             Err(e) => writeln!(self.out, "could not draw the board picture: {e}")?,

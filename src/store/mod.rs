@@ -16,25 +16,6 @@ use thiserror::Error;
 
 pub use ratings::{Rating, conservative};
 
-use crate::ai::Level;
-
-/// The player id of the bot of `level`: reserved negative ids (Discord snowflakes and local ids
-/// are positive), the same in every database, so whether a seat is a bot follows from its player
-/// id alone — also while a game is replayed.
-pub const fn bot_id(level: Level) -> i64 {
-    match level {
-        Level::Random => -1,
-        Level::Easy => -2,
-        Level::Normal => -3,
-        Level::Hard => -4,
-    }
-}
-
-/// The level of the bot with player id `player`, or `None` for a person.
-pub fn bot_level(player: i64) -> Option<Level> {
-    Level::ALL.into_iter().find(|&l| bot_id(l) == player)
-}
-
 /// The default database, next to where the bot runs.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://hexmeros.db";
 
@@ -182,34 +163,38 @@ impl Store {
         Ok(())
     }
 
-    /// The player id of the bot of `level` (created on first use as "Bot (level)"). Seat it like
-    /// any player; several seats of one game may hold the same bot.
-    pub async fn bot_player(&self, level: Level, now: i64) -> Result<i64, StoreError> {
-        let id = bot_id(level);
+    /// Add the bot player `id` (a reserved negative id) called `name`, playing at level `key`,
+    /// or keep the existing row. Seat it like any player.
+    pub async fn add_bot(
+        &self,
+        id: i64,
+        name: &str,
+        key: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO players (id, name, created_at, bot_level) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (id) DO NOTHING",
         )
         .bind(id)
-        .bind(format!("Bot ({level})"))
+        .bind(name)
         .bind(now)
-        .bind(level.key())
+        .bind(key)
         .execute(&self.writer)
         .await?;
-        Ok(id)
+        Ok(())
     }
 
-    /// The level of a stored bot player, `None` for a person (or no such player).
-    pub async fn player_bot_level(&self, id: i64) -> Result<Option<Level>, StoreError> {
+    /// The level key of a stored bot player, `None` for a person (or no such player).
+    pub async fn player_bot_key(&self, id: i64) -> Result<Option<String>, StoreError> {
         let row = sqlx::query("SELECT bot_level FROM players WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
-        let level: Option<String> = match row {
+        Ok(match row {
             Some(r) => r.try_get(0)?,
             None => None,
-        };
-        Ok(level.and_then(|l| l.parse().ok()))
+        })
     }
 
     /// The id of the local player called `name`, creating one if there is none.

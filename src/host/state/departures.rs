@@ -7,7 +7,7 @@ use super::super::error::HostError;
 use super::super::event::{Millis, Motion, PlayerId};
 use super::{Departure, GameState, Line, PointEntry, Refused, SeatState, rules, say};
 use crate::games::Seat;
-use crate::store::bot_level;
+use crate::host::bot_level;
 
 impl GameState {
     /// A seat leaves the game.

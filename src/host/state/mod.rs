@@ -26,7 +26,7 @@ use super::say::{self, Refused};
 use crate::ai::Level;
 use crate::games::record::{self, Line};
 use crate::games::{AnyGame, Departure, GameKind, Outcome, PositionError, Seat};
-use crate::store::bot_level;
+use crate::host::bot_level;
 
 pub use bots::BotAction;
 

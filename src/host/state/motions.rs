@@ -8,7 +8,7 @@ use super::super::error::HostError;
 use super::super::event::{Millis, Motion, Timers};
 use super::{Departure, GameState, HOUR, Line, OpenMotion, Refused, Status, rules, say};
 use crate::games::Seat;
-use crate::store::bot_level;
+use crate::host::bot_level;
 
 /// The host's own house rules (timers), voted like the game's switches.
 const TIMER_KEYS: [&str; 3] = ["turn_timer_hours", "ballot_hours", "reminders"];

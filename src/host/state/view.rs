@@ -109,20 +109,37 @@ impl GameState {
         self.game.to_json()
     }
 
+    /// The committed moves, as recorded (`silver K2-H3`), oldest first: departures and other
+    /// table lines left out.
+    fn moves(&self) -> impl DoubleEndedIterator<Item = &Record> {
+        self.record.iter().filter(|r| {
+            r.seat.is_some_and(|s| {
+                r.line.split_once(' ').map(|(head, _)| head) == Some(self.seat_name(s))
+            })
+        })
+    }
+
     /// The moves of the last round (one per seat), oldest first, as recorded (`silver K2-H3`):
     /// what a viewer has not seen since their previous turn.
     pub fn last_round(&self) -> Vec<String> {
         let n = self.game.seat_count();
-        let moves: Vec<&str> = self
-            .record
-            .iter()
-            .filter(|r| r.seat.is_some())
-            .map(|r| r.line.as_str())
-            .collect();
+        let moves: Vec<&Record> = self.moves().collect();
         moves[moves.len().saturating_sub(n)..]
             .iter()
-            .map(|s| s.to_string())
+            .map(|r| r.line.clone())
             .collect()
+    }
+
+    /// The moves since `seat` last moved (every move when it never has), oldest first.
+    pub fn moves_since(&self, seat: Seat) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .moves()
+            .rev()
+            .take_while(|r| r.seat != Some(seat))
+            .map(|r| r.line.clone())
+            .collect();
+        v.reverse();
+        v
     }
 
     /// The number of the turn being played (1 for the first).
