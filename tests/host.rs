@@ -22,6 +22,8 @@ use support::{act, cmd_move, ensure_players, env, first_move, host_on, let_it_st
 /// From the start position, 31 plies (found by `cargo run --example find_scenarios`, seed 0)
 /// after which Blue may play F11-G14 declaring Check, or E14-F13 moving his Sovereign into
 /// Green's attack.
+/// Scenarios that need no history start from the position after it instead:
+/// `tests/data/scenarios/heximeros_blue_may_check.json` (`hexmeros rules play` of these moves).
 const PREFIX: [&str; 31] = [
     "U2xT1",
     "C20xG16",
@@ -59,6 +61,7 @@ const PREFIX: [&str; 31] = [
 /// 150 plies from the start (found by `cargo run --example host_find`, seed 16; every mover
 /// declares every Check it may) after which Green, to move, is in Check that no move relieves:
 /// the duty lapses.
+/// The position before its last move is `tests/data/scenarios/heximeros_green_check_lapses.json`.
 const LAPSE: [&str; 150] = [
     "M2xP5",
     "C20xF17",
@@ -225,6 +228,20 @@ async fn play_prefix(host: &GameHost, game: GameId) {
     play_line(host, game, &PREFIX).await;
 }
 
+/// Players 1…6 in seats Silver…Red of a game set up from `tests/data/scenarios/<name>.json`.
+async fn scenario(host: &GameHost, name: &str) -> GameId {
+    ensure_players(host, 1..=7).await;
+    let path = format!(
+        "{}/tests/data/scenarios/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let json = std::fs::read_to_string(&path).unwrap();
+    host.create_from_position(&[1, 2, 3, 4, 5, 6], &json, None)
+        .await
+        .unwrap()
+        .0
+}
+
 /// Play moves as their Token holders; returns the effects of the last one.
 async fn play_line(host: &GameHost, game: GameId, line: &[&str]) -> Vec<Effect> {
     let mut last = Vec::new();
@@ -251,8 +268,7 @@ fn engine(state: &hexmeros::host::GameState) -> &HexiMeros {
 #[tokio::test]
 async fn check_by_the_mover_is_recorded_and_announced() {
     let e = env().await;
-    let g = heximeros(&e.host).await;
-    play_prefix(&e.host, g).await;
+    let g = scenario(&e.host, "heximeros_blue_may_check").await;
     let st = e.host.state(g).await.unwrap();
     let hm = engine(&st);
     let m = hm.parse_move("F11-G14").unwrap();
@@ -302,8 +318,7 @@ async fn check_by_the_mover_is_recorded_and_announced() {
 #[tokio::test]
 async fn check_upon_the_mover_window_declare_and_change_move() {
     let e = env().await;
-    let g = heximeros(&e.host).await;
-    play_prefix(&e.host, g).await;
+    let g = scenario(&e.host, "heximeros_blue_may_check").await;
     // Blue moves his Sovereign into Green's attack: Green (player 5) is asked.
     let fx = act(
         &e.host,
@@ -370,8 +385,7 @@ async fn check_upon_the_mover_window_declare_and_change_move() {
 #[tokio::test]
 async fn challenge_window_times_out_and_preferences_skip_it() {
     let e = env().await;
-    let g = heximeros(&e.host).await;
-    play_prefix(&e.host, g).await;
+    let g = scenario(&e.host, "heximeros_blue_may_check").await;
     act(
         &e.host,
         g,
@@ -426,8 +440,8 @@ async fn challenge_window_times_out_and_preferences_skip_it() {
 #[tokio::test]
 async fn a_check_duty_that_no_move_relieves_lapses() {
     let e = env().await;
-    let g = heximeros(&e.host).await;
-    let fx = play_line(&e.host, g, &LAPSE).await;
+    let g = scenario(&e.host, "heximeros_green_check_lapses").await;
+    let fx = play_line(&e.host, g, &LAPSE[LAPSE.len() - 1..]).await;
     let st = e.host.state(g).await.unwrap();
     assert_eq!(st.holder(), Some(Seat(4)));
     // Green is told of the Check as the turn starts ...
@@ -915,8 +929,7 @@ async fn teams_move_only_through_their_designated_mover() {
 #[tokio::test]
 async fn restart_gives_exactly_the_same_game() {
     let e = env().await;
-    let g = heximeros(&e.host).await;
-    play_prefix(&e.host, g).await;
+    let g = scenario(&e.host, "heximeros_blue_may_check").await;
     act(
         &e.host,
         g,
@@ -978,6 +991,50 @@ async fn export_and_import_round_trip() {
             .await
             .is_err()
     );
+}
+
+/// A game set up from a position exports with that position, imports to the same game, and
+/// replays from it; it has no House Rules phase (its house rules are the position's).
+#[tokio::test]
+async fn a_game_from_a_position_exports_imports_and_replays() {
+    let e = env().await;
+    let g = scenario(&e.host, "heximeros_blue_may_check").await;
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.status(), Status::Playing);
+    assert_eq!(st.holder(), Some(Seat(1)));
+    play_line(&e.host, g, &["F11-G14"]).await;
+    let text = e.host.export(g).await.unwrap();
+    assert!(text.contains("\nposition {"), "{text}");
+    assert!(text.contains("\nblue F11-G14\n"), "{text}");
+    let g2 = e
+        .host
+        .import(&text, &[11, 12, 13, 14, 15, 16])
+        .await
+        .unwrap();
+    assert_eq!(e.host.export(g2).await.unwrap(), text);
+    let copy = e.host.state(g2).await.unwrap();
+    assert_eq!(
+        copy.position_json(),
+        e.host.state(g).await.unwrap().position_json()
+    );
+    let gif = hexmeros::view::replay_gif_from_export(&text).unwrap();
+    assert!(gif.len() > 1000);
+    // A position of another game, or a broken one, is refused and stores nothing.
+    let before = e.host.all_games().await.unwrap().len();
+    for bad in [
+        "{\"game\": \"chess\"}",
+        "not json",
+        "{\"game\": \"heximeros\", \"to_move\": \"blue\", \"pieces\": [{\"cell\": \"ZZ99\", \"owner\": \"blue\", \"kind\": \"sovereign\"}]}",
+    ] {
+        assert!(
+            e.host
+                .create_from_position(&[1, 2, 3, 4, 5, 6], bad, None)
+                .await
+                .is_err(),
+            "{bad}"
+        );
+    }
+    assert_eq!(e.host.all_games().await.unwrap().len(), before);
 }
 
 /// name, player, game, command, expected version, what the error says.

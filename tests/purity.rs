@@ -73,8 +73,22 @@ fn crate_rooms(text: &str) -> Vec<String> {
 fn each_room_uses_only_the_rooms_below_it() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let rules: [(&str, &[&str]); 4] = [
-        ("hex", &["games", "host", "store", "view", "ai", "local", "background"]),
-        ("games", &["host", "store", "view", "ai", "local", "background"]),
+        (
+            "hex",
+            &[
+                "games",
+                "host",
+                "store",
+                "view",
+                "ai",
+                "local",
+                "background",
+            ],
+        ),
+        (
+            "games",
+            &["host", "store", "view", "ai", "local", "background"],
+        ),
         ("store", &["host", "view", "ai", "games", "local"]),
         ("view", &["host", "store", "ai", "local"]),
     ];

@@ -147,9 +147,10 @@ impl Line {
     }
 }
 
-/// Header lines besides the game's own that a record may carry: the host's `timers`. A reader
+/// Header lines besides the game's own that a record may carry: the host's `timers`, and the
+/// `position` (JSON on one line) a game started from when not the start position. A reader
 /// that has no use for one skips it.
-pub const HEADERS: [&str; 1] = ["timers"];
+pub const HEADERS: [&str; 2] = ["timers", "position"];
 
 /// A parsed record: the start of the game and its lines, not yet played.
 #[derive(Clone, Debug, PartialEq)]
@@ -221,8 +222,20 @@ impl GameRecord {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The start position (for `seats` seats when the record does not name them).
+    /// The start position (for `seats` seats when the record does not name them): the record's
+    /// `position` header if it has one, else the game's start under its house rules.
     pub fn start(&self, seats: Option<usize>) -> Result<AnyGame, RecordError> {
+        if let Some(json) = self.header("position") {
+            let game = AnyGame::from_json(json).map_err(|e| RecordError::Start(e.to_string()))?;
+            if game.kind() != self.kind {
+                return Err(RecordError::Start(format!(
+                    "the position is for {}, not {}",
+                    game.kind().name(),
+                    self.kind.name()
+                )));
+            }
+            return Ok(game);
+        }
         // An empty house object means the game's defaults.
         let house =
             Some(self.house.clone()).filter(|h| h.as_object().is_none_or(|o| !o.is_empty()));

@@ -42,21 +42,13 @@ pub(super) fn event_for(
                         text: say::WINDOW_STILL_OPEN.into(),
                     });
                 }
-                Event::Staged {
-                    seat,
-                    text: canonical,
-                    asked,
-                }
+                let text = canonical;
+                Event::Staged { seat, text, asked }
             }
         }
         Command::Check { seat: target } => {
-            let text = state.declaration(target)?;
-            let (canonical, asked) = state.prepare_stage(&text)?;
-            Event::Staged {
-                seat,
-                text: canonical,
-                asked,
-            }
+            let (text, asked) = state.prepare_stage(&state.declaration(target)?)?;
+            Event::Staged { seat, text, asked }
         }
         Command::TakeBack => Event::TakenBack { seat },
         Command::Pass => {

@@ -26,6 +26,10 @@ pub struct Setup {
     pub house_rules: serde_json::Value,
     #[serde(default)]
     pub timers: Timers,
+    /// The position the game starts from (position JSON, see docs/notation.md), when it does not
+    /// start from the game's start position; its house rules are the position's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<serde_json::Value>,
 }
 
 pub(crate) fn empty_object() -> serde_json::Value {

@@ -170,6 +170,44 @@ impl GameHost {
         house_rules: Option<Value>,
         timers: Option<Timers>,
     ) -> Result<(GameId, Vec<Effect>), HostError> {
+        let setup = Setup {
+            kind,
+            players: players.to_vec(),
+            house_rules: house_rules.unwrap_or_else(event::empty_object),
+            timers: timers.unwrap_or_default(),
+            position: None,
+        };
+        self.open(setup).await
+    }
+
+    /// Start a game from a position (position JSON: its `game` picks the game, its house rules
+    /// are the game's) instead of the start position: a scenario, an endgame study, a game moved
+    /// from elsewhere. The game is under way at once (no House Rules phase).
+    pub async fn create_from_position(
+        &self,
+        players: &[PlayerId],
+        position: &str,
+        timers: Option<Timers>,
+    ) -> Result<(GameId, Vec<Effect>), HostError> {
+        let game = crate::games::AnyGame::from_json(position)
+            .map_err(|e| Refused::Rules(e.to_string()))?;
+        let json: Value =
+            serde_json::from_str(position).map_err(|e| Refused::Rules(e.to_string()))?;
+        let setup = Setup {
+            kind: game.kind(),
+            players: players.to_vec(),
+            house_rules: event::empty_object(),
+            timers: timers.unwrap_or_default(),
+            position: Some(json),
+        };
+        self.open(setup).await
+    }
+
+    /// Store a new game from `setup` and say so.
+    async fn open(&self, setup: Setup) -> Result<(GameId, Vec<Effect>), HostError> {
+        let kind = setup.kind;
+        let players = setup.players.clone();
+        let players = players.as_slice();
         // One bot player may take several seats; a person only one.
         let mut seen: Vec<PlayerId> = players
             .iter()
@@ -186,12 +224,7 @@ impl GameHost {
         if players.len() < min || players.len() > max {
             return Err(Refused::player_count(kind.name(), min, max, players.len()).into());
         }
-        let setup = Setup {
-            kind,
-            players: players.to_vec(),
-            house_rules: house_rules.unwrap_or_else(event::empty_object),
-            timers: timers.unwrap_or_default(),
-        };
+
         let now = self.now();
         let state = GameState::new(0, setup.clone(), now)?;
         let setup_json = to_json(&setup)?;

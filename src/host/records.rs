@@ -51,6 +51,35 @@ fn line_event(line: &Line) -> Result<Event, Refused> {
     })
 }
 
+/// Play every line of `record` at a new table from `setup`: the state it ends in and the events
+/// to store.
+fn replay(
+    record: &GameRecord,
+    setup: &Setup,
+    now: i64,
+) -> Result<(GameState, Vec<EventRow>), HostError> {
+    let mut state = GameState::new(0, setup.clone(), now)?;
+    let mut events = Vec::new();
+    for (i, text) in record.lines.iter().enumerate() {
+        let ev = Line::parse(state.position(), text)
+            .map_err(|e| Refused::BadRecord(e.to_string()))
+            .and_then(|l| line_event(&l))
+            .map_err(|e| Refused::BadRecord(format!("line {}: {e}", i + 1)))?;
+        let version = state.version();
+        state
+            .apply(&ev, now)
+            .map_err(|e| Refused::BadRecord(format!("move line {} ({text}): {e}", i + 1)))?;
+        events.push(EventRow {
+            version: version as i64,
+            kind: ev.name().to_string(),
+            actor: None,
+            body: to_json(&ev)?,
+            at: now,
+        });
+    }
+    Ok((state, events))
+}
+
 impl GameHost {
     /// The game as text (setup, house rules, moves): the replay format.
     pub async fn export(&self, game: GameId) -> Result<String, HostError> {
@@ -71,14 +100,20 @@ impl GameHost {
         } else {
             event::empty_object()
         };
+        let position = match record.header("position") {
+            Some(p) => Some(
+                serde_json::from_str(p)
+                    .map_err(|e| Refused::BadRecord(format!("bad position: {e}")))?,
+            ),
+            None => None,
+        };
         let setup = Setup {
             kind: record.kind,
             players: players.to_vec(),
             house_rules: house,
             timers,
+            position,
         };
-        let now = self.now();
-        let mut state = GameState::new(0, setup.clone(), now)?;
         if let Some(n) = record.seats
             && n != players.len()
         {
@@ -88,24 +123,8 @@ impl GameHost {
             }
             .into());
         }
-        let mut events = Vec::new();
-        for (i, text) in record.lines.iter().enumerate() {
-            let ev = Line::parse(state.position(), text)
-                .map_err(|e| Refused::BadRecord(e.to_string()))
-                .and_then(|l| line_event(&l))
-                .map_err(|e| Refused::BadRecord(format!("line {}: {e}", i + 1)))?;
-            let version = state.version();
-            state
-                .apply(&ev, now)
-                .map_err(|e| Refused::BadRecord(format!("move line {} ({text}): {e}", i + 1)))?;
-            events.push(EventRow {
-                version: version as i64,
-                kind: ev.name().to_string(),
-                actor: None,
-                body: to_json(&ev)?,
-                at: now,
-            });
-        }
+        let now = self.now();
+        let (mut state, events) = replay(&record, &setup, now)?;
         let fresh = GameState::new(0, setup.clone(), now)?;
         let id = self
             .store

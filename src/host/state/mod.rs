@@ -204,18 +204,38 @@ impl GameState {
         } else {
             super::event::empty_object()
         };
-        let game = setup
-            .kind
-            .start(Some(setup.players.len()), Some(house.clone()))
-            .map_err(rules)?;
+        let game = match &setup.position {
+            None => setup
+                .kind
+                .start(Some(setup.players.len()), Some(house.clone()))
+                .map_err(rules)?,
+            Some(json) => {
+                let game = AnyGame::from_json(&json.to_string()).map_err(rules)?;
+                if game.kind() != setup.kind {
+                    return Err(Refused::Rules(format!(
+                        "the position is for {}, not {}",
+                        game.kind().name(),
+                        setup.kind.name()
+                    ))
+                    .into());
+                }
+                game
+            }
+        };
         if game.seat_count() != setup.players.len() {
             let n = game.seat_count();
             return Err(Refused::player_count(setup.kind.name(), n, n, setup.players.len()).into());
         }
+        // A game set up from a position is already under way: its house rules are the
+        // position's, so there is no House Rules phase.
+        let life = match setup.position {
+            None => Status::HouseRules,
+            Some(_) => Status::Playing,
+        };
         Ok(GameState {
             id,
             version: 0,
-            life: Status::HouseRules,
+            life,
             paused_at: None,
             game,
             house,
@@ -421,16 +441,20 @@ impl GameState {
     /// The game as text: setup, house rules, then one line per committed move or departure.
     /// This is what `export` writes and `import` reads, and what a renderer replays.
     pub fn export(&self) -> String {
-        let timers = serde_json::to_string(&self.timers)
-            .map(|t| vec![("timers".to_string(), t)])
-            .unwrap_or_default();
+        let mut headers: Vec<(String, String)> = Vec::new();
+        if let Ok(t) = serde_json::to_string(&self.timers) {
+            headers.push(("timers".into(), t));
+        }
+        if let Some(p) = &self.setup.position {
+            headers.push(("position".into(), p.to_string()));
+        }
         let lines: Vec<String> = self.record.iter().map(|r| r.line.clone()).collect();
         let outcome = self.outcome().map(|o| self.outcome_text(&o));
         record::write(
             self.kind(),
             self.seats.len(),
             &self.house,
-            &timers,
+            &headers,
             &lines,
             outcome.as_deref(),
         )
