@@ -69,7 +69,25 @@ pub enum Unresolved {
     Disrespects(String),
 }
 
+/// Read position JSON of any game (its `game` field picks the engine): the border where
+/// untrusted position text becomes a position.
+pub fn read_position(json: &str) -> Result<AnyGame, PositionError> {
+    AnyGame::from_json(json)
+}
+
 impl GameKind {
+    /// Read position JSON that must be of this game.
+    pub fn read_position(self, json: &str) -> Result<AnyGame, PositionError> {
+        let game = AnyGame::from_json(json)?;
+        if game.kind() != self {
+            return Err(PositionError::WrongGame {
+                expected: self.key(),
+                found: game.kind().key().to_string(),
+            });
+        }
+        Ok(game)
+    }
+
     /// The start position of this game for `players` seats under `house_rules` (JSON of the
     /// game's house rules; `None` for the spec's).
     pub fn start(

@@ -22,7 +22,7 @@ use std::hash::Hash;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-pub use any::{AnyGame, Unresolved};
+pub use any::{AnyGame, Unresolved, read_position};
 pub use error::{IllegalMove, PlayError, PositionError, SyntaxError};
 pub use notation::{MoveText, Sep};
 pub use position::PieceText;

@@ -226,15 +226,10 @@ impl GameRecord {
     /// `position` header if it has one, else the game's start under its house rules.
     pub fn start(&self, seats: Option<usize>) -> Result<AnyGame, RecordError> {
         if let Some(json) = self.header("position") {
-            let game = AnyGame::from_json(json).map_err(|e| RecordError::Start(e.to_string()))?;
-            if game.kind() != self.kind {
-                return Err(RecordError::Start(format!(
-                    "the position is for {}, not {}",
-                    game.kind().name(),
-                    self.kind.name()
-                )));
-            }
-            return Ok(game);
+            return self
+                .kind
+                .read_position(json)
+                .map_err(|e| RecordError::Start(e.to_string()));
         }
         // An empty house object means the game's defaults.
         let house =

@@ -189,8 +189,8 @@ impl GameHost {
         position: &str,
         timers: Option<Timers>,
     ) -> Result<(GameId, Vec<Effect>), HostError> {
-        let game = crate::games::AnyGame::from_json(position)
-            .map_err(|e| Refused::Rules(e.to_string()))?;
+        let game =
+            crate::games::read_position(position).map_err(|e| Refused::Rules(e.to_string()))?;
         let json: Value =
             serde_json::from_str(position).map_err(|e| Refused::Rules(e.to_string()))?;
         let setup = Setup {

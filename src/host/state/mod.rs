@@ -209,18 +209,7 @@ impl GameState {
                 .kind
                 .start(Some(setup.players.len()), Some(house.clone()))
                 .map_err(rules)?,
-            Some(json) => {
-                let game = AnyGame::from_json(&json.to_string()).map_err(rules)?;
-                if game.kind() != setup.kind {
-                    return Err(Refused::Rules(format!(
-                        "the position is for {}, not {}",
-                        game.kind().name(),
-                        setup.kind.name()
-                    ))
-                    .into());
-                }
-                game
-            }
+            Some(json) => setup.kind.read_position(&json.to_string()).map_err(rules)?,
         };
         if game.seat_count() != setup.players.len() {
             let n = game.seat_count();
