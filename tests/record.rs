@@ -167,3 +167,22 @@ fn record_lines_are_read_written_and_played_by_the_game() {
     // Nothing more can be played on a settled game.
     assert!(Line::Draw.apply(&mut game).is_err());
 }
+
+#[test]
+fn a_settled_result_in_position_json_is_checked() {
+    let mut game = GameKind::Hexmeister.start(None, None).unwrap();
+    game.agree_draw().unwrap();
+    let json = game.to_json();
+    assert!(json.contains("\"settled\""), "{json}");
+    let back = hexmeros::games::read_position(&json).unwrap();
+    assert_eq!(back.outcome(), game.outcome());
+    assert!(back.to_move().is_none());
+    // A settled result naming a seat the game does not have is refused, saying why.
+    let bad = json.replace("\"seats\": [\n      0,", "\"seats\": [\n      7,");
+    assert_ne!(bad, json, "{json}");
+    let err = hexmeros::games::read_position(&bad).unwrap_err();
+    assert!(err.to_string().contains("seat 7"), "{err}");
+    // And one of another game is refused by the game's own reader.
+    let err = GameKind::HexDame.read_position(&json).unwrap_err();
+    assert!(err.to_string().contains("hexmeister"), "{err}");
+}

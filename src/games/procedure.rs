@@ -90,17 +90,23 @@ pub(super) fn depart_two_seat<R: Rules>(
     })
 }
 
-/// Check a `settled` result read from position JSON: its seats must exist.
-pub fn check_settled(outcome: &Outcome, seats: usize) -> Result<(), PositionError> {
-    let listed = match outcome {
+/// A `settled` result read from position JSON, checked: its seats must exist.
+pub(super) fn settled(
+    outcome: Option<Outcome>,
+    seats: usize,
+) -> Result<Option<Box<Outcome>>, PositionError> {
+    let Some(outcome) = outcome else {
+        return Ok(None);
+    };
+    let listed = match &outcome {
         Outcome::Win { winners, .. } => winners,
         Outcome::Draw { seats, .. } => seats,
     };
-    match listed.iter().find(|s| s.index() >= seats) {
-        Some(s) => Err(PositionError::Invalid(format!(
+    if let Some(s) = listed.iter().find(|s| s.index() >= seats) {
+        return Err(PositionError::Invalid(format!(
             "the settled result names seat {}, but the game has {seats} seats",
             s.0
-        ))),
-        None => Ok(()),
+        )));
     }
+    Ok(Some(Box::new(outcome)))
 }

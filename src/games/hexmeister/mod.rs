@@ -331,10 +331,7 @@ impl Rules for Hexmeister {
     fn from_setup(mut setup: Setup) -> Result<Self, PositionError> {
         let settled = setup.settled.take();
         let mut g = setup::from_setup(setup)?;
-        if let Some(o) = settled {
-            super::procedure::check_settled(&o, g.seat_count())?;
-            g.settled = Some(Box::new(o));
-        }
+        g.settled = super::procedure::settled(settled, g.seat_count())?;
         Ok(g)
     }
 
