@@ -1124,7 +1124,7 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
         json!([str_opt("colour", "yellow")]),
     )
     .await;
-    assert_refused(&r, "no Sovereign newly attacked");
+    assert_refused(&r, "does not newly attack their Sovereign");
     assert_eq!(bot.state(game.id).await.version(), version);
     let checks = click(
         &fake,

@@ -45,7 +45,7 @@ pub fn discord_user(p: PlayerId) -> Option<UserId> {
 pub async fn mention(data: &Data, p: PlayerId) -> String {
     match discord_user(p) {
         Some(u) => format!("<@{u}>"),
-        None => match data.host.store().player_name(p).await {
+        None => match data.host.player_name(p).await {
             Ok(Some(n)) => n,
             _ => format!("player {p}"),
         },
@@ -345,7 +345,6 @@ async fn open_thread(
         )
         .await?;
     data.host
-        .store()
         .set_channel(game, &thread.get().to_string())
         .await?;
     Ok(())

@@ -15,10 +15,10 @@ use serenity::{
 
 use hexmeros::ai::Level;
 use hexmeros::games::{GameKind, Seat};
-use hexmeros::host::{Actor, Command, GameId, GameState, Motion, PlayerId};
+use hexmeros::host::{Actor, Command, GameId, GameState, HostError, Motion, PlayerId, Refused};
 
 use super::deliver::{self, Origin};
-use super::ids::{self, Action, ComponentId, Proposal};
+use super::ids::{Action, ComponentId, Proposal};
 use super::picture::{self, Picture};
 use super::{Data, Error};
 
@@ -229,10 +229,7 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
         return Ok(Reply::text("this control is not one of mine any more"));
     };
     let me = ci.user.id.get() as PlayerId;
-    data.host
-        .store()
-        .ensure_player(me, &ci.user.name, data.host.now())
-        .await?;
+    data.host.ensure_player(me, &ci.user.name).await?;
     // A control made before the current turn message belongs to an earlier turn.
     if id.action.of_turn()
         && let Some(link) = data.links.by_game(id.game).await?
@@ -322,29 +319,15 @@ impl<'a> Click<'a> {
             .clone()
             .ok_or_else(|| anyhow::anyhow!("no {what} was picked"))
     }
-
-    /// The game's state, if the clicker holds the Token.
-    async fn my_turn(&self) -> Result<GameState, Error> {
-        let state = self.data.host.state(self.game).await?;
-        match super::commands::not_your_turn(&state, self.me) {
-            Some(e) => Err(e.into()),
-            None => Ok(state),
-        }
-    }
 }
 
 /// Move…: a select menu of the pieces that can move.
 async fn on_pick(c: &Click<'_>) -> Result<Reply, Error> {
-    let state = c.my_turn().await?;
-    let moves = state.position().legal_moves();
-    let mut origins: Vec<&str> = moves.iter().map(|m| ids::origin(m)).collect();
-    origins.sort();
-    origins.dedup();
-    let n = origins.len();
-    let options = origins
-        .into_iter()
-        .map(|o| (o.to_string(), o.to_string()))
-        .collect();
+    // The host answers only the Token holder's mover; anyone else reads why not.
+    let pieces = c.data.host.movable_pieces(c.game, c.me).await?;
+    let state = c.data.host.state(c.game).await?;
+    let n = pieces.len();
+    let options = pieces.into_iter().map(|p| (p.clone(), p)).collect();
     let mut r = Reply::text(format!(
         "pick a piece ({n} can move){}",
         if n > 125 {
@@ -361,14 +344,15 @@ async fn on_pick(c: &Click<'_>) -> Result<Reply, Error> {
 /// A piece was picked: a select menu of its moves.
 async fn on_from(c: &Click<'_>) -> Result<Reply, Error> {
     let from = c.picked("piece")?;
-    let state = c.my_turn().await?;
-    let moves: Vec<(String, String)> = state
-        .position()
-        .legal_moves()
+    let moves: Vec<(String, String)> = c
+        .data
+        .host
+        .piece_moves(c.game, c.me, &from)
+        .await?
         .into_iter()
-        .filter(|m| ids::origin(m) == from)
         .map(|m| (m.clone(), m))
         .collect();
+    let state = c.data.host.state(c.game).await?;
     if moves.is_empty() {
         return Ok(Reply::text(format!("{from} has no legal move now")));
     }
@@ -402,21 +386,13 @@ async fn on_back(c: &Click<'_>) -> Result<Reply, Error> {
 
 /// Declare Check…: a button per seat the staged move may declare Check on.
 async fn on_checks(c: &Click<'_>) -> Result<Reply, Error> {
-    let state = c.my_turn().await?;
-    let st = state.staged().ok_or(hexmeros::host::HostError::from(
-        hexmeros::host::Refused::NothingStaged,
-    ))?;
-    // The host decides which declarations the staged move may carry.
-    let seats: Vec<Seat> = state
-        .active()
-        .into_iter()
-        .filter(|&s| Some(s) != state.holder())
-        .filter(|&s| {
-            state
-                .prepare_stage(&format!("{}+{}", st.text, state.seat_name(s)))
-                .is_ok()
-        })
-        .collect();
+    // The host decides which declarations the staged move may carry (and refuses anyone but
+    // the mover, or when nothing is staged).
+    let seats = c.data.host.declarable_checks(c.game, c.me).await?;
+    let state = c.data.host.state(c.game).await?;
+    let st = state
+        .staged()
+        .ok_or(HostError::from(Refused::NothingStaged))?;
     if seats.is_empty() {
         return Ok(Reply::text(format!(
             "{} attacks no Sovereign: there is no Check to declare",
@@ -514,7 +490,7 @@ async fn on_board(c: &Click<'_>) -> Result<Reply, Error> {
 }
 
 /// The board from `viewer`'s side as a private reply.
-async fn board_reply(state: &GameState, viewer: Option<Seat>) -> Reply {
+pub async fn board_reply(state: &GameState, viewer: Option<Seat>) -> Reply {
     let caption = match viewer {
         Some(s) => format!(
             "{} from {}'s side",

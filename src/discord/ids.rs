@@ -239,16 +239,6 @@ fn number<T: std::str::FromStr>(s: &str) -> Result<T, BadId> {
     s.parse().map_err(|_| BadId::Argument)
 }
 
-/// The piece (or reserve) a move text starts from: `Q4` of `Q4xQ8=Regent`, `S@` of `S@g2`,
-/// `0.a2` of `0.a2-0.a3`. Pickers group a game's legal moves by it.
-pub fn origin(mv: &str) -> &str {
-    if let Some(i) = mv.find('@') {
-        return &mv[..=i];
-    }
-    let end = mv.find(['-', 'x', '*']).unwrap_or(mv.len());
-    &mv[..end]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,15 +375,5 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(ComponentId::decode(text), Err(want), "{text}");
         }
-    }
-
-    #[test]
-    fn origins_of_every_notation() {
-        assert_eq!(origin("Q4-Q8"), "Q4");
-        assert_eq!(origin("K2xH3=Regent"), "K2");
-        assert_eq!(origin("S@g2"), "S@");
-        assert_eq!(origin("0.a2-0.a3"), "0.a2");
-        assert_eq!(origin("d4xf6xh8"), "d4");
-        assert_eq!(origin("J8*J12"), "J8");
     }
 }

@@ -15,47 +15,19 @@ pub enum Picture {
     Text(String),
 }
 
-/// The moves of the last round (one per seat), oldest first, as the host records them
-/// (`Silver K2-H3`): what the viewer has not seen since their previous turn.
-fn last_round(state: &GameState) -> Vec<String> {
-    let n = state.position().seat_count();
-    let moves: Vec<&str> = state
-        .record()
-        .iter()
-        .filter(|r| r.seat.is_some())
-        .map(|r| r.line.as_str())
-        .collect();
-    moves[moves.len().saturating_sub(n)..]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
-}
-
+/// Draw `state` with `opts` on the picture pool; the text board when that fails.
 async fn draw(state: &GameState, opts: ViewOptions) -> Picture {
-    let game = state.position().clone();
-    let text = game.show();
-    let drawn = background::run(Work::Pictures, move || {
-        view::render_png(&game, &opts).or_else(|_| {
-            // Highlights that no longer fit the position must not cost the picture.
-            view::render_png(
-                &game,
-                &ViewOptions {
-                    last_moves: Vec::new(),
-                    ..opts
-                },
-            )
-        })
-    })
-    .await;
+    let game = state.clone();
+    let drawn = background::run(Work::Pictures, move || game.render(&opts)).await;
     match drawn {
         Ok(Ok(png)) => Picture::Png(png),
         Ok(Err(e)) => {
             tracing::warn!(game = state.id(), error = %e, "no picture; the text board instead");
-            Picture::Text(text)
+            Picture::Text(state.board_text())
         }
         Err(e) => {
             tracing::error!(game = state.id(), error = %e, "drawing failed; the text board instead");
-            Picture::Text(text)
+            Picture::Text(state.board_text())
         }
     }
 }
@@ -64,8 +36,8 @@ async fn draw(state: &GameState, opts: ViewOptions) -> Picture {
 pub async fn board(state: &GameState, viewer: Option<Seat>) -> Picture {
     let opts = ViewOptions {
         as_seat: viewer,
-        last_moves: last_round(state),
-        turn: Some(state.record().len() as u32 + 1),
+        last_moves: state.last_round(),
+        turn: Some(state.turn_number()),
         ..ViewOptions::default()
     };
     draw(state, opts).await
@@ -76,7 +48,7 @@ pub async fn preview(state: &GameState, viewer: Option<Seat>, staged: &str) -> P
     let opts = ViewOptions {
         as_seat: viewer,
         staged: Some(staged.to_string()),
-        turn: Some(state.record().len() as u32 + 1),
+        turn: Some(state.turn_number()),
         ..ViewOptions::default()
     };
     draw(state, opts).await

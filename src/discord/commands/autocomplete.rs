@@ -1,0 +1,105 @@
+//! Autocomplete of `/hexmeros move`: the caller's movable pieces and their moves, as the host
+//! answers them for the Token holder (nothing for anyone else).
+
+use poise::serenity_prelude as serenity;
+use serenity::CreateAutocompleteResponse;
+
+use hexmeros::host::{GameId, PlayerId};
+
+use super::super::{Data, Error};
+use super::resolve_game;
+
+/// The value of a (possibly nested) option of the interaction, as text.
+fn option_text(options: &[serenity::CommandDataOption], name: &str) -> Option<String> {
+    for o in options {
+        match &o.value {
+            serenity::CommandDataOptionValue::SubCommand(inner)
+            | serenity::CommandDataOptionValue::SubCommandGroup(inner) => {
+                if let Some(v) = option_text(inner, name) {
+                    return Some(v);
+                }
+            }
+            v if o.name == name => {
+                return match v {
+                    serenity::CommandDataOptionValue::String(s) => Some(s.clone()),
+                    serenity::CommandDataOptionValue::Integer(i) => Some(i.to_string()),
+                    serenity::CommandDataOptionValue::Autocomplete { value, .. } => {
+                        Some(value.clone())
+                    }
+                    _ => None,
+                };
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The game the command is about and the caller, when there is one.
+async fn caller_game(
+    ctx: poise::ApplicationContext<'_, Data, Error>,
+) -> Option<(GameId, PlayerId)> {
+    let i = ctx.interaction;
+    let game = option_text(&i.data.options, "game").and_then(|g| g.parse().ok());
+    let game = resolve_game(ctx.data(), i.channel_id.get(), i.user.id.get(), game)
+        .await
+        .ok()?;
+    Some((game, i.user.id.get() as PlayerId))
+}
+
+/// The pieces the caller can move now (none when it is not their turn).
+async fn my_pieces(ctx: poise::ApplicationContext<'_, Data, Error>) -> Vec<String> {
+    let Some((game, me)) = caller_game(ctx).await else {
+        return Vec::new();
+    };
+    ctx.data()
+        .host
+        .movable_pieces(game, me)
+        .await
+        .unwrap_or_default()
+}
+
+/// The caller's legal moves now, only those of the piece `from` names (any case) unless it
+/// is empty; none when it is not their turn.
+async fn my_moves(ctx: poise::ApplicationContext<'_, Data, Error>, from: &str) -> Vec<String> {
+    let Some((game, me)) = caller_game(ctx).await else {
+        return Vec::new();
+    };
+    let host = &ctx.data().host;
+    if from.is_empty() {
+        return host.legal_moves(game, me).await.unwrap_or_default();
+    }
+    let pieces = host.movable_pieces(game, me).await.unwrap_or_default();
+    match pieces.iter().find(|p| p.eq_ignore_ascii_case(from.trim())) {
+        Some(piece) => host.piece_moves(game, me, piece).await.unwrap_or_default(),
+        None => Vec::new(),
+    }
+}
+
+pub(super) async fn ac_from(
+    ctx: poise::ApplicationContext<'_, Data, Error>,
+    partial: &str,
+) -> CreateAutocompleteResponse {
+    let p = partial.trim().to_ascii_lowercase();
+    choices(my_pieces(ctx).await, |o| o.starts_with(&p))
+}
+
+pub(super) async fn ac_to(
+    ctx: poise::ApplicationContext<'_, Data, Error>,
+    partial: &str,
+) -> CreateAutocompleteResponse {
+    let from = option_text(&ctx.interaction.data.options, "from").unwrap_or_default();
+    let p = partial.trim().to_ascii_lowercase();
+    choices(my_moves(ctx, &from).await, |m| m.contains(&p))
+}
+
+/// The first 25 of `items` whose lower-case text `keep` accepts, as autocomplete choices.
+fn choices(items: Vec<String>, keep: impl Fn(&str) -> bool) -> CreateAutocompleteResponse {
+    let choices = items
+        .into_iter()
+        .filter(|i| keep(&i.to_ascii_lowercase()))
+        .take(25)
+        .map(|i| serenity::AutocompleteChoice::new(i.as_str(), i.as_str()))
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}

@@ -1,0 +1,189 @@
+//! Looking and settings: the board, the record, my games, reminders, the leaderboard, and the
+//! server admin's abort, pause and resume.
+
+use poise::CreateReply;
+use poise::serenity_prelude as serenity;
+use serenity::CreateAttachment;
+
+use hexmeros::games::GameKind;
+use hexmeros::host::{AdminAction, Command, PlayerId};
+
+use super::super::events::board_reply;
+use super::{Context, Error, GameChoice, act, game_for, player, private, seat_named};
+
+/// Show the board privately, from any colour's side.
+#[poise::command(slash_command)]
+pub(super) async fn board(
+    ctx: Context<'_>,
+    #[description = "the colour whose side to look from (default: yours)"]
+    #[rename = "as"]
+    as_: Option<String>,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let g = game_for(ctx, game).await?;
+    let state = ctx.data().host.state(g).await?;
+    let viewer = match as_ {
+        Some(c) => Some(seat_named(&state, &c)?),
+        None => state
+            .seat_of(ctx.author().id.get() as PlayerId)
+            .or(state.holder()),
+    };
+    ctx.send(board_reply(&state, viewer).await.into_poise())
+        .await?;
+    Ok(())
+}
+
+/// The game's record as a file (the replay text `hexmeros import` reads).
+#[poise::command(slash_command)]
+pub(super) async fn history(
+    ctx: Context<'_>,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let g = game_for(ctx, game).await?;
+    let text = ctx.data().host.export(g).await?;
+    let moves = ctx.data().host.state(g).await?.record().len();
+    ctx.send(
+        CreateReply::default()
+            .content(format!("game #{g}: {moves} moves"))
+            .attachment(CreateAttachment::bytes(
+                text.into_bytes(),
+                format!("hexmeros-{g}.txt"),
+            ))
+            .ephemeral(true),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Games where it is your turn.
+#[poise::command(slash_command)]
+pub(super) async fn games(ctx: Context<'_>) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = player(ctx).await?;
+    let data = ctx.data();
+    let mut lines = Vec::new();
+    for g in data.host.my_turn(me).await? {
+        let name = GameKind::from_key(&g.kind).map(|k| k.name()).unwrap_or("?");
+        let place = match data.links.by_game(g.id).await? {
+            Some(l) => format!(" — <#{}>", l.thread),
+            None => String::new(),
+        };
+        lines.push(format!("{name} #{}{place}", g.id));
+    }
+    if lines.is_empty() {
+        lines.push("it is not your turn in any game".into());
+    } else {
+        lines.insert(0, "your turn in:".into());
+    }
+    private(ctx, lines.join("\n")).await
+}
+
+/// Reminders by direct message (off by default).
+#[poise::command(slash_command)]
+pub(super) async fn notify(
+    ctx: Context<'_>,
+    #[description = "send turn reminders to me by DM"] dm: bool,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    ctx.data()
+        .links
+        .set_dm_opt_in(ctx.author().id.get(), dm)
+        .await?;
+    private(
+        ctx,
+        if dm {
+            "turn reminders will also come by direct message"
+        } else {
+            "no more reminders by direct message"
+        },
+    )
+    .await
+}
+
+/// Server admin: abort, pause or resume a game (Manage Server).
+#[poise::command(
+    slash_command,
+    subcommands("abort", "pause", "resume"),
+    subcommand_required,
+    required_permissions = "MANAGE_GUILD"
+)]
+pub(super) async fn admin(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Abort a game for good.
+#[poise::command(slash_command, required_permissions = "MANAGE_GUILD")]
+pub(super) async fn abort(
+    ctx: Context<'_>,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    act(ctx, game, Command::Admin(AdminAction::Abort)).await
+}
+
+/// Pause a game's timers and moves.
+#[poise::command(slash_command, required_permissions = "MANAGE_GUILD")]
+pub(super) async fn pause(
+    ctx: Context<'_>,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    act(ctx, game, Command::Admin(AdminAction::Pause)).await
+}
+
+/// Resume a paused game.
+#[poise::command(slash_command, required_permissions = "MANAGE_GUILD")]
+pub(super) async fn resume(
+    ctx: Context<'_>,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    act(ctx, game, Command::Admin(AdminAction::Resume)).await
+}
+
+/// Leaderboards: HexiMeros points and skill ratings.
+#[poise::command(slash_command)]
+pub(super) async fn score(
+    ctx: Context<'_>,
+    #[description = "one game (default: all)"] game: Option<GameChoice>,
+) -> Result<(), Error> {
+    ctx.defer().await?;
+    let kind = game.map(GameChoice::kind);
+    let host = &ctx.data().host;
+    let mut text = format!(
+        "**Leaderboard — {}**\n",
+        kind.map(|k| k.name()).unwrap_or("all games")
+    );
+    let standings = host.leaderboard(kind).await?;
+    if standings.is_empty() {
+        text.push_str("no scored games yet\n");
+    }
+    for (i, s) in standings.iter().take(20).enumerate() {
+        text.push_str(&format!(
+            "{}. {} — {} points ({} games)\n",
+            i + 1,
+            s.name,
+            s.points,
+            s.games
+        ));
+    }
+    let ratings = host.ratings(kind).await?;
+    if !ratings.is_empty() {
+        text.push_str("**Ratings**\n");
+        for (i, r) in ratings.iter().take(20).enumerate() {
+            text.push_str(&format!(
+                "{}. {} — {:.1} ({} games)\n",
+                i + 1,
+                r.name,
+                r.shown(),
+                r.games
+            ));
+        }
+    }
+    ctx.send(
+        CreateReply::default()
+            .content(text)
+            .allowed_mentions(serenity::CreateAllowedMentions::new()),
+    )
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,252 @@
+//! The slash commands: `/hexmeros …` and `/score`. Each one acknowledges the interaction first
+//! (Discord's 3-second rule), parses its options, calls the host once and hands the effects to
+//! `deliver`. Errors are answered privately by `on_error`; the host guarantees that a refused
+//! command changed nothing.
+
+use poise::CreateReply;
+use poise::serenity_prelude as serenity;
+
+use hexmeros::games::{GameKind, Seat};
+use hexmeros::host::{Actor, Command, GameId, PlayerId};
+
+use super::activity::{self, Outcome};
+use super::deliver::{self, Origin};
+use super::reply;
+use super::{Context, Data, Error};
+
+mod autocomplete;
+mod info;
+mod play;
+mod start;
+mod votes;
+
+use info::{admin, board, games, history, notify, score};
+use play::{challenge, check, concede, draw, move_, pass, prefer, resign, takeback};
+use start::start;
+use votes::vote;
+
+pub fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![hexmeros(), score()]
+}
+
+/// Answer any error privately; the state is unchanged whenever one is returned. A refusal
+/// shows its sentence; an internal error an apology with the reference it is logged under.
+pub async fn on_error(err: poise::FrameworkError<'_, Data, Error>) {
+    match err {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            let span = activity::command_span(ctx).await;
+            let (outcome, text) = span.in_scope(|| reply::report(&error));
+            answer(ctx, outcome, text).await;
+        }
+        poise::FrameworkError::MissingUserPermissions { ctx, .. } => {
+            let text = "⚠️ only members with the Manage Server permission may do that";
+            answer(ctx, Outcome::Refused, text.to_string()).await;
+        }
+        poise::FrameworkError::ArgumentParse { error, ctx, .. } => {
+            let text = format!("⚠️ I could not read that: {error}");
+            answer(ctx, Outcome::Refused, text).await;
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::warn!(error = %e, "error while handling an error");
+            }
+        }
+    }
+}
+
+/// Send a failed command's private answer, then log its line.
+async fn answer(ctx: Context<'_>, outcome: Outcome, text: String) {
+    let reply = CreateReply::default().content(text).ephemeral(true);
+    if let Err(e) = ctx.send(reply).await {
+        tracing::warn!(
+            user = ctx.author().id.get(),
+            action = %ctx.command().qualified_name,
+            error = %e,
+            "cannot send an error reply"
+        );
+    }
+    activity::command_finished(ctx, outcome).await;
+}
+
+/// The game an option names, else the game of the thread the command is used in, else the
+/// caller's only game where it is their turn.
+async fn game_for(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Error> {
+    let game = resolve_game(
+        ctx.data(),
+        ctx.channel_id().get(),
+        ctx.author().id.get(),
+        game,
+    )
+    .await?;
+    activity::note_game(ctx, game).await;
+    Ok(game)
+}
+
+async fn resolve_game(
+    data: &Data,
+    channel: u64,
+    user: u64,
+    game: Option<i64>,
+) -> Result<GameId, Error> {
+    if let Some(g) = game {
+        return Ok(g);
+    }
+    if let Some(link) = data.links.by_thread(channel).await? {
+        return Ok(link.game);
+    }
+    let mine = data.host.my_turn(user as PlayerId).await?;
+    match mine.as_slice() {
+        [one] => Ok(one.id),
+        [] => Err(reply::refused(
+            "which game? use this in a game's thread, or give the game option",
+        )),
+        _ => Err(reply::refused(
+            "it is your turn in several games: give the game option (see /hexmeros games)",
+        )),
+    }
+}
+
+/// The acting player, recorded with their name for leaderboards.
+async fn player(ctx: Context<'_>) -> Result<PlayerId, Error> {
+    let u = ctx.author();
+    let id = u.id.get() as PlayerId;
+    let data = ctx.data();
+    data.host.ensure_player(id, &u.name).await?;
+    Ok(id)
+}
+
+fn origin(ctx: Context<'_>, actor: PlayerId) -> Origin {
+    Origin {
+        channel: Some(ctx.channel_id()),
+        guild: ctx.guild_id(),
+        actor: Some(actor),
+    }
+}
+
+async fn private(ctx: Context<'_>, text: impl Into<String>) -> Result<(), Error> {
+    let text = text.into();
+    let text = if text.trim().is_empty() {
+        "done".to_string()
+    } else {
+        text
+    };
+    ctx.send(CreateReply::default().content(text).ephemeral(true))
+        .await?;
+    Ok(())
+}
+
+/// Run one host command for the caller and reply privately with what the host says to them.
+async fn act(ctx: Context<'_>, game: Option<i64>, cmd: Command) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = player(ctx).await?;
+    let game = game_for(ctx, game).await?;
+    let actor = Actor {
+        player: me,
+        admin: is_admin(ctx),
+    };
+    let lines = run(ctx, game, actor, cmd).await?;
+    private(ctx, lines.join("\n")).await
+}
+
+/// Send one host command and deliver its effects: the lines for the actor alone.
+async fn run(
+    ctx: Context<'_>,
+    game: GameId,
+    actor: Actor,
+    cmd: Command,
+) -> Result<Vec<String>, Error> {
+    let fx = ctx.data().host.handle(game, actor, cmd, None).await?;
+    let http = &ctx.serenity_context().http;
+    Ok(deliver::deliver(http, ctx.data(), fx, origin(ctx, actor.player)).await)
+}
+
+fn is_admin(ctx: Context<'_>) -> bool {
+    match ctx {
+        poise::Context::Application(a) => a
+            .interaction
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild()),
+        poise::Context::Prefix(_) => false,
+    }
+}
+
+/// The seat of a colour name in a game.
+fn seat_named(state: &hexmeros::host::GameState, name: &str) -> Result<Seat, Error> {
+    state.seat_named(name).ok_or_else(|| {
+        let names: Vec<&str> = state
+            .all_seats()
+            .into_iter()
+            .map(|s| state.seat_name(s))
+            .collect();
+        reply::refused(format!(
+            "no seat called {name:?} (seats: {})",
+            names.join(", ")
+        ))
+    })
+}
+
+fn seat_of_user(state: &hexmeros::host::GameState, user: &serenity::User) -> Result<Seat, Error> {
+    state.seat_of(user.id.get() as PlayerId).ok_or_else(|| {
+        reply::refused(format!(
+            "{} is not playing in game #{}",
+            user.name,
+            state.id()
+        ))
+    })
+}
+
+#[derive(Clone, Copy, Debug, poise::ChoiceParameter)]
+pub enum GameChoice {
+    #[name = "HexiMeros (6 players)"]
+    HexiMeros,
+    #[name = "HexDame (2)"]
+    HexDame,
+    #[name = "Hexmeister (2)"]
+    Hexmeister,
+    #[name = "HexaEquo (2)"]
+    HexaEquo,
+    #[name = "Harmegedo (2-6)"]
+    Harmegedo,
+}
+
+impl GameChoice {
+    fn kind(self) -> GameKind {
+        match self {
+            GameChoice::HexiMeros => GameKind::HexiMeros,
+            GameChoice::HexDame => GameKind::HexDame,
+            GameChoice::Hexmeister => GameKind::Hexmeister,
+            GameChoice::HexaEquo => GameKind::HexaEquo,
+            GameChoice::Harmegedo => GameKind::Harmegedo,
+        }
+    }
+}
+
+/// Hexagonal board games: start, move, vote, look at boards.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "start",
+        "move_",
+        "pass",
+        "takeback",
+        "check",
+        "challenge",
+        "prefer",
+        "resign",
+        "concede",
+        "draw",
+        "vote",
+        "board",
+        "history",
+        "games",
+        "notify",
+        "admin"
+    ),
+    subcommand_required
+)]
+pub async fn hexmeros(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}

@@ -1,0 +1,201 @@
+//! The turn and the game's end: move, pass, take back, check, challenge, prefer, resign,
+//! concede, draw.
+
+use poise::serenity_prelude as serenity;
+
+use hexmeros::games::notation;
+use hexmeros::host::{Actor, ChallengePref, Command, Motion, PlayerId};
+
+use super::super::events::staged_reply;
+use super::autocomplete::{ac_from, ac_to};
+use super::{Context, Error, act, game_for, player, run, seat_named};
+
+/// Stage a move (a private preview); pass the Token with /hexmeros pass or pass:True.
+#[poise::command(slash_command, rename = "move")]
+pub(super) async fn move_(
+    ctx: Context<'_>,
+    #[description = "the piece's cell (or the whole move, e.g. Q4-Q8)"]
+    #[autocomplete = "ac_from"]
+    from: String,
+    #[description = "where to (a cell or a listed move)"]
+    #[autocomplete = "ac_to"]
+    to: Option<String>,
+    #[description = "declare Check on this colour with the move"] check: Option<String>,
+    #[description = "pass the Token at once"] pass: Option<bool>,
+    #[description = "game number (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = player(ctx).await?;
+    let game = game_for(ctx, game).await?;
+    let cmd = Command::Move {
+        text: typed_move(&from, to.as_deref(), check.as_deref()),
+        commit: pass.unwrap_or(false),
+    };
+    let lines = run(ctx, game, Actor::player(me), cmd).await?;
+    let reply = staged_reply(ctx.data(), game, me, lines).await?;
+    ctx.send(reply.into_poise()).await?;
+    Ok(())
+}
+
+/// The move text the options of `/hexmeros move` spell, as the player typed it: `from` alone
+/// (a whole move), `from-to`, or `to` when it is a whole move of that piece (as autocomplete
+/// lists them); a Check option is added as `+colour`.
+fn typed_move(from: &str, to: Option<&str>, check: Option<&str>) -> String {
+    let from = from.trim();
+    let mut text = match to.map(str::trim) {
+        Some(to) if notation::origin(to).eq_ignore_ascii_case(from) && to.len() > from.len() => {
+            to.to_string()
+        }
+        Some(to) => format!("{from}-{to}"),
+        None => from.to_string(),
+    };
+    if let Some(c) = check {
+        text.push('+');
+        text.push_str(c.trim());
+    }
+    text
+}
+
+/// Pass the Token: commit your staged move.
+#[poise::command(slash_command)]
+pub(super) async fn pass(
+    ctx: Context<'_>,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    act(ctx, game, Command::Pass).await
+}
+
+/// Take your staged move back.
+#[poise::command(slash_command)]
+pub(super) async fn takeback(
+    ctx: Context<'_>,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    act(ctx, game, Command::TakeBack).await
+}
+
+/// Declare Check on a colour with your staged move.
+#[poise::command(slash_command)]
+pub(super) async fn check(
+    ctx: Context<'_>,
+    #[description = "the colour whose Sovereign your move attacks"] colour: String,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = player(ctx).await?;
+    let g = game_for(ctx, game).await?;
+    let state = ctx.data().host.state(g).await?;
+    let seat = seat_named(&state, &colour)?;
+    let lines = run(ctx, g, Actor::player(me), Command::Check { seat }).await?;
+    let reply = staged_reply(ctx.data(), g, me, lines).await?;
+    ctx.send(reply.into_poise()).await?;
+    Ok(())
+}
+
+/// Answer a challenge window: declare Check upon the mover, or let the move stand.
+#[poise::command(slash_command)]
+pub(super) async fn challenge(
+    ctx: Context<'_>,
+    #[description = "true: declare Check upon the mover"] declare: bool,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    act(ctx, game, Command::Challenge { declare }).await
+}
+
+#[derive(Clone, Copy, Debug, poise::ChoiceParameter)]
+pub enum PrefChoice {
+    #[name = "ask me each time"]
+    Ask,
+    #[name = "always declare"]
+    Always,
+    #[name = "never declare"]
+    Never,
+}
+
+/// Your standing answer to challenge windows.
+#[poise::command(slash_command)]
+pub(super) async fn prefer(
+    ctx: Context<'_>,
+    #[description = "what to answer"] answer: PrefChoice,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    let pref = match answer {
+        PrefChoice::Ask => ChallengePref::Ask,
+        PrefChoice::Always => ChallengePref::AlwaysDeclare,
+        PrefChoice::Never => ChallengePref::NeverDeclare,
+    };
+    act(ctx, game, Command::Prefer(pref)).await
+}
+
+/// Resign; naming a replacement opens a vote on them.
+#[poise::command(slash_command)]
+pub(super) async fn resign(
+    ctx: Context<'_>,
+    #[description = "who takes over your seat (the others vote)"] replacement: Option<
+        serenity::User,
+    >,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    if let Some(u) = &replacement {
+        ctx.data()
+            .host
+            .ensure_player(u.id.get() as PlayerId, &u.name)
+            .await?;
+    }
+    let replacement = replacement.map(|u| u.id.get() as PlayerId);
+    act(ctx, game, Command::Resign { replacement }).await
+}
+
+/// Concede (only between the last two).
+#[poise::command(slash_command)]
+pub(super) async fn concede(
+    ctx: Context<'_>,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    act(ctx, game, Command::Concede).await
+}
+
+#[derive(Clone, Copy, Debug, poise::ChoiceParameter)]
+pub enum DrawChoice {
+    #[name = "offer"]
+    Offer,
+    #[name = "accept"]
+    Accept,
+}
+
+/// Offer or accept a draw (with three or more players: a vote to abandon as a draw).
+#[poise::command(slash_command)]
+pub(super) async fn draw(
+    ctx: Context<'_>,
+    #[description = "offer or accept"] action: DrawChoice,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    let cmd = match action {
+        DrawChoice::Offer => Command::Propose(Motion::Draw),
+        DrawChoice::Accept => Command::Vote {
+            motion: None,
+            yes: true,
+        },
+    };
+    act(ctx, game, cmd).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::typed_move;
+
+    #[test]
+    fn typed_moves_of_every_notation() {
+        assert_eq!(typed_move("Q4-Q8", None, None), "Q4-Q8");
+        assert_eq!(typed_move(" Q4 ", Some(" Q8 "), None), "Q4-Q8");
+        assert_eq!(typed_move("q4", Some("Q4-Q8"), None), "Q4-Q8");
+        assert_eq!(typed_move("K2", Some("K2xH3=Regent"), None), "K2xH3=Regent");
+        assert_eq!(typed_move("S@", Some("S@g2"), None), "S@g2");
+        assert_eq!(typed_move("0.a2", Some("0.a2-0.a3"), None), "0.a2-0.a3");
+        assert_eq!(typed_move("d4", Some("d4xf6xh8"), None), "d4xf6xh8");
+        assert_eq!(typed_move("J8", Some("J8*J12"), None), "J8*J12");
+        // A cell that begins like the piece's is a destination, not a whole move.
+        assert_eq!(typed_move("K1", Some("K12"), None), "K1-K12");
+        assert_eq!(typed_move("K2", Some("H3"), Some(" red ")), "K2-H3+red");
+    }
+}
