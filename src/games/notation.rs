@@ -176,6 +176,25 @@ pub fn origin(mv: &str) -> &str {
     &mv[..end]
 }
 
+/// The move text a picker's or a slash command's parts spell, as the player gave them: `from` alone
+/// (a whole move), `from-to`, or `to` when it is a whole move of that piece (as autocomplete
+/// lists them); a Check option is added as `+colour`.
+pub fn compose(from: &str, to: Option<&str>, check: Option<&str>) -> String {
+    let from = from.trim();
+    let mut text = match to.map(str::trim) {
+        Some(to) if origin(to).eq_ignore_ascii_case(from) && to.len() > from.len() => {
+            to.to_string()
+        }
+        Some(to) => format!("{from}-{to}"),
+        None => from.to_string(),
+    };
+    if let Some(c) = check {
+        text.push('+');
+        text.push_str(c.trim());
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,5 +238,29 @@ mod tests {
             let e = s.parse::<MoveText>().unwrap_err();
             assert!(!e.reason.is_empty(), "{s}");
         }
+    }
+
+    #[test]
+    fn composed_moves_of_every_notation() {
+        assert_eq!(compose("Q4-Q8", None, None), "Q4-Q8");
+        assert_eq!(compose(" Q4 ", Some(" Q8 "), None), "Q4-Q8");
+        assert_eq!(compose("q4", Some("Q4-Q8"), None), "Q4-Q8");
+        assert_eq!(compose("K2", Some("K2xH3=Regent"), None), "K2xH3=Regent");
+        assert_eq!(compose("S@", Some("S@g2"), None), "S@g2");
+        assert_eq!(compose("0.a2", Some("0.a2-0.a3"), None), "0.a2-0.a3");
+        assert_eq!(compose("d4", Some("d4xf6xh8"), None), "d4xf6xh8");
+        assert_eq!(compose("J8", Some("J8*J12"), None), "J8*J12");
+        // A cell that begins like the piece's is a destination, not a whole move.
+        assert_eq!(compose("K1", Some("K12"), None), "K1-K12");
+        assert_eq!(compose("K2", Some("H3"), Some(" red ")), "K2-H3+red");
+    }
+
+    #[test]
+    fn the_origin_of_every_notation() {
+        assert_eq!(origin("Q4xQ8=Regent"), "Q4");
+        assert_eq!(origin("S@g2"), "S@");
+        assert_eq!(origin("0.a2-0.a3"), "0.a2");
+        assert_eq!(origin("J8*J12"), "J8");
+        assert_eq!(origin("pass"), "pass");
     }
 }

@@ -28,32 +28,13 @@ pub(super) async fn move_(
     let me = player(ctx).await?;
     let game = game_for(ctx, game).await?;
     let cmd = Command::Move {
-        text: typed_move(&from, to.as_deref(), check.as_deref()),
+        text: notation::compose(&from, to.as_deref(), check.as_deref()),
         commit: pass.unwrap_or(false),
     };
     let lines = run(ctx, game, Actor::player(me), cmd).await?;
     let reply = staged_reply(ctx.data(), game, me, lines).await?;
     ctx.send(reply.into_poise()).await?;
     Ok(())
-}
-
-/// The move text the options of `/hexmeros move` spell, as the player typed it: `from` alone
-/// (a whole move), `from-to`, or `to` when it is a whole move of that piece (as autocomplete
-/// lists them); a Check option is added as `+colour`.
-fn typed_move(from: &str, to: Option<&str>, check: Option<&str>) -> String {
-    let from = from.trim();
-    let mut text = match to.map(str::trim) {
-        Some(to) if notation::origin(to).eq_ignore_ascii_case(from) && to.len() > from.len() => {
-            to.to_string()
-        }
-        Some(to) => format!("{from}-{to}"),
-        None => from.to_string(),
-    };
-    if let Some(c) = check {
-        text.push('+');
-        text.push_str(c.trim());
-    }
-    text
 }
 
 /// Pass the Token: commit your staged move.
@@ -178,24 +159,4 @@ pub(super) async fn draw(
         },
     };
     act(ctx, game, cmd).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::typed_move;
-
-    #[test]
-    fn typed_moves_of_every_notation() {
-        assert_eq!(typed_move("Q4-Q8", None, None), "Q4-Q8");
-        assert_eq!(typed_move(" Q4 ", Some(" Q8 "), None), "Q4-Q8");
-        assert_eq!(typed_move("q4", Some("Q4-Q8"), None), "Q4-Q8");
-        assert_eq!(typed_move("K2", Some("K2xH3=Regent"), None), "K2xH3=Regent");
-        assert_eq!(typed_move("S@", Some("S@g2"), None), "S@g2");
-        assert_eq!(typed_move("0.a2", Some("0.a2-0.a3"), None), "0.a2-0.a3");
-        assert_eq!(typed_move("d4", Some("d4xf6xh8"), None), "d4xf6xh8");
-        assert_eq!(typed_move("J8", Some("J8*J12"), None), "J8*J12");
-        // A cell that begins like the piece's is a destination, not a whole move.
-        assert_eq!(typed_move("K1", Some("K12"), None), "K1-K12");
-        assert_eq!(typed_move("K2", Some("H3"), Some(" red ")), "K2-H3+red");
-    }
 }
