@@ -124,7 +124,7 @@ impl GameHost {
                 }
                 Err(e) => return Err(e),
             };
-            *cached = Some(current);
+            self.keep(game, &mut cached, &current);
             return Ok(Some(fx));
         }
     }

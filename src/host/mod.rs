@@ -27,7 +27,10 @@ mod records;
 mod say;
 mod state;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+use std::num::NonZeroUsize;
+
+use lru::LruCache;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -102,13 +105,20 @@ pub enum Command {
 
 type Slot = Arc<tokio::sync::Mutex<Option<GameState>>>;
 
+/// The most games whose state the host keeps between commands; the least recently used goes
+/// first (it is rebuilt from its log when asked for again).
+const CACHED_GAMES: NonZeroUsize = match NonZeroUsize::new(4096) {
+    Some(n) => n,
+    None => NonZeroUsize::MIN,
+};
+
 /// The host over a store and a clock.
 pub struct GameHost {
     store: Store,
     clock: Arc<dyn Clock>,
     /// One lock per game, holding the game's cached state (valid while its version matches the
     /// stored one).
-    games: Mutex<HashMap<GameId, Slot>>,
+    games: Mutex<LruCache<GameId, Slot>>,
     /// Games whose bots this host is driving now, so a second caller does not think twice.
     driving: Mutex<HashSet<GameId>>,
 }
@@ -143,7 +153,7 @@ impl GameHost {
         GameHost {
             store,
             clock,
-            games: Mutex::new(HashMap::new()),
+            games: Mutex::new(LruCache::new(CACHED_GAMES)),
             driving: Mutex::new(HashSet::new()),
         }
     }
@@ -159,7 +169,19 @@ impl GameHost {
     fn slot(&self, game: GameId) -> Slot {
         // A poisoned map only means another thread panicked mid-insert; the map is still usable.
         let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        map.entry(game).or_default().clone()
+        map.get_or_insert(game, Slot::default).clone()
+    }
+
+    /// Drop a game's slot: an id that names no game, or a game that is over (its state is
+    /// rebuilt from the log if anyone still asks), so the cache holds only games in play.
+    fn forget(&self, game: GameId) {
+        let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        map.pop(&game);
+    }
+
+    /// How many games the cache holds now.
+    pub fn cached_games(&self) -> usize {
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     /// Start a game: one seat per player in seat order (HexiMeros: Silver first).
@@ -322,19 +344,28 @@ impl GameHost {
         game: GameId,
         cached: &mut Option<GameState>,
     ) -> Result<GameState, HostError> {
-        let version = self
-            .store
-            .version(game)
-            .await?
-            .ok_or(Refused::UnknownGame(game))?;
+        let Some(version) = self.store.version(game).await? else {
+            self.forget(game);
+            return Err(Refused::UnknownGame(game).into());
+        };
         if let Some(s) = cached.as_ref()
             && s.version() as i64 == version
         {
             return Ok(s.clone());
         }
         let s = self.replay(game).await?;
-        *cached = Some(s.clone());
+        self.keep(game, cached, &s);
         Ok(s)
+    }
+
+    /// Cache `state` in its slot while the game is in play; a game that is over leaves the cache.
+    pub(super) fn keep(&self, game: GameId, cached: &mut Option<GameState>, state: &GameState) {
+        if matches!(state.status(), Status::Finished | Status::Aborted) {
+            *cached = None;
+            self.forget(game);
+        } else {
+            *cached = Some(state.clone());
+        }
     }
 
     /// The current state of a game (for boards, history, votes).
@@ -420,7 +451,7 @@ impl GameHost {
         let result = self.commit(&mut state, ev, Some(actor.player)).await;
         match result {
             Ok(mut fx) => {
-                *cached = Some(state);
+                self.keep(game, &mut cached, &state);
                 fx.append(&mut extra);
                 Ok(fx)
             }
@@ -468,9 +499,17 @@ impl GameHost {
         for game in self.store.due_games(now).await? {
             let slot = self.slot(game);
             let mut cached = slot.lock().await;
-            // A corrupt game cannot run timers; its commands report the corruption.
-            let Ok(mut state) = self.load(game, &mut cached).await else {
-                continue;
+            let mut state = match self.load(game, &mut cached).await {
+                Ok(state) => state,
+                Err(e) => {
+                    // A corrupt game cannot run timers: it is taken off the timer list (its
+                    // commands keep reporting the corruption) instead of failing every tick.
+                    tracing::error!(game, error = %e, "timers: the game does not load; its timers stop");
+                    if matches!(e, HostError::Corrupt { .. }) {
+                        self.store.stop_timers(game).await?;
+                    }
+                    continue;
+                }
             };
             // Each event can change what is due next (a closed ballot, a passed turn).
             for _ in 0..16 {
@@ -479,7 +518,8 @@ impl GameHost {
                 };
                 match self.commit(&mut state, ev, None).await {
                     Ok(mut more) => fx.append(&mut more),
-                    Err(_) => {
+                    Err(e) => {
+                        tracing::warn!(game, error = %e, "timers: a due event was not stored");
                         *cached = None;
                         break;
                     }
@@ -489,7 +529,7 @@ impl GameHost {
                 bots.push(game);
             }
             if cached.is_some() || state.version() > 0 {
-                *cached = Some(state);
+                self.keep(game, &mut cached, &state);
             }
         }
         // Games waiting on a bot (one a front end did not drive, or one left thinking when the

@@ -424,6 +424,15 @@ impl Store {
             .map_err(StoreError::from)
     }
 
+    /// Take a game off the timer list (a game whose log no longer replays).
+    pub async fn stop_timers(&self, game: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET next_due = NULL WHERE id = $1")
+            .bind(game)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
     /// Games a player sits in (current occupant), newest first; `only_turn` keeps those where
     /// the player holds the Token.
     pub async fn games_of(

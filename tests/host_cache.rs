@@ -1,0 +1,73 @@
+//! What the host keeps in memory, and what a broken game costs it: unknown ids are never
+//! cached, a game that is over leaves the cache, and a corrupt game stops its timers instead of
+//! failing every tick.
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/host.rs"]
+mod support;
+
+use hexmeros::games::GameKind;
+use hexmeros::host::{Clock, Command, HostError, Motion, Refused};
+use support::{act, cmd_move, ensure_players, env, first_move, host_on, vote};
+
+#[tokio::test]
+async fn unknown_game_ids_are_never_cached() {
+    let e = env().await;
+    for id in 1..=10_000 {
+        let err = e.host.state(id).await.unwrap_err();
+        assert!(
+            matches!(err, HostError::Refused(Refused::UnknownGame(g)) if g == id),
+            "{err}"
+        );
+    }
+    assert_eq!(e.host.cached_games(), 0);
+}
+
+#[tokio::test]
+async fn a_game_that_is_over_leaves_the_cache() {
+    let e = env().await;
+    ensure_players(&e.host, 1..=2).await;
+    let (g, _) = e
+        .host
+        .create(GameKind::HexDame, &[1, 2], None, None)
+        .await
+        .unwrap();
+    let white = first_move(&e.host, g).await;
+    act(&e.host, g, 1, cmd_move(&white)).await;
+    assert_eq!(e.host.cached_games(), 1);
+    act(&e.host, g, 2, Command::Propose(Motion::Draw)).await;
+    act(&e.host, g, 1, vote(true)).await;
+    assert_eq!(e.host.cached_games(), 0);
+    // Asked for again, it is rebuilt from its log and still not kept.
+    let st = e.host.state(g).await.unwrap();
+    assert!(st.outcome().is_some());
+    assert_eq!(e.host.cached_games(), 0);
+}
+
+#[tokio::test]
+async fn a_corrupt_game_stops_its_timers() {
+    let e = env().await;
+    ensure_players(&e.host, 1..=2).await;
+    let (g, _) = e
+        .host
+        .create(GameKind::HexDame, &[1, 2], None, None)
+        .await
+        .unwrap();
+    let white = first_move(&e.host, g).await;
+    act(&e.host, g, 1, cmd_move(&white)).await;
+    sqlx::query("UPDATE events SET body = 'not json' WHERE game_id = $1 AND version = 0")
+        .bind(g)
+        .execute(e.host.store().writer())
+        .await
+        .unwrap();
+    // A day later its reminders are due, but the game no longer loads.
+    e.clock.advance_minutes(24 * 60);
+    let host = host_on(&e.url, &e.clock).await;
+    assert_eq!(host.store().due_games(e.clock.now()).await.unwrap(), vec![g]);
+    host.tick().await.unwrap();
+    assert!(host.store().due_games(e.clock.now()).await.unwrap().is_empty());
+    assert!(matches!(
+        host.state(g).await.unwrap_err(),
+        HostError::Corrupt { .. }
+    ));
+}
