@@ -229,7 +229,7 @@ impl GameState {
             self.motions
                 .retain(|m| !matches!(m.motion, Motion::HouseRule { .. }));
         }
-        self.new_turn(at);
+        self.new_turn(at, fx);
         fx.push(Effect::Board {
             game: self.id,
             board: self.game.show(),
@@ -239,8 +239,10 @@ impl GameState {
         Ok(())
     }
 
-    /// A new turn: nothing staged, nobody declared, the clock restarts.
-    pub(super) fn new_turn(&mut self, at: Millis) {
+    /// A new turn: nothing staged, nobody declared, the clock restarts, and motions about the
+    /// last holder's stall lapse.
+    pub(super) fn new_turn(&mut self, at: Millis, fx: &mut Vec<Effect>) {
+        self.lapse_stall_motions(fx);
         self.staged = None;
         self.declared_upon.clear();
         self.turn_started = at;
