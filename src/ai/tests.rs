@@ -372,7 +372,10 @@ fn votes_follow_the_documented_policy() {
     assert!(vote(&g, black, &Motion::Draw), "behind: share");
     let skip = |seat, stalled| Motion::SkipStalled { seat, stalled };
     assert!(vote(&g, white, &skip(black, true)));
-    assert!(!vote(&g, white, &skip(black, false)), "not stalled: no skip");
+    assert!(
+        !vote(&g, white, &skip(black, false)),
+        "not stalled: no skip"
+    );
     assert!(!vote(&g, white, &skip(white, true)));
     let abandon = Motion::Expel {
         seat: black,
@@ -391,7 +394,10 @@ fn votes_follow_the_documented_policy() {
         !vote(&g, white, &replace(black, false)),
         "neither resigning nor stalled: no replacement"
     );
-    assert!(!vote(&g, black, &replace(black, true)), "never votes itself out");
+    assert!(
+        !vote(&g, black, &replace(black, true)),
+        "never votes itself out"
+    );
     assert!(!vote(&g, white, &Motion::Other));
 }
 

@@ -112,9 +112,7 @@ pub enum Refused {
     ClaimNeedsTwo,
     #[error("you hold the Token: there is no time to claim")]
     ClaimOwnTurn,
-    #[error(
-        "{0}'s turn timer has not run out: the game can be claimed on time only after it has"
-    )]
+    #[error("{0}'s turn timer has not run out: the game can be claimed on time only after it has")]
     NotOutOfTime(String),
     #[error("there is no draw offer to accept (draw offer makes one)")]
     NoDrawOffered,

@@ -113,12 +113,13 @@ impl GameState {
 
     /// `player` takes over `seat` (§8.3 [REC]: the seat continues under the new person). The
     /// one who leaves forfeits their points and takes the game's takeover points (after an
-    /// expulsion, the expulsion's too).
+    /// expulsion, the expulsion's too). A newcomer holding the Token starts a fresh turn clock.
     pub(super) fn take_over(
         &mut self,
         seat: Seat,
         player: PlayerId,
         expelled: bool,
+        at: Millis,
         fx: &mut Vec<Effect>,
     ) -> Result<(), HostError> {
         self.require_active(seat)?;
@@ -149,6 +150,10 @@ impl GameState {
             player,
             text: say::now_you_play(self.seat_name(seat), self.id),
         });
+        // A newcomer holding the Token gets a whole turn.
+        if self.holder() == Some(seat) {
+            self.restart_clock(at, fx);
+        }
         Ok(())
     }
 }

@@ -203,16 +203,15 @@ impl GameState {
     /// A new turn ends the last holder's stall: motions to skip them, or to replace a seat
     /// that did not resign, lapse.
     pub(super) fn lapse_stall_motions(&mut self, fx: &mut Vec<Effect>) {
-        let (lapsed, open): (Vec<OpenMotion>, Vec<OpenMotion>) =
-            std::mem::take(&mut self.motions)
-                .into_iter()
-                .partition(|m| match m.motion {
-                    Motion::Skip { .. } => true,
-                    Motion::Replace { seat, .. } => {
-                        !self.seats.get(seat.index()).is_some_and(|s| s.resigning)
-                    }
-                    _ => false,
-                });
+        let (lapsed, open): (Vec<OpenMotion>, Vec<OpenMotion>) = std::mem::take(&mut self.motions)
+            .into_iter()
+            .partition(|m| match m.motion {
+                Motion::Skip { .. } => true,
+                Motion::Replace { seat, .. } => {
+                    !self.seats.get(seat.index()).is_some_and(|s| s.resigning)
+                }
+                _ => false,
+            });
         self.motions = open;
         for m in lapsed {
             if let Some(seat) = against(&m.motion) {
@@ -376,8 +375,8 @@ impl GameState {
                 self.staged = None;
             }
             Motion::Expel { seat } => self.depart(*seat, Departure::Expel, at, fx)?,
-            Motion::ExpelFor { seat, player } => self.take_over(*seat, *player, true, fx)?,
-            Motion::Replace { seat, player } => self.take_over(*seat, *player, false, fx)?,
+            Motion::ExpelFor { seat, player } => self.take_over(*seat, *player, true, at, fx)?,
+            Motion::Replace { seat, player } => self.take_over(*seat, *player, false, at, fx)?,
             Motion::Skip { seat } => {
                 self.require_holder(*seat)?;
                 self.game.skip_turn().map_err(rules)?;

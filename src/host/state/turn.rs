@@ -239,12 +239,17 @@ impl GameState {
         Ok(())
     }
 
-    /// A new turn: nothing staged, nobody declared, the clock restarts, and motions about the
-    /// last holder's stall lapse.
+    /// A new turn: nothing staged, nobody declared, the clock restarts.
     pub(super) fn new_turn(&mut self, at: Millis, fx: &mut Vec<Effect>) {
-        self.lapse_stall_motions(fx);
         self.staged = None;
         self.declared_upon.clear();
+        self.restart_clock(at, fx);
+    }
+
+    /// The Token holder's turn timer and reminders start afresh (a new turn, or a new player
+    /// in the holder's seat): nobody is stalled, so motions about the last stall lapse.
+    pub(super) fn restart_clock(&mut self, at: Millis, fx: &mut Vec<Effect>) {
+        self.lapse_stall_motions(fx);
         self.turn_started = at;
         self.reminded = 0;
         self.timed_out = false;
