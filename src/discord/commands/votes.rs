@@ -69,11 +69,11 @@ pub(super) async fn skip(
     seat_motion(ctx, game, &player, |seat| Motion::Skip { seat }).await
 }
 
-/// Propose that someone takes over a player's seat.
+/// Propose that someone takes over a stalled player's seat.
 #[poise::command(slash_command)]
 pub(super) async fn replace(
     ctx: Context<'_>,
-    #[description = "the player to replace"] player: serenity::User,
+    #[description = "the stalled player to replace"] player: serenity::User,
     #[description = "who takes over"] by: serenity::User,
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
