@@ -283,26 +283,28 @@ fn run<G: Engine + Tuning>(
 pub enum Motion {
     /// End the game as a draw (an offer between the last two, or an abandon vote).
     Draw,
-    /// Skip the turn of a player who has not moved within the time limit.
-    SkipStalled { seat: Seat },
+    /// Skip the Token holder's turn; `stalled` when its turn timer has run out.
+    SkipStalled { seat: Seat, stalled: bool },
     /// Expel a player; `stalled` when the ground is abandonment (no move for days).
     Expel { seat: Seat, stalled: bool },
-    /// Seat a replacement player in a vacated seat.
-    Replacement { seat: Seat },
+    /// Seat a replacement player; `vacated` when the seat resigned asking for one or is stalled.
+    Replacement { seat: Seat, vacated: bool },
     /// Approve a team, or change a House Rule.
     Other,
 }
 
 /// How a bot in `me` votes. A draw is accepted when the bot is behind (it would rather share
-/// than lose); stalled players are skipped and, for abandonment only, expelled; replacements
-/// are welcome (a human filling a seat keeps the game alive). Anything else: no, so the rules
-/// the game started with stand.
+/// than lose). Against another seat it votes yes only when the rules' condition holds: a
+/// stalled player is skipped and, for abandonment only, expelled; a replacement is welcome in a
+/// seat that was vacated (resigned asking for one, or stalled), as a person filling it keeps the
+/// game alive. Anything else, and anything against itself: no, so the game stands as it is.
 pub fn vote(game: &AnyGame, me: Seat, motion: &Motion) -> bool {
     match *motion {
         Motion::Draw => standing(game, me) < 0,
-        Motion::SkipStalled { seat } => seat != me,
-        Motion::Expel { seat, stalled } => stalled && seat != me,
-        Motion::Replacement { .. } => true,
+        Motion::SkipStalled { seat, stalled } | Motion::Expel { seat, stalled } => {
+            stalled && seat != me
+        }
+        Motion::Replacement { seat, vacated } => vacated && seat != me,
         Motion::Other => false,
     }
 }

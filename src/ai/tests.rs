@@ -370,8 +370,13 @@ fn votes_follow_the_documented_policy() {
     assert!(standing(&g, white) > 0 && standing(&g, black) < 0);
     assert!(!vote(&g, white, &Motion::Draw), "ahead: play on");
     assert!(vote(&g, black, &Motion::Draw), "behind: share");
-    assert!(vote(&g, white, &Motion::SkipStalled { seat: black }));
-    assert!(!vote(&g, white, &Motion::SkipStalled { seat: white }));
+    let skip = |seat, stalled| Motion::SkipStalled { seat, stalled };
+    assert!(vote(&g, white, &skip(black, true)));
+    assert!(
+        !vote(&g, white, &skip(black, false)),
+        "not stalled: no skip"
+    );
+    assert!(!vote(&g, white, &skip(white, true)));
     let abandon = Motion::Expel {
         seat: black,
         stalled: true,
@@ -383,7 +388,16 @@ fn votes_follow_the_documented_policy() {
         stalled: false,
     };
     assert!(!vote(&g, white, &misconduct));
-    assert!(vote(&g, white, &Motion::Replacement { seat: black }));
+    let replace = |seat, vacated| Motion::Replacement { seat, vacated };
+    assert!(vote(&g, white, &replace(black, true)));
+    assert!(
+        !vote(&g, white, &replace(black, false)),
+        "neither resigning nor stalled: no replacement"
+    );
+    assert!(
+        !vote(&g, black, &replace(black, true)),
+        "never votes itself out"
+    );
     assert!(!vote(&g, white, &Motion::Other));
 }
 

@@ -16,10 +16,18 @@ pub enum Departure {
     Expel,
     /// Gives the game to the last opponent (HexiMeros §6).
     Concede,
+    /// Lost on time: the last opponent claimed the game after this seat's turn timer ran out
+    /// (as in correspondence chess). Otherwise like a resignation.
+    TimeOut,
 }
 
 impl Departure {
-    pub const ALL: [Departure; 3] = [Departure::Resign, Departure::Expel, Departure::Concede];
+    pub const ALL: [Departure; 4] = [
+        Departure::Resign,
+        Departure::Expel,
+        Departure::Concede,
+        Departure::TimeOut,
+    ];
 
     /// The word of the game record (`resign silver`).
     pub const fn key(self) -> &'static str {
@@ -27,6 +35,7 @@ impl Departure {
             Departure::Resign => "resign",
             Departure::Expel => "expel",
             Departure::Concede => "concede",
+            Departure::TimeOut => "timeout",
         }
     }
 
@@ -34,12 +43,13 @@ impl Departure {
         Departure::ALL.into_iter().find(|d| d.key() == key)
     }
 
-    /// `silver resigned`, `silver was expelled`.
+    /// `silver resigned`, `silver was expelled`, `silver lost on time`.
     pub const fn verb(self) -> &'static str {
         match self {
             Departure::Resign => "resigned",
             Departure::Expel => "was expelled",
             Departure::Concede => "conceded",
+            Departure::TimeOut => "lost on time",
         }
     }
 }

@@ -15,9 +15,9 @@
 //! ```
 //!
 //! A line is `<seat> <move>`, a bare move (played by the side to move), `resign <seat>`,
-//! `expel <seat>`, `concede <seat>`, `skip <seat>` or `draw`. Lines starting with `#` are
-//! comments. This module is the only reader and writer of that text; `apply` plays a line on a
-//! game through the game's own rules.
+//! `expel <seat>`, `concede <seat>`, `timeout <seat>` (lost on time), `skip <seat>` or `draw`.
+//! Lines starting with `#` are comments. This module is the only reader and writer of that
+//! text; `apply` plays a line on a game through the game's own rules.
 
 use serde_json::Value;
 use thiserror::Error;

@@ -174,15 +174,23 @@ fn bot_event(
                 .iter()
                 .find(|m| m.id == motion)
                 .ok_or(Refused::NoSuchMotion(motion))?;
+            // The bot answers whether the rules' condition holds for the seat concerned.
             let question = match open.motion {
                 Motion::Draw => ai::Motion::Draw,
-                Motion::Skip { seat } => ai::Motion::SkipStalled { seat },
+                Motion::Skip { seat } => ai::Motion::SkipStalled {
+                    seat,
+                    stalled: state.stalled(seat),
+                },
                 Motion::Expel { seat: s } | Motion::ExpelFor { seat: s, .. } => ai::Motion::Expel {
                     seat: s,
                     // Abandonment: the seat has held the Token past the turn timer.
-                    stalled: state.timed_out() && state.holder() == Some(s),
+                    stalled: state.stalled(s),
                 },
-                Motion::Replace { seat, .. } => ai::Motion::Replacement { seat },
+                Motion::Replace { seat, .. } => ai::Motion::Replacement {
+                    seat,
+                    vacated: state.stalled(seat)
+                        || state.seats().get(seat.index()).is_some_and(|s| s.resigning),
+                },
                 Motion::HouseRule { .. } | Motion::Team { .. } => ai::Motion::Other,
             };
             let yes = ai::vote(state.position(), seat, &question);

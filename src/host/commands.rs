@@ -1,6 +1,6 @@
 //! From a player's command to the event it stores, checking who may send it.
 
-use super::event::Event;
+use super::event::{Event, Motion};
 use super::say::{self, Refused};
 use super::{Actor, Command, Effect, GameState, Status};
 use crate::games::Seat;
@@ -74,6 +74,12 @@ pub(super) fn event_for(
             seat,
             yes,
         },
+        Command::AcceptDraw => Event::Ballot {
+            motion: the_draw_offer(state)?,
+            seat,
+            yes: true,
+        },
+        Command::ClaimTime => Event::TimeClaimed { seat },
         Command::Admin(_) => return Err(Refused::NotAdmin),
     };
     Ok((ev, extra))
@@ -118,4 +124,14 @@ fn the_open_motion(state: &GameState, seat: Seat) -> Result<u64, Refused> {
         [] => Err(Refused::NoMotionToVote),
         _ => Err(Refused::SeveralMotions),
     }
+}
+
+/// The open draw offer (or abandon vote): what `draw accept` answers, and nothing else.
+fn the_draw_offer(state: &GameState) -> Result<u64, Refused> {
+    state
+        .motions()
+        .iter()
+        .find(|m| m.motion == Motion::Draw)
+        .map(|m| m.id)
+        .ok_or(Refused::NoDrawOffered)
 }

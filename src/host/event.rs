@@ -41,8 +41,9 @@ pub(crate) fn empty_object() -> serde_json::Value {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Timers {
-    /// After this many hours without a move, the others may vote to skip, replace or expel the
-    /// Token holder; 0 turns the timer off.
+    /// After this many hours without a move the Token holder is stalled: the others may vote to
+    /// skip, replace or expel them, or, with two seats left, the opponent may claim the game on
+    /// time; 0 turns the timer off.
     pub turn_timer_hours: u32,
     /// Ballots close after this many hours (§8.1: default 24); a vote not cast counts as no.
     pub ballot_hours: u32,
@@ -91,9 +92,12 @@ pub enum Motion {
     /// handled as a resignation, so a replacement may be elected): unanimous like `Expel`; the
     /// expelled player forfeits his points and takes −500 and the −50 of a replaced resigner.
     ExpelFor { seat: Seat, player: PlayerId },
-    /// A new person takes over a seat (a resigning or stalled player); majority of the others.
+    /// A new person takes over a seat: one that resigned asking for a replacement, or the
+    /// stalled Token holder (turn timer run out); majority of the others. Never against the
+    /// opponent when two seats are left.
     Replace { seat: Seat, player: PlayerId },
-    /// Pass the Token of a stalled player without a move; majority of the others.
+    /// Pass the Token of the stalled Token holder (turn timer run out) without a move; majority
+    /// of the others. Never against the opponent when two seats are left.
     Skip { seat: Seat },
     /// End the game drawn between every remaining seat: the last two agreeing, or a unanimous
     /// abandon vote of three or more (§6).
@@ -193,6 +197,11 @@ pub enum Event {
     Admin {
         action: AdminAction,
     },
+    /// With two seats left, `seat` claims the game on time: the other seat holds the Token and
+    /// its turn timer ran out, so it loses on time (a `timeout` departure).
+    TimeClaimed {
+        seat: Seat,
+    },
 }
 
 impl Event {
@@ -215,6 +224,7 @@ impl Event {
             Event::Reminded { .. } => "reminded",
             Event::TurnTimedOut { .. } => "turn_timed_out",
             Event::Admin { .. } => "admin",
+            Event::TimeClaimed { .. } => "time_claimed",
         }
     }
 }

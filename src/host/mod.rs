@@ -100,6 +100,10 @@ pub enum Command {
         motion: Option<u64>,
         yes: bool,
     },
+    /// Accept the open draw offer (a yes on the Draw motion, never on another).
+    AcceptDraw,
+    /// With two seats left, claim the game on time: the opponent's turn timer ran out.
+    ClaimTime,
     Admin(AdminAction),
 }
 

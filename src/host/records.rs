@@ -11,25 +11,27 @@ use crate::store::{EventRow, GameWrite};
 /// The record's extra header the host writes and reads: its timers.
 const TIMERS: &str = "timers";
 
-/// The event one record line stands for at the table.
-fn line_event(line: &Line) -> Result<Event, Refused> {
-    Ok(match *line {
+/// The events one record line stands for at `state`'s table.
+fn line_events(state: &GameState, line: &Line) -> Result<Vec<Event>, Refused> {
+    let one = match *line {
         Line::Draw => Event::Enacted {
             motion: Motion::Draw,
         },
-        Line::Depart {
-            seat,
-            how: Departure::Resign,
-        } => Event::Resigned { seat },
-        Line::Depart {
-            seat,
-            how: Departure::Concede,
-        } => Event::Conceded { seat },
-        Line::Depart {
-            seat,
-            how: Departure::Expel,
-        } => Event::Enacted {
-            motion: Motion::Expel { seat },
+        Line::Depart { seat, how } => match how {
+            Departure::Resign => Event::Resigned { seat },
+            Departure::Concede => Event::Conceded { seat },
+            Departure::Expel => Event::Enacted {
+                motion: Motion::Expel { seat },
+            },
+            // A time loss: the holder's turn timer ran out and the other seat claimed the game.
+            Departure::TimeOut => {
+                let other = state.active().into_iter().find(|&s| s != seat);
+                let other = other.ok_or_else(|| Refused::BadRecord("nobody claims it".into()))?;
+                return Ok(vec![
+                    Event::TurnTimedOut { seat },
+                    Event::TimeClaimed { seat: other },
+                ]);
+            }
         },
         Line::Skip { seat } => Event::Enacted {
             motion: Motion::Skip { seat },
@@ -48,7 +50,8 @@ fn line_event(line: &Line) -> Result<Event, Refused> {
             let head = text.split_whitespace().next().unwrap_or_default();
             return Err(Refused::BadRecord(format!("no seat called {head:?}")));
         }
-    })
+    };
+    Ok(vec![one])
 }
 
 /// Play every line of `record` at a new table from `setup`: the state it ends in and the events
@@ -61,21 +64,23 @@ fn replay(
     let mut state = GameState::new(0, setup.clone(), now)?;
     let mut events = Vec::new();
     for (i, text) in record.lines.iter().enumerate() {
-        let ev = Line::parse(state.position(), text)
+        let evs = Line::parse(state.position(), text)
             .map_err(|e| Refused::BadRecord(e.to_string()))
-            .and_then(|l| line_event(&l))
+            .and_then(|l| line_events(&state, &l))
             .map_err(|e| Refused::BadRecord(format!("line {}: {e}", i + 1)))?;
-        let version = state.version();
-        state
-            .apply(&ev, now)
-            .map_err(|e| Refused::BadRecord(format!("move line {} ({text}): {e}", i + 1)))?;
-        events.push(EventRow {
-            version: version as i64,
-            kind: ev.name().to_string(),
-            actor: None,
-            body: to_json(&ev)?,
-            at: now,
-        });
+        for ev in evs {
+            let version = state.version();
+            state
+                .apply(&ev, now)
+                .map_err(|e| Refused::BadRecord(format!("move line {} ({text}): {e}", i + 1)))?;
+            events.push(EventRow {
+                version: version as i64,
+                kind: ev.name().to_string(),
+                actor: None,
+                body: to_json(&ev)?,
+                at: now,
+            });
+        }
     }
     Ok((state, events))
 }

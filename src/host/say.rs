@@ -90,6 +90,32 @@ pub enum Refused {
     NotHolder(String),
     #[error("you cannot skip your own turn")]
     SkipSelf,
+    #[error(
+        "{0}'s turn may be skipped only after their turn timer has run out (they are not \
+         stalled)"
+    )]
+    SkipNotStalled(String),
+    #[error(
+        "{0} may be replaced only after their turn timer has run out holding the Token, or when \
+         they resign asking for a replacement"
+    )]
+    ReplaceNotStalled(String),
+    #[error(
+        "with two players left there is no vote against your opponent: if their turn timer runs \
+         out, claim the game on time (vote claim)"
+    )]
+    AgainstOpponent,
+    #[error(
+        "a game is claimed on time only when two players are left; with more, the others vote \
+         (vote skip, vote replace, vote expel)"
+    )]
+    ClaimNeedsTwo,
+    #[error("you hold the Token: there is no time to claim")]
+    ClaimOwnTurn,
+    #[error("{0}'s turn timer has not run out: the game can be claimed on time only after it has")]
+    NotOutOfTime(String),
+    #[error("there is no draw offer to accept (draw offer makes one)")]
+    NoDrawOffered,
     #[error("the designated mover must be a member of the team")]
     MoverNotInTeam,
     #[error("a bot cannot play in a team")]
@@ -193,6 +219,14 @@ pub fn timed_out(seat: &str, hours: u32) -> String {
     )
 }
 
+/// The turn timer ran out with two seats left: no vote, the opponent may claim the game.
+pub fn timed_out_claim(seat: &str, hours: u32, opponent: &str) -> String {
+    format!(
+        "{seat} has not moved for {hours} hours: {opponent} may claim the game on time (vote \
+         claim)"
+    )
+}
+
 pub const ABORTED: &str = "the game was aborted by an admin";
 pub const PAUSED: &str = "the game is paused by an admin";
 pub const RESUMED: &str = "the game is resumed";
@@ -224,6 +258,11 @@ pub fn motion_settled(id: u64, what: &str, passed: bool) -> String {
         "motion #{id} ({what}) {}",
         if passed { "passed" } else { "failed" }
     )
+}
+
+/// A motion about a stall the seat ended by moving (or by being skipped).
+pub fn motion_lapsed(id: u64, what: &str, seat: &str) -> String {
+    format!("motion #{id} ({what}) lapsed: {seat} is no longer stalled")
 }
 
 pub fn motion_expired(id: u64, what: &str) -> String {

@@ -61,6 +61,7 @@ commands (prefix with `name:` or `colour:` to act as someone other than the Toke
   vote house-rule <key> <value>   vote a house rule before the first Token pass (value is JSON)
   vote team <colour> <mover> <name> …   a team plays a seat
   vote yes|no [motion]            vote on an open motion
+  vote claim                      two left: claim the game when the opponent's timer ran out
   mine <name>                     games where it is <name>'s turn
   score [game] | ratings [game]   leaderboards
   tick                            run timers now
@@ -390,15 +391,13 @@ impl<'h, W: Write> Local<'h, W> {
             "concede" => Command::Concede,
             "draw" => match arg(0)? {
                 "offer" => Command::Propose(Motion::Draw),
-                "accept" => Command::Vote {
-                    motion: None,
-                    yes: true,
-                },
+                "accept" => Command::AcceptDraw,
                 other => {
                     return Err(LocalError::usage(format!("draw offer|accept, not {other}")));
                 }
             },
             "vote" => match arg(0)? {
+                "claim" => Command::ClaimTime,
                 "yes" | "no" => Command::Vote {
                     motion: args
                         .get(1)

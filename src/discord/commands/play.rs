@@ -153,10 +153,7 @@ pub(super) async fn draw(
 ) -> Result<(), Error> {
     let cmd = match action {
         DrawChoice::Offer => Command::Propose(Motion::Draw),
-        DrawChoice::Accept => Command::Vote {
-            motion: None,
-            yes: true,
-        },
+        DrawChoice::Accept => Command::AcceptDraw,
     };
     act(ctx, game, cmd).await
 }

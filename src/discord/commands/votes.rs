@@ -1,4 +1,5 @@
-//! `/hexmeros vote …`: house rules, expulsion, skipping or replacing a player, yes and no.
+//! `/hexmeros vote …`: house rules, expulsion, skipping or replacing a player, yes and no, and
+//! with two players left the claim on time.
 
 use poise::serenity_prelude as serenity;
 
@@ -7,10 +8,10 @@ use hexmeros::host::{Command, Motion, PlayerId};
 
 use super::{Context, Error, act, game_for, seat_of_user};
 
-/// Votes: house rules, expulsion, skipping or replacing a player, yes/no on a motion.
+/// Votes on house rules, expelling, skipping or replacing a player; yes/no; a claim on time.
 #[poise::command(
     slash_command,
-    subcommands("house_rule", "expel", "skip", "replace", "yes", "no"),
+    subcommands("house_rule", "expel", "skip", "replace", "yes", "no", "claim"),
     subcommand_required
 )]
 pub(super) async fn vote(_: Context<'_>) -> Result<(), Error> {
@@ -68,11 +69,11 @@ pub(super) async fn skip(
     seat_motion(ctx, game, &player, |seat| Motion::Skip { seat }).await
 }
 
-/// Propose that someone takes over a player's seat.
+/// Propose that someone takes over a stalled player's seat.
 #[poise::command(slash_command)]
 pub(super) async fn replace(
     ctx: Context<'_>,
-    #[description = "the player to replace"] player: serenity::User,
+    #[description = "the stalled player to replace"] player: serenity::User,
     #[description = "who takes over"] by: serenity::User,
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
@@ -106,4 +107,13 @@ pub(super) async fn no(
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
     act(ctx, game, Command::Vote { motion, yes: false }).await
+}
+
+/// Two players left: claim the game once your opponent's turn timer has run out.
+#[poise::command(slash_command)]
+pub(super) async fn claim(
+    ctx: Context<'_>,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    act(ctx, game, Command::ClaimTime).await
 }

@@ -662,7 +662,8 @@ impl Rules for HexiMeros {
 
     fn depart(&mut self, seat: Seat, how: Departure) -> Result<(), PositionError> {
         match how {
-            Departure::Resign => self.resign(seat),
+            // A time loss (claimed by the last opponent) leaves like a resignation (§8.3).
+            Departure::Resign | Departure::TimeOut => self.resign(seat),
             Departure::Expel => self.expel(seat),
             Departure::Concede => self.concede(seat),
         }

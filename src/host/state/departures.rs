@@ -5,6 +5,7 @@
 use super::super::effect::Effect;
 use super::super::error::HostError;
 use super::super::event::{Millis, Motion, PlayerId};
+use super::motions::against;
 use super::{Departure, GameState, Line, PointEntry, Refused, SeatState, rules, say};
 use crate::games::Seat;
 use crate::host::bot_level;
@@ -41,6 +42,26 @@ impl GameState {
         self.open_motion(based, seat, Motion::Replace { seat, player }, at, fx)
     }
 
+    /// With two seats left, `seat` claims the game on time: the other seat holds the Token and
+    /// its turn timer ran out, so it loses on time (the game's `timeout` departure).
+    pub(super) fn claim_time(
+        &mut self,
+        seat: Seat,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        self.live()?;
+        self.require_active(seat)?;
+        let other = self.opponent(seat).ok_or(Refused::ClaimNeedsTwo)?;
+        if self.holder() == Some(seat) {
+            return Err(Refused::ClaimOwnTurn.into());
+        }
+        if !self.stalled(other) {
+            return Err(Refused::NotOutOfTime(self.seat_name(other).into()).into());
+        }
+        self.depart(other, Departure::TimeOut, at, fx)
+    }
+
     /// A resigner (or expelled player) forfeits everything but loss points (§7).
     fn forfeit(&mut self, player: PlayerId) {
         for p in &mut self.points {
@@ -69,19 +90,13 @@ impl GameState {
             s.resigning = false;
         }
         // Motions about a seat that left are moot.
-        self.motions.retain(|m| match &m.motion {
-            Motion::Expel { seat: s }
-            | Motion::ExpelFor { seat: s, .. }
-            | Motion::Replace { seat: s, .. }
-            | Motion::Skip { seat: s } => *s != seat,
-            _ => true,
-        });
+        self.motions.retain(|m| against(&m.motion) != Some(seat));
         fx.push(Effect::Say {
             game: self.id,
             text: say::departed(self.seat_name(seat), how.verb()),
         });
         if self.holder() != holder_before {
-            self.new_turn(at);
+            self.new_turn(at, fx);
             self.announce_turn(fx);
         }
         Ok(())
@@ -98,12 +113,13 @@ impl GameState {
 
     /// `player` takes over `seat` (§8.3 [REC]: the seat continues under the new person). The
     /// one who leaves forfeits their points and takes the game's takeover points (after an
-    /// expulsion, the expulsion's too).
+    /// expulsion, the expulsion's too). A newcomer holding the Token starts a fresh turn clock.
     pub(super) fn take_over(
         &mut self,
         seat: Seat,
         player: PlayerId,
         expelled: bool,
+        at: Millis,
         fx: &mut Vec<Effect>,
     ) -> Result<(), HostError> {
         self.require_active(seat)?;
@@ -134,6 +150,10 @@ impl GameState {
             player,
             text: say::now_you_play(self.seat_name(seat), self.id),
         });
+        // A newcomer holding the Token gets a whole turn.
+        if self.holder() == Some(seat) {
+            self.restart_clock(at, fx);
+        }
         Ok(())
     }
 }

@@ -315,6 +315,16 @@ impl GameState {
         self.game.active_seats()
     }
 
+    /// `seat`'s only opponent, when exactly two seats are left and `seat` is one of them: no
+    /// votes against each other then, a stalled seat loses on time when the other claims it.
+    fn opponent(&self, seat: Seat) -> Option<Seat> {
+        match self.active()[..] {
+            [a, b] if a == seat => Some(b),
+            [a, b] if b == seat => Some(a),
+            _ => None,
+        }
+    }
+
     /// Whether the game keeps a points table (HexiMeros §7 with its `scored` house rule; the
     /// other games have ratings only).
     pub fn scored(&self) -> bool {
@@ -393,6 +403,7 @@ impl GameState {
             Event::Reminded { seat, level } => self.remind(*seat, *level, &mut fx)?,
             Event::TurnTimedOut { seat } => self.time_out(*seat, &mut fx)?,
             Event::Admin { action } => self.admin(*action, at, &mut fx)?,
+            Event::TimeClaimed { seat } => self.claim_time(*seat, at, &mut fx)?,
         }
         self.check_end(&mut fx);
         Ok(fx)

@@ -20,6 +20,17 @@ fn merged(obj: &Value, key: &str, value: &Value) -> Value {
     Value::Object(m)
 }
 
+/// The seat a motion is against (an expulsion, a replacement, a skip), if any.
+pub(super) fn against(motion: &Motion) -> Option<Seat> {
+    match motion {
+        Motion::Expel { seat }
+        | Motion::ExpelFor { seat, .. }
+        | Motion::Replace { seat, .. }
+        | Motion::Skip { seat } => Some(*seat),
+        Motion::HouseRule { .. } | Motion::Draw | Motion::Team { .. } => None,
+    }
+}
+
 /// Yes votes needed out of `n` voters: more than half; unanimity for expulsion, teams and a
 /// draw (the last two agreeing, or everyone abandoning).
 fn needed(motion: &Motion, n: usize) -> usize {
@@ -98,6 +109,13 @@ impl GameState {
         if self.motions.iter().any(|m| m.motion == *motion) {
             return Err(Refused::MotionOpen.into());
         }
+        // Two seats left: nobody votes the other out, skips or replaces them (a stalled opponent
+        // loses on time when claimed instead).
+        if let Some(seat) = against(motion)
+            && self.opponent(by) == Some(seat)
+        {
+            return Err(Refused::AgainstOpponent.into());
+        }
         match motion {
             Motion::HouseRule { key, value } => {
                 if self.life != Status::HouseRules {
@@ -120,6 +138,7 @@ impl GameState {
             Motion::Replace { seat, player } => {
                 self.require_active(*seat)?;
                 self.check_newcomer(*player)?;
+                self.check_replaceable(*seat)?;
             }
             Motion::Skip { seat } => self.check_skip(by, *seat)?,
             Motion::Draw => {
@@ -162,8 +181,46 @@ impl GameState {
         if seat == by {
             return Err(Refused::SkipSelf.into());
         }
+        if !self.stalled(seat) {
+            return Err(Refused::SkipNotStalled(self.seat_name(seat).into()).into());
+        }
         // Whether the game has a pass at all: ask it on a copy.
         self.game.clone().skip_turn().map_err(rules)
+    }
+
+    /// A seat may be replaced when it resigned asking for a replacement or is stalled.
+    fn check_replaceable(&self, seat: Seat) -> Result<(), Refused> {
+        if self.seats.get(seat.index()).is_some_and(|s| s.resigning) || self.stalled(seat) {
+            return Ok(());
+        }
+        let name = self.seat_name(seat).to_string();
+        Err(match self.bot(seat) {
+            Some(_) => Refused::BotNeverStalls(name),
+            None => Refused::ReplaceNotStalled(name),
+        })
+    }
+
+    /// A new turn ends the last holder's stall: motions to skip them, or to replace a seat
+    /// that did not resign, lapse.
+    pub(super) fn lapse_stall_motions(&mut self, fx: &mut Vec<Effect>) {
+        let (lapsed, open): (Vec<OpenMotion>, Vec<OpenMotion>) = std::mem::take(&mut self.motions)
+            .into_iter()
+            .partition(|m| match m.motion {
+                Motion::Skip { .. } => true,
+                Motion::Replace { seat, .. } => {
+                    !self.seats.get(seat.index()).is_some_and(|s| s.resigning)
+                }
+                _ => false,
+            });
+        self.motions = open;
+        for m in lapsed {
+            if let Some(seat) = against(&m.motion) {
+                fx.push(Effect::Say {
+                    game: self.id,
+                    text: say::motion_lapsed(m.id, &self.describe(&m.motion), self.seat_name(seat)),
+                });
+            }
+        }
     }
 
     /// The game's house rules and the timers with `key = value` voted in.
@@ -318,14 +375,14 @@ impl GameState {
                 self.staged = None;
             }
             Motion::Expel { seat } => self.depart(*seat, Departure::Expel, at, fx)?,
-            Motion::ExpelFor { seat, player } => self.take_over(*seat, *player, true, fx)?,
-            Motion::Replace { seat, player } => self.take_over(*seat, *player, false, fx)?,
+            Motion::ExpelFor { seat, player } => self.take_over(*seat, *player, true, at, fx)?,
+            Motion::Replace { seat, player } => self.take_over(*seat, *player, false, at, fx)?,
             Motion::Skip { seat } => {
                 self.require_holder(*seat)?;
                 self.game.skip_turn().map_err(rules)?;
                 self.take_points();
                 self.note(Some(*seat), Line::Skip { seat: *seat }, at);
-                self.new_turn(at);
+                self.new_turn(at, fx);
                 self.announce_turn(fx);
             }
             Motion::Draw => {

@@ -106,9 +106,14 @@ impl GameState {
         self.live()?;
         self.require_holder(seat)?;
         self.timed_out = true;
+        let (name, hours) = (self.seat_name(seat), self.timers.turn_timer_hours);
+        let text = match self.opponent(seat) {
+            Some(other) => say::timed_out_claim(name, hours, self.seat_name(other)),
+            None => say::timed_out(name, hours),
+        };
         fx.push(Effect::Say {
             game: self.id,
-            text: say::timed_out(self.seat_name(seat), self.timers.turn_timer_hours),
+            text,
         });
         Ok(())
     }

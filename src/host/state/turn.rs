@@ -229,7 +229,7 @@ impl GameState {
             self.motions
                 .retain(|m| !matches!(m.motion, Motion::HouseRule { .. }));
         }
-        self.new_turn(at);
+        self.new_turn(at, fx);
         fx.push(Effect::Board {
             game: self.id,
             board: self.game.show(),
@@ -240,9 +240,16 @@ impl GameState {
     }
 
     /// A new turn: nothing staged, nobody declared, the clock restarts.
-    pub(super) fn new_turn(&mut self, at: Millis) {
+    pub(super) fn new_turn(&mut self, at: Millis, fx: &mut Vec<Effect>) {
         self.staged = None;
         self.declared_upon.clear();
+        self.restart_clock(at, fx);
+    }
+
+    /// The Token holder's turn timer and reminders start afresh (a new turn, or a new player
+    /// in the holder's seat): nobody is stalled, so motions about the last stall lapse.
+    pub(super) fn restart_clock(&mut self, at: Millis, fx: &mut Vec<Effect>) {
+        self.lapse_stall_motions(fx);
         self.turn_started = at;
         self.reminded = 0;
         self.timed_out = false;

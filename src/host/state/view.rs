@@ -74,6 +74,12 @@ impl GameState {
         self.timed_out
     }
 
+    /// Whether `seat` is stalled: it holds the Token and its turn timer has run out. Only a
+    /// stalled seat may be skipped or replaced against its will, or lose on time.
+    pub fn stalled(&self, seat: Seat) -> bool {
+        self.timed_out && self.holder() == Some(seat)
+    }
+
     pub fn paused_at(&self) -> Option<Millis> {
         self.paused_at
     }
