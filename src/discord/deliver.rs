@@ -456,8 +456,10 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
             .await?;
         }
     }
-    // A Token holder past the turn timer is named, with buttons to vote on what to do.
+    // A Token holder past the turn timer is named, with buttons to vote on what to do. With two
+    // players left there is no vote, only the opponent's claim on time (the host says so).
     if state.timed_out()
+        && state.active().len() > 2
         && matches!(state.status(), Status::HouseRules | Status::Playing)
         && let Some(seat) = state.holder()
         && state.bot(seat).is_none()
