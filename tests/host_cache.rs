@@ -63,9 +63,18 @@ async fn a_corrupt_game_stops_its_timers() {
     // A day later its reminders are due, but the game no longer loads.
     e.clock.advance_minutes(24 * 60);
     let host = host_on(&e.url, &e.clock).await;
-    assert_eq!(host.store().due_games(e.clock.now()).await.unwrap(), vec![g]);
+    assert_eq!(
+        host.store().due_games(e.clock.now()).await.unwrap(),
+        vec![g]
+    );
     host.tick().await.unwrap();
-    assert!(host.store().due_games(e.clock.now()).await.unwrap().is_empty());
+    assert!(
+        host.store()
+            .due_games(e.clock.now())
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert!(matches!(
         host.state(g).await.unwrap_err(),
         HostError::Corrupt { .. }
