@@ -16,6 +16,7 @@ mod ids;
 mod links;
 mod picture;
 mod reply;
+mod scope;
 
 use std::sync::Arc;
 use std::time::Duration;

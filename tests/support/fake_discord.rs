@@ -20,7 +20,7 @@
 //! * Observe: `requests()`, `unexpected()`, `wait_request(t, pred)`, `first_response(i, t)`
 //!   (the first callback request, whatever its status), `responses(i)`,
 //!   `wait_responses(i, t, n, pred)`, `messages(channel)`, `message(id)` (current state after
-//!   edits), `threads()`, `dm_channel(user)`, `late_callbacks()`, `commands()`,
+//!   edits), `threads()`, `dm_channel(user)`, `open_dm(user)`, `late_callbacks()`, `commands()`,
 //!   `dispatched()`, `gateway_received()`, `thread_archived(t)`.
 //!
 //! # The world it pretends to be
@@ -711,6 +711,14 @@ impl FakeDiscord {
     /// The DM channel opened with `user`, if the bot opened one.
     pub fn dm_channel(&self, user: u64) -> Option<u64> {
         self.state().dm_of_user.get(&user).copied()
+    }
+
+    /// The DM channel between the bot and `user`, opened now if there is none (as when the
+    /// user writes to the bot first): where a user's DM interactions come from.
+    pub fn open_dm(&self, user: u64) -> u64 {
+        let id = self.state().dm_with(user);
+        self.bump();
+        id
     }
 
     /// First callbacks that came after the deadline (answered 404 code 10062).
@@ -1566,6 +1574,24 @@ impl State {
         Some(full)
     }
 
+    /// The DM channel with `user` (one per user), opened now if there is none.
+    fn dm_with(&mut self, user: u64) -> u64 {
+        if let Some(id) = self.dm_of_user.get(&user) {
+            return *id;
+        }
+        let id = self.snowflake();
+        self.dm_of_user.insert(user, id);
+        self.channels.insert(
+            id,
+            FakeChannel {
+                name: String::new(),
+                guild: None,
+                kind: ChannelKind::Dm { user },
+            },
+        );
+        id
+    }
+
     /// The guild of a text channel or thread; none for a DM or an unknown channel.
     fn guild_of(&self, channel: u64) -> Option<u64> {
         self.channels.get(&channel).and_then(|c| c.guild)
@@ -1940,22 +1966,7 @@ impl State {
                 let Some(user) = id_of(&body["recipient_id"]) else {
                     return invalid_form("recipient_id missing");
                 };
-                let id = match self.dm_of_user.get(&user) {
-                    Some(id) => *id,
-                    None => {
-                        let id = self.snowflake();
-                        self.dm_of_user.insert(user, id);
-                        self.channels.insert(
-                            id,
-                            FakeChannel {
-                                name: String::new(),
-                                guild: None,
-                                kind: ChannelKind::Dm { user },
-                            },
-                        );
-                        id
-                    }
-                };
+                let id = self.dm_with(user);
                 ok(self.channel_json(id).unwrap_or(Value::Null))
             }
             (method, ["channels", c, rest @ ..]) => match num(c) {
