@@ -418,6 +418,17 @@ fn heximeros(st: &GameState) -> &HexiMeros {
     }
 }
 
+/// The values of an autocomplete answer.
+fn choices(s: &Sent) -> Vec<String> {
+    assert_eq!(s.json.as_ref().unwrap()["type"], 8, "{s:?}");
+    s.json.as_ref().unwrap()["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn start_opens_a_thread_posts_the_board_and_pings_silver() {
     let fake = F::start().await;
@@ -690,15 +701,6 @@ async fn autocomplete_lists_only_the_callers_legal_origins_and_destinations() {
     let (game, _) = start(&fake, &six(), None).await;
     wait_message(&fake, game.thread, 0, "you have the Token").await;
     let moves = legal(GameKind::HexiMeros, &[]);
-    let choices = |s: &Sent| -> Vec<String> {
-        assert_eq!(s.json.as_ref().unwrap()["type"], 8, "{s:?}");
-        s.json.as_ref().unwrap()["data"]["choices"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["value"].as_str().unwrap().to_string())
-            .collect()
-    };
     let focused =
         |name: &str, v: &str| json!({"type": 3, "name": name, "value": v, "focused": true});
 
@@ -1688,24 +1690,20 @@ fn assert_same_as_unknown(about: &Sent, game: i64, none: &Sent, unknown: i64) {
     );
 }
 
-/// The values of an autocomplete answer.
-fn choices(s: &Sent) -> Vec<String> {
-    assert_eq!(s.json.as_ref().unwrap()["type"], 8, "{s:?}");
-    s.json.as_ref().unwrap()["data"]["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["value"].as_str().unwrap().to_string())
-        .collect()
+/// A bot, and a HexDame game of u(1) (who has the Token) and u(2) started in the first server:
+/// the game, its turn message's id and body.
+async fn hexdame_game(fake: &F) -> (Bot, Game, u64, Value) {
+    let bot = Bot::start(fake).await;
+    let (game, _) = start(fake, &[u(1), u(2)], Some(1)).await;
+    wait_message(fake, game.thread, 0, "you have the Token").await;
+    let (turn, body) = turn_message(fake, game.thread);
+    (bot, game, turn, body)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_admin_of_another_server_cannot_abort_or_pause_a_game_and_it_stays_playable() {
     let fake = F::start().await;
-    let bot = Bot::start(&fake).await;
-    let (game, _) = start(&fake, &[u(1), u(2)], Some(1)).await;
-    wait_message(&fake, game.thread, 0, "you have the Token").await;
-    let (turn, body) = turn_message(&fake, game.thread);
+    let (bot, game, turn, body) = hexdame_game(&fake).await;
     let before = bot.state(game.id).await;
     let before = (before.version(), before.status());
     let unknown = game.id + 1000;
@@ -1795,10 +1793,7 @@ async fn an_admin_of_another_server_cannot_abort_or_pause_a_game_and_it_stays_pl
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stranger_cannot_act_in_a_dm_on_someone_elses_game() {
     let fake = F::start().await;
-    let bot = Bot::start(&fake).await;
-    let (game, _) = start(&fake, &[u(1), u(2)], Some(1)).await;
-    wait_message(&fake, game.thread, 0, "you have the Token").await;
-    let (turn, body) = turn_message(&fake, game.thread);
+    let (bot, game, turn, body) = hexdame_game(&fake).await;
     let version = bot.state(game.id).await.version();
     let unknown = game.id + 1000;
     // Every control of the turn message, pressed in the stranger's DM with the bot.
