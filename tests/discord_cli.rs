@@ -1,8 +1,10 @@
 #![allow(clippy::unwrap_used)]
-//! `hexmeros serve` without a token: a clear message naming the variable and where to get a
-//! token, exit code 2, and no connection attempted.
+//! `hexmeros serve` with a missing or harmful setting: a clear message naming the variable, exit
+//! code 2, and no connection attempted.
 
-use std::process::Command;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 #[test]
 fn serve_without_a_token_explains_and_exits_2() {
@@ -26,17 +28,92 @@ fn serve_without_a_token_explains_and_exits_2() {
     assert!(out.stdout.is_empty());
 }
 
+/// `hexmeros serve` with a token and `vars`, in an empty directory (its database file there).
+/// `DISCORD_API_BASE` defaults to a closed port of this machine, so nothing leaves it.
+fn serve(vars: &[(&str, &str)], dir: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hexmeros"));
+    cmd.arg("serve")
+        .current_dir(dir)
+        .env("DISCORD_TOKEN", "x")
+        .env("DISCORD_API_BASE", "http://127.0.0.1:1")
+        .env_remove("DEV_GUILD_ID")
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}", dir.join("t.db").display()),
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+/// Refused before anything starts: exit 2 within the deadline, one line naming `var`, no
+/// database created.
+fn assert_refused(vars: &[(&str, &str)], var: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = serve(vars, dir.path()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            panic!("{vars:?}: still running after 20 s (not refused): {err}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{vars:?}: {err}");
+    assert!(
+        err.starts_with(&format!("error: {var} must be")),
+        "{vars:?}: {err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(
+        !dir.path().join("t.db").exists(),
+        "{vars:?} opened the database"
+    );
+}
+
 #[test]
 fn serve_with_a_bad_guild_id_names_it() {
+    for bad in ["my-server", "0", "-5"] {
+        assert_refused(&[("DEV_GUILD_ID", bad)], "DEV_GUILD_ID");
+    }
+}
+
+#[test]
+fn serve_refuses_an_api_base_off_this_machine() {
+    for bad in [
+        "https://discord.com",
+        "http://10.0.0.1",
+        "http://127.evil.com",
+        "discord.com",
+    ] {
+        assert_refused(&[("DISCORD_API_BASE", bad)], "DISCORD_API_BASE");
+    }
+    // On this machine it is accepted: the bot gets as far as its database (then keeps trying
+    // to connect, so it is stopped here).
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
-        .arg("serve")
-        .current_dir(dir.path())
-        .env("DISCORD_TOKEN", "x")
-        .env("DEV_GUILD_ID", "my-server")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let vars = [
+        ("DISCORD_API_BASE", "http://localhost:1"),
+        ("DEV_GUILD_ID", "42"),
+    ];
+    let mut child = serve(&vars, dir.path()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !dir.path().join("t.db").exists() && Instant::now() < deadline {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("DEV_GUILD_ID"), "{err}");
+    assert!(dir.path().join("t.db").exists(), "not started: {err}");
+    assert!(!err.contains("must be"), "{err}");
 }

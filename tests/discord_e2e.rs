@@ -418,6 +418,17 @@ fn heximeros(st: &GameState) -> &HexiMeros {
     }
 }
 
+/// The values of an autocomplete answer.
+fn choices(s: &Sent) -> Vec<String> {
+    assert_eq!(s.json.as_ref().unwrap()["type"], 8, "{s:?}");
+    s.json.as_ref().unwrap()["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn start_opens_a_thread_posts_the_board_and_pings_silver() {
     let fake = F::start().await;
@@ -690,15 +701,6 @@ async fn autocomplete_lists_only_the_callers_legal_origins_and_destinations() {
     let (game, _) = start(&fake, &six(), None).await;
     wait_message(&fake, game.thread, 0, "you have the Token").await;
     let moves = legal(GameKind::HexiMeros, &[]);
-    let choices = |s: &Sent| -> Vec<String> {
-        assert_eq!(s.json.as_ref().unwrap()["type"], 8, "{s:?}");
-        s.json.as_ref().unwrap()["data"]["choices"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["value"].as_str().unwrap().to_string())
-            .collect()
-    };
     let focused =
         |name: &str, v: &str| json!({"type": 3, "name": name, "value": v, "focused": true});
 
@@ -1650,5 +1652,164 @@ async fn hexdame_played_to_a_win_on_the_board() {
     let l = format!("player{}", 2 - winners[0].0);
     let (wi, li) = (ratings.find(&w).unwrap(), ratings.find(&l).unwrap());
     assert!(wi < li, "{text}");
+    assert_clean(&fake, &bot);
+}
+
+// ----- one server's games are none of another's (issue 17, guild isolation) -----
+
+/// `/hexmeros admin <action> game:<game>` by `user` in `channel`: its reply.
+async fn admin(fake: &F, user: u64, channel: u64, action: &str, game: i64) -> Sent {
+    let opts = json!([{"type": 4, "name": "game", "value": game}]);
+    slash(
+        fake,
+        user,
+        channel,
+        "hexmeros",
+        group("admin", action, opts),
+    )
+    .await
+}
+
+/// The control `id` made for another game.
+fn for_game(id: &str, game: i64) -> String {
+    let rest = id.split_once(':').map(|(_, r)| r).unwrap_or_default();
+    format!("{game}:{rest}")
+}
+
+/// `about` (an answer about game `game`) reads exactly as `none` (the same request about
+/// `unknown`, a game that does not exist): a private refusal, nothing attached, no controls.
+fn assert_same_as_unknown(about: &Sent, game: i64, none: &Sent, unknown: i64) {
+    assert_refused(none, &format!("#{unknown}"));
+    let want = content(none).replace(&format!("#{unknown}"), &format!("#{game}"));
+    assert_eq!(content(about), want, "{about:?}");
+    assert!(is_private(about), "{about:?}");
+    assert!(about.files.is_empty(), "{about:?}");
+    assert!(
+        custom_ids(about.json.as_ref().unwrap()).is_empty(),
+        "{about:?}"
+    );
+}
+
+/// A bot, and a HexDame game of u(1) (who has the Token) and u(2) started in the first server:
+/// the game, its turn message's id and body.
+async fn hexdame_game(fake: &F) -> (Bot, Game, u64, Value) {
+    let bot = Bot::start(fake).await;
+    let (game, _) = start(fake, &[u(1), u(2)], Some(1)).await;
+    wait_message(fake, game.thread, 0, "you have the Token").await;
+    let (turn, body) = turn_message(fake, game.thread);
+    (bot, game, turn, body)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_admin_of_another_server_cannot_abort_or_pause_a_game_and_it_stays_playable() {
+    let fake = F::start().await;
+    let (bot, game, turn, body) = hexdame_game(&fake).await;
+    let before = bot.state(game.id).await;
+    let before = (before.version(), before.status());
+    let unknown = game.id + 1000;
+    let elsewhere = F::OTHER_CHANNEL_ID;
+    // u(7) runs the other server; u(1), who holds the Token, is a member of both.
+    let manager = F::MEMBER_PERMISSIONS | F::MANAGE_GUILD;
+    fake.set_guild_permissions(F::OTHER_GUILD_ID, u(7), manager);
+    for action in ["abort", "pause", "resume"] {
+        let foreign = admin(&fake, u(7), elsewhere, action, game.id).await;
+        let none = admin(&fake, u(7), elsewhere, action, unknown).await;
+        assert_same_as_unknown(&foreign, game.id, &none, unknown);
+    }
+    // Manage Server there is no right here (poise refuses before the command runs, in the
+    // first response).
+    let opts = json!([{"type": 4, "name": "game", "value": game.id}]);
+    let i = fake
+        .slash(u(7), game.thread, "hexmeros", group("admin", "pause", opts))
+        .await;
+    let r = fake.first_response(&i, T).await.unwrap();
+    let answer = &r.json.as_ref().unwrap()["data"];
+    assert!(
+        answer["content"]
+            .as_str()
+            .unwrap()
+            .contains("Manage Server"),
+        "{r:?}"
+    );
+    assert_eq!(answer["flags"].as_u64().unwrap() & 64, 64, "{r:?}");
+
+    // Commands, buttons and autocomplete naming the game from the other server, even by its
+    // own players, get the unknown game's answer.
+    let mv = legal(GameKind::HexDame, &[])[0].clone();
+    let game_opt = |g: i64| json!({"type": 4, "name": "game", "value": g});
+    let moving = |g| json!([str_opt("from", &mv), bool_opt("pass", true), game_opt(g)]);
+    let looking = |g| json!([game_opt(g)]);
+    for (name, user, opts) in [
+        ("move", u(1), &moving as &dyn Fn(i64) -> Value),
+        ("board", u(7), &looking),
+        ("history", u(1), &looking),
+    ] {
+        let foreign = hx(&fake, user, elsewhere, name, opts(game.id)).await;
+        let none = hx(&fake, user, elsewhere, name, opts(unknown)).await;
+        assert_same_as_unknown(&foreign, game.id, &none, unknown);
+    }
+    for id in custom_ids(&body) {
+        let foreign = click(&fake, u(1), elsewhere, turn, &id).await;
+        let none = click(&fake, u(1), elsewhere, turn, &for_game(&id, unknown)).await;
+        assert_same_as_unknown(&foreign, game.id, &none, unknown);
+    }
+    let focused = json!({"type": 3, "name": "from", "value": "", "focused": true});
+    let named = json!({"type": 4, "name": "game", "value": game.id});
+    let i = fake
+        .autocomplete(
+            u(1),
+            elsewhere,
+            "hexmeros",
+            sub("move", json!([named, focused.clone()])),
+        )
+        .await;
+    assert!(choices(&fake.first_response(&i, T).await.unwrap()).is_empty());
+    let i = fake
+        .autocomplete(
+            u(1),
+            game.thread,
+            "hexmeros",
+            sub("move", json!([named, focused])),
+        )
+        .await;
+    assert!(!choices(&fake.first_response(&i, T).await.unwrap()).is_empty());
+
+    // Nothing changed, and the game plays on.
+    let st = bot.state(game.id).await;
+    assert_eq!((st.version(), st.status()), before);
+    play(&fake, u(1), game.thread, &mv).await;
+
+    // The game's own server's admin may pause it.
+    fake.set_permissions(u(8), manager);
+    let r = admin(&fake, u(8), game.thread, "pause", game.id).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    assert_eq!(
+        bot.state(game.id).await.status(),
+        hexmeros::host::Status::Paused
+    );
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stranger_cannot_act_in_a_dm_on_someone_elses_game() {
+    let fake = F::start().await;
+    let (bot, game, turn, body) = hexdame_game(&fake).await;
+    let version = bot.state(game.id).await.version();
+    let unknown = game.id + 1000;
+    // Every control of the turn message, pressed in the stranger's DM with the bot.
+    let dm = fake.open_dm(u(5));
+    for id in custom_ids(&body) {
+        let foreign = click(&fake, u(5), dm, turn, &id).await;
+        let none = click(&fake, u(5), dm, turn, &for_game(&id, unknown)).await;
+        assert_same_as_unknown(&foreign, game.id, &none, unknown);
+    }
+    assert_eq!(bot.state(game.id).await.version(), version);
+
+    // In their own DM the players act on their own game.
+    let dm = fake.open_dm(u(1));
+    let r = click(&fake, u(1), dm, turn, &id_with(&body, "board")).await;
+    assert_board(&r);
+    let r = click(&fake, u(1), dm, turn, &id_with(&body, "pick")).await;
+    assert!(content(&r).starts_with("pick a piece"), "{r:?}");
     assert_clean(&fake, &bot);
 }

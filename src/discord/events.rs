@@ -20,6 +20,7 @@ use hexmeros::host::{Actor, Command, GameId, GameState, HostError, Motion, Playe
 use super::deliver::{self, Origin};
 use super::ids::{Action, ComponentId, Proposal};
 use super::picture::{self, Picture};
+use super::scope::{self, Scope};
 use super::{Data, Error};
 
 pub async fn handle(
@@ -228,6 +229,9 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
     let Ok(id) = ComponentId::decode(&ci.data.custom_id) else {
         return Ok(Reply::text("this control is not one of mine any more"));
     };
+    // A game of another server, or in a DM one the clicker does not play in, is unknown here
+    // (before anything else, so nothing tells it from a game that does not exist).
+    scope::admit(data, Scope::of(ci.guild_id, ci.user.id), id.game).await?;
     let me = ci.user.id.get() as PlayerId;
     data.host.ensure_player(me, &ci.user.name).await?;
     // A control made before the current turn message belongs to an earlier turn.
@@ -528,6 +532,10 @@ async fn reaction(
     let Some(link) = data.links.by_turn_message(r.message_id.get()).await? else {
         return Ok(());
     };
+    // A turn message seen from anywhere but its game's server is no turn message.
+    if !scope::admits_link(Scope::of(r.guild_id, user), link.guild) {
+        return Ok(());
+    }
     let game = link.game;
     let me = user.get() as PlayerId;
     let emoji = match &r.emoji {

@@ -10,6 +10,8 @@ use hexmeros::host::GameId;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameLink {
     pub game: GameId,
+    /// The server the game was started in (none: no server, so no server may name it).
+    pub guild: Option<u64>,
     pub parent: u64,
     pub thread: u64,
     pub turn_message: Option<u64>,
@@ -31,16 +33,17 @@ fn sf(id: u64) -> i64 {
 fn link(r: sqlx::sqlite::SqliteRow) -> Result<GameLink, sqlx::Error> {
     Ok(GameLink {
         game: r.try_get(0)?,
-        parent: r.try_get::<i64, _>(1)? as u64,
-        thread: r.try_get::<i64, _>(2)? as u64,
-        turn_message: r.try_get::<Option<i64>, _>(3)?.map(|v| v as u64),
-        turn_version: r.try_get::<Option<i64>, _>(4)?.map(|v| v as u64),
-        gif_posted: r.try_get::<i64, _>(5)? != 0,
+        guild: r.try_get::<Option<i64>, _>(1)?.map(|v| v as u64),
+        parent: r.try_get::<i64, _>(2)? as u64,
+        thread: r.try_get::<i64, _>(3)? as u64,
+        turn_message: r.try_get::<Option<i64>, _>(4)?.map(|v| v as u64),
+        turn_version: r.try_get::<Option<i64>, _>(5)?.map(|v| v as u64),
+        gif_posted: r.try_get::<i64, _>(6)? != 0,
     })
 }
 
-const COLUMNS: &str =
-    "game_id, parent_id, thread_id, turn_message, turn_version, gif_posted FROM discord_games";
+const COLUMNS: &str = "game_id, guild_id, parent_id, thread_id, turn_message, turn_version, \
+                       gif_posted FROM discord_games";
 
 impl Links {
     pub fn new(pool: SqlitePool) -> Links {

@@ -10,12 +10,14 @@
 mod activity;
 mod clock;
 mod commands;
+mod config;
 mod deliver;
 mod events;
 mod ids;
 mod links;
 mod picture;
 mod reply;
+mod scope;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,10 +32,11 @@ pub use clock::FileClock;
 /// Everything the bot needs to run.
 pub struct Config {
     pub token: String,
-    /// Send REST calls and gateway discovery here instead of discord.com (tests).
+    /// Send REST calls and gateway discovery here instead of discord.com (tests); only an
+    /// address on this machine is accepted (see `config::api_base`).
     pub api_base: Option<String>,
     /// Register the commands in this guild only (instant), else globally.
-    pub dev_guild: Option<u64>,
+    pub dev_guild: Option<serenity::GuildId>,
     pub host: Arc<GameHost>,
     /// How often the host's timers run.
     pub tick_every: Duration,
@@ -67,12 +70,12 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
             .filter(|v| !v.is_empty())
     };
     let token = var("DISCORD_TOKEN").ok_or_else(|| anyhow::anyhow!(NO_TOKEN))?;
-    let dev_guild = match var("DEV_GUILD_ID") {
-        Some(g) => Some(g.parse::<u64>().map_err(|_| {
-            anyhow::anyhow!("DEV_GUILD_ID must be a guild id (a number), not {g:?}")
-        })?),
-        None => None,
-    };
+    let dev_guild = var("DEV_GUILD_ID")
+        .map(|g| config::dev_guild(&g))
+        .transpose()?;
+    let api_base = var("DISCORD_API_BASE")
+        .map(|b| config::api_base(&b))
+        .transpose()?;
     let url = db
         .or_else(|| var("DATABASE_URL"))
         .unwrap_or_else(|| hexmeros::store::DEFAULT_DATABASE_URL.to_string());
@@ -92,7 +95,7 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
     };
     let config = Config {
         token,
-        api_base: var("DISCORD_API_BASE"),
+        api_base,
         dev_guild,
         host: Arc::new(GameHost::new(store, clock)),
         tick_every: Duration::from_millis(tick_ms.max(10)),
@@ -130,7 +133,7 @@ async fn handle_event(
 pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
     let http = match &config.api_base {
         Some(base) => serenity::HttpBuilder::new(&config.token)
-            .proxy(base.trim_end_matches('/'))
+            .proxy(config::api_base(base)?)
             .ratelimiter_disabled(true)
             .build(),
         None => serenity::HttpBuilder::new(&config.token).build(),
@@ -155,10 +158,7 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
             Box::pin(async move {
                 let cmds = &framework.options().commands;
                 match dev_guild {
-                    Some(g) => {
-                        poise::builtins::register_in_guild(ctx, cmds, serenity::GuildId::new(g))
-                            .await?
-                    }
+                    Some(g) => poise::builtins::register_in_guild(ctx, cmds, g).await?,
                     None => poise::builtins::register_globally(ctx, cmds).await?,
                 }
                 tokio::spawn(deliver::tick_loop(

@@ -13,22 +13,28 @@
 //! # At a glance
 //! * Set-up: `FakeDiscord::start().await`, `api_base()`, `gateway_url()`, `wait_ready(t)`,
 //!   `drop_gateway()`, `sessions()`; world: `user(n)`, `add_channel(name)`,
-//!   `set_permissions(user, bits)`, `close_dms(user)`, `archive_thread(t)`, `set_deadline(d)`,
+//!   `add_guild_channel(guild, name)`, `set_permissions(user, bits)`,
+//!   `set_guild_permissions(guild, user, bits)`, `close_dms(user)`, `archive_thread(t)`, `set_deadline(d)`,
 //!   `fail_next(method, path_contains, status, retry_after, times)`.
 //! * Users act: `slash`, `autocomplete`, `button`, `select` (→ [`Interaction`]), `react`.
 //! * Observe: `requests()`, `unexpected()`, `wait_request(t, pred)`, `first_response(i, t)`
 //!   (the first callback request, whatever its status), `responses(i)`,
 //!   `wait_responses(i, t, n, pred)`, `messages(channel)`, `message(id)` (current state after
-//!   edits), `threads()`, `dm_channel(user)`, `late_callbacks()`, `commands()`,
+//!   edits), `threads()`, `dm_channel(user)`, `open_dm(user)`, `late_callbacks()`, `commands()`,
 //!   `dispatched()`, `gateway_received()`, `thread_archived(t)`.
 //!
 //! # The world it pretends to be
-//! * One guild [`FakeDiscord::GUILD_ID`] with one text channel [`FakeDiscord::CHANNEL_ID`]
-//!   (more with [`FakeDiscord::add_channel`]), the bot user [`FakeDiscord::BOT_ID`] of application
-//!   [`FakeDiscord::APP_ID`], and test users [`FakeDiscord::user`]`(n)` (n ≥ 1; users 1..=8 are listed
-//!   as members in GUILD_CREATE, any n works in interactions).
-//! * Members have [`FakeDiscord::MEMBER_PERMISSIONS`] unless [`FakeDiscord::set_permissions`]
-//!   says otherwise (e.g. add [`FakeDiscord::MANAGE_GUILD`] for admin commands); the bot has
+//! * Two guilds: [`FakeDiscord::GUILD_ID`] with one text channel [`FakeDiscord::CHANNEL_ID`]
+//!   (more with [`FakeDiscord::add_channel`]) and [`FakeDiscord::OTHER_GUILD_ID`] with
+//!   [`FakeDiscord::OTHER_CHANNEL_ID`] (more with [`FakeDiscord::add_guild_channel`]); a thread
+//!   belongs to its parent's guild, and every interaction, reaction and message carries the
+//!   guild of its channel (none in a DM). The bot user [`FakeDiscord::BOT_ID`] of application
+//!   [`FakeDiscord::APP_ID`], and test users [`FakeDiscord::user`]`(n)` (n ≥ 1; users 1..=8 are
+//!   listed as members of both guilds in GUILD_CREATE, any n works in interactions).
+//! * Members have [`FakeDiscord::MEMBER_PERMISSIONS`] in each guild unless
+//!   [`FakeDiscord::set_permissions`] (for `GUILD_ID`) or
+//!   [`FakeDiscord::set_guild_permissions`] says otherwise (e.g. add
+//!   [`FakeDiscord::MANAGE_GUILD`] for admin commands); the bot has
 //!   [`FakeDiscord::BOT_PERMISSIONS`] (sent as `app_permissions`).
 //!
 //! # REST (every call is recorded as a [`Sent`], in order, with the status answered)
@@ -72,7 +78,7 @@
 //!   Note serenity with its rate limiter disabled (as the proxy requires) does not retry 429.
 //!
 //! # Gateway (`ws://127.0.0.1:PORT/ws`, plain JSON text frames)
-//! HELLO (op 10) on connect; IDENTIFY (op 2) → READY (+ GUILD_CREATE with the channels, threads
+//! HELLO (op 10) on connect; IDENTIFY (op 2) → READY (+ a GUILD_CREATE per guild with the channels, threads
 //! and members, if the GUILDS intent is asked); heartbeat (op 1) → ACK (op 11); RESUME (op 6) of
 //! a known session → RESUMED, of an unknown one → INVALID_SESSION (op 9, `false`). Dispatches
 //! (INTERACTION_CREATE, MESSAGE_REACTION_ADD) go to the most recently IDENTIFIED live session,
@@ -166,6 +172,8 @@ enum ChannelKind {
 #[derive(Clone, Debug)]
 struct FakeChannel {
     name: String,
+    /// The guild of a text channel or thread; none for a DM.
+    guild: Option<u64>,
     kind: ChannelKind,
 }
 
@@ -213,7 +221,8 @@ struct State {
     messages: HashMap<u64, Value>,
     dm_of_user: HashMap<u64, u64>,
     closed_dms: HashSet<u64>,
-    permissions: HashMap<u64, u64>,
+    /// Permission bits by (guild, user).
+    permissions: HashMap<(u64, u64), u64>,
     sessions: Vec<Session>,
     next_session: u64,
     identify_count: u64,
@@ -302,6 +311,10 @@ impl FakeDiscord {
     pub const BOT_ID: u64 = 1_100_000_000_000_000_002;
     pub const GUILD_ID: u64 = 1_100_000_000_000_000_003;
     pub const CHANNEL_ID: u64 = 1_100_000_000_000_000_004;
+    /// A second server, with its own text channel: games of one server are none of the other's.
+    pub const OTHER_GUILD_ID: u64 = 1_100_000_000_000_000_005;
+    pub const OTHER_CHANNEL_ID: u64 = 1_100_000_000_000_000_006;
+    pub const GUILDS: [u64; 2] = [Self::GUILD_ID, Self::OTHER_GUILD_ID];
     /// Test users 1..=MEMBERS are listed in GUILD_CREATE.
     pub const MEMBERS: u64 = 8;
 
@@ -341,6 +354,15 @@ impl FakeDiscord {
             Self::CHANNEL_ID,
             FakeChannel {
                 name: "hexmeros".into(),
+                guild: Some(Self::GUILD_ID),
+                kind: ChannelKind::Text,
+            },
+        );
+        channels.insert(
+            Self::OTHER_CHANNEL_ID,
+            FakeChannel {
+                name: "games".into(),
+                guild: Some(Self::OTHER_GUILD_ID),
                 kind: ChannelKind::Text,
             },
         );
@@ -469,9 +491,15 @@ impl FakeDiscord {
         self.state().deadline = deadline;
     }
 
-    /// Permission bits user `user` has (in every channel); default [`Self::MEMBER_PERMISSIONS`].
+    /// Permission bits user `user` has in [`Self::GUILD_ID`] (in every channel); default
+    /// [`Self::MEMBER_PERMISSIONS`].
     pub fn set_permissions(&self, user: u64, bits: u64) {
-        self.state().permissions.insert(user, bits);
+        self.set_guild_permissions(Self::GUILD_ID, user, bits);
+    }
+
+    /// Permission bits user `user` has in `guild` (in every channel of it).
+    pub fn set_guild_permissions(&self, guild: u64, user: u64, bits: u64) {
+        self.state().permissions.insert((guild, user), bits);
     }
 
     /// From now on, DMs to `user` fail with 403 code 50007.
@@ -479,14 +507,22 @@ impl FakeDiscord {
         self.state().closed_dms.insert(user);
     }
 
-    /// Adds a guild text channel; returns its id.
+    /// Adds a text channel to [`Self::GUILD_ID`]; returns its id.
     pub fn add_channel(&self, name: &str) -> u64 {
+        self.add_guild_channel(Self::GUILD_ID, name)
+    }
+
+    /// Adds a text channel to `guild` ([`Self::GUILD_ID`] or [`Self::OTHER_GUILD_ID`]);
+    /// returns its id.
+    pub fn add_guild_channel(&self, guild: u64, name: &str) -> u64 {
+        assert!(Self::GUILDS.contains(&guild), "unknown guild {guild}");
         let mut st = self.state();
         let id = st.snowflake();
         st.channels.insert(
             id,
             FakeChannel {
                 name: name.into(),
+                guild: Some(guild),
                 kind: ChannelKind::Text,
             },
         );
@@ -677,6 +713,14 @@ impl FakeDiscord {
         self.state().dm_of_user.get(&user).copied()
     }
 
+    /// The DM channel between the bot and `user`, opened now if there is none (as when the
+    /// user writes to the bot first): where a user's DM interactions come from.
+    pub fn open_dm(&self, user: u64) -> u64 {
+        let id = self.state().dm_with(user);
+        self.bump();
+        id
+    }
+
     /// First callbacks that came after the deadline (answered 404 code 10062).
     pub fn late_callbacks(&self) -> Vec<Sent> {
         self.state().late.clone()
@@ -703,7 +747,7 @@ impl FakeDiscord {
     /// (subcommands nest: `[{"type":1,"name":"start","options":[…]}]`); user options (type 6)
     /// may give the id as a number or string and get `resolved.users/members` filled.
     pub async fn slash(&self, user: u64, channel: u64, name: &str, options: Value) -> Interaction {
-        let data = self.command_data(name, options);
+        let data = self.command_data(channel, name, options);
         self.dispatch_interaction(2, user, channel, data, None)
     }
 
@@ -715,7 +759,7 @@ impl FakeDiscord {
         name: &str,
         options: Value,
     ) -> Interaction {
-        let data = self.command_data(name, options);
+        let data = self.command_data(channel, name, options);
         self.dispatch_interaction(4, user, channel, data, None)
     }
 
@@ -748,13 +792,8 @@ impl FakeDiscord {
     /// the reaction intent of that kind of channel).
     pub async fn react(&self, user: u64, channel: u64, message_id: u64, emoji: &str) {
         let mut st = self.state();
-        let dm = matches!(
-            st.channels.get(&channel),
-            Some(FakeChannel {
-                kind: ChannelKind::Dm { .. },
-                ..
-            })
-        );
+        let guild = st.guild_of(channel);
+        let dm = guild.is_none();
         let mut d = json!({
             "user_id": user.to_string(),
             "channel_id": channel.to_string(),
@@ -764,8 +803,8 @@ impl FakeDiscord {
             "burst_colors": [],
             "type": 0,
         });
-        if !dm {
-            d["guild_id"] = json!(Self::GUILD_ID.to_string());
+        if let Some(g) = guild {
+            d["guild_id"] = json!(g.to_string());
             d["member"] = st.member_json(user);
         }
         if let Some(author) = st
@@ -785,7 +824,7 @@ impl FakeDiscord {
         self.bump();
     }
 
-    fn command_data(&self, name: &str, options: Value) -> Value {
+    fn command_data(&self, channel: u64, name: &str, options: Value) -> Value {
         let st = self.state();
         let mut options = match options {
             Value::Array(a) => Value::Array(a),
@@ -820,14 +859,17 @@ impl FakeDiscord {
             resolved["channels"] = Value::Object(c);
         }
         let command_id = st.command_id(name);
-        json!({
+        let mut data = json!({
             "id": command_id.to_string(),
             "name": name,
             "type": 1,
             "options": options,
             "resolved": resolved,
-            "guild_id": Self::GUILD_ID.to_string(),
-        })
+        });
+        if let Some(g) = st.guild_of(channel) {
+            data["guild_id"] = json!(g.to_string());
+        }
+        data
     }
 
     fn dispatch_interaction(
@@ -844,7 +886,6 @@ impl FakeDiscord {
         let Some(chan) = st.channels.get(&channel).cloned() else {
             panic!("interaction in unknown channel {channel}: use CHANNEL_ID, a thread or a DM");
         };
-        let perms = st.permissions_of(user);
         let mut d = json!({
             "id": id.to_string(),
             "application_id": Self::APP_ID.to_string(),
@@ -859,20 +900,22 @@ impl FakeDiscord {
             "entitlements": [],
             "attachment_size_limit": MAX_UPLOAD,
         });
-        if let ChannelKind::Dm { .. } = chan.kind {
-            d["user"] = user_json(user);
-            d["context"] = json!(1);
-            d["authorizing_integration_owners"] = json!({"1": Self::APP_ID.to_string()});
-        } else {
-            d["guild_id"] = json!(Self::GUILD_ID.to_string());
-            d["guild_locale"] = json!("en-US");
-            let mut member = st.member_json(user);
-            member["permissions"] = json!(perms.to_string());
-            d["member"] = member;
-            d["context"] = json!(0);
-            d["authorizing_integration_owners"] = json!({"0": Self::GUILD_ID.to_string()});
-            d["guild"] =
-                json!({"id": Self::GUILD_ID.to_string(), "locale": "en-US", "features": []});
+        match chan.guild {
+            None => {
+                d["user"] = user_json(user);
+                d["context"] = json!(1);
+                d["authorizing_integration_owners"] = json!({"1": Self::APP_ID.to_string()});
+            }
+            Some(guild) => {
+                d["guild_id"] = json!(guild.to_string());
+                d["guild_locale"] = json!("en-US");
+                let mut member = st.member_json(user);
+                member["permissions"] = json!(st.permissions_of(guild, user).to_string());
+                d["member"] = member;
+                d["context"] = json!(0);
+                d["authorizing_integration_owners"] = json!({"0": guild.to_string()});
+                d["guild"] = json!({"id": guild.to_string(), "locale": "en-US", "features": []});
+            }
         }
         if let Some(m) = message_id {
             let message = st.messages.get(&m).cloned().unwrap_or_else(|| {
@@ -990,7 +1033,10 @@ impl FakeDiscord {
                 let ready = json!({
                     "v": 10,
                     "user": bot_user_json(),
-                    "guilds": [{"id": Self::GUILD_ID.to_string(), "unavailable": true}],
+                    "guilds": Self::GUILDS
+                        .iter()
+                        .map(|g| json!({"id": g.to_string(), "unavailable": true}))
+                        .collect::<Vec<_>>(),
                     "session_id": session_id,
                     "resume_gateway_url": st.ws_url,
                     "application": {"id": Self::APP_ID.to_string(), "flags": 0},
@@ -999,8 +1045,10 @@ impl FakeDiscord {
                 });
                 st.dispatch_to(session, "READY", ready);
                 if intents & INTENT_GUILDS != 0 {
-                    let guild = st.guild_create_json();
-                    st.dispatch_to(session, "GUILD_CREATE", guild);
+                    for g in Self::GUILDS {
+                        let guild = st.guild_create_json(g);
+                        st.dispatch_to(session, "GUILD_CREATE", guild);
+                    }
                 }
             }
             Some(6) => {
@@ -1219,9 +1267,10 @@ fn user_or_bot_json(id: u64) -> Value {
     }
 }
 
-fn everyone_role_json() -> Value {
+/// The @everyone role of `guild` (its id is the guild's).
+fn everyone_role_json(guild: u64) -> Value {
     json!({
-        "id": FakeDiscord::GUILD_ID.to_string(),
+        "id": guild.to_string(),
         "name": "@everyone",
         "color": 0,
         "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
@@ -1236,10 +1285,10 @@ fn everyone_role_json() -> Value {
     })
 }
 
-fn guild_base_json() -> Value {
+fn guild_base_json(guild: u64) -> Value {
     json!({
-        "id": FakeDiscord::GUILD_ID.to_string(),
-        "name": "Hex Test Guild",
+        "id": guild.to_string(),
+        "name": if guild == FakeDiscord::GUILD_ID { "Hex Test Guild" } else { "Other Guild" },
         "icon": null,
         "icon_hash": null,
         "splash": null,
@@ -1250,7 +1299,7 @@ fn guild_base_json() -> Value {
         "verification_level": 0,
         "default_message_notifications": 0,
         "explicit_content_filter": 0,
-        "roles": [everyone_role_json()],
+        "roles": [everyone_role_json(guild)],
         "emojis": [],
         "features": [],
         "mfa_level": 0,
@@ -1424,9 +1473,9 @@ impl State {
         1_300_000_000_000_000_000 + h % 1_000_000_000_000
     }
 
-    fn permissions_of(&self, user: u64) -> u64 {
+    fn permissions_of(&self, guild: u64, user: u64) -> u64 {
         self.permissions
-            .get(&user)
+            .get(&(guild, user))
             .copied()
             .unwrap_or(FakeDiscord::MEMBER_PERMISSIONS)
     }
@@ -1454,7 +1503,7 @@ impl State {
             ChannelKind::Text => json!({
                 "id": id.to_string(),
                 "type": 0,
-                "guild_id": FakeDiscord::GUILD_ID.to_string(),
+                "guild_id": c.guild.unwrap_or(FakeDiscord::GUILD_ID).to_string(),
                 "name": c.name,
                 "position": 0,
                 "permission_overwrites": [],
@@ -1475,7 +1524,7 @@ impl State {
             } => json!({
                 "id": id.to_string(),
                 "type": if *private { 12 } else { 11 },
-                "guild_id": FakeDiscord::GUILD_ID.to_string(),
+                "guild_id": c.guild.unwrap_or(FakeDiscord::GUILD_ID).to_string(),
                 "parent_id": parent.to_string(),
                 "owner_id": FakeDiscord::BOT_ID.to_string(),
                 "name": c.name,
@@ -1525,11 +1574,34 @@ impl State {
         Some(full)
     }
 
-    fn guild_create_json(&self) -> Value {
-        let mut g = guild_base_json();
+    /// The DM channel with `user` (one per user), opened now if there is none.
+    fn dm_with(&mut self, user: u64) -> u64 {
+        if let Some(id) = self.dm_of_user.get(&user) {
+            return *id;
+        }
+        let id = self.snowflake();
+        self.dm_of_user.insert(user, id);
+        self.channels.insert(
+            id,
+            FakeChannel {
+                name: String::new(),
+                guild: None,
+                kind: ChannelKind::Dm { user },
+            },
+        );
+        id
+    }
+
+    /// The guild of a text channel or thread; none for a DM or an unknown channel.
+    fn guild_of(&self, channel: u64) -> Option<u64> {
+        self.channels.get(&channel).and_then(|c| c.guild)
+    }
+
+    fn guild_create_json(&self, guild: u64) -> Value {
+        let mut g = guild_base_json(guild);
         let mut channels = vec![];
         let mut threads = vec![];
-        for (id, c) in &self.channels {
+        for (id, c) in self.channels.iter().filter(|(_, c)| c.guild == Some(guild)) {
             match c.kind {
                 ChannelKind::Text => channels.extend(self.channel_json(*id)),
                 ChannelKind::Thread {
@@ -1589,11 +1661,9 @@ impl State {
             "type": kind,
             "flags": body["flags"].as_u64().unwrap_or(0),
         });
-        if let Some(ChannelKind::Thread { .. } | ChannelKind::Text) =
-            self.channels.get(&channel).map(|c| &c.kind)
-        {
+        if let Some(g) = self.guild_of(channel) {
             // Gateway messages carry guild_id; REST ones do not, but it does no harm.
-            m["guild_id"] = json!(FakeDiscord::GUILD_ID.to_string());
+            m["guild_id"] = json!(g.to_string());
         }
         m
     }
@@ -1806,7 +1876,8 @@ impl State {
                     ["guilds", g, "commands", ..] => Some(*g),
                     _ => return error(404, 0, "404: Not Found"),
                 };
-                if guild.is_some_and(|g| num(g) != Some(FakeDiscord::GUILD_ID)) {
+                if guild.is_some_and(|g| !num(g).is_some_and(|g| FakeDiscord::GUILDS.contains(&g)))
+                {
                     return error(404, 10004, "Unknown Guild");
                 }
                 match (method, rest.last() == Some(&"commands")) {
@@ -1851,68 +1922,51 @@ impl State {
                 }
                 self.webhook(method, token, rest, &body, files)
             }
-            ("GET", ["guilds", g]) if num(g) == Some(FakeDiscord::GUILD_ID) => {
-                ok(guild_base_json())
+            (_, ["guilds", g, ..]) if !num(g).is_some_and(|g| FakeDiscord::GUILDS.contains(&g)) => {
+                error(404, 10004, "Unknown Guild")
             }
-            ("GET", ["guilds", g, "channels"]) if num(g) == Some(FakeDiscord::GUILD_ID) => {
+            ("GET", ["guilds", g]) => ok(guild_base_json(num(g).unwrap_or_default())),
+            ("GET", ["guilds", g, "channels"]) => {
+                let guild = num(g);
                 let list: Vec<Value> = self
                     .channels
                     .iter()
-                    .filter(|(_, c)| matches!(c.kind, ChannelKind::Text))
+                    .filter(|(_, c)| matches!(c.kind, ChannelKind::Text) && c.guild == guild)
                     .filter_map(|(id, _)| self.channel_json(*id))
                     .collect();
                 ok(json!(list))
             }
-            ("GET", ["guilds", g, "roles"]) if num(g) == Some(FakeDiscord::GUILD_ID) => {
-                ok(json!([everyone_role_json()]))
+            ("GET", ["guilds", g, "roles"]) => {
+                ok(json!([everyone_role_json(num(g).unwrap_or_default())]))
             }
-            ("GET", ["guilds", g, "members", u]) if num(g) == Some(FakeDiscord::GUILD_ID) => {
-                match num(u) {
-                    Some(u) => ok(self.member_json(u)),
-                    None => error(404, 10013, "Unknown User"),
-                }
-            }
-            ("GET", ["guilds", g, "threads", "active"])
-                if num(g) == Some(FakeDiscord::GUILD_ID) =>
-            {
+            ("GET", ["guilds", _, "members", u]) => match num(u) {
+                Some(u) => ok(self.member_json(u)),
+                None => error(404, 10013, "Unknown User"),
+            },
+            ("GET", ["guilds", g, "threads", "active"]) => {
+                let guild = num(g);
                 let threads: Vec<Value> = self
                     .channels
                     .iter()
                     .filter(|(_, c)| {
-                        matches!(
-                            c.kind,
-                            ChannelKind::Thread {
-                                archived: false,
-                                ..
-                            }
-                        )
+                        c.guild == guild
+                            && matches!(
+                                c.kind,
+                                ChannelKind::Thread {
+                                    archived: false,
+                                    ..
+                                }
+                            )
                     })
                     .filter_map(|(id, _)| self.channel_json(*id))
                     .collect();
                 ok(json!({"threads": threads, "members": []}))
             }
-            (_, ["guilds", g, ..]) if num(g) != Some(FakeDiscord::GUILD_ID) => {
-                error(404, 10004, "Unknown Guild")
-            }
             ("POST", ["users", "@me", "channels"]) => {
                 let Some(user) = id_of(&body["recipient_id"]) else {
                     return invalid_form("recipient_id missing");
                 };
-                let id = match self.dm_of_user.get(&user) {
-                    Some(id) => *id,
-                    None => {
-                        let id = self.snowflake();
-                        self.dm_of_user.insert(user, id);
-                        self.channels.insert(
-                            id,
-                            FakeChannel {
-                                name: String::new(),
-                                kind: ChannelKind::Dm { user },
-                            },
-                        );
-                        id
-                    }
-                };
+                let id = self.dm_with(user);
                 ok(self.channel_json(id).unwrap_or(Value::Null))
             }
             (method, ["channels", c, rest @ ..]) => match num(c) {
@@ -2055,10 +2109,12 @@ impl State {
         if ![60, 1440, 4320, 10080].contains(&auto_archive) {
             return invalid_form("auto_archive_duration: one of 60, 1440, 4320, 10080");
         }
+        let guild = self.guild_of(parent);
         self.channels.insert(
             id,
             FakeChannel {
                 name: name.into(),
+                guild,
                 kind: ChannelKind::Thread {
                     parent,
                     private,

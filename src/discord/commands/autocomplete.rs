@@ -6,6 +6,7 @@ use serenity::CreateAutocompleteResponse;
 
 use hexmeros::host::{GameId, PlayerId};
 
+use super::super::scope::Scope;
 use super::super::{Data, Error};
 use super::resolve_game;
 
@@ -41,7 +42,9 @@ async fn caller_game(
 ) -> Option<(GameId, PlayerId)> {
     let i = ctx.interaction;
     let game = option_text(&i.data.options, "game").and_then(|g| g.parse().ok());
-    let game = resolve_game(ctx.data(), i.channel_id.get(), i.user.id.get(), game)
+    let scope = Scope::of(i.guild_id, i.user.id);
+    let channel = i.channel_id.get();
+    let game = resolve_game(ctx.data(), scope, channel, i.user.id.get(), game)
         .await
         .ok()?;
     Some((game, i.user.id.get() as PlayerId))

@@ -12,6 +12,7 @@ use hexmeros::host::{Actor, Command, GameId, PlayerId};
 use super::activity::{self, Outcome};
 use super::deliver::{self, Origin};
 use super::reply;
+use super::scope::{self, Scope};
 use super::{Context, Data, Error};
 
 mod autocomplete;
@@ -69,34 +70,37 @@ async fn answer(ctx: Context<'_>, outcome: Outcome, text: String) {
 }
 
 /// The game an option names, else the game of the thread the command is used in, else the
-/// caller's only game where it is their turn.
+/// caller's only game where it is their turn; only a game this server (or, in a DM, the
+/// caller) may name (see `scope`).
 async fn game_for(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Error> {
-    let game = resolve_game(
-        ctx.data(),
-        ctx.channel_id().get(),
-        ctx.author().id.get(),
-        game,
-    )
-    .await?;
+    let scope = Scope::of(ctx.guild_id(), ctx.author().id);
+    let user = ctx.author().id.get();
+    let game = resolve_game(ctx.data(), scope, ctx.channel_id().get(), user, game).await?;
     activity::note_game(ctx, game).await;
     Ok(game)
 }
 
 async fn resolve_game(
     data: &Data,
+    scope: Scope,
     channel: u64,
     user: u64,
     game: Option<i64>,
 ) -> Result<GameId, Error> {
     if let Some(g) = game {
-        return Ok(g);
+        return scope::admit(data, scope, g).await;
     }
     if let Some(link) = data.links.by_thread(channel).await? {
-        return Ok(link.game);
+        return scope::admit(data, scope, link.game).await;
     }
-    let mine = data.host.my_turn(user as PlayerId).await?;
+    let mut mine = Vec::new();
+    for g in data.host.my_turn(user as PlayerId).await? {
+        if scope::may_name(data, scope, g.id).await? {
+            mine.push(g.id);
+        }
+    }
     match mine.as_slice() {
-        [one] => Ok(one.id),
+        [one] => Ok(*one),
         [] => Err(reply::refused(
             "which game? use this in a game's thread, or give the game option",
         )),
