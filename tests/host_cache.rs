@@ -7,8 +7,22 @@
 mod support;
 
 use hexmeros::games::GameKind;
-use hexmeros::host::{Clock, Command, HostError, Motion, Refused};
+use hexmeros::host::{Clock, Command, GameId, HostError, Motion, Refused};
 use support::{act, cmd_move, ensure_players, env, first_move, host_on, vote};
+
+/// A HexDame game between players 1 and 2 after White's first move.
+async fn hexdame_after_one_move() -> (support::Env, GameId) {
+    let e = env().await;
+    ensure_players(&e.host, 1..=2).await;
+    let (g, _) = e
+        .host
+        .create(GameKind::HexDame, &[1, 2], None, None)
+        .await
+        .unwrap();
+    let white = first_move(&e.host, g).await;
+    act(&e.host, g, 1, cmd_move(&white)).await;
+    (e, g)
+}
 
 #[tokio::test]
 async fn unknown_game_ids_are_never_cached() {
@@ -25,15 +39,7 @@ async fn unknown_game_ids_are_never_cached() {
 
 #[tokio::test]
 async fn a_game_that_is_over_leaves_the_cache() {
-    let e = env().await;
-    ensure_players(&e.host, 1..=2).await;
-    let (g, _) = e
-        .host
-        .create(GameKind::HexDame, &[1, 2], None, None)
-        .await
-        .unwrap();
-    let white = first_move(&e.host, g).await;
-    act(&e.host, g, 1, cmd_move(&white)).await;
+    let (e, g) = hexdame_after_one_move().await;
     assert_eq!(e.host.cached_games(), 1);
     act(&e.host, g, 2, Command::Propose(Motion::Draw)).await;
     act(&e.host, g, 1, vote(true)).await;
@@ -46,15 +52,7 @@ async fn a_game_that_is_over_leaves_the_cache() {
 
 #[tokio::test]
 async fn a_corrupt_game_stops_its_timers() {
-    let e = env().await;
-    ensure_players(&e.host, 1..=2).await;
-    let (g, _) = e
-        .host
-        .create(GameKind::HexDame, &[1, 2], None, None)
-        .await
-        .unwrap();
-    let white = first_move(&e.host, g).await;
-    act(&e.host, g, 1, cmd_move(&white)).await;
+    let (e, g) = hexdame_after_one_move().await;
     sqlx::query("UPDATE events SET body = 'not json' WHERE game_id = $1 AND version = 0")
         .bind(g)
         .execute(e.host.store().writer())

@@ -2,7 +2,7 @@
 
 use super::event::{Event, Motion};
 use super::say::{self, Refused};
-use super::{Actor, Command, Effect, GameState, Status};
+use super::{Actor, Command, Effect, GameState};
 use crate::games::Seat;
 
 /// Turn a command into the event it stores (and any private word for the sender), checking who
@@ -24,7 +24,7 @@ pub(super) fn event_for(
         Command::Move { .. } | Command::TakeBack | Command::Check { .. } | Command::Pass
     );
     if mover_only {
-        require_mover(state, seat, actor)?;
+        state.require_mover(actor.player)?;
     }
     let mut extra = Vec::new();
     let ev = match cmd {
@@ -83,28 +83,6 @@ pub(super) fn event_for(
         Command::Admin(_) => return Err(Refused::NotAdmin),
     };
     Ok((ev, extra))
-}
-
-/// Only the Token holder's mover may stage, take back, declare and pass, while the game runs.
-fn require_mover(state: &GameState, seat: Seat, actor: Actor) -> Result<(), Refused> {
-    match state.status() {
-        Status::Finished | Status::Aborted => return Err(Refused::GameOver),
-        Status::Paused => return Err(Refused::Paused),
-        _ => {}
-    }
-    match state.holder() {
-        Some(h) if h == seat => {}
-        Some(h) => {
-            return Err(Refused::NotYourTurn {
-                holder: state.seat_name(h).to_string(),
-            });
-        }
-        None => return Err(Refused::GameOver),
-    }
-    if state.seats().get(seat.index()).map(|s| s.mover) != Some(actor.player) {
-        return Err(Refused::NotTeamMover);
-    }
-    Ok(())
 }
 
 /// The one open motion `seat` may still vote on (a vote that names none).

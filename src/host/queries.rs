@@ -11,20 +11,7 @@ impl GameHost {
     /// The game's state if `player` is the Token holder's mover, else why not.
     pub async fn turn_of(&self, game: GameId, player: PlayerId) -> Result<GameState, HostError> {
         let state = self.state(game).await?;
-        let seat = state.seat_of(player).ok_or(Refused::NotSeated)?;
-        match state.holder() {
-            Some(h) if h != seat => {
-                return Err(Refused::NotYourTurn {
-                    holder: state.seat_name(h).to_string(),
-                }
-                .into());
-            }
-            None => return Err(Refused::GameOver.into()),
-            Some(_) => {}
-        }
-        if state.holder_player() != Some(player) {
-            return Err(Refused::NotTeamMover.into());
-        }
+        state.require_mover(player)?;
         Ok(state)
     }
 

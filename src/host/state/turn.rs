@@ -2,7 +2,7 @@
 
 use super::super::effect::Effect;
 use super::super::error::HostError;
-use super::super::event::{ChallengePref, Millis, Motion};
+use super::super::event::{ChallengePref, Millis, Motion, PlayerId};
 use super::{GameState, Line, Refused, Staged, Status, say};
 use crate::games::{AnyGame, PlayError, Seat, Unresolved};
 
@@ -14,6 +14,22 @@ fn play_error(e: PlayError) -> Refused {
 }
 
 impl GameState {
+    /// The seat of `player` if they are the Token holder's mover while the game runs (only they
+    /// stage, take back, declare, pass and use the move pickers), else why not.
+    pub fn require_mover(&self, player: PlayerId) -> Result<Seat, Refused> {
+        let seat = self.seat_of(player).ok_or(Refused::NotSeated)?;
+        match self.status() {
+            Status::Finished | Status::Aborted => return Err(Refused::GameOver),
+            Status::Paused => return Err(Refused::Paused),
+            _ => {}
+        }
+        self.require_holder(seat)?;
+        if self.player(seat) != player {
+            return Err(Refused::NotTeamMover);
+        }
+        Ok(seat)
+    }
+
     /// Resolve move text for the Token holder against `declarers`' Checks upon the mover.
     fn resolve_with(&self, text: &str, declarers: &[Seat]) -> Result<String, Refused> {
         self.game.resolve(text, declarers).map_err(|e| match e {
