@@ -382,6 +382,125 @@ async fn check_upon_the_mover_window_declare_and_change_move() {
     assert_eq!(st.record().last().unwrap().line, format!("blue {text}"));
 }
 
+/// Stage `text` without passing; the version a preview made now carries.
+async fn stage(host: &GameHost, g: GameId, player: i64, text: &str) -> u64 {
+    let cmd = Command::Move {
+        text: text.into(),
+        commit: false,
+    };
+    act(host, g, player, cmd).await;
+    host.state(g).await.unwrap().version()
+}
+
+/// `player` presses a control made at version `made` for `cmd`: refused with `want`, and the
+/// game is unchanged.
+async fn stale(host: &GameHost, g: GameId, player: i64, cmd: Command, made: u64, want: Refused) {
+    let before = host.state(g).await.unwrap();
+    let err = host
+        .press(g, Actor::player(player), cmd.clone(), made)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, HostError::Refused(r) if *r == want),
+        "{cmd:?}: {err}"
+    );
+    assert!(
+        err.to_string()
+            .starts_with("this button is from an earlier")
+    );
+    let after = host.state(g).await.unwrap();
+    assert_eq!(
+        after.version(),
+        before.version(),
+        "{cmd:?}: nothing is stored"
+    );
+    assert_eq!(after.staged(), before.staged());
+    assert_eq!(after.declared_upon(), before.declared_upon());
+}
+
+#[tokio::test]
+async fn an_earlier_previews_controls_are_refused_and_change_nothing() {
+    let e = env().await;
+    let g = scenario(&e.host, "heximeros_blue_may_check").await;
+    assert_eq!(e.host.state(g).await.unwrap().staged_at(), None);
+    // Nothing staged: a preview control has nothing it was made for.
+    let v0 = e.host.state(g).await.unwrap().version();
+    stale(&e.host, g, 2, Command::Pass, v0, Refused::StalePreview).await;
+    // Blue stages one move, then another: the first preview's controls are stale.
+    let first = stage(&e.host, g, 2, "F11-G14").await;
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.staged_at(), Some(first));
+    let target = engine(&st).check_targets(&engine(&st).parse_move("F11-G14").unwrap())[0];
+    let quiet = engine(&st)
+        .legal_moves()
+        .into_iter()
+        .find(|m| engine(&st).challengers(m).is_empty() && engine(&st).check_targets(m).is_empty())
+        .map(|m| engine(&st).move_text(&m))
+        .unwrap();
+    let second = stage(&e.host, g, 2, &quiet).await;
+    assert!(second > first);
+    for cmd in [
+        Command::Pass,
+        Command::TakeBack,
+        Command::Check { seat: target },
+    ] {
+        stale(&e.host, g, 2, cmd, first, Refused::StalePreview).await;
+    }
+    // The latest preview's Pass (made at the staging or after) commits the move it showed.
+    e.host
+        .press(g, Actor::player(2), Command::Pass, second)
+        .await
+        .unwrap();
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.record().last().unwrap().line, format!("blue {quiet}"));
+    assert_eq!(st.staged_at(), None);
+    // Once passed, that preview is stale too (nothing is staged).
+    stale(
+        &e.host,
+        g,
+        3,
+        Command::TakeBack,
+        second,
+        Refused::StalePreview,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn an_earlier_challenge_windows_buttons_are_refused_and_change_nothing() {
+    let e = env().await;
+    let g = scenario(&e.host, "heximeros_blue_may_check").await;
+    // Blue moves his Sovereign into Green's attack: a window opens, Green (5) is asked.
+    let opened = stage(&e.host, g, 2, "E14-F13").await;
+    assert_eq!(e.host.state(g).await.unwrap().window_at(), Some(opened));
+    // Blue takes it back: no window, the button is stale.
+    e.host
+        .press(g, Actor::player(2), Command::TakeBack, opened)
+        .await
+        .unwrap();
+    let declare = Command::Challenge { declare: true };
+    stale(&e.host, g, 5, declare.clone(), opened, Refused::StaleWindow).await;
+    // The same move staged again opens a new window: the old button does not declare on it.
+    let again = stage(&e.host, g, 2, "E14-F13").await;
+    assert!(again > opened);
+    stale(&e.host, g, 5, declare.clone(), opened, Refused::StaleWindow).await;
+    let no = Command::Challenge { declare: false };
+    stale(&e.host, g, 5, no.clone(), opened, Refused::StaleWindow).await;
+    // The new window's button answers it; once answered, the window is closed to it too.
+    e.host.press(g, Actor::player(5), no, again).await.unwrap();
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.window_at(), None);
+    assert_eq!(st.staged_at(), Some(again), "the move stands, still staged");
+    stale(&e.host, g, 5, declare, again, Refused::StaleWindow).await;
+    // Blue's preview of that staging passes it.
+    e.host
+        .press(g, Actor::player(2), Command::Pass, again)
+        .await
+        .unwrap();
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.record().last().unwrap().line, "blue E14-F13");
+}
+
 #[tokio::test]
 async fn challenge_window_times_out_and_preferences_skip_it() {
     let e = env().await;

@@ -274,3 +274,93 @@ async fn draw_accept_answers_only_a_draw_offer() {
     assert_eq!(draw.motion, Motion::Draw);
     assert_eq!(draw.yes, vec![Seat(0), Seat(2)]);
 }
+
+#[tokio::test]
+async fn a_ballot_for_a_motion_no_longer_open_is_refused() {
+    let e = env().await;
+    let g = heximeros(&e.host, &[1, 2, 3, 4, 5, 6]).await;
+    act(&e.host, g, 1, Command::Propose(Motion::Draw)).await;
+    let st = e.host.state(g).await.unwrap();
+    let (draw, made) = (st.motions()[0].id, st.version());
+    // A no from Blue fails the (unanimous) draw: the motion is gone, its ballot is stale.
+    let no = Command::Vote {
+        motion: Some(draw),
+        yes: false,
+    };
+    e.host.press(g, Actor::player(2), no, made).await.unwrap();
+    assert!(e.host.state(g).await.unwrap().motions().is_empty());
+    let before = e.host.state(g).await.unwrap();
+    let yes = Command::Vote {
+        motion: Some(draw),
+        yes: true,
+    };
+    let err = e
+        .host
+        .press(g, Actor::player(3), yes, made)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, HostError::Refused(Refused::StaleBallot(m)) if *m == draw),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        format!("this button is from an earlier vote: motion #{draw} is no longer open")
+    );
+    assert_eq!(e.host.state(g).await.unwrap().version(), before.version());
+    // A new draw offer gets a new number: the old ballot does not vote on it.
+    act(&e.host, g, 1, Command::Propose(Motion::Draw)).await;
+    let yes = Command::Vote {
+        motion: Some(draw),
+        yes: true,
+    };
+    let err = e
+        .host
+        .press(g, Actor::player(3), yes, made)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, HostError::Refused(Refused::StaleBallot(_))),
+        "{err}"
+    );
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.motions()[0].yes, vec![Seat(0)], "no vote was cast");
+}
+
+#[tokio::test]
+async fn with_several_motions_open_a_vote_names_its_motion_even_after_voting_on_one() {
+    let e = env().await;
+    let g = heximeros(&e.host, &[1, 2, 3, 4, 5, 6]).await;
+    act(
+        &e.host,
+        g,
+        1,
+        Command::Propose(Motion::Expel { seat: Seat(5) }),
+    )
+    .await;
+    act(&e.host, g, 1, Command::Propose(Motion::Draw)).await;
+    // Yellow accepts the draw; a bare vote still does not fall to the expulsion.
+    act(&e.host, g, 3, Command::AcceptDraw).await;
+    let r = refused(&e.host, g, 3, vote(true)).await;
+    assert_eq!(r, Refused::SeveralMotions);
+    let expel = e.host.state(g).await.unwrap().motions()[0].id;
+    act(
+        &e.host,
+        g,
+        3,
+        Command::Vote {
+            motion: Some(expel),
+            yes: false,
+        },
+    )
+    .await;
+    // Red, whom the expulsion is about, votes only on the draw: a bare vote is the draw's.
+    act(&e.host, g, 6, vote(true)).await;
+    let st = e.host.state(g).await.unwrap();
+    let draw = st
+        .motions()
+        .iter()
+        .find(|m| m.motion == Motion::Draw)
+        .unwrap();
+    assert_eq!(draw.yes, vec![Seat(0), Seat(2), Seat(5)]);
+}

@@ -165,22 +165,15 @@ pub fn with_picture(msg: CreateMessage, content: String, pic: Picture) -> Create
     }
 }
 
-/// The buttons of a turn message, for the Token holder.
+/// The buttons of a turn message, for the Token holder. Pass, Take back and Declare Check are
+/// on the private preview of each staged move instead: one made before the move was staged
+/// would act on a move its presser was not shown, and the host refuses it.
 pub fn turn_buttons(game: GameId, version: u64) -> Vec<CreateActionRow> {
     let id = |a| ComponentId::new(game, version, a).encode();
     vec![CreateActionRow::Buttons(vec![
         CreateButton::new(id(Action::Pick))
             .label("Move…")
             .style(serenity::ButtonStyle::Primary),
-        CreateButton::new(id(Action::Back))
-            .label("Take back")
-            .style(serenity::ButtonStyle::Secondary),
-        CreateButton::new(id(Action::Pass))
-            .label("Pass Token")
-            .style(serenity::ButtonStyle::Success),
-        CreateButton::new(id(Action::Checks))
-            .label("Declare Check…")
-            .style(serenity::ButtonStyle::Danger),
         CreateButton::new(id(Action::Board))
             .label("My side")
             .style(serenity::ButtonStyle::Secondary),
@@ -457,15 +450,18 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
         }
     }
     // A Token holder past the turn timer is named, with buttons to vote on what to do. With two
-    // players left there is no vote, only the opponent's claim on time (the host says so).
+    // players left there is no vote: the opponent gets a button to claim the win on time.
     if state.timed_out()
-        && state.active().len() > 2
         && matches!(state.status(), Status::HouseRules | Status::Playing)
         && let Some(seat) = state.holder()
         && state.bot(seat).is_none()
         && data.links.claim_stall(game, state.record().len()).await?
     {
-        stall_notice(http, thread, &state, seat).await?;
+        if state.active().len() > 2 {
+            stall_notice(http, thread, &state, seat).await?;
+        } else {
+            claim_notice(http, data, thread, &state, seat).await?;
+        }
     }
     for m in state.motions() {
         if !data.links.claim_ballot(game, m.id).await? {
@@ -541,6 +537,48 @@ async fn stall_notice(
                 "{name} is stalled: propose a vote (or /hexmeros vote replace to name a person)"
             ))
             .components(vec![row]),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Two players left and the Token holder past the turn timer: the waiting player is pinged with
+/// a button to claim the win on time (the host refuses it before the timer ran out).
+async fn claim_notice(
+    http: &Http,
+    data: &Data,
+    thread: ChannelId,
+    state: &GameState,
+    stalled: Seat,
+) -> anyhow::Result<()> {
+    // A bot opponent presses no buttons.
+    let Some(waiting) = state
+        .active()
+        .into_iter()
+        .find(|&s| s != stalled && state.bot(s).is_none())
+    else {
+        return Ok(());
+    };
+    let Some(player) = state.seats().get(waiting.index()).map(|s| s.mover) else {
+        return Ok(());
+    };
+    let id = ComponentId::new(state.id(), state.version(), Action::Claim).encode();
+    let row = CreateActionRow::Buttons(vec![
+        CreateButton::new(id)
+            .label("Claim the win on time")
+            .style(serenity::ButtonStyle::Success),
+    ]);
+    let who = mention(data, player).await;
+    send(
+        http,
+        thread,
+        CreateMessage::new()
+            .content(format!(
+                "{who} {}'s turn timer has run out: you may claim the win on time",
+                state.seat_name(stalled)
+            ))
+            .components(vec![row])
+            .allowed_mentions(pinging(&[player])),
     )
     .await?;
     Ok(())

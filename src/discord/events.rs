@@ -244,7 +244,7 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
             "this button is from an earlier turn; use the latest board in the thread",
         ));
     }
-    let c = Click::new(http, data, ci, id.game, me);
+    let c = Click::new(http, data, ci, id.game, me, id.version);
     match id.action {
         Action::Pick => on_pick(&c).await,
         Action::From { .. } => on_from(&c).await,
@@ -255,6 +255,7 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
         Action::Check { seat } => on_check(&c, seat).await,
         Action::Challenge { declare } => on_challenge(&c, declare).await,
         Action::Vote { motion, yes } => on_vote(&c, motion, yes).await,
+        Action::Claim => on_claim(&c).await,
         Action::Stall {
             proposal,
             seat,
@@ -264,12 +265,14 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
     }
 }
 
-/// A click: who made it, where, on which game, and the option picked from a select menu.
+/// A click: who made it, where, on which game, the version the control was made at, and the
+/// option picked from a select menu.
 struct Click<'a> {
     http: &'a Arc<Http>,
     data: &'a Data,
     game: GameId,
     me: PlayerId,
+    made: u64,
     actor: Actor,
     origin: Origin,
     value: Option<String>,
@@ -282,6 +285,7 @@ impl<'a> Click<'a> {
         ci: &ComponentInteraction,
         game: GameId,
         me: PlayerId,
+        made: u64,
     ) -> Click<'a> {
         let value = match &ci.data.kind {
             ComponentInteractionDataKind::StringSelect { values } => values.first().cloned(),
@@ -297,6 +301,7 @@ impl<'a> Click<'a> {
             data,
             game,
             me,
+            made,
             actor: Actor { player: me, admin },
             origin: Origin {
                 channel: Some(ci.channel_id),
@@ -313,6 +318,17 @@ impl<'a> Click<'a> {
             .data
             .host
             .handle(self.game, self.actor, cmd, None)
+            .await?;
+        Ok(deliver::deliver(self.http, self.data, fx, self.origin).await)
+    }
+
+    /// Run the command of this control: the host refuses it, changing nothing, when what the
+    /// control was made for has gone (an earlier preview, challenge window or vote).
+    async fn press(&self, cmd: Command) -> Result<Vec<String>, Error> {
+        let fx = self
+            .data
+            .host
+            .press(self.game, self.actor, cmd, self.made)
             .await?;
         Ok(deliver::deliver(self.http, self.data, fx, self.origin).await)
     }
@@ -379,12 +395,12 @@ async fn on_to(c: &Click<'_>) -> Result<Reply, Error> {
 }
 
 async fn on_pass(c: &Click<'_>) -> Result<Reply, Error> {
-    let lines = c.run(Command::Pass).await?;
+    let lines = c.press(Command::Pass).await?;
     Ok(Reply::text(non_empty(lines, "the Token is passed")))
 }
 
 async fn on_back(c: &Click<'_>) -> Result<Reply, Error> {
-    let lines = c.run(Command::TakeBack).await?;
+    let lines = c.press(Command::TakeBack).await?;
     Ok(Reply::text(non_empty(lines, "move taken back")))
 }
 
@@ -392,8 +408,11 @@ async fn on_back(c: &Click<'_>) -> Result<Reply, Error> {
 async fn on_checks(c: &Click<'_>) -> Result<Reply, Error> {
     // The host decides which declarations the staged move may carry (and refuses anyone but
     // the mover, or when nothing is staged).
-    let seats = c.data.host.declarable_checks(c.game, c.me).await?;
     let state = c.data.host.state(c.game).await?;
+    state
+        .require_preview_since(c.made)
+        .map_err(HostError::from)?;
+    let seats = c.data.host.declarable_checks(c.game, c.me).await?;
     let st = state
         .staged()
         .ok_or(HostError::from(Refused::NothingStaged))?;
@@ -420,13 +439,13 @@ async fn on_checks(c: &Click<'_>) -> Result<Reply, Error> {
 }
 
 async fn on_check(c: &Click<'_>, seat: Seat) -> Result<Reply, Error> {
-    let lines = c.run(Command::Check { seat }).await?;
+    let lines = c.press(Command::Check { seat }).await?;
     staged_reply(c.data, c.game, c.me, lines).await
 }
 
 /// The answer to a challenge window.
 async fn on_challenge(c: &Click<'_>, declare: bool) -> Result<Reply, Error> {
-    let lines = c.run(Command::Challenge { declare }).await?;
+    let lines = c.press(Command::Challenge { declare }).await?;
     Ok(Reply::text(non_empty(
         lines,
         if declare {
@@ -440,7 +459,7 @@ async fn on_challenge(c: &Click<'_>, declare: bool) -> Result<Reply, Error> {
 /// A ballot's Yes or No.
 async fn on_vote(c: &Click<'_>, motion: u64, yes: bool) -> Result<Reply, Error> {
     let lines = c
-        .run(Command::Vote {
+        .press(Command::Vote {
             motion: Some(motion),
             yes,
         })
@@ -451,6 +470,15 @@ async fn on_vote(c: &Click<'_>, motion: u64, yes: bool) -> Result<Reply, Error> 
             "you voted {} on motion #{motion}",
             if yes { "yes" } else { "no" }
         ),
+    )))
+}
+
+/// Claim the win on time: the host refuses it unless the opponent's turn timer ran out.
+async fn on_claim(c: &Click<'_>) -> Result<Reply, Error> {
+    let lines = c.run(Command::ClaimTime).await?;
+    Ok(Reply::text(non_empty(
+        lines,
+        "you claimed the game on time",
     )))
 }
 

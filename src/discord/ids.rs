@@ -42,6 +42,9 @@ pub enum Action {
     Challenge { declare: bool },
     /// Vote on a motion [`vote:<motion>-y`, `vote:<motion>-n`].
     Vote { motion: u64, yes: bool },
+    /// With two players left, claim the win on time once the opponent's turn timer ran out
+    /// [`claim`].
+    Claim,
     /// Show the board from the presser's side, privately [`board`].
     Board,
     /// Propose what to do about the stalled Token holder `seat`; `turn` is the number of record
@@ -127,6 +130,7 @@ impl Action {
             Action::Check { .. } => "check",
             Action::Challenge { .. } => "chal",
             Action::Vote { .. } => "vote",
+            Action::Claim => "claim",
             Action::Board => "board",
             Action::Stall { .. } => "stall",
         }
@@ -134,7 +138,12 @@ impl Action {
 
     fn arg(self) -> Option<String> {
         match self {
-            Action::Pick | Action::Pass | Action::Back | Action::Checks | Action::Board => None,
+            Action::Pick
+            | Action::Pass
+            | Action::Back
+            | Action::Checks
+            | Action::Claim
+            | Action::Board => None,
             Action::From { menu } | Action::To { menu } => Some(menu.to_string()),
             Action::Check { seat } => Some(seat.0.to_string()),
             Action::Challenge { declare } => Some(yes_no(declare).to_string()),
@@ -156,6 +165,7 @@ impl Action {
             "back" => bare(Action::Back)?,
             "checks" => bare(Action::Checks)?,
             "board" => bare(Action::Board)?,
+            "claim" => bare(Action::Claim)?,
             "from" => Action::From {
                 menu: number(arg()?)?,
             },
@@ -266,6 +276,7 @@ mod tests {
             seat.clone().prop_map(|seat| Action::Check { seat }),
             any::<bool>().prop_map(|declare| Action::Challenge { declare }),
             (any::<u64>(), any::<bool>()).prop_map(|(motion, yes)| Action::Vote { motion, yes }),
+            Just(Action::Claim),
             Just(Action::Board),
             (proposal, seat, any::<usize>()).prop_map(|(proposal, seat, turn)| Action::Stall {
                 proposal,
@@ -332,6 +343,7 @@ mod tests {
                 ),
             ),
             ("3:board:9", id(3, 9, Action::Board)),
+            ("3:claim:9", id(3, 9, Action::Claim)),
         ];
         for (text, want) in cases {
             assert_eq!(ComponentId::decode(text), want, "{text}");
@@ -362,6 +374,7 @@ mod tests {
             ("3:to:9:01", BadId::Shape),
             ("3:fly:9", BadId::UnknownAction),
             ("3:pass:9:x", BadId::Argument),
+            ("3:claim:9:y", BadId::Argument),
             ("3:to:9", BadId::Argument),
             ("3:to:9:0.a2-0.a3", BadId::Argument),
             ("3:check:9:256", BadId::Argument),

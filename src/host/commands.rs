@@ -85,16 +85,29 @@ pub(super) fn event_for(
     Ok((ev, extra))
 }
 
-/// The one open motion `seat` may still vote on (a vote that names none).
+/// Whether a control (a button) made at version `made` for `cmd` still acts on what it was made
+/// for: a preview's on the staged move it showed, a challenge button on its window, a ballot on
+/// its motion. Anything older is refused and changes nothing.
+pub(super) fn require_fresh(state: &GameState, cmd: &Command, made: u64) -> Result<(), Refused> {
+    match cmd {
+        Command::Pass | Command::TakeBack | Command::Check { .. } => {
+            state.require_preview_since(made)
+        }
+        Command::Challenge { .. } => state.require_window_since(made),
+        Command::Vote {
+            motion: Some(id), ..
+        } => state.require_open_motion(*id),
+        _ => Ok(()),
+    }
+}
+
+/// The one open motion `seat` votes on (a vote that names none). With several open to `seat`,
+/// the vote must name its motion, even when `seat` has already voted on all but one.
 fn the_open_motion(state: &GameState, seat: Seat) -> Result<u64, Refused> {
     let open: Vec<u64> = state
         .motions()
         .iter()
-        .filter(|m| {
-            state.voters(&m.motion).contains(&seat)
-                && !m.yes.contains(&seat)
-                && !m.no.contains(&seat)
-        })
+        .filter(|m| state.voters(&m.motion).contains(&seat))
         .map(|m| m.id)
         .collect();
     match open.as_slice() {

@@ -436,21 +436,47 @@ impl GameHost {
         cmd: Command,
         expected: Option<u64>,
     ) -> Result<Vec<Effect>, HostError> {
+        self.run(game, actor, cmd, |state, _| match expected {
+            Some(v) if v != state.version() => Err(Refused::Stale {
+                expected: v,
+                current: state.version(),
+            }),
+            _ => Ok(()),
+        })
+        .await
+    }
+
+    /// Run the command of a control (a button) made at version `made`: refused, changing
+    /// nothing, when what it was made for has gone (a preview's staged move, a challenge window,
+    /// a ballot's motion; see `GameState::require_preview_since` and its siblings).
+    pub async fn press(
+        &self,
+        game: GameId,
+        actor: Actor,
+        cmd: Command,
+        made: u64,
+    ) -> Result<Vec<Effect>, HostError> {
+        self.run(game, actor, cmd, |state, cmd| {
+            commands::require_fresh(state, cmd, made)
+        })
+        .await
+    }
+
+    /// Run a command under the game's lock once `check` passed on the current state.
+    async fn run(
+        &self,
+        game: GameId,
+        actor: Actor,
+        cmd: Command,
+        check: impl FnOnce(&GameState, &Command) -> Result<(), Refused>,
+    ) -> Result<Vec<Effect>, HostError> {
         if bot_level(actor.player).is_some() {
             return Err(Refused::BotSeat.into());
         }
         let slot = self.slot(game);
         let mut cached = slot.lock().await;
         let mut state = self.load(game, &mut cached).await?;
-        if let Some(v) = expected
-            && v != state.version()
-        {
-            return Err(Refused::Stale {
-                expected: v,
-                current: state.version(),
-            }
-            .into());
-        }
+        check(&state, &cmd)?;
         let (ev, mut extra) = commands::event_for(&state, actor, cmd)?;
         let result = self.commit(&mut state, ev, Some(actor.player)).await;
         match result {

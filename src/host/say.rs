@@ -34,6 +34,15 @@ pub enum Refused {
          look at the board again"
     )]
     Stale { expected: u64, current: u64 },
+    #[error(
+        "this button is from an earlier preview: the move it was made for is no longer the one \
+         staged (use your latest preview)"
+    )]
+    StalePreview,
+    #[error("this button is from an earlier challenge window, which is closed")]
+    StaleWindow,
+    #[error("this button is from an earlier vote: motion #{0} is no longer open")]
+    StaleBallot(u64),
     #[error("the game is over")]
     GameOver,
     #[error("the game is paused")]

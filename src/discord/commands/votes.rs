@@ -93,7 +93,7 @@ pub(super) async fn replace(
 #[poise::command(slash_command)]
 pub(super) async fn yes(
     ctx: Context<'_>,
-    #[description = "motion number (default: the one open to you)"] motion: Option<u64>,
+    #[description = "motion number (needed when several are open to you)"] motion: Option<u64>,
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
     act(ctx, game, Command::Vote { motion, yes: true }).await
@@ -103,7 +103,7 @@ pub(super) async fn yes(
 #[poise::command(slash_command)]
 pub(super) async fn no(
     ctx: Context<'_>,
-    #[description = "motion number (default: the one open to you)"] motion: Option<u64>,
+    #[description = "motion number (needed when several are open to you)"] motion: Option<u64>,
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
     act(ctx, game, Command::Vote { motion, yes: false }).await

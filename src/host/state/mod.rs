@@ -106,6 +106,9 @@ impl SeatState {
 pub struct Staged {
     pub seat: Seat,
     pub text: String,
+    /// The game's version once it was staged: a preview control (and, when the window opened
+    /// with it, a challenge button) made before is stale.
+    pub version: u64,
     /// When the window opened (moved forward by a pause).
     pub opened: Millis,
     /// The players asked whether they declare Check upon the mover.

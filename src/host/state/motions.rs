@@ -84,6 +84,15 @@ impl GameState {
         self.settle_motion(motion, at, fx)
     }
 
+    /// A ballot button names its motion: refused once that motion is no longer open.
+    pub fn require_open_motion(&self, motion: u64) -> Result<(), Refused> {
+        if self.motions.iter().any(|m| m.id == motion) {
+            Ok(())
+        } else {
+            Err(Refused::StaleBallot(motion))
+        }
+    }
+
     /// A ballot closed before the motion passed: it fails.
     pub(super) fn expire(
         &mut self,

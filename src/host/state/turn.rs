@@ -30,6 +30,25 @@ impl GameState {
         Ok(seat)
     }
 
+    /// A preview control (Pass, Take back, Declare Check) made at version `made` acts only on
+    /// the staging it was made for or after: refused when nothing is staged or the staging is
+    /// newer than the control.
+    pub fn require_preview_since(&self, made: u64) -> Result<(), Refused> {
+        match self.staged_at() {
+            Some(v) if v <= made => Ok(()),
+            _ => Err(Refused::StalePreview),
+        }
+    }
+
+    /// A challenge button made at version `made` answers only the window it was made for:
+    /// refused when no window is open or the open one is newer than the button.
+    pub fn require_window_since(&self, made: u64) -> Result<(), Refused> {
+        match self.window_at() {
+            Some(v) if v <= made => Ok(()),
+            _ => Err(Refused::StaleWindow),
+        }
+    }
+
     /// Resolve move text for the Token holder against `declarers`' Checks upon the mover.
     fn resolve_with(&self, text: &str, declarers: &[Seat]) -> Result<String, Refused> {
         self.game.resolve(text, declarers).map_err(|e| match e {
@@ -138,6 +157,7 @@ impl GameState {
         self.staged = Some(Staged {
             seat,
             text: canonical,
+            version: self.version,
             opened: at,
             asked: asked.to_vec(),
             answered: Vec::new(),

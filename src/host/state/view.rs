@@ -42,6 +42,21 @@ impl GameState {
         self.staged.as_ref()
     }
 
+    /// The version at which the current move was staged (none staged: `None`). A preview's
+    /// controls made before it act on a move their presser has not seen.
+    pub fn staged_at(&self) -> Option<u64> {
+        self.staged.as_ref().map(|s| s.version)
+    }
+
+    /// The version at which the open challenge window opened (with the staging it is about);
+    /// `None` when no window waits for anyone.
+    pub fn window_at(&self) -> Option<u64> {
+        self.staged
+            .as_ref()
+            .filter(|s| !s.waiting().is_empty())
+            .map(|s| s.version)
+    }
+
     /// Seats that declared Check upon the mover this turn.
     pub fn declared_upon(&self) -> &[Seat] {
         &self.declared_upon
