@@ -15,7 +15,7 @@ use fake_discord::{FakeDiscord as F, Interaction, Sent};
 use hexmeros::ai::Level;
 use hexmeros::games::heximeros::{HexiMeros, Move as HMove};
 use hexmeros::games::{AnyGame, GameKind, Outcome, Rules, Seat};
-use hexmeros::host::{GameHost, GameState, SystemClock};
+use hexmeros::host::{GameHost, GameState, Motion, SystemClock};
 use serde_json::{Value, json};
 
 const T: Duration = Duration::from_secs(15);
@@ -658,7 +658,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
         "nothing changed"
     );
 
-    // Pass by command, then the old turn message's Pass button is stale.
+    // Pass by command, then the old turn message's buttons are stale.
     let i = fake
         .slash(
             u(1),
@@ -678,7 +678,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     wait_message(&fake, game.thread, 0, &format!("played {mv}")).await;
     let version = bot.state(game.id).await.version();
     let i = fake
-        .button(u(2), game.thread, turn, &id_with(&body, "pass"))
+        .button(u(2), game.thread, turn, &id_with(&body, "pick"))
         .await;
     acked(&fake, &i).await;
     let r = followup(&fake, &i).await;
@@ -686,7 +686,7 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     assert!(is_private(&r));
     // A double click: the same stale button again changes nothing either.
     let i = fake
-        .button(u(2), game.thread, turn, &id_with(&body, "back"))
+        .button(u(2), game.thread, turn, &id_with(&body, "pick"))
         .await;
     acked(&fake, &i).await;
     assert!(content(&followup(&fake, &i).await).contains("earlier turn"));
@@ -1811,5 +1811,335 @@ async fn a_stranger_cannot_act_in_a_dm_on_someone_elses_game() {
     assert_board(&r);
     let r = click(&fake, u(1), dm, turn, &id_with(&body, "pick")).await;
     assert!(content(&r).starts_with("pick a piece"), "{r:?}");
+    assert_clean(&fake, &bot);
+}
+
+/// The game as stored has not moved since `before`: same version, same staged move, same
+/// declarations, same record.
+fn assert_unchanged(before: &GameState, after: &GameState) {
+    assert_eq!(after.version(), before.version());
+    assert_eq!(after.staged(), before.staged());
+    assert_eq!(after.declared_upon(), before.declared_upon());
+    assert_eq!(after.record(), before.record());
+    assert_eq!(after.motions(), before.motions());
+}
+
+/// `user` presses control `action` of message `m`: privately refused with `words`.
+async fn click_refused(fake: &F, user: u64, channel: u64, m: &Sent, action: &str, words: &str) {
+    let id = id_with(m.json.as_ref().unwrap(), action);
+    let r = click(fake, user, channel, message_id(m), &id).await;
+    assert_refused(&r, words);
+}
+
+/// `user` stages `text` by command (no pass): the private preview.
+async fn stage(fake: &F, user: u64, channel: u64, text: &str) -> Sent {
+    let r = hx(fake, user, channel, "move", json!([str_opt("from", text)])).await;
+    assert!(content(&r).contains(&format!("staged **{text}**")), "{r:?}");
+    r
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_old_previews_pass_and_an_old_challenge_button_are_refused() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    // Blue's move `b` leaves his Sovereign attacked by Silver: staging it asks Silver.
+    let (a, b) = heximeros_pair(|g, b| g.challengers(b) == [Seat(0)]);
+    let (game, _) = start(&fake, &six(), None).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    play(&fake, u(1), t, &a).await;
+    let st = bot.state(game.id).await;
+    let g = heximeros(&st);
+    let quiet = g
+        .legal_moves()
+        .into_iter()
+        .find(|m| g.challengers(m).is_empty() && g.move_text(m) != b)
+        .map(|m| g.move_text(&m))
+        .unwrap();
+
+    // Blue stages `b` (Silver is asked), takes it back with that preview's button, and stages
+    // a quiet move instead.
+    let before = fake.messages(t).len();
+    let old_preview = stage(&fake, u(2), t, &b).await;
+    let old_ask = wait_message(&fake, t, before, "declare Check upon them").await;
+    assert_pings(&old_ask, u(1));
+    let r = click(
+        &fake,
+        u(2),
+        t,
+        message_id(&old_preview),
+        &id_with(old_preview.json.as_ref().unwrap(), "back"),
+    )
+    .await;
+    assert!(content(&r).contains("taken back"), "{r:?}");
+    let quiet_preview = stage(&fake, u(2), t, &quiet).await;
+
+    // The old preview's Pass would commit the quiet move Blue was not shown there: refused, as
+    // are its Take back and Declare Check; and the old window's buttons, with no window open.
+    let was = bot.state(game.id).await;
+    assert_eq!(was.staged().unwrap().text, quiet);
+    for action in ["pass", "back", "checks"] {
+        click_refused(
+            &fake,
+            u(2),
+            t,
+            &old_preview,
+            action,
+            "from an earlier preview",
+        )
+        .await;
+    }
+    click_refused(
+        &fake,
+        u(1),
+        t,
+        &old_ask,
+        "chal",
+        "from an earlier challenge",
+    )
+    .await;
+    assert_unchanged(&was, &bot.state(game.id).await);
+
+    // Blue stages `b` again: a new window asks Silver. The old window's Declare Check does not
+    // declare on it.
+    let before = fake.messages(t).len();
+    let preview = stage(&fake, u(2), t, &b).await;
+    let ask = wait_message(&fake, t, before, "declare Check upon them").await;
+    assert_ne!(message_id(&ask), message_id(&old_ask));
+    let was = bot.state(game.id).await;
+    assert_eq!(was.window_at(), was.staged_at());
+    let declare = id_with(old_ask.json.as_ref().unwrap(), "chal");
+    assert!(declare.ends_with(":y"), "{declare}");
+    let r = click(&fake, u(1), t, message_id(&old_ask), &declare).await;
+    assert_refused(&r, "this button is from an earlier challenge window");
+    // And the quiet move's preview is stale now too.
+    click_refused(
+        &fake,
+        u(2),
+        t,
+        &quiet_preview,
+        "pass",
+        "from an earlier preview",
+    )
+    .await;
+    assert_unchanged(&was, &bot.state(game.id).await);
+
+    // The current window's buttons and the current preview's Pass work.
+    let stand = custom_ids(ask.json.as_ref().unwrap())
+        .into_iter()
+        .find(|id| id.ends_with(":n"))
+        .unwrap();
+    let r = click(&fake, u(1), t, message_id(&ask), &stand).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    let before = fake.messages(t).len();
+    let r = click(
+        &fake,
+        u(2),
+        t,
+        message_id(&preview),
+        &id_with(preview.json.as_ref().unwrap(), "pass"),
+    )
+    .await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    wait_message(&fake, t, before, &format!("played {b}")).await;
+    let st = bot.state(game.id).await;
+    assert_eq!(st.record().last().unwrap().line, format!("blue {b}"));
+    assert!(st.declared_upon().is_empty());
+    assert_clean(&fake, &bot);
+}
+
+/// `/hexmeros draw <offer|accept>` (poise registers the choice as its index).
+fn draw(accept: bool) -> Value {
+    sub(
+        "draw",
+        json!([{"type": 4, "name": "action", "value": u64::from(accept)}]),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draw_accept_never_votes_on_another_motion() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    // Blue proposes a house rule: the one open motion.
+    let rule = group(
+        "vote",
+        "house-rule",
+        json!([
+            str_opt("key", "check_upon_mover"),
+            str_opt("value", "never_declare")
+        ]),
+    );
+    let r = slash(&fake, u(2), t, "hexmeros", rule).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    // `draw accept` with no draw offered casts no vote on it.
+    let was = bot.state(game.id).await;
+    let r = slash(&fake, u(1), t, "hexmeros", draw(true)).await;
+    assert_refused(&r, "there is no draw offer to accept");
+    assert_unchanged(&was, &bot.state(game.id).await);
+    // Yellow offers a draw: two motions are open. A bare vote must name its motion; `draw
+    // accept` answers the draw only, and a bare vote after it still names none.
+    let r = slash(&fake, u(3), t, "hexmeros", draw(false)).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    let was = bot.state(game.id).await;
+    assert_eq!(was.motions().len(), 2);
+    let r = slash(&fake, u(1), t, "hexmeros", group("vote", "yes", json!([]))).await;
+    assert_refused(&r, "several motions are open");
+    assert_unchanged(&was, &bot.state(game.id).await);
+    let r = slash(&fake, u(1), t, "hexmeros", draw(true)).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    let was = bot.state(game.id).await;
+    let r = slash(&fake, u(1), t, "hexmeros", group("vote", "no", json!([]))).await;
+    assert_refused(&r, "several motions are open");
+    assert_unchanged(&was, &bot.state(game.id).await);
+    let st = bot.state(game.id).await;
+    let (rule, offer) = (&st.motions()[0], &st.motions()[1]);
+    assert!(matches!(rule.motion, Motion::HouseRule { .. }), "{rule:?}");
+    assert_eq!(rule.yes, [Seat(1)]);
+    assert!(rule.no.is_empty());
+    assert_eq!(offer.motion, Motion::Draw);
+    assert_eq!(offer.yes, [Seat(2), Seat(0)]);
+    // Named, the vote goes where it says.
+    let named = json!([{"type": 4, "name": "motion", "value": rule.id}]);
+    let r = slash(&fake, u(1), t, "hexmeros", group("vote", "yes", named)).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    let st = bot.state(game.id).await;
+    assert_eq!(st.motions()[0].yes, [Seat(1), Seat(0)]);
+    assert_clean(&fake, &bot);
+}
+
+const HOUR_MS: i64 = 3_600_000;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_two_player_game_the_opponent_cannot_replace_or_skip_and_claims_on_time() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &[u(1), u(2)], Some(1)).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    let white = legal(GameKind::HexDame, &[])[0].clone();
+    play(&fake, u(1), t, &white).await;
+    // Black holds the Token and is not stalled: White can neither skip nor replace them, nor
+    // claim the game (by command, or by a claim button pressed too early).
+    let against = [
+        group("vote", "skip", json!([user_opt("player", u(2))])),
+        group(
+            "vote",
+            "replace",
+            json!([user_opt("player", u(2)), user_opt("by", u(3))]),
+        ),
+    ];
+    let was = bot.state(game.id).await;
+    for cmd in &against {
+        let r = slash(&fake, u(1), t, "hexmeros", cmd.clone()).await;
+        assert_refused(&r, "no vote against your opponent");
+    }
+    let r = slash(
+        &fake,
+        u(1),
+        t,
+        "hexmeros",
+        group("vote", "claim", json!([])),
+    )
+    .await;
+    assert_refused(&r, "black's turn timer has not run out");
+    let (turn, _) = turn_message(&fake, t);
+    let early = format!("{}:claim:{}", game.id, was.version());
+    let r = click(&fake, u(1), t, turn, &early).await;
+    assert_refused(&r, "black's turn timer has not run out");
+    assert_unchanged(&was, &bot.state(game.id).await);
+
+    // A day later Black's timer has run out: White is pinged with a button to claim the win
+    // (no skip/expel/bot vote buttons), and still cannot vote against Black.
+    let before = fake.messages(t).len();
+    bot.set_clock(START_MS + 24 * HOUR_MS + 60_000);
+    wait_message(&fake, t, before, "white may claim the game on time").await;
+    let notice = wait_message(&fake, t, before, "you may claim the win on time").await;
+    assert_pings(&notice, u(1));
+    let ids = custom_ids(notice.json.as_ref().unwrap());
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    assert_eq!(ids[0].split(':').nth(1), Some("claim"), "{ids:?}");
+    assert!(
+        !fake
+            .messages(t)
+            .iter()
+            .any(|m| content(m).contains("is stalled")),
+        "no stalled-player vote between two"
+    );
+    let was = bot.state(game.id).await;
+    assert!(was.stalled(Seat(1)));
+    for cmd in &against {
+        let r = slash(&fake, u(1), t, "hexmeros", cmd.clone()).await;
+        assert_refused(&r, "no vote against your opponent");
+    }
+    // Black cannot claim against White, nor can a stranger.
+    click_refused(&fake, u(2), t, &notice, "claim", "you hold the Token").await;
+    click_refused(&fake, u(7), t, &notice, "claim", "not playing").await;
+    assert_unchanged(&was, &bot.state(game.id).await);
+    // White's press wins the game on time.
+    let before = fake.messages(t).len();
+    let r = click(&fake, u(1), t, message_id(&notice), &ids[0]).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    wait_message(&fake, t, before, "black lost on time").await;
+    wait_message(&fake, t, before, "game over: white won").await;
+    let st = bot.state(game.id).await;
+    assert!(matches!(st.outcome(), Some(Outcome::Win { winners, .. }) if winners == [Seat(0)]));
+    assert_eq!(st.record().last().unwrap().line, "timeout black");
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_heximeros_a_replacement_or_skip_passes_only_for_a_stalled_seat() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    let skip = |p| group("vote", "skip", json!([user_opt("player", p)]));
+    let replace = |p| {
+        group(
+            "vote",
+            "replace",
+            json!([user_opt("player", p), user_opt("by", u(7))]),
+        )
+    };
+    // Silver holds the Token and is not stalled; Yellow does not hold it.
+    let was = bot.state(game.id).await;
+    let r = slash(&fake, u(2), t, "hexmeros", skip(u(1))).await;
+    assert_refused(
+        &r,
+        "silver's turn may be skipped only after their turn timer has run out",
+    );
+    let r = slash(&fake, u(2), t, "hexmeros", replace(u(1))).await;
+    assert_refused(
+        &r,
+        "silver may be replaced only after their turn timer has run out",
+    );
+    let r = slash(&fake, u(2), t, "hexmeros", skip(u(3))).await;
+    assert_refused(&r, "yellow does not hold the Token");
+    assert_unchanged(&was, &bot.state(game.id).await);
+
+    // A day later Silver is stalled, Yellow still is not: Silver may be replaced (three of the
+    // five others carry it), Yellow may not.
+    let before = fake.messages(t).len();
+    bot.set_clock(START_MS + 24 * HOUR_MS + 60_000);
+    wait_message(&fake, t, before, "silver is stalled").await;
+    let r = slash(&fake, u(2), t, "hexmeros", replace(u(3))).await;
+    assert_refused(&r, "yellow may be replaced only after");
+    let r = slash(&fake, u(2), t, "hexmeros", replace(u(1))).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    let ballot = wait_message(&fake, t, before, "ballot on motion").await;
+    for p in [3, 4] {
+        vote_yes(&fake, u(p), t, &ballot).await;
+    }
+    wait_message(&fake, t, before, "passed").await;
+    let st = bot.state(game.id).await;
+    assert_eq!(st.seats()[0].player, u(7) as i64);
+    assert_eq!(st.seat_of(u(1) as i64), None);
+    // The newcomer has a whole turn: not stalled, so not skipped.
+    let r = slash(&fake, u(2), t, "hexmeros", skip(u(7))).await;
+    assert_refused(&r, "silver's turn may be skipped only after");
     assert_clean(&fake, &bot);
 }
