@@ -449,20 +449,7 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
             .await?;
         }
     }
-    // A Token holder past the turn timer is named, with buttons to vote on what to do. With two
-    // players left there is no vote: the opponent gets a button to claim the win on time.
-    if state.timed_out()
-        && matches!(state.status(), Status::HouseRules | Status::Playing)
-        && let Some(seat) = state.holder()
-        && state.bot(seat).is_none()
-        && data.links.claim_stall(game, state.record().len()).await?
-    {
-        if state.active().len() > 2 {
-            stall_notice(http, thread, &state, seat).await?;
-        } else {
-            claim_notice(http, data, thread, &state, seat).await?;
-        }
-    }
+    stalled(http, data, thread, &state).await?;
     for m in state.motions() {
         if !data.links.claim_ballot(game, m.id).await? {
             continue;
@@ -492,6 +479,32 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
                 .allowed_mentions(CreateAllowedMentions::new()),
         )
         .await?;
+    }
+    Ok(())
+}
+
+/// A Token holder past the turn timer is named once a turn, with buttons to vote on what to do.
+/// With two players left there is no vote: the opponent gets a button to claim the win on time.
+async fn stalled(
+    http: &Http,
+    data: &Data,
+    thread: ChannelId,
+    state: &GameState,
+) -> anyhow::Result<()> {
+    if state.timed_out()
+        && matches!(state.status(), Status::HouseRules | Status::Playing)
+        && let Some(seat) = state.holder()
+        && state.bot(seat).is_none()
+        && data
+            .links
+            .claim_stall(state.id(), state.record().len())
+            .await?
+    {
+        if state.active().len() > 2 {
+            stall_notice(http, thread, state, seat).await?;
+        } else {
+            claim_notice(http, data, thread, state, seat).await?;
+        }
     }
     Ok(())
 }
