@@ -7,7 +7,7 @@ use poise::serenity_prelude as serenity;
 
 use hexmeros::ai::Level;
 use hexmeros::games::GameKind;
-use hexmeros::host::{Actor, LobbySpec, Opened, PlayerId, Timers};
+use hexmeros::host::{Actor, Effect, GameId, LobbySpec, Opened, PlayerId, Timers};
 
 use super::super::{Data, activity, deliver, lobby, reply};
 use super::{Context, Error, GameChoice, is_admin, origin, player};
@@ -71,15 +71,10 @@ pub(super) async fn start(
         }),
         hours: data.lobby_hours,
     };
-    let http = &ctx.serenity_context().http;
     let (text, private) = match data.host.open_lobby(spec).await? {
-        Opened::Started { game, fx } => {
-            activity::note_game(ctx, game).await;
-            // A bot in the first seat moves at once (`deliver` lets the bots play).
-            let lines = deliver::deliver(http, data, fx, origin(ctx, me)).await;
-            (lobby::started(data, kind, game, lines).await?, false)
-        }
+        Opened::Started { game, fx } => (started(ctx, kind, me, game, fx).await?, false),
         Opened::Waiting(l) => {
+            let http = &ctx.serenity_context().http;
             lobby::post(http, data, &l, origin(ctx, me)).await?;
             (l.opened_text(), true)
         }
@@ -87,6 +82,21 @@ pub(super) async fn start(
     ctx.send(CreateReply::default().content(text).ephemeral(private))
         .await?;
     Ok(())
+}
+
+/// A game started at once: post it, and what the starter reads.
+async fn started(
+    ctx: Context<'_>,
+    kind: GameKind,
+    me: PlayerId,
+    game: GameId,
+    fx: Vec<Effect>,
+) -> Result<String, Error> {
+    activity::note_game(ctx, game).await;
+    // A bot in the first seat moves at once (`deliver` lets the bots play).
+    let http = &ctx.serenity_context().http;
+    let lines = deliver::deliver(http, ctx.data(), fx, origin(ctx, me)).await;
+    lobby::started(ctx.data(), kind, game, lines).await
 }
 
 /// The people named, as players (a bot user cannot take a seat).
