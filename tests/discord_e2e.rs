@@ -1981,3 +1981,47 @@ async fn a_strangers_start_seats_nobody_without_consent_and_the_game_starts_afte
     assert!(content(&r).contains("is open"), "{r:?}");
     assert_clean(&fake, &bot);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_lobby_takes_anyone_here_and_a_declined_seat_opens() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    // Harmegedo (choice 4) for three: u(1), u(2) invited, one seat open.
+    let opts = json!([
+        user_opt("p1", u(1)),
+        user_opt("p2", u(2)),
+        {"type": 4, "name": "game", "value": 4},
+        bool_opt("open", true),
+        {"type": 4, "name": "seats", "value": 3},
+    ]);
+    let r = hx(&fake, u(1), F::CHANNEL_ID, "start", opts).await;
+    let lobby = lobby_number(&content(&r)).unwrap_or_else(|| panic!("{r:?}"));
+    let msg = lobby_message(&fake, lobby).await;
+    assert!(content(&msg).contains("1 open seat"), "{msg:?}");
+    let m = message_id(&msg);
+    let decline = format!("{lobby}:ldecline:0");
+    let r = click(&fake, u(2), F::CHANNEL_ID, m, &decline).await;
+    assert!(content(&r).contains("your seat is open"), "{r:?}");
+    let r = click(&fake, u(7), F::OTHER_CHANNEL_ID, m, &join_id(lobby)).await;
+    assert_eq!(
+        content(&r),
+        format!("⚠️ there is no lobby #{lobby}"),
+        "{r:?}"
+    );
+    let r = click(&fake, u(5), F::CHANNEL_ID, m, &join_id(lobby)).await;
+    assert!(content(&r).contains("waiting for 1 open seat"), "{r:?}");
+    assert!(fake.threads().is_empty());
+    let r = click(&fake, u(6), F::CHANNEL_ID, m, &join_id(lobby)).await;
+    let game = started_game(&content(&r)).unwrap_or_else(|| panic!("{r:?}"));
+    let seated: Vec<i64> = bot
+        .state(game)
+        .await
+        .seats()
+        .iter()
+        .map(|s| s.player)
+        .collect();
+    assert_eq!(seated, [u(1) as i64, u(5) as i64, u(6) as i64]);
+    let r = click(&fake, u(8), F::CHANNEL_ID, m, &join_id(lobby)).await;
+    assert_refused(&r, "has already started");
+    assert_clean(&fake, &bot);
+}
