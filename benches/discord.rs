@@ -75,6 +75,31 @@ async fn one_move(fake: &F, g: &mut Game) -> (Duration, Duration) {
     (cb.at - i.sent_at, at - i.sent_at)
 }
 
+/// The second player joins the lobby posted after the first `after` messages of the channel
+/// (issue 17: a game starts once everyone joined).
+async fn join_lobby(fake: &F, player: u64, after: usize) {
+    let deadline = Instant::now() + T;
+    loop {
+        let newest = fake
+            .messages(F::CHANNEL_ID)
+            .into_iter()
+            .skip(after)
+            .find_map(|m| {
+                let body = m.json?;
+                let id = body["components"][0]["components"][0]["custom_id"].as_str()?;
+                id.ends_with(":ljoin:0")
+                    .then(|| (m.response["id"].clone(), id.to_string()))
+            });
+        if let Some((msg, id)) = newest {
+            let msg: u64 = msg.as_str().unwrap().parse().unwrap();
+            fake.button(player, F::CHANNEL_ID, msg, &id).await;
+            return;
+        }
+        assert!(Instant::now() < deadline, "no lobby message");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
 async fn run(games: usize, rounds: usize, spread: Duration) {
     let fake = F::start().await;
     let dir = tempfile::tempdir().unwrap();
@@ -106,6 +131,7 @@ async fn run(games: usize, rounds: usize, spread: Duration) {
         // HexDame (choice 1): no challenge window can hold a pass back, so every move is a turn.
         opts.push(json!({"type": 4, "name": "game", "value": 1}));
         let before = fake.threads().len();
+        let lobbies = fake.messages(F::CHANNEL_ID).len();
         fake.slash(
             players[0],
             F::CHANNEL_ID,
@@ -114,6 +140,7 @@ async fn run(games: usize, rounds: usize, spread: Duration) {
         )
         .await;
         let deadline = Instant::now() + T;
+        join_lobby(&fake, players[1], lobbies).await;
         while fake.threads().len() == before {
             assert!(Instant::now() < deadline, "no thread for game {g}");
             tokio::time::sleep(Duration::from_millis(5)).await;

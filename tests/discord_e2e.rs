@@ -236,6 +236,8 @@ struct Game {
 }
 
 /// `game`: the index of the choice (0 HexiMeros, 1 HexDame, …), as poise registers choices.
+/// The first player starts; everyone else named joins the lobby, and the last Join starts the
+/// game (issue 17, consent).
 async fn start(fake: &F, players: &[u64], game: Option<u64>) -> (Game, Interaction) {
     let mut opts: Vec<Value> = players
         .iter()
@@ -255,13 +257,15 @@ async fn start(fake: &F, players: &[u64], game: Option<u64>) -> (Game, Interacti
         .await;
     acked(fake, &i).await;
     let reply = followup(fake, &i).await;
-    let text = content(&reply);
-    let id: i64 = text
-        .split('#')
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no game number in {text:?}"));
+    let mut text = content(&reply);
+    if let Some(lobby) = lobby_number(&text) {
+        let msg = lobby_message(fake, lobby).await;
+        for &p in &players[1..] {
+            let r = click(fake, p, F::CHANNEL_ID, message_id(&msg), &join_id(lobby)).await;
+            text = content(&r);
+        }
+    }
+    let id = started_game(&text).unwrap_or_else(|| panic!("no game number in {text:?}"));
     let (thread, parent, _) = fake
         .threads()
         .into_iter()
@@ -270,6 +274,44 @@ async fn start(fake: &F, players: &[u64], game: Option<u64>) -> (Game, Interacti
     assert_eq!(parent, F::CHANNEL_ID);
     assert!(text.contains(&format!("<#{thread}>")), "{text}");
     (Game { id, thread }, i)
+}
+
+/// The lobby a starter's answer names (`lobby #3 is open…`).
+fn lobby_number(text: &str) -> Option<i64> {
+    let rest = text.split("lobby #").nth(1)?;
+    rest.split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The game an answer says started (`… HexDame #4 started in <#…>`).
+fn started_game(text: &str) -> Option<i64> {
+    let (before, _) = text.split_once(" started")?;
+    before.rsplit('#').next()?.parse().ok()
+}
+
+fn join_id(lobby: i64) -> String {
+    format!("{lobby}:ljoin:0")
+}
+
+/// The lobby message of `lobby` in the first server's channel, waited for.
+async fn lobby_message(fake: &F, lobby: i64) -> Sent {
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        if let Some(m) = fake.messages(F::CHANNEL_ID).into_iter().find(|m| {
+            m.json
+                .as_ref()
+                .is_some_and(|j| custom_ids(j).contains(&join_id(lobby)))
+        }) {
+            return m;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no message for lobby #{lobby}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 /// The latest message in the thread with turn buttons.
@@ -983,12 +1025,12 @@ async fn commands_and_buttons_are_logged_with_their_outcome_and_latency() {
     wait_message(&fake, game.thread, 0, "you have the Token").await;
     let g = format!(" game={} ", game.id);
     let user = |n: u64| format!(" user={} ", u(n));
+    // The start opened a lobby: its line names no game.
     let line = wait_log_line(
         &bot,
         &[
             "DEBUG",
             " command ",
-            &g,
             &user(1),
             r#"action="hexmeros start""#,
             "outcome=ok",
@@ -2141,5 +2183,175 @@ async fn in_heximeros_a_replacement_or_skip_passes_only_for_a_stalled_seat() {
     // The newcomer has a whole turn: not stalled, so not skipped.
     let r = slash(&fake, u(2), t, "hexmeros", skip(u(7))).await;
     assert_refused(&r, "silver's turn may be skipped only after");
+    assert_clean(&fake, &bot);
+}
+
+// ----- nobody is seated without consent (issue 17, lobbies) -----
+
+/// `/hexmeros start` of a HexDame table by `user` with `opts` (the players and more): the reply.
+async fn start_reply(fake: &F, user: u64, opts: Vec<Value>) -> Sent {
+    let mut opts = opts;
+    opts.push(json!({"type": 4, "name": "game", "value": 1}));
+    hx(fake, user, F::CHANNEL_ID, "start", json!(opts)).await
+}
+
+/// u(1)'s HexDame lobby with `guest`: its number and its message.
+async fn lobby_with(fake: &F, guest: u64) -> (i64, Sent) {
+    let opts = vec![user_opt("p1", u(1)), user_opt("p2", guest)];
+    let r = start_reply(fake, u(1), opts).await;
+    assert!(is_private(&r), "{r:?}");
+    let lobby = lobby_number(&content(&r)).unwrap_or_else(|| panic!("{r:?}"));
+    (lobby, lobby_message(fake, lobby).await)
+}
+
+async fn games_stored(bot: &Bot) -> usize {
+    let store = hexmeros::store::Store::open(&bot.db_url()).await.unwrap();
+    let n = store.all_games().await.unwrap().len();
+    store.close().await;
+    n
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_strangers_start_seats_nobody_without_consent_and_the_game_starts_after_everyone_joined()
+{
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    // A stranger who does not play and may not manage the server seats nobody.
+    let them = vec![user_opt("p1", u(1)), user_opt("p2", u(2))];
+    let r = start_reply(&fake, u(7), them.clone()).await;
+    assert_refused(&r, "take a seat in it yourself");
+    assert!(fake.messages(F::CHANNEL_ID).is_empty());
+
+    // A player's start pings the invited once, with Join / Decline; no game yet.
+    let (lobby, msg) = lobby_with(&fake, u(2)).await;
+    assert_eq!(fake.messages(F::CHANNEL_ID).len(), 1);
+    assert!(content(&msg).contains(&format!("<@{}>", u(2))), "{msg:?}");
+    let mentions = &msg.json.as_ref().unwrap()["allowed_mentions"]["users"];
+    assert_eq!(mentions, &json!([u(2).to_string()]), "{msg:?}");
+    let ids = custom_ids(msg.json.as_ref().unwrap());
+    assert_eq!(ids, [join_id(lobby), format!("{lobby}:ldecline:0")]);
+    let m = message_id(&msg);
+    // A stranger's Join, the starter's second, one from another server or a DM: refused.
+    let r = click(&fake, u(7), F::CHANNEL_ID, m, &join_id(lobby)).await;
+    assert_refused(&r, "that seat is not yours");
+    let r = click(&fake, u(1), F::CHANNEL_ID, m, &join_id(lobby)).await;
+    assert_refused(&r, "you have already joined");
+    let none = click(&fake, u(2), F::CHANNEL_ID, m, &join_id(lobby + 100)).await;
+    assert_refused(&none, &format!("there is no lobby #{}", lobby + 100));
+    for place in [F::OTHER_CHANNEL_ID, fake.open_dm(u(2))] {
+        let r = click(&fake, u(2), place, m, &join_id(lobby)).await;
+        assert_eq!(
+            content(&r),
+            format!("⚠️ there is no lobby #{lobby}"),
+            "{r:?}"
+        );
+    }
+    assert!(fake.threads().is_empty(), "{:?}", fake.threads());
+    assert_eq!(games_stored(&bot).await, 0);
+
+    // The last Join starts the game, as /hexmeros start did.
+    let r = click(&fake, u(2), F::CHANNEL_ID, m, &join_id(lobby)).await;
+    let game = started_game(&content(&r)).unwrap_or_else(|| panic!("{r:?}"));
+    let thread = fake.threads()[0].0;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let st = bot.state(game).await;
+    let seated: Vec<i64> = st.seats().iter().map(|s| s.player).collect();
+    assert_eq!(seated, [u(1) as i64, u(2) as i64]);
+    let edited = fake.message(m).unwrap();
+    assert!(custom_ids(&edited).is_empty(), "{edited}");
+    let r = click(&fake, u(2), F::CHANNEL_ID, m, &join_id(lobby)).await;
+    assert_refused(&r, "has already started");
+
+    // Decline cancels a table without open seats, and says so.
+    let (lobby, msg) = lobby_with(&fake, u(3)).await;
+    let decline = format!("{lobby}:ldecline:0");
+    let r = click(&fake, u(3), F::CHANNEL_ID, message_id(&msg), &decline).await;
+    assert!(content(&r).contains("is cancelled"), "{r:?}");
+    wait_message(
+        &fake,
+        F::CHANNEL_ID,
+        0,
+        &format!("lobby #{lobby} (HexDame) is cancelled"),
+    )
+    .await;
+    let r = click(
+        &fake,
+        u(3),
+        F::CHANNEL_ID,
+        message_id(&msg),
+        &join_id(lobby),
+    )
+    .await;
+    assert_refused(&r, "was cancelled");
+
+    // A lobby nobody answers expires after 48 hours, and says so.
+    let (lobby, msg) = lobby_with(&fake, u(4)).await;
+    bot.set_clock(START_MS + 48 * 3_600_000 + 60_000);
+    wait_message(
+        &fake,
+        F::CHANNEL_ID,
+        0,
+        &format!("lobby #{lobby} (HexDame) expired after 48 hours"),
+    )
+    .await;
+    let r = click(
+        &fake,
+        u(4),
+        F::CHANNEL_ID,
+        message_id(&msg),
+        &join_id(lobby),
+    )
+    .await;
+    assert_refused(&r, "has expired");
+    assert_eq!(games_stored(&bot).await, 1);
+
+    // With Manage Server, a starter need not play.
+    fake.set_permissions(u(7), F::MEMBER_PERMISSIONS | F::MANAGE_GUILD);
+    let r = start_reply(&fake, u(7), them).await;
+    assert!(content(&r).contains("is open"), "{r:?}");
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_lobby_takes_anyone_here_and_a_declined_seat_opens() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    // Harmegedo (choice 4) for three: u(1), u(2) invited, one seat open.
+    let opts = json!([
+        user_opt("p1", u(1)),
+        user_opt("p2", u(2)),
+        {"type": 4, "name": "game", "value": 4},
+        bool_opt("open", true),
+        {"type": 4, "name": "seats", "value": 3},
+    ]);
+    let r = hx(&fake, u(1), F::CHANNEL_ID, "start", opts).await;
+    let lobby = lobby_number(&content(&r)).unwrap_or_else(|| panic!("{r:?}"));
+    let msg = lobby_message(&fake, lobby).await;
+    assert!(content(&msg).contains("1 open seat"), "{msg:?}");
+    let m = message_id(&msg);
+    let decline = format!("{lobby}:ldecline:0");
+    let r = click(&fake, u(2), F::CHANNEL_ID, m, &decline).await;
+    assert!(content(&r).contains("your seat is open"), "{r:?}");
+    let r = click(&fake, u(7), F::OTHER_CHANNEL_ID, m, &join_id(lobby)).await;
+    assert_eq!(
+        content(&r),
+        format!("⚠️ there is no lobby #{lobby}"),
+        "{r:?}"
+    );
+    let r = click(&fake, u(5), F::CHANNEL_ID, m, &join_id(lobby)).await;
+    assert!(content(&r).contains("waiting for 1 open seat"), "{r:?}");
+    assert!(fake.threads().is_empty());
+    let r = click(&fake, u(6), F::CHANNEL_ID, m, &join_id(lobby)).await;
+    let game = started_game(&content(&r)).unwrap_or_else(|| panic!("{r:?}"));
+    let seated: Vec<i64> = bot
+        .state(game)
+        .await
+        .seats()
+        .iter()
+        .map(|s| s.player)
+        .collect();
+    assert_eq!(seated, [u(1) as i64, u(5) as i64, u(6) as i64]);
+    let r = click(&fake, u(8), F::CHANNEL_ID, m, &join_id(lobby)).await;
+    assert_refused(&r, "has already started");
     assert_clean(&fake, &bot);
 }

@@ -144,6 +144,10 @@ impl Event {
             } => {
                 let mut parts = ci.data.custom_id.split(':');
                 let game = parts.next().and_then(|g| g.parse().ok());
+                // A lobby's buttons name a lobby, not a game.
+                let lobby = super::ids::ComponentId::decode(&ci.data.custom_id)
+                    .is_ok_and(|c| c.action.lobby_join().is_some());
+                let game = game.filter(|_| !lobby);
                 Some(Event {
                     kind: "component",
                     game,

@@ -46,9 +46,35 @@ pub fn dev_guild(raw: &str) -> anyhow::Result<serenity::GuildId> {
         })
 }
 
+/// `LOBBY_HOURS`: how long a lobby waits for its players before it expires, 1 to 8760 hours.
+pub fn lobby_hours(raw: &str) -> anyhow::Result<u32> {
+    raw.parse::<u32>()
+        .ok()
+        .filter(|h| (1..=8760).contains(h))
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "LOBBY_HOURS must be how many hours a lobby waits for its players, 1 to 8760, not \
+                 {raw:?}; leave it empty for 48"
+            )
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lobby_hours_are_a_positive_number_of_hours() {
+        assert_eq!(lobby_hours("48").ok(), Some(48));
+        assert_eq!(lobby_hours("1").ok(), Some(1));
+        for bad in ["0", "-1", "two", "8761", ""] {
+            let err = lobby_hours(bad)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(err.starts_with("LOBBY_HOURS must be"), "{bad} accepted");
+        }
+    }
 
     #[test]
     fn the_api_base_is_accepted_on_this_machine_only() {

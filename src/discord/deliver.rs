@@ -643,6 +643,7 @@ pub async fn tick_loop(http: Arc<Http>, data: Data, every: Duration) {
             Ok(_) => {}
             Err(e) => tracing::error!(error = %e, "timers failed"),
         }
+        super::lobby::expire(&http, &data).await;
     }
 }
 

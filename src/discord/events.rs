@@ -229,6 +229,12 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
     let Ok(id) = ComponentId::decode(&ci.data.custom_id) else {
         return Ok(Reply::text("this control is not one of mine any more"));
     };
+    // A lobby's buttons name a lobby, not a game (its server's own: see `lobby`).
+    if let Some(join) = id.action.lobby_join() {
+        return super::lobby::click(http, data, ci, id.game, join)
+            .await
+            .map(Reply::text);
+    }
     // A game of another server, or in a DM one the clicker does not play in, is unknown here
     // (before anything else, so nothing tells it from a game that does not exist).
     scope::admit(data, Scope::of(ci.guild_id, ci.user.id), id.game).await?;
@@ -262,6 +268,7 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
             turn,
         } => on_stall(&c, proposal, seat, turn).await,
         Action::Board => on_board(&c).await,
+        Action::LobbyJoin | Action::LobbyDecline => Err(anyhow::anyhow!("a lobby button")),
     }
 }
 

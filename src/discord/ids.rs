@@ -54,6 +54,10 @@ pub enum Action {
         seat: Seat,
         turn: usize,
     },
+    /// Take my seat in the lobby whose id stands where a game's would [`ljoin`].
+    LobbyJoin,
+    /// Decline the lobby whose id stands where a game's would [`ldecline`].
+    LobbyDecline,
 }
 
 /// What a stalled-player button puts to the vote.
@@ -133,6 +137,8 @@ impl Action {
             Action::Claim => "claim",
             Action::Board => "board",
             Action::Stall { .. } => "stall",
+            Action::LobbyJoin => "ljoin",
+            Action::LobbyDecline => "ldecline",
         }
     }
 
@@ -143,7 +149,9 @@ impl Action {
             | Action::Back
             | Action::Checks
             | Action::Claim
-            | Action::Board => None,
+            | Action::Board
+            | Action::LobbyJoin
+            | Action::LobbyDecline => None,
             Action::From { menu } | Action::To { menu } => Some(menu.to_string()),
             Action::Check { seat } => Some(seat.0.to_string()),
             Action::Challenge { declare } => Some(yes_no(declare).to_string()),
@@ -166,6 +174,8 @@ impl Action {
             "checks" => bare(Action::Checks)?,
             "board" => bare(Action::Board)?,
             "claim" => bare(Action::Claim)?,
+            "ljoin" => bare(Action::LobbyJoin)?,
+            "ldecline" => bare(Action::LobbyDecline)?,
             "from" => Action::From {
                 menu: number(arg()?)?,
             },
@@ -196,6 +206,15 @@ impl Action {
             }
             _ => return Err(BadId::UnknownAction),
         })
+    }
+
+    /// For a lobby's button (its id names a lobby, not a game): whether it joins.
+    pub fn lobby_join(self) -> Option<bool> {
+        match self {
+            Action::LobbyJoin => Some(true),
+            Action::LobbyDecline => Some(false),
+            _ => None,
+        }
     }
 
     /// Whether the action belongs to a turn message (or a reply to one), so that a control made
@@ -283,6 +302,8 @@ mod tests {
                 seat,
                 turn
             }),
+            Just(Action::LobbyJoin),
+            Just(Action::LobbyDecline),
         ]
     }
 
@@ -344,6 +365,8 @@ mod tests {
             ),
             ("3:board:9", id(3, 9, Action::Board)),
             ("3:claim:9", id(3, 9, Action::Claim)),
+            ("4:ljoin:0", id(4, 0, Action::LobbyJoin)),
+            ("4:ldecline:0", id(4, 0, Action::LobbyDecline)),
         ];
         for (text, want) in cases {
             assert_eq!(ComponentId::decode(text), want, "{text}");
@@ -384,6 +407,7 @@ mod tests {
             ("3:stall:9:nap-0-4", BadId::Argument),
             ("3:stall:9:skip-0", BadId::Argument),
             ("3:stall:9:skip-0-4-1", BadId::Argument),
+            ("4:ljoin:0:1", BadId::Argument),
         ];
         for (text, want) in cases {
             assert_eq!(ComponentId::decode(text), Err(want), "{text}");

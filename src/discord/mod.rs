@@ -15,6 +15,7 @@ mod deliver;
 mod events;
 mod ids;
 mod links;
+mod lobby;
 mod picture;
 mod reply;
 mod scope;
@@ -40,6 +41,8 @@ pub struct Config {
     pub host: Arc<GameHost>,
     /// How often the host's timers run.
     pub tick_every: Duration,
+    /// How many hours a lobby waits for its players (`LOBBY_HOURS`).
+    pub lobby_hours: u32,
 }
 
 /// What every command and handler shares.
@@ -47,6 +50,8 @@ pub struct Config {
 pub struct Data {
     pub host: Arc<GameHost>,
     pub links: links::Links,
+    /// How many hours a lobby waits for its players.
+    pub lobby_hours: u32,
 }
 
 pub type Error = anyhow::Error;
@@ -76,6 +81,10 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
     let api_base = var("DISCORD_API_BASE")
         .map(|b| config::api_base(&b))
         .transpose()?;
+    let lobby_hours = match var("LOBBY_HOURS") {
+        Some(h) => config::lobby_hours(&h)?,
+        None => hexmeros::host::LOBBY_HOURS,
+    };
     let url = db
         .or_else(|| var("DATABASE_URL"))
         .unwrap_or_else(|| hexmeros::store::DEFAULT_DATABASE_URL.to_string());
@@ -99,6 +108,7 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
         dev_guild,
         host: Arc::new(GameHost::new(store, clock)),
         tick_every: Duration::from_millis(tick_ms.max(10)),
+        lobby_hours,
     };
     let mut client = build_client(config).await?;
     client
@@ -141,6 +151,7 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
     let data = Data {
         links: links::Links::new(config.host.store().writer().clone()),
         host: config.host,
+        lobby_hours: config.lobby_hours,
     };
     let dev_guild = config.dev_guild;
     let tick_every = config.tick_every;

@@ -12,8 +12,9 @@
 
 //!
 //! Rooms: `state/` (one game's table, replayed from its log), `commands` (who may send what),
-//! `bots`, `records` (export and import), `clock`, `say` (every sentence a player reads) and
-//! `error` (refusals and internal errors).
+//! `bots`, `lobby` (a game waiting until everyone seated in it joined), `records` (export and
+//! import), `clock`, `say` (every sentence a player reads) and `error` (refusals and internal
+//! errors).
 
 mod bots;
 mod clock;
@@ -21,6 +22,7 @@ mod commands;
 mod effect;
 mod error;
 mod event;
+mod lobby;
 mod players;
 mod queries;
 mod records;
@@ -42,6 +44,9 @@ pub use error::HostError;
 pub use event::{
     AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, REMINDER_HOURS, Setup,
     Timers,
+};
+pub use lobby::{
+    Chair, Declined, Joined, LOBBY_HOURS, Lobby, LobbyId, LobbySpec, LobbyStatus, Opened,
 };
 pub use players::{bot_id, bot_level};
 pub use say::Refused;

@@ -138,6 +138,29 @@ pub enum Refused {
     /// A game record (export text) that cannot be imported.
     #[error("{0}")]
     BadRecord(String),
+    #[error("there is no lobby #{0}")]
+    UnknownLobby(i64),
+    #[error(
+        "to start a game, take a seat in it yourself (as one of the players), or ask someone with \
+         the Manage Server permission"
+    )]
+    StarterMustPlay,
+    #[error("seats sets the size of an open table: use it with open:true")]
+    SeatsNeedOpen,
+    #[error("lobby #{lobby} has already started: it is game #{game}")]
+    LobbyStarted { lobby: i64, game: GameId },
+    #[error("lobby #{0} was cancelled: no game was started")]
+    LobbyCancelled(i64),
+    #[error("lobby #{0} has expired: no game was started (start a new one)")]
+    LobbyExpired(i64),
+    #[error("lobby #{0} has no free seat")]
+    LobbyFull(i64),
+    #[error("you have already joined lobby #{0}")]
+    AlreadyJoined(i64),
+    #[error("that seat is not yours: only the players invited to lobby #{0} may join it")]
+    NotInvited(i64),
+    #[error("you have no seat in lobby #{0}")]
+    NoLobbySeat(i64),
 }
 
 impl Refused {
@@ -333,5 +356,117 @@ pub mod motion {
 
     pub fn team(seat: &str, mover: PlayerId) -> String {
         format!("a team plays {seat} with player {mover} moving")
+    }
+}
+
+/// Lobbies (`lobby.rs`): what the lobby message and its notices say. Players are named as
+/// `player <id>`, which a front end replaces by a mention or a name.
+pub mod lobby {
+    use super::super::lobby::{Chair, Lobby, LobbyStatus};
+    use super::PlayerId;
+
+    fn players(ps: &[PlayerId]) -> String {
+        let names: Vec<String> = ps.iter().map(|p| format!("player {p}")).collect();
+        names.join(", ")
+    }
+
+    fn chair(c: &Chair) -> String {
+        match (c.player, c.joined) {
+            (Some(p), true) => format!("player {p} ✅"),
+            (Some(p), false) => format!("player {p} (invited)"),
+            (None, _) => "open".to_string(),
+        }
+    }
+
+    /// The lobby message: who is invited, the seats, how to answer; or how it ended.
+    pub fn message(l: &Lobby) -> String {
+        let name = l.kind.name();
+        match l.status {
+            LobbyStatus::Open => {
+                let seats: Vec<String> = l.chairs.iter().map(chair).collect();
+                let mut text = format!(
+                    "player {} opens a table of {name} (lobby #{}): {}",
+                    l.starter,
+                    l.id,
+                    seats.join(" · ")
+                );
+                let waiting = l.waiting();
+                if !waiting.is_empty() {
+                    text.push_str(&format!(
+                        "\n{}: press Join to take your seat, or Decline",
+                        players(&waiting)
+                    ));
+                }
+                if l.open_seats() > 0 {
+                    text.push_str(&format!(
+                        "\n{} open seat(s): anyone here may press Join",
+                        l.open_seats()
+                    ));
+                }
+                text.push_str(&format!(
+                    "\nthe game starts when every seat is taken; the lobby lapses after {} hours",
+                    l.hours
+                ));
+                text
+            }
+            LobbyStatus::Started(game) => {
+                format!("lobby #{} is complete: {name} #{game} has begun", l.id)
+            }
+            LobbyStatus::Cancelled => cancelled(l),
+            LobbyStatus::Expired => expired(l),
+        }
+    }
+
+    pub fn cancelled(l: &Lobby) -> String {
+        format!(
+            "lobby #{} ({}) is cancelled: an invitation was declined; no game was started",
+            l.id,
+            l.kind.name()
+        )
+    }
+
+    pub fn expired(l: &Lobby) -> String {
+        format!(
+            "lobby #{} ({}) expired after {} hours before every seat was taken; no game was \
+             started",
+            l.id,
+            l.kind.name(),
+            l.hours
+        )
+    }
+
+    /// The starter's answer when the lobby waits.
+    pub fn opened(l: &Lobby) -> String {
+        format!(
+            "lobby #{} is open: the game starts when every seat is taken (within {} hours)",
+            l.id, l.hours
+        )
+    }
+
+    /// A Join that leaves the lobby waiting.
+    pub fn joined(l: &Lobby) -> String {
+        let mut missing = Vec::new();
+        if !l.waiting().is_empty() {
+            missing.push(players(&l.waiting()));
+        }
+        if l.open_seats() > 0 {
+            missing.push(format!("{} open seat(s)", l.open_seats()));
+        }
+        format!(
+            "you joined lobby #{}; waiting for {}",
+            l.id,
+            missing.join(" and ")
+        )
+    }
+
+    pub fn declined(l: &Lobby, cancelled: bool) -> String {
+        if cancelled {
+            format!("you declined: lobby #{} is cancelled", l.id)
+        } else {
+            format!(
+                "you left lobby #{}: your seat is open for anyone here",
+                l.id
+            )
+        }
     }
 }

@@ -5,6 +5,7 @@
 //! SQL is kept portable (`$1` placeholders, integer ids, text JSON) so a Postgres store can
 //! follow.
 
+mod lobbies;
 mod ratings;
 
 use std::str::FromStr;
@@ -14,6 +15,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Row, SqlitePool};
 use thiserror::Error;
 
+pub use lobbies::{LobbyRow, LobbyWrite};
 pub use ratings::{Rating, conservative};
 
 /// The default database, next to where the bot runs.

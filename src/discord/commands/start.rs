@@ -1,16 +1,18 @@
-//! `/hexmeros start`: seat the people and the bots, create the game and post it in its thread.
+//! `/hexmeros start`: open a lobby for the people named (issue 17, consent), or, when nobody but
+//! the starter and bots play, create the game at once and post it in its thread. The lobby
+//! itself, its buttons and its game's start are `lobby`'s.
 
 use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 
 use hexmeros::ai::Level;
 use hexmeros::games::GameKind;
-use hexmeros::host::{PlayerId, Timers};
+use hexmeros::host::{Actor, Effect, GameId, LobbySpec, Opened, PlayerId, Timers};
 
-use super::super::{activity, deliver, reply};
-use super::{Context, Error, GameChoice, origin, player};
+use super::super::{Data, activity, deliver, lobby, reply};
+use super::{Context, Error, GameChoice, is_admin, origin, player};
 
-/// Start a game in a new thread; seat order is colour order (Silver first).
+/// Start a game once everyone named has joined; seat order is colour order (Silver first).
 #[poise::command(slash_command)]
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn start(
@@ -27,16 +29,80 @@ pub(super) async fn start(
     #[description = "HexiMeros: keep score by the points table (default on)"] scored: Option<bool>,
     #[description = "computer players filling the seats after the people"] bots: Option<u8>,
     #[description = "the bots' level (default normal)"] level: Option<LevelChoice>,
+    #[description = "leave the seats not named open for anyone here to join (default off)"]
+    open: Option<bool>,
+    #[description = "with open: how many seats in all (default: the game's most)"] seats: Option<
+        u8,
+    >,
 ) -> Result<(), Error> {
-    ctx.defer().await?;
-    let data = ctx.data();
-    let kind = game.map(GameChoice::kind).unwrap_or(GameKind::HexiMeros);
     let users: Vec<serenity::User> = [Some(p1), p2, p3, p4, p5, p6]
         .into_iter()
         .flatten()
         .collect();
+    let open = open.unwrap_or(false);
+    // From the options alone, before anything else: a lobby is answered privately (the lobby
+    // message is the public part), a game started at once publicly, as before.
+    let me_id = ctx.author().id;
+    if open || users.iter().any(|u| u.id != me_id) {
+        ctx.defer_ephemeral().await?;
+    } else {
+        ctx.defer().await?;
+    }
+    let data = ctx.data();
+    let kind = game.map(GameChoice::kind).unwrap_or(GameKind::HexiMeros);
+    let me = player(ctx).await?;
+    let spec = LobbySpec {
+        kind,
+        starter: Actor {
+            player: me,
+            admin: is_admin(ctx),
+        },
+        people: people(data, &users).await?,
+        bots: seat_bots(data, bots.unwrap_or(0).min(6), level).await?,
+        open,
+        seats: seats.map(usize::from),
+        house_rules: match (kind, scored) {
+            (GameKind::HexiMeros, Some(s)) => Some(serde_json::json!({ "scored": s })),
+            _ => None,
+        },
+        timers: timer_hours.map(|h| Timers {
+            turn_timer_hours: h,
+            ..Timers::default()
+        }),
+        hours: data.lobby_hours,
+    };
+    let (text, private) = match data.host.open_lobby(spec).await? {
+        Opened::Started { game, fx } => (started(ctx, kind, me, game, fx).await?, false),
+        Opened::Waiting(l) => {
+            let http = &ctx.serenity_context().http;
+            lobby::post(http, data, &l, origin(ctx, me)).await?;
+            (l.opened_text(), true)
+        }
+    };
+    ctx.send(CreateReply::default().content(text).ephemeral(private))
+        .await?;
+    Ok(())
+}
+
+/// A game started at once: post it, and what the starter reads.
+async fn started(
+    ctx: Context<'_>,
+    kind: GameKind,
+    me: PlayerId,
+    game: GameId,
+    fx: Vec<Effect>,
+) -> Result<String, Error> {
+    activity::note_game(ctx, game).await;
+    // A bot in the first seat moves at once (`deliver` lets the bots play).
+    let http = &ctx.serenity_context().http;
+    let lines = deliver::deliver(http, ctx.data(), fx, origin(ctx, me)).await;
+    lobby::started(ctx.data(), kind, game, lines).await
+}
+
+/// The people named, as players (a bot user cannot take a seat).
+async fn people(data: &Data, users: &[serenity::User]) -> Result<Vec<PlayerId>, Error> {
     let mut players = Vec::new();
-    for u in &users {
+    for u in users {
         if u.bot {
             return Err(reply::refused(format!(
                 "{} is a bot and cannot take a seat",
@@ -48,39 +114,21 @@ pub(super) async fn start(
             .await?;
         players.push(u.id.get() as PlayerId);
     }
-    for _ in 0..bots.unwrap_or(0).min(6) {
-        let level = match level.unwrap_or(LevelChoice::Normal) {
-            LevelChoice::Easy => Level::Easy,
-            LevelChoice::Normal => Level::Normal,
-            LevelChoice::Hard => Level::Hard,
-        };
-        players.push(data.host.bot_player(level).await?);
-    }
-    let me = player(ctx).await?;
-    let house = match (kind, scored) {
-        (GameKind::HexiMeros, Some(s)) => Some(serde_json::json!({ "scored": s })),
-        _ => None,
+    Ok(players)
+}
+
+/// `n` seats for the bot of `level`.
+async fn seat_bots(data: &Data, n: u8, level: Option<LevelChoice>) -> Result<Vec<PlayerId>, Error> {
+    let level = match level.unwrap_or(LevelChoice::Normal) {
+        LevelChoice::Easy => Level::Easy,
+        LevelChoice::Normal => Level::Normal,
+        LevelChoice::Hard => Level::Hard,
     };
-    let timers = timer_hours.map(|h| Timers {
-        turn_timer_hours: h,
-        ..Timers::default()
-    });
-    let (id, fx) = data.host.create(kind, &players, house, timers).await?;
-    activity::note_game(ctx, id).await;
-    let lines = deliver::deliver(&ctx.serenity_context().http, data, fx, origin(ctx, me)).await;
-    // A bot in the first seat moves at once.
-    deliver::bots(&ctx.serenity_context().http, data, id);
-    let place = match data.links.by_game(id).await? {
-        Some(l) => format!(" in <#{}>", l.thread),
-        None => String::new(),
-    };
-    let mut text = format!("{} #{id} started{place}", kind.name());
-    for l in lines {
-        text.push('\n');
-        text.push_str(&l);
+    let mut bots = Vec::new();
+    for _ in 0..n {
+        bots.push(data.host.bot_player(level).await?);
     }
-    ctx.send(CreateReply::default().content(text)).await?;
-    Ok(())
+    Ok(bots)
 }
 
 #[derive(Clone, Copy, Debug, poise::ChoiceParameter)]

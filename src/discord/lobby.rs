@@ -1,0 +1,223 @@
+//! Lobbies on Discord (issue 17, consent; the rules are the host's, `host/lobby.rs`): the lobby
+//! message with its Join / Decline buttons, posted once in the channel `/hexmeros start` was used
+//! in and pinging each invited person; the clicks on those buttons; the notices when a lobby is
+//! cancelled or expires. A lobby belongs to the server it was opened in: a click from another
+//! server or a DM gets the unknown lobby's answer. The table `discord_lobbies`
+//! (`migrations/0004_lobbies.sql`) keeps where each lobby lives, so buttons work after a restart.
+
+use std::sync::Arc;
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ChannelId, ComponentInteraction, CreateActionRow, CreateAllowedMentions, CreateButton,
+    CreateMessage, EditMessage, GuildId, Http, MessageId,
+};
+use sqlx::Row;
+
+use hexmeros::games::GameKind;
+use hexmeros::host::{GameId, HostError, Joined, Lobby, LobbyId, LobbyStatus, PlayerId, Refused};
+
+use super::deliver::{self, Origin};
+use super::ids::{Action, ComponentId};
+use super::scope::{self, Scope};
+use super::{Data, Error};
+
+/// Where a lobby lives on Discord.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LobbyLink {
+    guild: Option<u64>,
+    channel: u64,
+    message: Option<u64>,
+}
+
+async fn link(data: &Data, lobby: LobbyId) -> Result<Option<LobbyLink>, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT guild_id, channel_id, message_id FROM discord_lobbies WHERE lobby_id = $1",
+    )
+    .bind(lobby)
+    .fetch_optional(data.host.store().writer())
+    .await?;
+    row.map(|r| {
+        Ok(LobbyLink {
+            guild: r.try_get::<Option<i64>, _>(0)?.map(|g| g as u64),
+            channel: r.try_get::<i64, _>(1)? as u64,
+            message: r.try_get::<Option<i64>, _>(2)?.map(|m| m as u64),
+        })
+    })
+    .transpose()
+}
+
+async fn insert(data: &Data, lobby: LobbyId, l: LobbyLink) -> Result<(), sqlx::Error> {
+    // Snowflakes fit in 63 bits: the casts are lossless.
+    sqlx::query(
+        "INSERT INTO discord_lobbies (lobby_id, guild_id, channel_id, message_id) \
+         VALUES ($1, $2, $3, $4) ON CONFLICT (lobby_id) DO UPDATE SET message_id = $4",
+    )
+    .bind(lobby)
+    .bind(l.guild.map(|g| g as i64))
+    .bind(l.channel as i64)
+    .bind(l.message.map(|m| m as i64))
+    .execute(data.host.store().writer())
+    .await?;
+    Ok(())
+}
+
+fn buttons(lobby: LobbyId) -> Vec<CreateActionRow> {
+    let id = |a| ComponentId::new(lobby, 0, a).encode();
+    vec![CreateActionRow::Buttons(vec![
+        CreateButton::new(id(Action::LobbyJoin))
+            .label("Join")
+            .style(serenity::ButtonStyle::Success),
+        CreateButton::new(id(Action::LobbyDecline))
+            .label("Decline")
+            .style(serenity::ButtonStyle::Danger),
+    ])]
+}
+
+/// The lobby message's text: the host's words with names, and the game's thread once started.
+async fn text(data: &Data, lobby: &Lobby) -> String {
+    let mut text = deliver::with_names(data, &lobby.message()).await;
+    if let LobbyStatus::Started(game) = lobby.status
+        && let Ok(Some(l)) = data.links.by_game(game).await
+    {
+        text.push_str(&format!(" in <#{}>", l.thread));
+    }
+    text
+}
+
+/// Post the lobby message in the channel of `origin`, pinging once each invited person who has
+/// not joined, and remember where it is.
+pub async fn post(http: &Http, data: &Data, lobby: &Lobby, origin: Origin) -> anyhow::Result<()> {
+    let channel = origin
+        .channel
+        .ok_or_else(|| anyhow::anyhow!("a lobby needs a channel"))?;
+    let mut link = LobbyLink {
+        guild: origin.guild.map(GuildId::get),
+        channel: channel.get(),
+        message: None,
+    };
+    // Stored first: a click may come as soon as the message is seen.
+    insert(data, lobby.id, link).await?;
+    let msg = CreateMessage::new()
+        .content(text(data, lobby).await)
+        .components(buttons(lobby.id))
+        .allowed_mentions(deliver::pinging(&lobby.waiting()));
+    let sent = deliver::send(http, channel, msg).await?;
+    link.message = Some(sent.id.get());
+    insert(data, lobby.id, link).await?;
+    Ok(())
+}
+
+/// Bring the lobby message up to date (its buttons go once the lobby ended), and say in the
+/// channel when it ended without a game. Failures are logged: the host's decision stands.
+async fn show(http: &Http, data: &Data, lobby: &Lobby, link: LobbyLink) {
+    let channel = ChannelId::new(link.channel);
+    if let Some(m) = link.message {
+        let components = match lobby.status {
+            LobbyStatus::Open => buttons(lobby.id),
+            _ => Vec::new(),
+        };
+        let edit = EditMessage::new()
+            .content(text(data, lobby).await)
+            .components(components)
+            .allowed_mentions(CreateAllowedMentions::new());
+        let done = deliver::retry("updating a lobby message", || {
+            channel.edit_message(http, MessageId::new(m), edit.clone())
+        })
+        .await;
+        if let Err(e) = done {
+            tracing::warn!(lobby = lobby.id, error = %e, "the lobby message was not updated");
+        }
+    }
+    if let Some(notice) = lobby.notice() {
+        let msg = CreateMessage::new()
+            .content(deliver::with_names(data, &notice).await)
+            .allowed_mentions(CreateAllowedMentions::new());
+        if let Err(e) = deliver::send(http, channel, msg).await {
+            tracing::warn!(lobby = lobby.id, error = %e, "a lobby notice was not posted");
+        }
+    }
+}
+
+/// A Join (`join`) or Decline on lobby `id`: the clicker's private answer.
+pub async fn click(
+    http: &Arc<Http>,
+    data: &Data,
+    ci: &ComponentInteraction,
+    id: LobbyId,
+    join: bool,
+) -> Result<String, Error> {
+    // Another server's lobby, or any in a DM, reads as one that does not exist.
+    let scope = Scope::of(ci.guild_id, ci.user.id);
+    let Some(link) = link(data, id)
+        .await?
+        .filter(|l| scope::admits_link(scope, l.guild))
+    else {
+        return Err(HostError::from(Refused::UnknownLobby(id)).into());
+    };
+    let me = ci.user.id.get() as PlayerId;
+    data.host.ensure_player(me, &ci.user.name).await?;
+    if !join {
+        let (lobby, how) = data.host.decline_lobby(id, me).await?;
+        show(http, data, &lobby, link).await;
+        return Ok(lobby.declined_text(how));
+    }
+    match data.host.join_lobby(id, me).await? {
+        Joined::Waiting(lobby) => {
+            show(http, data, &lobby, link).await;
+            Ok(deliver::with_names(data, &lobby.joined_text()).await)
+        }
+        Joined::Started { lobby, fx } => {
+            let origin = Origin {
+                channel: Some(ChannelId::new(link.channel)),
+                guild: link.guild.map(GuildId::new),
+                actor: Some(me),
+            };
+            let lines = deliver::deliver(http, data, fx, origin).await;
+            show(http, data, &lobby, link).await;
+            let LobbyStatus::Started(game) = lobby.status else {
+                return Err(anyhow::anyhow!("lobby #{id} joined full but not started"));
+            };
+            let started = started(data, lobby.kind, game, lines).await?;
+            Ok(format!("you joined lobby #{id}: {started}"))
+        }
+    }
+}
+
+/// What a started game's starter (or last joiner) reads: where the game is, and the host's
+/// private lines.
+pub async fn started(
+    data: &Data,
+    kind: GameKind,
+    game: GameId,
+    lines: Vec<String>,
+) -> Result<String, Error> {
+    let place = match data.links.by_game(game).await? {
+        Some(l) => format!(" in <#{}>", l.thread),
+        None => String::new(),
+    };
+    let mut text = format!("{} #{game} started{place}", kind.name());
+    for l in lines {
+        text.push('\n');
+        text.push_str(&l);
+    }
+    Ok(text)
+}
+
+/// Expire the lobbies whose time ran out and say so where they were opened (the timer task).
+pub async fn expire(http: &Http, data: &Data) {
+    let expired = match data.host.expire_lobbies().await {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::error!(error = %e, "lobby timers failed");
+            return;
+        }
+    };
+    for lobby in expired {
+        match link(data, lobby.id).await {
+            Ok(Some(l)) => show(http, data, &lobby, l).await,
+            Ok(None) => {}
+            Err(e) => tracing::warn!(lobby = lobby.id, error = %e, "an expired lobby has no link"),
+        }
+    }
+}
