@@ -14,6 +14,7 @@ mod config;
 mod deliver;
 mod events;
 mod ids;
+mod limits;
 mod links;
 mod picture;
 mod reply;
@@ -40,6 +41,8 @@ pub struct Config {
     pub host: Arc<GameHost>,
     /// How often the host's timers run.
     pub tick_every: Duration,
+    /// Per-user rates and queue sizes (see `limits`).
+    pub limits: config::Limits,
 }
 
 /// What every command and handler shares.
@@ -47,6 +50,7 @@ pub struct Config {
 pub struct Data {
     pub host: Arc<GameHost>,
     pub links: links::Links,
+    pub limits: Arc<limits::Limits>,
 }
 
 pub type Error = anyhow::Error;
@@ -76,6 +80,7 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
     let api_base = var("DISCORD_API_BASE")
         .map(|b| config::api_base(&b))
         .transpose()?;
+    let limits = config::Limits::from_env(&var)?;
     let url = db
         .or_else(|| var("DATABASE_URL"))
         .unwrap_or_else(|| hexmeros::store::DEFAULT_DATABASE_URL.to_string());
@@ -99,6 +104,7 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
         dev_guild,
         host: Arc::new(GameHost::new(store, clock)),
         tick_every: Duration::from_millis(tick_ms.max(10)),
+        limits,
     };
     let mut client = build_client(config).await?;
     client
@@ -141,6 +147,7 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
     let data = Data {
         links: links::Links::new(config.host.store().writer().clone()),
         host: config.host,
+        limits: Arc::new(limits::Limits::new(config.limits)),
     };
     let dev_guild = config.dev_guild;
     let tick_every = config.tick_every;
@@ -148,7 +155,8 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
         .options(poise::FrameworkOptions {
             commands: commands::all(),
             on_error: |e| Box::pin(commands::on_error(e)),
-            pre_command: |ctx| Box::pin(activity::pre_command(ctx)),
+            command_check: Some(|ctx| Box::pin(commands::guard(ctx))),
+            pre_command: |ctx| Box::pin(commands::acknowledge(ctx)),
             post_command: |ctx| Box::pin(activity::post_command(ctx)),
             event_handler: |fw, ev| Box::pin(handle_event(fw, ev)),
             ..Default::default()

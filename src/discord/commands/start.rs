@@ -29,6 +29,7 @@ pub(super) async fn start(
     #[description = "the bots' level (default normal)"] level: Option<LevelChoice>,
 ) -> Result<(), Error> {
     ctx.defer().await?;
+    super::admit_start(ctx, bots).await?; // issue 17: rates and the active-games limit
     let data = ctx.data();
     let kind = game.map(GameChoice::kind).unwrap_or(GameKind::HexiMeros);
     let users: Vec<serenity::User> = [Some(p1), p2, p3, p4, p5, p6]
