@@ -80,7 +80,7 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
     let api_base = var("DISCORD_API_BASE")
         .map(|b| config::api_base(&b))
         .transpose()?;
-    let limits = config::Limits::from_env(&var)?;
+    let limits = config::Limits::from_env(var)?;
     let url = db
         .or_else(|| var("DATABASE_URL"))
         .unwrap_or_else(|| hexmeros::store::DEFAULT_DATABASE_URL.to_string());

@@ -4,9 +4,10 @@
 //! staged move, and the replay GIF of a finished game. A picture that cannot be drawn falls back
 //! to the text board, so a game never stalls on its picture.
 //!
-//! Every drawing holds a place in the bounded picture queue (see `limits`). A board a user asks
-//! for ([`asked_board`]) is refused as "busy" when the queue is full; a turn board or a preview
-//! is then shown as text instead, and a replay waits for its place.
+//! Every drawing holds a place in the bounded picture queue (see `limits`). When it is full, a
+//! board a user asks for ([`asked_board`]) is refused as "busy", a staged move's preview is
+//! shown as text, and what the game itself posts (a turn's board, the replay) waits for a place:
+//! it is one per move, not one per request.
 
 use hexmeros::background::{self, Work};
 use hexmeros::games::Seat;
@@ -20,19 +21,6 @@ use super::{Error, reply};
 pub enum Picture {
     Png(Vec<u8>),
     Text(String),
-}
-
-/// Draw `state` with `opts` on the picture pool if the queue has room; the text board when it
-/// has none or drawing fails.
-async fn draw(limits: &Limits, state: &GameState, opts: ViewOptions) -> Picture {
-    let Some(slot) = limits.render_slot() else {
-        tracing::info!(
-            game = state.id(),
-            "the picture queue is full; the text board instead"
-        );
-        return Picture::Text(state.board_text());
-    };
-    draw_in(slot, state, opts).await
 }
 
 /// Draw `state` with `opts` holding the queue place `slot`.
@@ -67,9 +55,12 @@ fn board_options(state: &GameState, viewer: Option<Seat>) -> ViewOptions {
 }
 
 /// The board of a game from `viewer`'s side (the Token holder's when `None`), as the game
-/// shows it (a turn message): the text board when the picture queue is full.
+/// posts it (a turn message), once the picture queue has room.
 pub async fn board(limits: &Limits, state: &GameState, viewer: Option<Seat>) -> Picture {
-    draw(limits, state, board_options(state, viewer)).await
+    match limits.render_slot_waiting().await {
+        Some(slot) => draw_in(slot, state, board_options(state, viewer)).await,
+        None => Picture::Text(state.board_text()),
+    }
 }
 
 /// A board a user asked for (their rate is checked by the caller, before anything else): the
@@ -94,16 +85,17 @@ pub async fn preview(
     viewer: Option<Seat>,
     staged: &str,
 ) -> Picture {
-    if !limits.picture_allowed(user) {
-        return Picture::Text(state.board_text());
-    }
+    let slot = match limits.render_slot() {
+        Some(slot) if limits.picture_allowed(user) => slot,
+        _ => return Picture::Text(state.board_text()),
+    };
     let opts = ViewOptions {
         as_seat: viewer,
         staged: Some(staged.to_string()),
         turn: Some(state.turn_number()),
         ..ViewOptions::default()
     };
-    draw(limits, state, opts).await
+    draw_in(slot, state, opts).await
 }
 
 /// The replay GIF of a game from its export text, once the picture queue has room.
