@@ -590,17 +590,22 @@ async fn reaction(
                 )),
             }
         }
-        // A picture by DM at the user's request: within their rates, or nothing.
-        None => match data.limits.picture(me) {
-            Ok(()) => match board_reply(&data.limits, &state, state.seat_of(me)).await {
-                Ok(r) => r,
-                Err(_) => return Ok(()),
-            },
-            Err(_) => return Ok(()),
+        None => match my_side(data, &state, me).await {
+            Some(r) => r,
+            None => return Ok(()),
         },
     };
     if data.limits.dm_allowed(me) {
         deliver::dm(http, data, me, reply.into_message(), false).await;
     }
     Ok(())
+}
+
+/// The board from `me`'s side, to send by DM at their request: none over their picture rate
+/// or when the picture queue is full (a reaction has no private answer to refuse with).
+async fn my_side(data: &Data, state: &GameState, me: PlayerId) -> Option<Reply> {
+    data.limits.picture(me).ok()?;
+    board_reply(&data.limits, state, state.seat_of(me))
+        .await
+        .ok()
 }
