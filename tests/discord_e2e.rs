@@ -29,6 +29,8 @@ struct Bot {
     api_base: String,
     /// `RUST_LOG` for the process, if set.
     rust_log: Option<String>,
+    /// More environment for the process (a limit lowered for a test).
+    env: Vec<(String, String)>,
 }
 
 impl Bot {
@@ -38,6 +40,11 @@ impl Bot {
 
     /// A bot whose stderr (in `log()`) is filtered by `rust_log`.
     async fn start_logging(fake: &F, rust_log: Option<&str>) -> Bot {
+        Bot::start_with(fake, rust_log, &[]).await
+    }
+
+    /// A bot with more environment variables.
+    async fn start_with(fake: &F, rust_log: Option<&str>, env: &[(&str, &str)]) -> Bot {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
         let mut bot = Bot {
@@ -45,6 +52,10 @@ impl Bot {
             child: None,
             api_base: fake.api_base(),
             rust_log: rust_log.map(str::to_string),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
         };
         bot.spawn();
         fake.wait_ready(T).await.unwrap();
@@ -69,6 +80,7 @@ impl Bot {
         if let Some(filter) = &self.rust_log {
             cmd.env("RUST_LOG", filter);
         }
+        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         let child = cmd
             .arg("serve")
             .current_dir(self.dir.path())
@@ -2353,5 +2365,141 @@ async fn an_open_lobby_takes_anyone_here_and_a_declined_seat_opens() {
     assert_eq!(seated, [u(1) as i64, u(5) as i64, u(6) as i64]);
     let r = click(&fake, u(8), F::CHANNEL_ID, m, &join_id(lobby)).await;
     assert_refused(&r, "has already started");
+    assert_clean(&fake, &bot);
+}
+
+// ----- bounded resources and Discord's limits (issue 17) -----
+
+/// The answer to interaction `i`: its first response when that carries the answer (a refusal
+/// before anything ran), else the followup after the acknowledgement. Its text and flags.
+async fn answer(fake: &F, i: &Interaction) -> (String, u64) {
+    let first = fake.first_response(i, T).await.unwrap();
+    assert_eq!(first.status, 204, "first response {first:?}");
+    let data = &first.json.as_ref().unwrap()["data"];
+    if let Some(text) = data["content"].as_str() {
+        return (text.to_string(), data["flags"].as_u64().unwrap_or(0));
+    }
+    let r = followup(fake, i).await;
+    let flags = r.json.as_ref().unwrap()["flags"].as_u64().unwrap_or(0);
+    (content(&r), flags)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_1500_character_argument_gets_a_private_answer_within_discords_limits() {
+    let fake = F::start().await;
+    let (bot, game, _, _) = hexdame_game(&fake).await;
+    let version = bot.state(game.id).await.version();
+    let posted = fake.messages(game.thread).len();
+    let long = "Q4".repeat(750);
+    let cases = [
+        sub("move", json!([str_opt("from", &long)])),
+        sub("move", json!([str_opt("from", "a3"), str_opt("to", &long)])),
+        sub("move", json!([str_opt("from", &format!("a3-{long}"))])),
+        sub(
+            "move",
+            json!([
+                str_opt("from", &long),
+                str_opt("to", &long),
+                str_opt("check", &long)
+            ]),
+        ),
+        sub("board", json!([str_opt("as", &long)])),
+        sub("check", json!([str_opt("colour", &long)])),
+        group(
+            "vote",
+            "house-rule",
+            json!([str_opt("key", &long), str_opt("value", &long)]),
+        ),
+        group(
+            "vote",
+            "house-rule",
+            json!([str_opt("key", "timer_hours"), str_opt("value", &long)]),
+        ),
+    ];
+    for options in cases {
+        let i = fake
+            .slash(u(1), game.thread, "hexmeros", options.clone())
+            .await;
+        let (text, flags) = answer(&fake, &i).await;
+        assert!(text.starts_with("⚠️"), "{options}: {text}");
+        assert!(
+            text.chars().count() <= 2000,
+            "{options}: {} chars",
+            text.len()
+        );
+        assert_eq!(flags & 64, 64, "{options}: not private");
+    }
+    assert_eq!(
+        bot.state(game.id).await.version(),
+        version,
+        "nothing changed"
+    );
+    assert_eq!(fake.messages(game.thread).len(), posted, "nothing posted");
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_board_requests_in_a_second_give_a_handful_of_pictures_and_polite_refusals() {
+    let fake = F::start().await;
+    let (bot, game, turn, body) = hexdame_game(&fake).await;
+    let board = id_with(&body, "board");
+    // Half by the Board button, half by /hexmeros board, all at once.
+    let asked = (0..50).map(|n| {
+        let (fake, board) = (&fake, &board);
+        async move {
+            let i = if n % 2 == 0 {
+                fake.button(u(1), game.thread, turn, board).await
+            } else {
+                fake.slash(u(1), game.thread, "hexmeros", sub("board", json!([])))
+                    .await
+            };
+            acked(fake, &i).await;
+            followup(fake, &i).await
+        }
+    });
+    let answers = futures_util::future::join_all(asked).await;
+    let (mut pictures, mut refusals) = (0, 0);
+    for a in &answers {
+        assert!(is_private(a), "{a:?}");
+        let text = content(a);
+        if text.contains("going too fast — try again in") || text.contains("try again in a moment")
+        {
+            assert!(a.files.is_empty(), "{a:?}");
+            refusals += 1;
+        } else {
+            assert_board(a);
+            pictures += 1;
+        }
+    }
+    assert_eq!(pictures + refusals, 50);
+    assert!((1..=6).contains(&pictures), "{pictures} pictures");
+    // Another user is not held up by the first one's haste.
+    let r = click(&fake, u(2), game.thread, turn, &board).await;
+    assert_board(&r);
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_beyond_the_active_games_limit_is_refused() {
+    let fake = F::start().await;
+    let limit = [("HEXMEROS_MAX_ACTIVE_GAMES", "2")];
+    let bot = Bot::start_with(&fake, None, &limit).await;
+    for _ in 0..2 {
+        start(&fake, &[u(1), u(2)], Some(1)).await;
+    }
+    let threads = fake.threads().len();
+    let opts = json!([
+        user_opt("p1", u(1)),
+        user_opt("p2", u(3)),
+        json!({"type": 4, "name": "game", "value": 1})
+    ]);
+    let r = hx(&fake, u(1), F::CHANNEL_ID, "start", opts).await;
+    assert_refused(&r, "you already play in 2 unfinished games");
+    assert_eq!(fake.threads().len(), threads, "no thread opened");
+    let store = hexmeros::store::Store::open(&bot.db_url()).await.unwrap();
+    assert!(store.game(3).await.unwrap().is_none());
+    store.close().await;
+    // Someone else may still start one with the second player.
+    start(&fake, &[u(3), u(2)], Some(1)).await;
     assert_clean(&fake, &bot);
 }

@@ -1475,3 +1475,68 @@ async fn every_game_kind_plays_to_a_win_and_to_a_draw() {
     assert_eq!(rated.len(), 6);
     assert!(rated.iter().any(|r| r.player == 1 && r.games == 10));
 }
+
+/// The count the Discord front end's active-games limit reads: games a player sits in that are
+/// not finished or aborted (a paused game counts).
+#[tokio::test]
+async fn unfinished_games_count_the_games_a_player_sits_in_until_they_end() {
+    let e = env().await;
+    ensure_players(&e.host, 1..=3).await;
+    let mut games = Vec::new();
+    for players in [[1, 2], [1, 2], [2, 3]] {
+        let (g, _) = e
+            .host
+            .create(GameKind::HexDame, &players, None, None)
+            .await
+            .unwrap();
+        games.push(g);
+    }
+    let count = |p| e.host.unfinished_games(p);
+    assert_eq!(
+        (
+            count(1).await.unwrap(),
+            count(2).await.unwrap(),
+            count(3).await.unwrap()
+        ),
+        (2, 3, 1)
+    );
+    assert_eq!(count(4).await.unwrap(), 0);
+    let by_admin = Actor {
+        player: 3,
+        admin: true,
+    };
+    e.host
+        .handle(games[0], by_admin, Command::Admin(AdminAction::Abort), None)
+        .await
+        .unwrap();
+    e.host
+        .handle(games[2], by_admin, Command::Admin(AdminAction::Pause), None)
+        .await
+        .unwrap();
+    // A draw agreed after two moves finishes the second game.
+    for _ in 0..2 {
+        let st = e.host.state(games[1]).await.unwrap();
+        let text = st.position().legal_moves()[0].clone();
+        act(
+            &e.host,
+            games[1],
+            st.holder_player().unwrap(),
+            cmd_move(&text),
+        )
+        .await;
+    }
+    act(&e.host, games[1], 1, Command::Propose(Motion::Draw)).await;
+    act(&e.host, games[1], 2, vote(true)).await;
+    assert_eq!(
+        e.host.state(games[1]).await.unwrap().status(),
+        Status::Finished
+    );
+    assert_eq!(
+        (
+            count(1).await.unwrap(),
+            count(2).await.unwrap(),
+            count(3).await.unwrap()
+        ),
+        (0, 1, 1)
+    );
+}

@@ -2,7 +2,8 @@
 //! anything starts: each refusal is one clear sentence naming the variable (`serve` then exits
 //! with code 2).
 
-use std::num::NonZeroU64;
+use std::num::{NonZeroU32, NonZeroU64};
+use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 
@@ -59,9 +60,180 @@ pub fn lobby_hours(raw: &str) -> anyhow::Result<u32> {
         })
 }
 
+/// A rate: at most `count` in any `per` (all of them at once, then one every `per / count`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    pub count: NonZeroU32,
+    pub per: Duration,
+}
+
+impl Rate {
+    const fn new(count: u32, per_secs: u64) -> Rate {
+        Rate {
+            count: match NonZeroU32::new(count) {
+                Some(n) => n,
+                None => NonZeroU32::MIN,
+            },
+            per: Duration::from_secs(per_secs),
+        }
+    }
+}
+
+/// What one user may ask for, and how much work may wait: read from the environment by
+/// [`Limits::from_env`], each with a default fit for a public bot. A rate of `None` is off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// `HEXMEROS_RATE_PICTURES`: board pictures one user asks for (Board button,
+    /// `/hexmeros board`, the 🔄 reaction).
+    pub pictures: Option<Rate>,
+    /// `HEXMEROS_RATE_DMS`: direct messages sent at one user's request (reactions' answers).
+    pub dms: Option<Rate>,
+    /// `HEXMEROS_RATE_STARTS`: games one user starts.
+    pub starts: Option<Rate>,
+    /// `HEXMEROS_RATE_BOT_SEATS`: bots one user seats with their starts.
+    pub bot_seats: Option<Rate>,
+    /// `HEXMEROS_MAX_ACTIVE_GAMES`: unfinished games a user may sit in and still start one.
+    pub active_games: usize,
+    /// `HEXMEROS_RENDER_QUEUE`: pictures drawing or waiting to be drawn at once.
+    pub render_queue: usize,
+    /// `HEXMEROS_BOT_QUEUE`: games whose bots think (or wait to) at once; more wait for the
+    /// timers.
+    pub bot_queue: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            pictures: Some(Rate::new(4, 20)),
+            dms: Some(Rate::new(3, 30)),
+            starts: Some(Rate::new(6, 3600)),
+            bot_seats: Some(Rate::new(12, 3600)),
+            active_games: 10,
+            render_queue: 16,
+            bot_queue: 8,
+        }
+    }
+}
+
+impl Limits {
+    /// The limits `var` (an environment lookup: trimmed, empty as unset) sets, the defaults
+    /// for the others; a malformed value is refused with one sentence naming its variable.
+    pub fn from_env(var: impl Fn(&str) -> Option<String>) -> anyhow::Result<Limits> {
+        let d = Limits::default();
+        let rate = |name: &str, default| var(name).map_or(Ok(default), |v| rate(name, &v));
+        let count = |name: &str, default| var(name).map_or(Ok(default), |v| count(name, &v));
+        Ok(Limits {
+            pictures: rate("HEXMEROS_RATE_PICTURES", d.pictures)?,
+            dms: rate("HEXMEROS_RATE_DMS", d.dms)?,
+            starts: rate("HEXMEROS_RATE_STARTS", d.starts)?,
+            bot_seats: rate("HEXMEROS_RATE_BOT_SEATS", d.bot_seats)?,
+            active_games: count("HEXMEROS_MAX_ACTIVE_GAMES", d.active_games)?,
+            render_queue: count("HEXMEROS_RENDER_QUEUE", d.render_queue)?,
+            bot_queue: count("HEXMEROS_BOT_QUEUE", d.bot_queue)?,
+        })
+    }
+}
+
+/// A rate variable: `COUNT/PERIOD` (`4/20s`, `6/1h`, `10/5m`), or `off`.
+fn rate(name: &str, raw: &str) -> anyhow::Result<Option<Rate>> {
+    if raw.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    let parsed = raw.split_once('/').and_then(|(count, per)| {
+        let count = count.trim().parse::<NonZeroU32>().ok()?;
+        let per = per.trim();
+        let unit = match per.chars().last()? {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            _ => return None,
+        };
+        let n = per[..per.len() - 1]
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n > 0)?;
+        let per = Duration::from_secs(n.checked_mul(unit)?);
+        Some(Rate { count, per })
+    });
+    parsed.map(Some).ok_or_else(|| {
+        anyhow::anyhow!(
+            "{name} must be COUNT/PERIOD, as 4/20s, 10/5m or 6/1h (at most COUNT in any \
+             PERIOD), or off; not {raw:?}"
+        )
+    })
+}
+
+/// A count variable: a whole number above 0.
+fn count(name: &str, raw: &str) -> anyhow::Result<usize> {
+    raw.parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| anyhow::anyhow!("{name} must be a whole number above 0, not {raw:?}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        }
+    }
+
+    #[test]
+    fn limits_default_when_unset_and_read_rates_and_counts() {
+        assert_eq!(Limits::from_env(env(&[])).ok(), Some(Limits::default()));
+        let l = Limits::from_env(env(&[
+            ("HEXMEROS_RATE_PICTURES", "2/10s"),
+            ("HEXMEROS_RATE_DMS", "OFF"),
+            ("HEXMEROS_RATE_STARTS", "3/2h"),
+            ("HEXMEROS_RATE_BOT_SEATS", "30/5m"),
+            ("HEXMEROS_MAX_ACTIVE_GAMES", "2"),
+            ("HEXMEROS_RENDER_QUEUE", "4"),
+            ("HEXMEROS_BOT_QUEUE", "1"),
+        ]))
+        .expect("valid limits");
+        let r = |count, secs| Some(Rate::new(count, secs));
+        assert_eq!(l.pictures, r(2, 10));
+        assert_eq!(l.dms, None);
+        assert_eq!(l.starts, r(3, 7200));
+        assert_eq!(l.bot_seats, r(30, 300));
+        assert_eq!((l.active_games, l.render_queue, l.bot_queue), (2, 4, 1));
+    }
+
+    #[test]
+    fn a_malformed_limit_is_refused_naming_its_variable() {
+        for (name, bad) in [
+            ("HEXMEROS_RATE_PICTURES", "4"),
+            ("HEXMEROS_RATE_PICTURES", "0/10s"),
+            ("HEXMEROS_RATE_DMS", "3/0s"),
+            ("HEXMEROS_RATE_STARTS", "3/1d"),
+            ("HEXMEROS_RATE_STARTS", "-1/1h"),
+            ("HEXMEROS_RATE_BOT_SEATS", "x/1h"),
+            ("HEXMEROS_RATE_BOT_SEATS", "3/h"),
+            ("HEXMEROS_MAX_ACTIVE_GAMES", "0"),
+            ("HEXMEROS_RENDER_QUEUE", "-3"),
+            ("HEXMEROS_BOT_QUEUE", "many"),
+        ] {
+            let err = Limits::from_env(env(&[(name, bad)]))
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(
+                err.starts_with(&format!("{name} must be")),
+                "{name}={bad}: {err}"
+            );
+            assert!(err.contains(&format!("{bad:?}")), "{err}");
+        }
+    }
 
     #[test]
     fn lobby_hours_are_a_positive_number_of_hours() {

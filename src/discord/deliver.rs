@@ -211,11 +211,21 @@ pub async fn deliver(
     private
 }
 
-/// Let the game's bots play until a person must act, delivering what they do.
+/// Let the game's bots play until a person must act, delivering what they do, if the bot queue
+/// has room. Else the game is left to the timers: a game waiting on a bot is due at once, so
+/// the next tick drives its bots (no bot turn is lost, and the queue does not grow).
 pub fn bots(http: &Arc<Http>, data: &Data, game: GameId) {
+    let Some(slot) = data.limits.bot_slot() else {
+        tracing::info!(
+            game,
+            "the bot queue is full; the timers will drive this game's bots"
+        );
+        return;
+    };
     let http = http.clone();
     let data = data.clone();
     tokio::spawn(async move {
+        let _slot = slot;
         match data.host.bot_turns(game).await {
             Ok(fx) if !fx.is_empty() => {
                 Box::pin(deliver(&http, &data, fx, Origin::default())).await;
@@ -399,7 +409,7 @@ pub async fn post_turn(
             mention(data, p).await
         ));
     }
-    let pic = picture::board(&state, state.holder()).await;
+    let pic = picture::board(&data.limits, &state, state.holder()).await;
     let mut msg = with_picture(CreateMessage::new(), content, pic)
         // The holder is pinged by its own message; the board itself pings nobody.
         .allowed_mentions(CreateAllowedMentions::new());
@@ -438,7 +448,7 @@ async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()>
     let state = data.host.state(game).await?;
     if state.status() == Status::Finished && data.links.claim_gif(game).await? {
         let export = data.host.export(game).await?;
-        if let Some(gif) = picture::replay(export).await {
+        if let Some(gif) = picture::replay(&data.limits, export).await {
             send(
                 http,
                 thread,
@@ -636,6 +646,7 @@ pub async fn tick_loop(http: Arc<Http>, data: Data, every: Duration) {
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         interval.tick().await;
+        data.limits.forget_idle();
         match data.host.tick().await {
             Ok(fx) if !fx.is_empty() => {
                 deliver(&http, &data, fx, Origin::default()).await;

@@ -19,6 +19,7 @@ use hexmeros::host::{Actor, Command, GameId, GameState, HostError, Motion, Playe
 
 use super::deliver::{self, Origin};
 use super::ids::{Action, ComponentId, Proposal};
+use super::limits::Limits;
 use super::picture::{self, Picture};
 use super::scope::{self, Scope};
 use super::{Data, Error};
@@ -57,34 +58,38 @@ impl Reply {
         }
     }
 
+    /// The text within Discord's limits, and the files: the reply's, and the whole text when
+    /// it had to be cut (see `reply::fit`).
+    fn fitted(self) -> (String, Vec<CreateAttachment>, Vec<CreateActionRow>) {
+        let (content, whole) = super::reply::fit(self.content);
+        let files = self.file.into_iter().chain(whole).collect();
+        (content, files, self.components)
+    }
+
     pub fn into_poise(self) -> poise::CreateReply {
+        let (content, files, components) = self.fitted();
         let mut r = poise::CreateReply::default()
-            .content(self.content)
+            .content(content)
             .ephemeral(true)
-            .components(self.components);
-        if let Some(f) = self.file {
+            .components(components);
+        for f in files {
             r = r.attachment(f);
         }
         r
     }
 
     fn into_followup(self) -> CreateInteractionResponseFollowup {
-        let mut r = CreateInteractionResponseFollowup::new()
-            .content(self.content)
+        let (content, files, components) = self.fitted();
+        CreateInteractionResponseFollowup::new()
+            .content(content)
             .ephemeral(true)
-            .components(self.components);
-        if let Some(f) = self.file {
-            r = r.add_file(f);
-        }
-        r
+            .components(components)
+            .add_files(files)
     }
 
     fn into_message(self) -> CreateMessage {
-        let mut r = CreateMessage::new().content(self.content);
-        if let Some(f) = self.file {
-            r = r.add_file(f);
-        }
-        r
+        let (content, files, _) = self.fitted();
+        CreateMessage::new().content(content).add_files(files)
     }
 }
 
@@ -141,7 +146,7 @@ pub async fn staged_reply(
             names.join(", ")
         ));
     }
-    let pic = picture::preview(&state, mine, &st.text).await;
+    let pic = picture::preview(&data.limits, me, &state, mine, &st.text).await;
     let mut reply = picture_reply(text, pic);
     let id = |a| ComponentId::new(game, state.version(), a).encode();
     let mut buttons = vec![
@@ -523,13 +528,19 @@ async fn on_stall(
 
 /// My side: the board from the clicker's seat (or the Token holder's), privately.
 async fn on_board(c: &Click<'_>) -> Result<Reply, Error> {
+    c.data.limits.picture(c.me)?;
     let state = c.data.host.state(c.game).await?;
     let viewer = state.seat_of(c.me).or(state.holder());
-    Ok(board_reply(&state, viewer).await)
+    board_reply(&c.data.limits, &state, viewer).await
 }
 
-/// The board from `viewer`'s side as a private reply.
-pub async fn board_reply(state: &GameState, viewer: Option<Seat>) -> Reply {
+/// The board from `viewer`'s side as a private reply, if the picture queue has room (the
+/// caller checks the user's picture rate).
+pub async fn board_reply(
+    limits: &Limits,
+    state: &GameState,
+    viewer: Option<Seat>,
+) -> Result<Reply, Error> {
     let caption = match viewer {
         Some(s) => format!(
             "{} from {}'s side",
@@ -538,7 +549,8 @@ pub async fn board_reply(state: &GameState, viewer: Option<Seat>) -> Reply {
         ),
         None => deliver::title(state),
     };
-    picture_reply(caption, picture::board(state, viewer).await)
+    let pic = picture::asked_board(limits, state, viewer).await?;
+    Ok(picture_reply(caption, pic))
 }
 
 fn non_empty(lines: Vec<String>, default: &str) -> String {
@@ -613,8 +625,22 @@ async fn reaction(
                 )),
             }
         }
-        None => board_reply(&state, state.seat_of(me)).await,
+        None => match my_side(data, &state, me).await {
+            Some(r) => r,
+            None => return Ok(()),
+        },
     };
-    deliver::dm(http, data, me, reply.into_message(), false).await;
+    if data.limits.dm_allowed(me) {
+        deliver::dm(http, data, me, reply.into_message(), false).await;
+    }
     Ok(())
+}
+
+/// The board from `me`'s side, to send by DM at their request: none over their picture rate
+/// or when the picture queue is full (a reaction has no private answer to refuse with).
+async fn my_side(data: &Data, state: &GameState, me: PlayerId) -> Option<Reply> {
+    data.limits.picture(me).ok()?;
+    board_reply(&data.limits, state, state.seat_of(me))
+        .await
+        .ok()
 }

@@ -14,6 +14,7 @@ mod config;
 mod deliver;
 mod events;
 mod ids;
+mod limits;
 mod links;
 mod lobby;
 mod picture;
@@ -43,6 +44,8 @@ pub struct Config {
     pub tick_every: Duration,
     /// How many hours a lobby waits for its players (`LOBBY_HOURS`).
     pub lobby_hours: u32,
+    /// Per-user rates and queue sizes (see `limits`).
+    pub limits: config::Limits,
 }
 
 /// What every command and handler shares.
@@ -52,6 +55,7 @@ pub struct Data {
     pub links: links::Links,
     /// How many hours a lobby waits for its players.
     pub lobby_hours: u32,
+    pub limits: Arc<limits::Limits>,
 }
 
 pub type Error = anyhow::Error;
@@ -85,6 +89,7 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
         Some(h) => config::lobby_hours(&h)?,
         None => hexmeros::host::LOBBY_HOURS,
     };
+    let limits = config::Limits::from_env(var)?;
     let url = db
         .or_else(|| var("DATABASE_URL"))
         .unwrap_or_else(|| hexmeros::store::DEFAULT_DATABASE_URL.to_string());
@@ -109,6 +114,7 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
         host: Arc::new(GameHost::new(store, clock)),
         tick_every: Duration::from_millis(tick_ms.max(10)),
         lobby_hours,
+        limits,
     };
     let mut client = build_client(config).await?;
     client
@@ -152,6 +158,7 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
         links: links::Links::new(config.host.store().writer().clone()),
         host: config.host,
         lobby_hours: config.lobby_hours,
+        limits: Arc::new(limits::Limits::new(config.limits)),
     };
     let dev_guild = config.dev_guild;
     let tick_every = config.tick_every;
@@ -159,7 +166,8 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
         .options(poise::FrameworkOptions {
             commands: commands::all(),
             on_error: |e| Box::pin(commands::on_error(e)),
-            pre_command: |ctx| Box::pin(activity::pre_command(ctx)),
+            command_check: Some(|ctx| Box::pin(commands::guard(ctx))),
+            pre_command: |ctx| Box::pin(commands::acknowledge(ctx)),
             post_command: |ctx| Box::pin(activity::post_command(ctx)),
             event_handler: |fw, ev| Box::pin(handle_event(fw, ev)),
             ..Default::default()

@@ -3,11 +3,19 @@
 //! module: the position from one colour's side with the last moves highlighted, the preview of a
 //! staged move, and the replay GIF of a finished game. A picture that cannot be drawn falls back
 //! to the text board, so a game never stalls on its picture.
+//!
+//! Every drawing holds a place in the bounded picture queue (see `limits`). When it is full, a
+//! board a user asks for ([`asked_board`]) is refused as "busy", a staged move's preview is
+//! shown as text, and what the game itself posts (a turn's board, the replay) waits for a place:
+//! it is one per move, not one per request.
 
 use hexmeros::background::{self, Work};
 use hexmeros::games::Seat;
 use hexmeros::host::GameState;
 use hexmeros::view::{self, ViewOptions};
+
+use super::limits::{self, Limits};
+use super::{Error, reply};
 
 /// A board ready to post: a PNG, or a text picture (sent in a code block).
 pub enum Picture {
@@ -15,10 +23,15 @@ pub enum Picture {
     Text(String),
 }
 
-/// Draw `state` with `opts` on the picture pool; the text board when that fails.
-async fn draw(state: &GameState, opts: ViewOptions) -> Picture {
+/// Draw `state` with `opts` holding the queue place `slot`.
+async fn draw_in(
+    slot: tokio::sync::OwnedSemaphorePermit,
+    state: &GameState,
+    opts: ViewOptions,
+) -> Picture {
     let game = state.clone();
     let drawn = background::run(Work::Pictures, move || game.render(&opts)).await;
+    drop(slot);
     match drawn {
         Ok(Ok(png)) => Picture::Png(png),
         Ok(Err(e)) => {
@@ -32,35 +45,68 @@ async fn draw(state: &GameState, opts: ViewOptions) -> Picture {
     }
 }
 
-/// The board of a game from `viewer`'s side (the Token holder's when `None`).
-pub async fn board(state: &GameState, viewer: Option<Seat>) -> Picture {
-    let opts = ViewOptions {
+fn board_options(state: &GameState, viewer: Option<Seat>) -> ViewOptions {
+    ViewOptions {
         as_seat: viewer,
         last_moves: state.last_round(),
         turn: Some(state.turn_number()),
         ..ViewOptions::default()
-    };
-    draw(state, opts).await
+    }
 }
 
-/// The board with the staged move `staged` drawn as a preview, from the mover's side.
-pub async fn preview(state: &GameState, viewer: Option<Seat>, staged: &str) -> Picture {
+/// The board of a game from `viewer`'s side (the Token holder's when `None`), as the game
+/// posts it (a turn message), once the picture queue has room.
+pub async fn board(limits: &Limits, state: &GameState, viewer: Option<Seat>) -> Picture {
+    match limits.render_slot_waiting().await {
+        Some(slot) => draw_in(slot, state, board_options(state, viewer)).await,
+        None => Picture::Text(state.board_text()),
+    }
+}
+
+/// A board a user asked for (their rate is checked by the caller, before anything else): the
+/// private "busy" refusal when the picture queue is full.
+pub async fn asked_board(
+    limits: &Limits,
+    state: &GameState,
+    viewer: Option<Seat>,
+) -> Result<Picture, Error> {
+    let slot = limits
+        .render_slot()
+        .ok_or_else(|| reply::refused(limits::BUSY))?;
+    Ok(draw_in(slot, state, board_options(state, viewer)).await)
+}
+
+/// The board with the staged move `staged` drawn as a preview, from the mover's side; as text
+/// when `user` is over their picture rate or the queue is full (the move is staged anyway).
+pub async fn preview(
+    limits: &Limits,
+    user: hexmeros::host::PlayerId,
+    state: &GameState,
+    viewer: Option<Seat>,
+    staged: &str,
+) -> Picture {
+    let slot = match limits.render_slot() {
+        Some(slot) if limits.picture_allowed(user) => slot,
+        _ => return Picture::Text(state.board_text()),
+    };
     let opts = ViewOptions {
         as_seat: viewer,
         staged: Some(staged.to_string()),
         turn: Some(state.turn_number()),
         ..ViewOptions::default()
     };
-    draw(state, opts).await
+    draw_in(slot, state, opts).await
 }
 
-/// The replay GIF of a game from its export text.
-pub async fn replay(export: String) -> Option<Vec<u8>> {
-    match background::run(Work::Pictures, move || {
+/// The replay GIF of a game from its export text, once the picture queue has room.
+pub async fn replay(limits: &Limits, export: String) -> Option<Vec<u8>> {
+    let slot = limits.render_slot_waiting().await?;
+    let drawn = background::run(Work::Pictures, move || {
         view::replay_gif_from_export(&export)
     })
-    .await
-    {
+    .await;
+    drop(slot);
+    match drawn {
         Ok(Ok(gif)) => Some(gif),
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "no replay GIF");

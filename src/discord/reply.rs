@@ -4,14 +4,100 @@
 //! call, a bug) is internal: the player reads a short apology with a reference id, and the error
 //! is logged at error level with that id and its whole cause chain. No internal error's text
 //! (a database message, say) ever reaches a player.
+//!
+//! Every reply fits Discord's limits ([`fit`]): text over 2,000 characters is cut at a line and
+//! sent whole as an attached file; text a user typed is refused when longer than any option
+//! this bot reads ([`overlong_option`]) and clipped where it is quoted ([`clip`]).
 
 use std::hash::BuildHasher;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use poise::serenity_prelude as serenity;
+use serenity::{CommandDataOption, CommandDataOptionValue, CreateAttachment};
+
 use hexmeros::host::HostError;
 
 use super::activity::{self, Outcome};
+
+/// The most characters of a message's text (Discord's limit).
+pub const MAX_CONTENT: usize = 2000;
+
+/// The longest text option any command reads (a move, a colour, a house rule's key or value).
+pub const MAX_OPTION: usize = 200;
+
+/// How much of a user's text a sentence quotes.
+const QUOTED: usize = 100;
+
+/// `text` fitted to one message: as it is when it fits; else its first lines (or characters)
+/// with a note, and the whole text as a file to attach.
+pub fn fit(text: String) -> (String, Option<CreateAttachment>) {
+    if text.chars().count() <= MAX_CONTENT {
+        return (text, None);
+    }
+    const NOTE: &str = "\n… (the whole text is attached)";
+    let room = MAX_CONTENT - NOTE.chars().count();
+    let mut head = String::new();
+    let mut used = 0;
+    for line in text.lines() {
+        let n = line.chars().count() + 1;
+        if used + n > room {
+            break;
+        }
+        head.push_str(line);
+        head.push('\n');
+        used += n;
+    }
+    if head.is_empty() {
+        head = text.chars().take(room).collect();
+    }
+    let head = format!("{}{NOTE}", head.trim_end());
+    (
+        head,
+        Some(CreateAttachment::bytes(text.into_bytes(), "reply.txt")),
+    )
+}
+
+/// A private reply of `text`, fitted to Discord's limits.
+pub fn private(text: String) -> poise::CreateReply {
+    fitted(text, true)
+}
+
+/// A reply of `text` (private or not), fitted to Discord's limits.
+pub fn fitted(text: String, ephemeral: bool) -> poise::CreateReply {
+    let (content, file) = fit(text);
+    let r = poise::CreateReply::default()
+        .content(content)
+        .ephemeral(ephemeral);
+    match file {
+        Some(f) => r.attachment(f),
+        None => r,
+    }
+}
+
+/// A piece of a user's text short enough to quote: its first characters and "…" when longer.
+pub fn clip(text: &str) -> String {
+    if text.chars().count() <= QUOTED {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(QUOTED).collect();
+    format!("{head}…")
+}
+
+/// The first text option (nested in subcommands too) longer than [`MAX_OPTION`]: its name and
+/// length in characters.
+pub fn overlong_option(options: &[CommandDataOption]) -> Option<(String, usize)> {
+    options.iter().find_map(|o| match &o.value {
+        CommandDataOptionValue::SubCommand(inner)
+        | CommandDataOptionValue::SubCommandGroup(inner) => overlong_option(inner),
+        CommandDataOptionValue::String(v)
+        | CommandDataOptionValue::Autocomplete { value: v, .. } => {
+            let n = v.chars().count();
+            (n > MAX_OPTION).then(|| (o.name.clone(), n))
+        }
+        _ => None,
+    })
+}
 
 /// A refusal by the Discord front end itself (a game it cannot tell, a seat name it does not
 /// know): the sentence the player reads.
@@ -144,6 +230,31 @@ mod tests {
         for (err, shown) in cases {
             assert_eq!(report(&err), (Outcome::Refused, shown.to_string()));
         }
+    }
+
+    #[test]
+    fn long_text_is_cut_at_a_line_and_attached_whole() {
+        let short = "your turn in:\nHexDame #1".to_string();
+        let (same, file) = fit(short.clone());
+        assert!(same == short && file.is_none());
+        let list: String = (1..=300)
+            .map(|i| format!("HexDame #{i} — <#{i}>\n"))
+            .collect();
+        let (head, file) = fit(list.clone());
+        assert!(head.chars().count() <= MAX_CONTENT, "{}", head.len());
+        assert!(head.starts_with("HexDame #1 — <#1>\nHexDame #2"), "{head}");
+        assert!(head.ends_with("(the whole text is attached)"), "{head}");
+        assert!(file.is_some());
+        // One long line: cut by characters (not bytes: no char is split).
+        let (head, file) = fit("é".repeat(3000));
+        assert!(head.chars().count() <= MAX_CONTENT && file.is_some());
+    }
+
+    #[test]
+    fn quoted_text_is_clipped() {
+        assert_eq!(clip("Q4-Q8"), "Q4-Q8");
+        let long = "x".repeat(1500);
+        assert_eq!(clip(&long).chars().count(), QUOTED + 1);
     }
 
     #[test]

@@ -8,6 +8,12 @@ use super::{GameHost, GameState, HostError};
 use crate::games::Seat;
 
 impl GameHost {
+    /// How many unfinished games (not finished or aborted) `player` sits in.
+    pub async fn unfinished_games(&self, player: PlayerId) -> Result<usize, HostError> {
+        let n = self.store.unfinished_count(player).await?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
     /// The game's state if `player` is the Token holder's mover, else why not.
     pub async fn turn_of(&self, game: GameId, player: PlayerId) -> Result<GameState, HostError> {
         let state = self.state(game).await?;

@@ -454,6 +454,18 @@ impl Store {
         rows.into_iter().map(summary).collect()
     }
 
+    /// How many unfinished games (house rules, playing or paused) a player sits in now.
+    pub async fn unfinished_count(&self, player: i64) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(DISTINCT g.id) FROM games g JOIN seats s ON s.game_id = g.id \
+             WHERE s.player_id = $1 AND s.until_version IS NULL AND g.status IN (10, 20, 30)",
+        )
+        .bind(player)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get(0)?)
+    }
+
     /// Every game, newest first.
     pub async fn all_games(&self) -> Result<Vec<GameSummary>, StoreError> {
         let rows =

@@ -1,5 +1,10 @@
 //! Autocomplete of `/hexmeros move`: the caller's movable pieces and their moves, as the host
-//! answers them for the Token holder (nothing for anyone else).
+//! answers them for the Token holder (nothing for anyone else). An autocomplete's answer is its
+//! acknowledgement, so it cannot be deferred: a lookup that takes too long answers no choices
+//! rather than miss Discord's three seconds.
+
+use std::future::Future;
+use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 use serenity::CreateAutocompleteResponse;
@@ -79,12 +84,25 @@ async fn my_moves(ctx: poise::ApplicationContext<'_, Data, Error>, from: &str) -
     }
 }
 
+/// How long an autocomplete may look things up before it answers with what it has (nothing).
+const LOOKUP: Duration = Duration::from_millis(2000);
+
+/// The items `lookup` finds within [`LOOKUP`], else none.
+async fn in_time(lookup: impl Future<Output = Vec<String>>) -> Vec<String> {
+    tokio::time::timeout(LOOKUP, lookup)
+        .await
+        .unwrap_or_else(|_| {
+            tracing::warn!("an autocomplete lookup took too long; no choices");
+            Vec::new()
+        })
+}
+
 pub(super) async fn ac_from(
     ctx: poise::ApplicationContext<'_, Data, Error>,
     partial: &str,
 ) -> CreateAutocompleteResponse {
     let p = partial.trim().to_ascii_lowercase();
-    choices(my_pieces(ctx).await, |o| o.starts_with(&p))
+    choices(in_time(my_pieces(ctx)).await, |o| o.starts_with(&p))
 }
 
 pub(super) async fn ac_to(
@@ -93,7 +111,7 @@ pub(super) async fn ac_to(
 ) -> CreateAutocompleteResponse {
     let from = option_text(&ctx.interaction.data.options, "from").unwrap_or_default();
     let p = partial.trim().to_ascii_lowercase();
-    choices(my_moves(ctx, &from).await, |m| m.contains(&p))
+    choices(in_time(my_moves(ctx, &from)).await, |m| m.contains(&p))
 }
 
 /// The first 25 of `items` whose lower-case text `keep` accepts, as autocomplete choices.

@@ -9,6 +9,7 @@ use hexmeros::games::GameKind;
 use hexmeros::host::{AdminAction, Command, PlayerId};
 
 use super::super::events::board_reply;
+use super::super::reply;
 use super::{Context, Error, GameChoice, act, game_for, player, private, seat_named};
 
 /// Show the board privately, from any colour's side.
@@ -21,16 +22,16 @@ pub(super) async fn board(
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
+    let me = ctx.author().id.get() as PlayerId;
+    ctx.data().limits.picture(me)?;
     let g = game_for(ctx, game).await?;
     let state = ctx.data().host.state(g).await?;
     let viewer = match as_ {
         Some(c) => Some(seat_named(&state, &c)?),
-        None => state
-            .seat_of(ctx.author().id.get() as PlayerId)
-            .or(state.holder()),
+        None => state.seat_of(me).or(state.holder()),
     };
-    ctx.send(board_reply(&state, viewer).await.into_poise())
-        .await?;
+    let reply = board_reply(&ctx.data().limits, &state, viewer).await?;
+    ctx.send(reply.into_poise()).await?;
     Ok(())
 }
 
@@ -57,7 +58,7 @@ pub(super) async fn history(
     Ok(())
 }
 
-/// Games where it is your turn.
+/// Games where it is your turn (a long list comes as a file).
 #[poise::command(slash_command)]
 pub(super) async fn games(ctx: Context<'_>) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
@@ -179,11 +180,7 @@ pub(super) async fn score(
             ));
         }
     }
-    ctx.send(
-        CreateReply::default()
-            .content(text)
-            .allowed_mentions(serenity::CreateAllowedMentions::new()),
-    )
-    .await?;
+    let reply = reply::fitted(text, false).allowed_mentions(serenity::CreateAllowedMentions::new());
+    ctx.send(reply).await?;
     Ok(())
 }

@@ -3,7 +3,6 @@
 //! `deliver`. Errors are answered privately by `on_error`; the host guarantees that a refused
 //! command changed nothing.
 
-use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 
 use hexmeros::games::{GameKind, Seat};
@@ -43,8 +42,20 @@ pub async fn on_error(err: poise::FrameworkError<'_, Data, Error>) {
             let text = "⚠️ only members with the Manage Server permission may do that";
             answer(ctx, Outcome::Refused, text.to_string()).await;
         }
+        poise::FrameworkError::CommandCheckFailed {
+            error: Some(error),
+            ctx,
+            ..
+        } => {
+            let (outcome, text) = reply::report(&error);
+            answer(ctx, outcome, text).await;
+        }
         poise::FrameworkError::ArgumentParse { error, ctx, .. } => {
-            let text = format!("⚠️ I could not read that: {error}");
+            // The parser's words may quote what was typed: a short piece of it.
+            let text = format!(
+                "⚠️ I could not read that: {}",
+                reply::clip(&error.to_string())
+            );
             answer(ctx, Outcome::Refused, text).await;
         }
         other => {
@@ -55,9 +66,54 @@ pub async fn on_error(err: poise::FrameworkError<'_, Data, Error>) {
     }
 }
 
+/// poise's check of every command, before anything else runs (in memory only): a text option
+/// longer than any this bot reads is refused at once, so nothing it says can echo it at length.
+/// Autocomplete passes (it only filters its choices by the text).
+pub async fn guard(ctx: Context<'_>) -> Result<bool, Error> {
+    let poise::Context::Application(a) = ctx else {
+        return Ok(true);
+    };
+    if a.interaction_type == poise::CommandInteractionType::Autocomplete {
+        return Ok(true);
+    }
+    match reply::overlong_option(&a.interaction.data.options) {
+        Some((name, chars)) => Err(reply::refused(format!(
+            "the {} option is too long ({chars} characters; at most {})",
+            reply::clip(&name),
+            reply::MAX_OPTION
+        ))),
+        None => Ok(true),
+    }
+}
+
+/// The commands whose answer everyone in the channel sees; every other one answers privately.
+const PUBLIC: [&str; 1] = ["score"];
+
+/// Commands that acknowledge themselves as their first step, because whether the answer is
+/// public depends on their options: `start` answers a lobby privately, a game started at once
+/// publicly (it reads nothing but its options before deferring).
+const SELF_ACKNOWLEDGED: [&str; 1] = ["hexmeros start"];
+
+/// poise's `pre_command` hook: acknowledge the interaction before the command touches the
+/// database or draws anything (Discord's 3-second rule), privately unless the command is
+/// public; then start its log line. A command's own defer after this is a no-op.
+pub async fn acknowledge(ctx: Context<'_>) {
+    activity::pre_command(ctx).await;
+    let name = &ctx.command().qualified_name;
+    if SELF_ACKNOWLEDGED.iter().any(|p| p == name) {
+        return;
+    }
+    if let poise::Context::Application(a) = ctx {
+        let public = PUBLIC.iter().any(|p| p == name);
+        if let Err(e) = a.defer_response(!public).await {
+            tracing::warn!(user = ctx.author().id.get(), error = %e, "cannot acknowledge a command");
+        }
+    }
+}
+
 /// Send a failed command's private answer, then log its line.
 async fn answer(ctx: Context<'_>, outcome: Outcome, text: String) {
-    let reply = CreateReply::default().content(text).ephemeral(true);
+    let reply = reply::private(text);
     if let Err(e) = ctx.send(reply).await {
         tracing::warn!(
             user = ctx.author().id.get(),
@@ -110,6 +166,14 @@ async fn resolve_game(
     }
 }
 
+/// Whether the caller may start a game seating `bots` bots now (see `limits`); else the
+/// refusal, before anything is stored.
+async fn admit_start(ctx: Context<'_>, bots: Option<u8>) -> Result<(), Error> {
+    let me = ctx.author().id.get() as PlayerId;
+    let bots = u32::from(bots.unwrap_or(0).min(6));
+    ctx.data().limits.admit_start(ctx.data(), me, bots).await
+}
+
 /// The acting player, recorded with their name for leaderboards.
 async fn player(ctx: Context<'_>) -> Result<PlayerId, Error> {
     let u = ctx.author();
@@ -134,8 +198,7 @@ async fn private(ctx: Context<'_>, text: impl Into<String>) -> Result<(), Error>
     } else {
         text
     };
-    ctx.send(CreateReply::default().content(text).ephemeral(true))
-        .await?;
+    ctx.send(reply::private(text)).await?;
     Ok(())
 }
 

@@ -48,6 +48,8 @@ pub(super) async fn start(
     } else {
         ctx.defer().await?;
     }
+    // Rates and the active-games limit (issue 17), before anything is stored.
+    super::admit_start(ctx, bots).await?;
     let data = ctx.data();
     let kind = game.map(GameChoice::kind).unwrap_or(GameKind::HexiMeros);
     let me = player(ctx).await?;
