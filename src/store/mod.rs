@@ -116,9 +116,9 @@ impl Store {
         let opts = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            // With WAL, NORMAL is durable across a crash of the process (a confirmed move stays);
-            // only a power cut may lose the last commits.
-            .synchronous(SqliteSynchronous::Normal)
+            // FULL: every commit is on disk before the player is told, so a confirmed move
+            // survives a power cut as well as a crash (WAL with NORMAL survives only a crash).
+            .synchronous(SqliteSynchronous::Full)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
         let writer = SqlitePoolOptions::new()
@@ -512,4 +512,33 @@ fn summary(r: sqlx::sqlite::SqliteRow) -> Result<GameSummary, StoreError> {
         to_move: r.try_get(3)?,
         version: r.try_get(4)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// A confirmed move must survive a power cut, not only a crash: every connection, the
+    /// writer's and the readers', runs with `synchronous = FULL` (2) on a WAL journal.
+    #[tokio::test]
+    async fn every_connection_writes_through_to_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        let store = Store::open(&url).await.unwrap();
+        for pool in [&store.writer, &store.pool] {
+            let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
+                .fetch_one(pool)
+                .await
+                .unwrap();
+            assert_eq!(sync, 2, "synchronous must be FULL (2)");
+            let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
+                .fetch_one(pool)
+                .await
+                .unwrap();
+            assert_eq!(journal, "wal");
+        }
+        store.close().await;
+    }
 }
