@@ -13,7 +13,7 @@ use ids::{Action, ComponentId, Proposal};
 
 /// An id made from the bytes (`None` when there are too few).
 fn built(data: &[u8]) -> Option<ComponentId> {
-    let (head, rest) = data.split_first_chunk::<34>()?;
+    let (head, _) = data.split_first_chunk::<34>()?;
     let word = |i: usize| {
         let mut b = [0u8; 8];
         b.copy_from_slice(&head[i..i + 8]);
@@ -23,7 +23,6 @@ fn built(data: &[u8]) -> Option<ComponentId> {
     let (small, pick) = (head[24], head[25]);
     let yes = head[26] % 2 == 1;
     let proposal = [Proposal::Skip, Proposal::Expel, Proposal::Bot][usize::from(head[27] % 3)];
-    let _ = rest;
     let action = match pick % 11 {
         0 => Action::Pick,
         1 => Action::From { menu: small },
@@ -33,7 +32,10 @@ fn built(data: &[u8]) -> Option<ComponentId> {
         5 => Action::Checks,
         6 => Action::Check { seat: Seat(small) },
         7 => Action::Challenge { declare: yes },
-        8 => Action::Vote { motion: number, yes },
+        8 => Action::Vote {
+            motion: number,
+            yes,
+        },
         9 => Action::Board,
         _ => Action::Stall {
             proposal,

@@ -33,7 +33,11 @@ fuzz_target!(|data: &[u8]| {
                     Ok(canonical.as_str()),
                     "canonical text {canonical:?} of {text:?} plays as itself"
                 );
-                assert_eq!(again.to_json(), played.to_json(), "{text:?} vs {canonical:?}");
+                assert_eq!(
+                    again.to_json(),
+                    played.to_json(),
+                    "{text:?} vs {canonical:?}"
+                );
                 let _ = game.challengers(text);
                 for s in 0..game.seat_count() as u8 {
                     let _ = game.declare(text, Seat(s));
@@ -44,7 +48,11 @@ fuzz_target!(|data: &[u8]| {
             }
             Err(_) => {
                 if syntax_ok {
-                    assert_eq!(&played.to_json(), json, "a refused {text:?} changed nothing");
+                    assert_eq!(
+                        &played.to_json(),
+                        json,
+                        "a refused {text:?} changed nothing"
+                    );
                 }
             }
         }

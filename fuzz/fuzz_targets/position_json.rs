@@ -27,12 +27,26 @@ fn queries(game: &AnyGame) {
         assert_eq!(game.seat_named(name), Some(Seat(s)), "seat {name}");
         let _ = game.takeover_points(Seat(s), s % 2 == 0);
     }
-    let _ = (game.active_seats(), game.out_order(), game.scored(), game.last_points());
-    let _ = (game.binding_challenges(), game.challenge_minutes(), game.show());
+    let _ = (
+        game.active_seats(),
+        game.out_order(),
+        game.scored(),
+        game.last_points(),
+    );
+    let _ = (
+        game.binding_challenges(),
+        game.challenge_minutes(),
+        game.show(),
+    );
     let _ = game.clone().agree_draw();
     let _ = game.clone().skip_turn();
     if let Some(mover) = game.to_move() {
-        for how in [Departure::Resign, Departure::Expel, Departure::Concede, Departure::TimeOut] {
+        for how in [
+            Departure::Resign,
+            Departure::Expel,
+            Departure::Concede,
+            Departure::TimeOut,
+        ] {
             let _ = game.clone().depart(mover, how);
         }
     }
@@ -64,7 +78,11 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => panic!("written position does not read back: {e}\n{written}"),
     };
     assert_eq!(back.to_json(), written, "position JSON round trip");
-    assert_eq!(back.legal_moves(), game.legal_moves(), "same moves after the round trip");
+    assert_eq!(
+        back.legal_moves(),
+        game.legal_moves(),
+        "same moves after the round trip"
+    );
     assert_eq!(back.to_move(), game.to_move());
     assert_eq!(back.outcome(), game.outcome());
 });
