@@ -23,7 +23,7 @@ fn built(data: &[u8]) -> Option<ComponentId> {
     let (small, pick) = (head[24], head[25]);
     let yes = head[26] % 2 == 1;
     let proposal = [Proposal::Skip, Proposal::Expel, Proposal::Bot][usize::from(head[27] % 3)];
-    let action = match pick % 11 {
+    let action = match pick % 14 {
         0 => Action::Pick,
         1 => Action::From { menu: small },
         2 => Action::To { menu: small },
@@ -37,6 +37,9 @@ fn built(data: &[u8]) -> Option<ComponentId> {
             yes,
         },
         9 => Action::Board,
+        10 => Action::Claim,
+        11 => Action::LobbyJoin,
+        12 => Action::LobbyDecline,
         _ => Action::Stall {
             proposal,
             seat: Seat(small),
