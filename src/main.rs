@@ -432,7 +432,7 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
             let result = match &rec.outcome {
                 Some(o) => format!("{o:?}"),
                 None if rec.capped => "capped: a draw".to_string(),
-                None => "decided: one level left".to_string(),
+                None => "decided: one side left".to_string(),
             };
             let places: Vec<String> = rec
                 .levels

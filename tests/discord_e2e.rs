@@ -914,6 +914,82 @@ async fn discord_failures_are_retried_and_nothing_is_lost() {
     assert_clean(&fake, &bot);
 }
 
+/// Discord made the message but its answer was lost (a 500 after the fact): the bot's retry
+/// carries the same enforced nonce, so the thread gets the board and the ping once, not twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retry_after_a_lost_answer_does_not_post_twice() {
+    use std::collections::HashSet;
+    use std::time::Instant;
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &[u(1), u(2)], Some(1)).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    let path = format!("/channels/{}/messages", game.thread);
+    fake.fail_next_after_doing("POST", &path, 500, 2);
+    let mv = legal(GameKind::HexDame, &[])[0].clone();
+    play(&fake, u(1), game.thread, &mv).await;
+    wait_message(&fake, game.thread, 0, &format!("played {mv}")).await;
+    // Both failed answers are followed by a retry with the same nonce that finds the message
+    // already made (waited for: the retries come after a pause).
+    let retried = |posts: &[Sent], f: &Sent| {
+        let nonce = &f.json.as_ref().unwrap()["nonce"];
+        posts
+            .iter()
+            .any(|s| s.status == 200 && s.at > f.at && s.json.as_ref().unwrap()["nonce"] == *nonce)
+    };
+    let deadline = Instant::now() + T;
+    let posts = loop {
+        let posts: Vec<Sent> = fake
+            .requests()
+            .into_iter()
+            .filter(|s| s.method == "POST" && s.path == path)
+            .collect();
+        let failed: Vec<&Sent> = posts.iter().filter(|s| s.status == 500).collect();
+        if failed.len() == 2 && failed.iter().all(|f| retried(&posts, f)) {
+            break posts;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no retries after the lost answers: {posts:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    for f in posts.iter().filter(|s| s.status == 500) {
+        let body = f.json.as_ref().unwrap();
+        assert!(body["nonce"].is_string(), "{f:?}");
+        assert_eq!(body["enforce_nonce"], json!(true));
+    }
+    // Every message of the thread exists once: no two posts made different messages with the
+    // same nonce, and the next player is pinged in exactly one message.
+    let mut made: Vec<(String, u64)> = posts
+        .iter()
+        .filter_map(|s| {
+            let nonce = s.json.as_ref()?["nonce"].as_str()?.to_string();
+            let id = s.response["id"].as_str()?.parse().ok()?;
+            Some((nonce, id))
+        })
+        .collect();
+    made.sort();
+    made.dedup();
+    let nonces: HashSet<&String> = made.iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        nonces.len(),
+        made.len(),
+        "one nonce made two messages: {made:?}"
+    );
+    let ids: HashSet<u64> = made.iter().map(|(_, id)| *id).collect();
+    let pings = ids
+        .iter()
+        .filter_map(|id| fake.message(*id))
+        .filter(|m| {
+            let c = m["content"].as_str().unwrap_or("");
+            c.contains("you have the Token") && c.contains(&format!("<@{}>", u(2)))
+        })
+        .count();
+    assert_eq!(pings, 1, "{}", bot.log());
+    assert_clean(&fake, &bot);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hexdame_to_the_end_posts_the_replay_and_updates_the_scores() {
     let fake = F::start().await;

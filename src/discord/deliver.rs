@@ -133,16 +133,37 @@ where
     }
 }
 
-/// Send a message, retrying transient failures.
+/// Send a message, retrying transient failures. The message carries a nonce that Discord is
+/// asked to enforce, the same on every attempt: when an attempt did reach Discord but its answer
+/// was lost (a 5xx after the message was made, a timeout), the retry gets the message already
+/// made instead of posting it twice.
 pub async fn send(
     http: &Http,
     channel: ChannelId,
     msg: CreateMessage,
 ) -> Result<serenity::Message, serenity::Error> {
+    let msg = msg.nonce(fresh_nonce()).enforce_nonce(true);
     retry("sending a message", || {
         channel.send_message(http, msg.clone())
     })
     .await
+}
+
+/// A nonce no other message of this bot has had in the last minutes (Discord keeps them a few
+/// minutes): when this process started, in milliseconds, and a counter, in at most 25 characters.
+fn fresh_nonce() -> serenity::Nonce {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static BOOT: OnceLock<u128> = OnceLock::new();
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let boot = BOOT.get_or_init(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis())
+            .unwrap_or(0)
+    });
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    serenity::Nonce::String(format!("{boot:x}.{n:x}"))
 }
 
 /// A mention that pings exactly these users.
@@ -677,7 +698,7 @@ pub async fn remove_reaction(
 
 #[cfg(test)]
 mod tests {
-    use super::player_refs;
+    use super::{fresh_nonce, player_refs, serenity};
 
     #[test]
     fn player_ids_in_the_hosts_words_are_found() {
@@ -698,5 +719,17 @@ mod tests {
             assert!(player_refs(text).is_empty(), "{text}");
         }
         assert_eq!(player_refs("player 5, player 6")[1].1, 6);
+    }
+
+    #[test]
+    fn nonces_differ_and_fit_discords_25_characters() {
+        let text = |n| match n {
+            serenity::Nonce::String(s) => s,
+            serenity::Nonce::Number(n) => n.to_string(),
+        };
+        let a = text(fresh_nonce());
+        let b = text(fresh_nonce());
+        assert_ne!(a, b);
+        assert!(a.len() <= 25 && b.len() <= 25, "{a} {b}");
     }
 }

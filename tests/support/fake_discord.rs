@@ -76,6 +76,10 @@
 //! * [`FakeDiscord::fail_next`] injects failures: 429 comes with `Retry-After`,
 //!   `X-RateLimit-*` headers and JSON `retry_after`; others with a Discord-shaped JSON error.
 //!   Note serenity with its rate limiter disabled (as the proxy requires) does not retry 429.
+//!   [`FakeDiscord::fail_next_after_doing`] carries a request out and then answers it with a
+//!   failure, as when Discord made a message but the answer was lost.
+//! * `enforce_nonce` is honoured as Discord does: a message whose nonce the bot used in the last
+//!   five minutes is not made again; the first one is returned.
 //!
 //! # Gateway (`ws://127.0.0.1:PORT/ws`, plain JSON text frames)
 //! HELLO (op 10) on connect; IDENTIFY (op 2) → READY (+ a GUILD_CREATE per guild with the channels, threads
@@ -209,6 +213,9 @@ struct Failure {
     status: u16,
     retry_after: Option<f64>,
     times: usize,
+    /// The request is carried out first and only its answer is replaced by the failure, as
+    /// when Discord made the message but the response was lost.
+    after: bool,
 }
 
 struct State {
@@ -216,6 +223,8 @@ struct State {
     requests: Vec<Sent>,
     late: Vec<Sent>,
     failures: Vec<Failure>,
+    /// Message nonces the bot asked Discord to enforce: nonce → (message id, when).
+    nonces: HashMap<String, (u64, Instant)>,
     interactions: HashMap<u64, InteractionState>,
     channels: BTreeMap<u64, FakeChannel>,
     messages: HashMap<u64, Value>,
@@ -371,6 +380,7 @@ impl FakeDiscord {
             requests: vec![],
             late: vec![],
             failures: vec![],
+            nonces: HashMap::new(),
             interactions: HashMap::new(),
             channels,
             messages: HashMap::new(),
@@ -567,6 +577,26 @@ impl FakeDiscord {
             status,
             retry_after,
             times,
+            after: false,
+        });
+    }
+
+    /// Like [`fail_next`](Self::fail_next), but each of those requests is carried out before
+    /// its answer is replaced by `status`: the message is made, the bot hears a failure.
+    pub fn fail_next_after_doing(
+        &self,
+        method: &str,
+        path_contains: &str,
+        status: u16,
+        times: usize,
+    ) {
+        self.state().failures.push(Failure {
+            method: method.to_ascii_uppercase(),
+            path_contains: path_contains.into(),
+            status,
+            retry_after: None,
+            times,
+            after: true,
         });
     }
 
@@ -1112,7 +1142,7 @@ impl FakeDiscord {
             let mut st = self.state();
             let reply = if !raw_path.starts_with("/api/v10/") {
                 error(404, 0, "404: Not Found (the fake speaks /api/v10 only)")
-            } else if let Some(reply) = st.injected_failure(&sent) {
+            } else if let Some(reply) = st.injected_failure(&sent, false) {
                 reply
             } else if !headers.contains_key("authorization")
                 && !sent.path.starts_with("/interactions/")
@@ -1120,7 +1150,8 @@ impl FakeDiscord {
             {
                 error(401, 0, "401: Unauthorized")
             } else {
-                st.route(&sent)
+                let done = st.route(&sent);
+                st.injected_failure(&sent, true).unwrap_or(done)
             };
             sent.status = reply.0;
             sent.response = reply.1.clone();
@@ -1723,6 +1754,24 @@ impl State {
         m
     }
 
+    /// Discord's `enforce_nonce`: a message with the nonce of one the same author made in the
+    /// last few minutes is not made again; the first one is returned.
+    fn enforced_nonce(&self, body: &Value) -> Option<Value> {
+        if body["enforce_nonce"] != json!(true) {
+            return None;
+        }
+        let (id, at) = self.nonces.get(&nonce_key(body)?)?;
+        (at.elapsed() < Duration::from_secs(300))
+            .then(|| self.messages.get(id).cloned())
+            .flatten()
+    }
+
+    fn remember_nonce(&mut self, body: &Value, m: &Value) {
+        if let (Some(key), Some(id)) = (nonce_key(body), id_of(&m["id"])) {
+            self.nonces.insert(key, (id, Instant::now()));
+        }
+    }
+
     /// Applies a PATCH body to a stored message.
     fn edit_message(&mut self, id: u64, body: &Value, files: &Files) -> Option<Value> {
         let channel = id_of(&self.messages.get(&id)?["channel_id"])?;
@@ -1753,9 +1802,10 @@ impl State {
         Some(m.clone())
     }
 
-    fn injected_failure(&mut self, sent: &Sent) -> Option<Reply> {
+    fn injected_failure(&mut self, sent: &Sent, after: bool) -> Option<Reply> {
         let f = self.failures.iter_mut().find(|f| {
             f.times > 0
+                && f.after == after
                 && (f.method == "*" || f.method == sent.method)
                 && sent.path.contains(&f.path_contains)
         })?;
@@ -2033,7 +2083,12 @@ impl State {
                 {
                     return error(400, 50006, "Cannot send an empty message");
                 }
-                ok(self.create_message(channel, body, files, 0, false))
+                if let Some(first) = self.enforced_nonce(body) {
+                    return ok(first);
+                }
+                let m = self.create_message(channel, body, files, 0, false);
+                self.remember_nonce(body, &m);
+                ok(m)
             }
             ("GET", ["messages"]) => {
                 let mut list: Vec<Value> = self
@@ -2256,5 +2311,14 @@ impl State {
             }
             _ => error(404, 0, "404: Not Found"),
         }
+    }
+}
+
+/// A message body's nonce (a string or a number, as Discord takes either), as text.
+fn nonce_key(body: &Value) -> Option<String> {
+    match &body["nonce"] {
+        Value::String(n) => Some(n.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
     }
 }
