@@ -466,8 +466,9 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
             let places: Vec<String> = rec
                 .levels
                 .iter()
+                .zip(&rec.searches)
                 .zip(&rec.places)
-                .map(|(l, p)| format!("{} {p}", l.key()))
+                .map(|((&level, &search), p)| format!("{} {p}", Bot { level, search }.name()))
                 .collect();
             eprintln!(
                 "game {}: {} plies, {result}; places by seat: {}",

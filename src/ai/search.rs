@@ -316,8 +316,8 @@ impl<M: Clone + Eq + Hash> Searcher<M> {
         let Some(to) = g.to_move() else {
             return g.evaluate(self.me);
         };
-        // A layer whose reply is made is played out to the bot's turn (the others' default
-        // moves) before the leaf is scored, so every leaf past a reply is scored with the bot to
+        // A layer whose reply is made is played out to the bot's turn (the others pass or play
+        // their default moves) before the leaf is scored, so every leaf past a reply is scored with the bot to
         // move: the evaluations weigh threats by who moves next, and leaves scored with
         // different seats to move do not compare.
         let finishing = replied && to != self.me;
@@ -382,8 +382,8 @@ impl<M: Clone + Eq + Hash> Searcher<M> {
                 return best;
             }
         }
-        // Or the reply is left to a later opponent of this layer: this one plays its default
-        // move. (The last opponent before the bot cannot leave it: one of them replies.)
+        // Or the reply is left to a later opponent of this layer: this one passes or plays its
+        // default move. (The last opponent before the bot cannot leave it: one of them replies.)
         if let Some(m) = fallback {
             let child = after(g, &m);
             if child.outcome().is_none() && child.to_move().is_some_and(|t| t != self.me) {
