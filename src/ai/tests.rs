@@ -755,3 +755,19 @@ fn smoke_match_best_reply_against_paranoid_at_harmegedo() {
     let again = tournament::run(&spec, &mut Default::default, &mut |_, _| {}).unwrap();
     assert_eq!(again.lengths, report.lengths);
 }
+
+#[test]
+fn paranoid_stays_the_default_and_two_seats_ignore_the_search_kind() {
+    for (name, g) in positions() {
+        if g.outcome().is_some() {
+            continue;
+        }
+        let default = choose_with(&g, Level::Normal, 5, SMALL).unwrap();
+        let paranoid = choose_searching(&g, Level::Normal, SearchKind::Paranoid, 5, SMALL).unwrap();
+        assert_eq!(default, paranoid, "{name}");
+        if g.seat_count() == 2 {
+            let brs = choose_searching(&g, Level::Normal, SearchKind::Brs, 5, SMALL).unwrap();
+            assert_eq!(brs, paranoid, "{name}: two seats search alike");
+        }
+    }
+}
