@@ -191,6 +191,16 @@ enum AiCommand {
         /// Level B.
         #[arg(long)]
         b: String,
+        /// Search of both sides with three or more seats: paranoid (the default) or brs
+        /// (Best-Reply Search). --search-a and --search-b set one side.
+        #[arg(long, default_value = "paranoid")]
+        search: String,
+        /// Search of side A (overrides --search).
+        #[arg(long)]
+        search_a: Option<String>,
+        /// Search of side B (overrides --search).
+        #[arg(long)]
+        search_b: Option<String>,
         #[arg(long, default_value_t = 100)]
         games: u32,
         /// Number (from 1) of the first game to play: `--from 26 --games 25` plays games 26–50
@@ -364,14 +374,17 @@ fn run(cli: Cli) -> anyhow::Result<String> {
 }
 
 fn ai(cmd: AiCommand) -> anyhow::Result<String> {
-    use hexmeros::ai::tournament::{self, Spec, Tally};
-    use hexmeros::ai::{Level, Limits};
+    use hexmeros::ai::tournament::{self, Bot, Spec, Tally};
+    use hexmeros::ai::{Limits, SearchKind};
     let (game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose, moves) =
         match cmd {
             AiCommand::Tournament {
                 game,
                 a,
                 b,
+                search,
+                search_a,
+                search_b,
                 games,
                 from,
                 seed,
@@ -381,9 +394,24 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                 seating,
                 verbose,
                 moves,
-            } => (
-                game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose, moves,
-            ),
+            } => {
+                let search: SearchKind = search.parse()?;
+                let side = |s: Option<String>| s.map_or(Ok(search), |s| s.parse::<SearchKind>());
+                let (a, b) = (
+                    Bot {
+                        level: a.parse()?,
+                        search: side(search_a)?,
+                    },
+                    Bot {
+                        level: b.parse()?,
+                        search: side(search_b)?,
+                    },
+                );
+                (
+                    game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose,
+                    moves,
+                )
+            }
             AiCommand::Budget {
                 game,
                 players,
@@ -410,12 +438,13 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     if max_plies == Some(0) {
         anyhow::bail!("--max-plies must be at least 1");
     }
-    let (a, b): (Level, Level) = (a.parse()?, b.parse()?);
     let spec = Spec {
         kind,
         players,
-        a,
-        b,
+        a: a.level,
+        b: b.level,
+        search_a: a.search,
+        search_b: b.search,
         games,
         first: from - 1,
         seed,
@@ -437,8 +466,9 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
             let places: Vec<String> = rec
                 .levels
                 .iter()
+                .zip(&rec.searches)
                 .zip(&rec.places)
-                .map(|(l, p)| format!("{} {p}", l.key()))
+                .map(|((&level, &search), p)| format!("{} {p}", Bot { level, search }.name()))
                 .collect();
             eprintln!(
                 "game {}: {} plies, {result}; places by seat: {}",
@@ -451,11 +481,19 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
             eprintln!("game {} moves: {}", i + 1, rec.moves.join(" "));
         }
     })?;
-    let row = |level: Level, t: &Tally| {
+    // The same bot on both sides: its rows tell the two sets of seats apart.
+    let label = |bot: Bot, side: &str| {
+        if a == b {
+            format!("{} {side}", bot.name())
+        } else {
+            bot.name()
+        }
+    };
+    let row = |name: String, t: &Tally| {
         let n = (t.wins + t.draws + t.losses).max(1) as f64;
         format!(
-            "{:<7} {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.2}  {:>10.1} {:>10.1} {:>10.1}",
-            level.key(),
+            "{:<15} {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.2}  {:>10.1} {:>10.1} {:>10.1}",
+            name,
             100.0 * t.wins as f64 / n,
             100.0 * t.draws as f64 / n,
             100.0 * t.losses as f64 / n,
@@ -472,20 +510,28 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
         (true, tournament::Seating::Lone) => "A in one seat",
     };
     let mut out = format!(
-        "{} ({seats} seats, {table}): {a} vs {b}, {} games, seed {seed}, {} capped at {} plies, {:.0} plies/game, {:.1} s\n",
+        "{} ({seats} seats, {table}): {} vs {}, {} games, seed {seed}, {} capped at {} plies, {:.0} plies/game, {:.1} s\n",
         kind.name(),
+        a.name(),
+        b.name(),
         report.games,
         report.capped,
         spec.max_plies,
         report.plies as f64 / report.games.max(1) as f64,
         start.elapsed().as_secs_f64(),
     );
-    out.push_str("level     win   draw   loss  place  avg cpu ms max cpu ms max wall ms\n");
-    out.push_str(&row(a, &report.a));
-    if a != b {
-        out.push('\n');
-        out.push_str(&row(b, &report.b));
-    }
+    out.push_str("bot               win   draw   loss  place  avg cpu ms max cpu ms max wall ms\n");
+    out.push_str(&row(label(a, "A"), &report.a));
+    out.push('\n');
+    out.push_str(&row(label(b, "B"), &report.b));
+    let (median_plies, median_rounds) = report.median_length();
+    out.push_str(&format!(
+        "\ngames: {} won, {} drawn, {} capped, {} stopped with one side left; median {median_plies} plies, {median_rounds} rounds",
+        report.games - report.drawn - report.capped - report.decided,
+        report.drawn,
+        report.capped,
+        report.decided,
+    ));
     Ok(out)
 }
 

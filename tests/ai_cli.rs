@@ -160,16 +160,18 @@ fn a_small_tournament_prints_its_table() {
         "{out}"
     );
     let rows: Vec<&str> = out.lines().collect();
-    assert_eq!(rows.len(), 4, "{out}");
+    assert_eq!(rows.len(), 5, "{out}");
     assert!(
         rows[2].starts_with("easy ") && rows[3].starts_with("random "),
         "{out}"
     );
+    assert!(rows[4].starts_with("games: "), "{out}");
     // Same seed, same games: only the times may differ.
     let again = ok(&args, None);
     let results = |s: &str| -> Vec<String> {
         s.lines()
             .skip(2)
+            .take(2)
             .map(|l| l.split_whitespace().take(5).collect::<Vec<_>>().join(" "))
             .collect()
     };
@@ -365,5 +367,69 @@ fn budget_times_a_given_position() {
         &["ai", "budget", "--game", "hexdame", "--seeds", "0"],
         None,
         "--seeds must be at least 1",
+    );
+}
+
+/// A tiny three-kingdom Harmegedo match (100 nodes a move, 16 plies at most).
+const HARMEGEDO_3: &[&str] = &[
+    "ai",
+    "tournament",
+    "--game",
+    "harmegedo",
+    "--players",
+    "3",
+    "--games",
+    "1",
+    "--max-plies",
+    "16",
+    "--nodes",
+    "100",
+];
+
+#[test]
+fn tournament_search_flags_choose_each_sides_search() {
+    let args = [
+        HARMEGEDO_3,
+        &["--a", "normal", "--b", "normal", "--search-a", "brs"],
+    ]
+    .concat();
+    let out = ok(&args, None);
+    assert!(
+        out.starts_with("Harmegedo (3 seats, alternate seats): normal/brs vs normal, 1 games"),
+        "{out}"
+    );
+    let rows: Vec<&str> = out.lines().collect();
+    assert!(
+        rows[2].starts_with("normal/brs ") && rows[3].starts_with("normal "),
+        "{out}"
+    );
+    // --search sets both sides; the same bot on both sides plays on (no side left alone).
+    let args = [
+        HARMEGEDO_3,
+        &["--a", "easy", "--b", "easy", "--search", "BRS"],
+    ]
+    .concat();
+    let out = ok(&args, None);
+    assert!(out.contains("easy/brs vs easy/brs"), "{out}");
+    assert!(
+        out.contains("easy/brs A ") && out.contains("easy/brs B "),
+        "{out}"
+    );
+    assert!(out.contains(" 0 stopped with one side left"), "{out}");
+    assert!(out.contains("16 plies/game"), "{out}");
+}
+
+#[test]
+fn tournament_refuses_an_unknown_search() {
+    let base = [HARMEGEDO_3, &["--a", "normal", "--b", "easy"]].concat();
+    fails(
+        &[&base[..], &["--search", "maxn"]].concat(),
+        None,
+        "unknown search \"maxn\" (expected brs or paranoid)",
+    );
+    fails(
+        &[&base[..], &["--search-b", "fast"]].concat(),
+        None,
+        "unknown search \"fast\"",
     );
 }

@@ -190,6 +190,13 @@ impl Engine for HexiMeros {
         score
     }
 
+    /// Players may not pass (§3), but a position can skip a turn (`Move::PASS`, a stalled
+    /// player's): Best-Reply Search lets the opponents who do not reply pass, as Schadd &
+    /// Winands do, rather than make them play a move no one chose.
+    fn null_move(&self) -> Option<Move> {
+        Some(Move::PASS)
+    }
+
     fn hint(&self, m: &Move) -> i32 {
         let taken: i32 = self
             .removed_by(m)

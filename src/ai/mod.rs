@@ -7,7 +7,8 @@
 //! always give the same move, so a replayed bot game replays exactly.
 //!
 //! One search serves all games (`search.rs`): alpha-beta with iterative deepening, captures first,
-//! a short capture quiescence; paranoid for three or more players. Each game brings its
+//! a short capture quiescence; paranoid for three or more players by default, Best-Reply Search
+//! ([`SearchKind::Brs`]) on request. Each game brings its
 //! evaluation (`heximeros.rs`, `hexdame.rs`, `hexmeister.rs`, `hexaequo.rs`, `harmegedo.rs`).
 //! `tournament.rs` plays seeded bot matches for the CLI's `ai tournament`.
 
@@ -85,6 +86,47 @@ impl std::str::FromStr for Level {
     }
 }
 
+/// The tree a searching level (normal, hard) builds with three or more seats. Two seats always
+/// search plain alpha-beta, which both kinds are there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SearchKind {
+    /// Paranoid alpha-beta: every opponent in turn plays against the bot (the default).
+    #[default]
+    Paranoid,
+    /// Best-Reply Search: between two turns of the bot only the one opponent with the strongest
+    /// reply moves (the others play a fixed default move), so the bot's plans go deeper.
+    Brs,
+}
+
+impl SearchKind {
+    pub const ALL: [SearchKind; 2] = [SearchKind::Paranoid, SearchKind::Brs];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            SearchKind::Paranoid => "paranoid",
+            SearchKind::Brs => "brs",
+        }
+    }
+}
+
+impl std::fmt::Display for SearchKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+impl std::str::FromStr for SearchKind {
+    type Err = AiError;
+
+    fn from_str(s: &str) -> Result<SearchKind, AiError> {
+        let t = s.trim().to_ascii_lowercase();
+        SearchKind::ALL
+            .into_iter()
+            .find(|k| k.key() == t)
+            .ok_or_else(|| AiError::UnknownSearch(s.to_string()))
+    }
+}
+
 /// What can go wrong asking a bot.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AiError {
@@ -92,6 +134,8 @@ pub enum AiError {
     GameOver,
     #[error("unknown level {0:?} (expected random, easy, normal or hard)")]
     UnknownLevel(String),
+    #[error("unknown search {0:?} (expected brs or paranoid)")]
+    UnknownSearch(String),
     /// A position or move the bot was handed (or produced) did not hold up; a bug if it happens.
     #[error("{0}")]
     Position(String),
@@ -144,12 +188,23 @@ pub fn choose_with(
     seed: u64,
     limits: Limits,
 ) -> Result<Choice, AiError> {
+    choose_searching(game, level, SearchKind::default(), seed, limits)
+}
+
+/// [`choose_with`] with the search kind chosen (it matters only with three or more seats).
+pub fn choose_searching(
+    game: &AnyGame,
+    level: Level,
+    search: SearchKind,
+    seed: u64,
+    limits: Limits,
+) -> Result<Choice, AiError> {
     match game {
-        AnyGame::HexiMeros(g) => choose_heximeros(g, &[], level, seed, limits),
-        AnyGame::HexDame(g) => choose_generic(g, level, seed, limits),
-        AnyGame::Hexmeister(g) => choose_generic(g, level, seed, limits),
-        AnyGame::HexaEquo(g) => choose_generic(g, level, seed, limits),
-        AnyGame::Harmegedo(g) => choose_generic(g, level, seed, limits),
+        AnyGame::HexiMeros(g) => choose_heximeros_searching(g, &[], level, search, seed, limits),
+        AnyGame::HexDame(g) => choose_generic(g, level, search, seed, limits),
+        AnyGame::Hexmeister(g) => choose_generic(g, level, search, seed, limits),
+        AnyGame::HexaEquo(g) => choose_generic(g, level, search, seed, limits),
+        AnyGame::Harmegedo(g) => choose_generic(g, level, search, seed, limits),
     }
 }
 
@@ -198,13 +253,25 @@ pub fn choose_heximeros(
     seed: u64,
     limits: Limits,
 ) -> Result<Choice, AiError> {
+    choose_heximeros_searching(g, declarers, level, SearchKind::default(), seed, limits)
+}
+
+/// [`choose_heximeros`] with the search kind chosen.
+pub fn choose_heximeros_searching(
+    g: &HexiMeros,
+    declarers: &[Seat],
+    level: Level,
+    search: SearchKind,
+    seed: u64,
+    limits: Limits,
+) -> Result<Choice, AiError> {
     let me = g.to_move().ok_or(AiError::GameOver)?;
     let root = if declarers.is_empty() {
         g.legal_moves()
     } else {
         g.moves_respecting(declarers)
     };
-    let found = run(g, me, root, level, seed, limits)?;
+    let found = run(g, me, root, level, search, seed, limits)?;
     let m = HexiMove {
         checks: declare_checks(g, &found.best, level),
         ..found.best
@@ -220,11 +287,12 @@ pub fn choose_heximeros(
 fn choose_generic<G: Engine + Tuning>(
     g: &G,
     level: Level,
+    search: SearchKind,
     seed: u64,
     limits: Limits,
 ) -> Result<Choice, AiError> {
     let me = g.to_move().ok_or(AiError::GameOver)?;
-    let found = run(g, me, g.legal_moves(), level, seed, limits)?;
+    let found = run(g, me, g.legal_moves(), level, search, seed, limits)?;
     Ok(Choice {
         text: g.move_text(&found.best),
         score: found.score,
@@ -244,6 +312,7 @@ fn run<G: Engine + Tuning>(
     me: Seat,
     mut root: Vec<G::Move>,
     level: Level,
+    search: SearchKind,
     seed: u64,
     limits: Limits,
 ) -> Result<Found<G::Move>, AiError> {
@@ -272,7 +341,14 @@ fn run<G: Engine + Tuning>(
                 nodes: limits.nodes.unwrap_or(nodes),
                 deadline: limits.deadline,
             };
-            search::search(g, me, root, budget)
+            // Best-Reply Search needs opponents to choose among; with two seats the trees are
+            // the same and the paranoid one has the games' own hooks tuned.
+            let kind = if g.seat_count() > 2 {
+                search
+            } else {
+                SearchKind::Paranoid
+            };
+            search::search(g, me, root, budget, kind)
         }
     };
     found.ok_or(AiError::GameOver)

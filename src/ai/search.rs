@@ -15,8 +15,11 @@
 //! deadline may be passed in from outside; hitting it makes the answer depend on the machine, so
 //! callers wanting reproducible play leave it `None`.
 
+use std::collections::HashMap;
+use std::hash::Hash;
 use std::time::Instant;
 
+use super::SearchKind;
 use super::rng::Rng;
 use crate::games::{Outcome, Rules, Seat};
 
@@ -46,6 +49,13 @@ pub(crate) trait Engine: Rules {
     /// ahead then looks for new positions and the side behind for old ones. Never by default.
     fn repeats(&self) -> bool {
         false
+    }
+
+    /// A pass for the seat to move, if the game has one: what an opponent who does not make
+    /// the reply plays in Best-Reply Search (Schadd & Winands' null move). Without one such
+    /// an opponent plays its default move instead (BRS+). None by default.
+    fn null_move(&self) -> Option<Self::Move> {
+        None
     }
 
     /// Whether quiet moves that cut the search off are tried first at the same ply elsewhere in
@@ -89,6 +99,9 @@ pub(crate) struct Searcher<M> {
     next_clock_check: u64,
     /// Per ply, the last two quiet moves that caused a cut-off there (when the game asks).
     killers: Vec<[Option<M>; 2]>,
+    /// Best-Reply Search only: per quiet move, how much it has cut the search off (the history
+    /// heuristic), to order quiet moves after the killers.
+    history: HashMap<M, u32>,
 }
 
 /// Nodes between two looks at the clock when a deadline is set.
@@ -103,6 +116,7 @@ impl<M: Clone + PartialEq> Searcher<M> {
             stopped: false,
             next_clock_check: 0,
             killers: Vec::new(),
+            history: HashMap::new(),
         }
     }
 
@@ -269,15 +283,173 @@ impl<M: Clone + PartialEq> Searcher<M> {
     }
 }
 
+impl<M: Clone + Eq + Hash> Searcher<M> {
+    /// Best-Reply Search (Schadd & Winands, 2011) for three or more seats: between two turns of
+    /// the bot, exactly one opponent's moves are searched, all of them, the one that does the
+    /// bot the most harm counting; every other opponent of that layer passes
+    /// ([`Engine::null_move`]) or, in a game without a pass, plays its *default* move (its best
+    /// capture, else the first move generated: see [`default_move`]; the BRS+ form of Esser et
+    /// al., 2013). A layer of opponents therefore
+    /// costs one ply of depth, not one per opponent, and the bot's own plans are searched
+    /// deeper than in the paranoid tree, where every opponent gangs up on it in turn.
+    ///
+    /// `replied`: an opponent of the current layer has already made the searched reply, so the
+    /// seat to move (if an opponent) plays its default move without branching or using depth.
+    /// Quiet moves that cut the search off are remembered as killers and in a history table,
+    /// and tried early elsewhere.
+    pub(crate) fn brs<G: Engine<Move = M>>(
+        &mut self,
+        g: &G,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: u32,
+        replied: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if let Some(o) = g.outcome() {
+            return terminal(&o, self.me, ply);
+        }
+        if g.repeats() {
+            return 0;
+        }
+        let Some(to) = g.to_move() else {
+            return g.evaluate(self.me);
+        };
+        // A layer whose reply is made is played out to the bot's turn (the others pass or play
+        // their default moves) before the leaf is scored, so every leaf past a reply is scored with the bot to
+        // move: the evaluations weigh threats by who moves next, and leaves scored with
+        // different seats to move do not compare.
+        let finishing = replied && to != self.me;
+        if depth == 0 && !finishing {
+            return self.quiesce(g, alpha, beta, ply, g.quiescence());
+        }
+        if self.out_of_budget() {
+            return g.evaluate(self.me);
+        }
+        if finishing {
+            // Not the searched reply: the seats left in the layer pass, or play their default
+            // moves, up to the bot's turn. At most one round of them: a bot knocked out in the
+            // layer never moves again, and the position is then scored as it stands.
+            let mut pos = g.clone();
+            let mut plies = 0;
+            for _ in 0..g.seat_count() {
+                match pos.to_move() {
+                    Some(t) if t != self.me && pos.outcome().is_none() => {}
+                    _ => break,
+                }
+                let Some(m) = pos.null_move().or_else(|| {
+                    let mut moves = pos.legal_moves();
+                    pos.prune(&mut moves);
+                    default_move(&pos, &moves)
+                }) else {
+                    break;
+                };
+                pos.play_unchecked(&m);
+                self.nodes += 1;
+                plies += 1;
+            }
+            if pos.to_move() != Some(self.me) && pos.outcome().is_none() {
+                return pos.evaluate(self.me);
+            }
+            return self.brs(&pos, depth, alpha, beta, ply + plies, false);
+        }
+        let mut moves = g.legal_moves();
+        g.prune(&mut moves);
+        let fallback = if to == self.me {
+            None
+        } else {
+            g.null_move().or_else(|| default_move(g, &moves))
+        };
+        self.brs_order(g, &mut moves, ply);
+        let maximising = to == self.me;
+        let mut best = if maximising { -INF } else { INF };
+        for m in &moves {
+            let child = after(g, m);
+            let v = self.brs(&child, depth - 1, alpha, beta, ply + 1, !maximising);
+            if maximising {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                self.cut(g, m, ply, depth);
+                return best;
+            }
+            if self.stopped {
+                return best;
+            }
+        }
+        // Or the reply is left to a later opponent of this layer: this one passes or plays its
+        // default move. (The last opponent before the bot cannot leave it: one of them replies.)
+        if let Some(m) = fallback {
+            let child = after(g, &m);
+            if child.outcome().is_none() && child.to_move().is_some_and(|t| t != self.me) {
+                let v = self.brs(&child, depth, alpha, beta, ply + 1, false);
+                best = best.min(v);
+            }
+        }
+        best
+    }
+
+    /// Noisy moves first (by hint), then this ply's killers, then quiet moves by history.
+    fn brs_order<G: Engine<Move = M>>(&self, g: &G, moves: &mut Vec<M>, ply: u32) {
+        moves.sort_by_cached_key(|m| {
+            let h = g.hint(m);
+            let hist = if h > 0 {
+                0
+            } else {
+                self.history.get(m).copied().unwrap_or(0)
+            };
+            (-h, std::cmp::Reverse(hist))
+        });
+        self.killers_first(g, moves, ply);
+    }
+
+    fn cut<G: Engine<Move = M>>(&mut self, g: &G, m: &M, ply: u32, depth: u32) {
+        if self.stopped || g.hint(m) > 0 {
+            return;
+        }
+        self.remember_killer(m, ply);
+        *self.history.entry(m.clone()).or_insert(0) += depth * depth;
+    }
+}
+
+/// The move a non-replying opponent plays in Best-Reply Search: its most valuable capture (the
+/// highest positive hint, the first generated among equals), else its first move generated. A
+/// fixed, cheap choice: no search, and the same in every line.
+fn default_move<G: Engine>(g: &G, moves: &[G::Move]) -> Option<G::Move> {
+    let mut best: Option<(i32, &G::Move)> = None;
+    for m in moves {
+        let h = g.hint(m);
+        if best.is_none_or(|(b, _)| h > b) {
+            best = Some((h, m));
+        }
+    }
+    best.map(|(_, m)| m.clone())
+}
+
+fn after<G: Rules>(g: &G, m: &G::Move) -> G {
+    let mut c = g.clone();
+    c.play_unchecked(m);
+    c
+}
+
 /// Search `root` (the moves to consider, in the caller's seeded order) for `me`, deepening one
 /// ply at a time until the depth or the node budget runs out. The move of the last completed
 /// depth is returned, or a better one found by a partial deeper pass (its first move is the
 /// previous best, so anything that beats it there is a real improvement).
+///
+/// `kind` chooses the tree below the root: paranoid alpha-beta, or Best-Reply Search (see
+/// [`Searcher::brs`]). The root, the iterative deepening and the budget are the same.
 pub(crate) fn search<G: Engine>(
     g: &G,
     me: Seat,
     mut root: Vec<G::Move>,
     budget: Budget,
+    kind: SearchKind,
 ) -> Option<Found<G::Move>> {
     Searcher::<G::Move>::ordered(g, &mut root);
     let first = root.first()?.clone();
@@ -305,7 +477,10 @@ pub(crate) fn search<G: Engine>(
         let mut best: Option<usize> = None;
         let mut scores: Vec<(usize, i32)> = Vec::with_capacity(order.len());
         for &i in &order {
-            let v = s.alphabeta(&children[i], depth - 1, alpha, INF, 1);
+            let v = match kind {
+                SearchKind::Paranoid => s.alphabeta(&children[i], depth - 1, alpha, INF, 1),
+                SearchKind::Brs => s.brs(&children[i], depth - 1, alpha, INF, 1, false),
+            };
             if s.stopped {
                 break;
             }

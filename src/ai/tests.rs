@@ -272,6 +272,8 @@ fn smoke_match_normal_beats_a_random_mover_at_hexdame() {
         players: None,
         a: Level::Normal,
         b: Level::Random,
+        search_a: SearchKind::Paranoid,
+        search_b: SearchKind::Paranoid,
         games: 4,
         first: 0,
         seed: 11,
@@ -327,6 +329,8 @@ fn a_tournament_split_in_parts_plays_the_games_of_the_whole_run() {
         players: Some(3),
         a: Level::Easy,
         b: Level::Random,
+        search_a: SearchKind::Paranoid,
+        search_b: SearchKind::Paranoid,
         games,
         first,
         seed: 5,
@@ -550,4 +554,220 @@ fn hexmeister_search_scores_a_repeated_position_as_the_draw_it_can_become() {
         off_later.play_unchecked(&a);
     }
     assert!(!off_later.repeats());
+}
+
+// ---- Best-Reply Search
+
+/// The HexiMeros position where Red's Alcazar on Q16 attacks Silver's Sovereign on Q2 down the
+/// file, Silver to move with a Militant to spare.
+fn silver_attacked_by_red() -> HexiMeros {
+    heximeros(
+        "silver",
+        &six_sovereigns(&["red alcazar Q16", "silver militant S4"]),
+        &[],
+    )
+}
+
+#[test]
+fn best_reply_search_sees_the_reply_of_an_opponent_who_is_not_next() {
+    use super::search::{Budget, Searcher, WIN};
+    let g = silver_attacked_by_red();
+    let q2 = crate::games::heximeros::BOARD.geometry.parse("Q2").unwrap();
+    // A Militant move that leaves the Sovereign where Red (fifth after Silver) takes it, and the
+    // Sovereign's step out of the file.
+    let stay = stay_move(&g);
+    assert!(g.after(&stay).attacks(RED, q2));
+    let away = g.parse_move("Q2-P3").unwrap();
+    let budget = Budget {
+        depth: 1,
+        nodes: 1_000_000,
+        deadline: None,
+    };
+    // One opponent layer: Blue, Yellow and Orange play their default moves, Red replies.
+    let value = |m: &HexiMove| {
+        let mut s = Searcher::new(SILVER, budget);
+        s.brs(&g.after(m), 1, -2 * WIN, 2 * WIN, 1, false)
+    };
+    let (stay_brs, away_brs) = (value(&stay), value(&away));
+    assert!(
+        stay_brs <= -WIN / 4,
+        "Red's capture is not seen: {stay_brs}"
+    );
+    assert!(
+        away_brs > -WIN / 4,
+        "the escape is scored as lost: {away_brs}"
+    );
+    // Paranoid search to the same depth sees only Blue, who attacks nothing.
+    let mut s = Searcher::new(SILVER, budget);
+    let stay_paranoid = s.alphabeta(&g.after(&stay), 1, -2 * WIN, 2 * WIN, 1);
+    assert!(stay_paranoid > -WIN / 4, "{stay_paranoid}");
+}
+
+/// A move of Silver's other than the Sovereign's, leaving Q2 attacked by Red.
+fn stay_move(g: &HexiMeros) -> HexiMove {
+    let q2 = crate::games::heximeros::BOARD.geometry.parse("Q2").unwrap();
+    g.legal_moves()
+        .into_iter()
+        .find(|m| m.from != q2 && g.after(m).attacks(RED, q2))
+        .unwrap()
+}
+
+#[test]
+fn best_reply_search_saves_a_sovereign_from_an_opponent_moving_before_it() {
+    let g = silver_attacked_by_red();
+    let limits = Limits {
+        nodes: Some(2_000),
+        deadline: None,
+    };
+    for level in [Level::Normal, Level::Hard] {
+        for seed in 0..2 {
+            let c =
+                choose_heximeros_searching(&g, &[], level, SearchKind::Brs, seed, limits).unwrap();
+            let after = g.after(&g.parse_move(&c.text).unwrap());
+            for sov in after.sovereigns_of(SILVER) {
+                assert!(
+                    !after.attacks(RED, sov),
+                    "{level} {seed}: {} leaves the Sovereign to Red",
+                    c.text
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn best_reply_search_takes_a_sovereign_on_offer() {
+    // Red to move, its Alcazar on Q16 attacks Silver's Sovereign down the file and Orange's up
+    // it: taking either puts a seat out. (With an Orange Militant shielding Q50, BRS prefers
+    // taking the Militant, attacking both Sovereigns at once: one reply cannot save both, and
+    // the evaluation banks a Sovereign on offer above one taken; issue 21's evaluation work.)
+    let g = heximeros("red", &six_sovereigns(&["red alcazar Q16"]), &[]);
+    for level in [Level::Normal, Level::Hard] {
+        let c = choose_heximeros_searching(&g, &[], level, SearchKind::Brs, 3, SMALL).unwrap();
+        let after = g.after(&g.parse_move(&c.text).unwrap());
+        assert_eq!(
+            after.active_seats().len(),
+            5,
+            "{level}: {} takes no Sovereign",
+            c.text
+        );
+    }
+}
+
+#[test]
+fn best_reply_search_answers_legal_deterministic_moves_in_every_test_position() {
+    for (name, g) in positions() {
+        if g.outcome().is_some() {
+            continue;
+        }
+        let choice = choose_searching(&g, Level::Normal, SearchKind::Brs, 7, SMALL).unwrap();
+        let mut after = g.clone();
+        after
+            .play(&choice.text)
+            .unwrap_or_else(|e| panic!("{name}: {} refused: {e}", choice.text));
+        let again = choose_searching(&g, Level::Normal, SearchKind::Brs, 7, SMALL).unwrap();
+        assert_eq!(choice.text, again.text, "{name}: not deterministic");
+    }
+}
+
+#[test]
+fn search_kinds_parse_and_a_bad_one_is_an_error() {
+    assert_eq!("brs".parse::<SearchKind>(), Ok(SearchKind::Brs));
+    assert_eq!(" Paranoid ".parse::<SearchKind>(), Ok(SearchKind::Paranoid));
+    assert_eq!(SearchKind::default(), SearchKind::Paranoid);
+    let err = "maxn".parse::<SearchKind>().unwrap_err();
+    assert_eq!(err, AiError::UnknownSearch("maxn".into()));
+    assert!(
+        err.to_string().contains("expected brs or paranoid"),
+        "{err}"
+    );
+}
+
+fn harmegedo_spec(
+    a: Level,
+    b: Level,
+    search_a: SearchKind,
+    search_b: SearchKind,
+) -> tournament::Spec {
+    tournament::Spec {
+        kind: GameKind::Harmegedo,
+        players: Some(3),
+        a,
+        b,
+        search_a,
+        search_b,
+        games: 2,
+        first: 0,
+        seed: 4,
+        max_plies: 30,
+        limits: Limits {
+            nodes: Some(150),
+            deadline: None,
+        },
+        seating: tournament::Seating::Alternate,
+    }
+}
+
+#[test]
+fn a_table_of_one_bot_plays_on_to_the_end() {
+    // Before, a table of one level stopped at once, "decided" with no move played.
+    let spec = harmegedo_spec(
+        Level::Easy,
+        Level::Easy,
+        SearchKind::Paranoid,
+        SearchKind::Paranoid,
+    );
+    let mut plies = Vec::new();
+    let report = tournament::run(&spec, &mut Default::default, &mut |_, rec| {
+        plies.push(rec.plies);
+        assert!(rec.outcome.is_some() || rec.capped, "{rec:?}");
+    })
+    .unwrap();
+    assert_eq!(report.games, 2);
+    assert_eq!(report.decided, 0, "{report:?}");
+    assert!(plies.iter().all(|&p| p > 0), "{plies:?}");
+    assert_eq!(report.lengths.len(), 2);
+    // Both sets of seats are tallied: three seats a game, 2 and 1 alternately.
+    assert_eq!(report.a.seats + report.b.seats, 6);
+    assert!(report.median_length().0 > 0);
+}
+
+#[test]
+fn smoke_match_best_reply_against_paranoid_at_harmegedo() {
+    let spec = harmegedo_spec(
+        Level::Normal,
+        Level::Normal,
+        SearchKind::Brs,
+        SearchKind::Paranoid,
+    );
+    let mut searches = Vec::new();
+    let report = tournament::run(&spec, &mut Default::default, &mut |_, rec| {
+        searches.push(rec.searches.clone());
+    })
+    .unwrap();
+    assert_eq!(report.games, 2);
+    for t in [&report.a, &report.b] {
+        assert_eq!(t.wins + t.draws + t.losses, 2, "{report:?}");
+        assert!(t.searches > 0);
+    }
+    assert!(searches[0].contains(&SearchKind::Brs) && searches[0].contains(&SearchKind::Paranoid));
+    // Seeded: the same games again.
+    let again = tournament::run(&spec, &mut Default::default, &mut |_, _| {}).unwrap();
+    assert_eq!(again.lengths, report.lengths);
+}
+
+#[test]
+fn paranoid_stays_the_default_and_two_seats_ignore_the_search_kind() {
+    for (name, g) in positions() {
+        if g.outcome().is_some() {
+            continue;
+        }
+        let default = choose_with(&g, Level::Normal, 5, SMALL).unwrap();
+        let paranoid = choose_searching(&g, Level::Normal, SearchKind::Paranoid, 5, SMALL).unwrap();
+        assert_eq!(default, paranoid, "{name}");
+        if g.seat_count() == 2 {
+            let brs = choose_searching(&g, Level::Normal, SearchKind::Brs, 5, SMALL).unwrap();
+            assert_eq!(brs, paranoid, "{name}: two seats search alike");
+        }
+    }
 }

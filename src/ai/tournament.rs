@@ -4,16 +4,21 @@
 //!
 //! Pure except for time, which the caller lends as a `clock` ([`Stamp`]: wall and CPU time since
 //! any fixed instant), so the harness can report time per move without the library reading a
-//! clock. With three or more seats the two levels take alternate seats (or level A one seat
-//! against B in all others, [`Seating::Lone`]), shifted by one every game. A level *wins* a game
-//! when the top of the table is all its own: every winner, or every seat still in when only one
-//! level is left. A game that hits the ply cap with both levels still in, or a drawn game, is a
-//! draw for both, never a win. Average finishing places tell who finished ahead.
+//! clock. Each side is a [`Bot`]: a level and a search kind. With three or more seats the two
+//! sides take alternate seats (or side A one seat against B in all others, [`Seating::Lone`]),
+//! shifted by one every game. A side *wins* a game when the top of the table is all its own:
+//! every winner, or every seat still in when only one side is left. A game that hits the ply cap
+//! with both sides still in, or a drawn game, is a draw for both, never a win. Average finishing
+//! places tell who finished ahead. When the two sides are the same bot the game is played to its
+//! end (or the cap), and the tallies still tell the two sets of seats apart.
 
 use std::ops::{Add, Sub};
 use std::time::Duration;
 
-use super::{AiError, Level, Limits, choose_heximeros, choose_with, declare_check_upon};
+use super::{
+    AiError, Level, Limits, SearchKind, choose_heximeros_searching, choose_searching, choose_with,
+    declare_check_upon,
+};
 use crate::games::{AnyGame, GameKind, Outcome, Rules, Seat};
 
 /// A reading of the clocks the caller lends: wall-clock time and the calling thread's CPU time,
@@ -66,6 +71,34 @@ impl Stamp {
     }
 }
 
+/// One side of a tournament: a level and, for three or more seats, the search it uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bot {
+    pub level: Level,
+    pub search: SearchKind,
+}
+
+/// A seat without a bot given plays at random.
+impl Default for Bot {
+    fn default() -> Bot {
+        Bot {
+            level: Level::Random,
+            search: SearchKind::Paranoid,
+        }
+    }
+}
+
+impl Bot {
+    /// `level`, or `level/search` when the search is not the default.
+    pub fn name(&self) -> String {
+        if self.search == SearchKind::default() {
+            self.level.key().to_string()
+        } else {
+            format!("{}/{}", self.level.key(), self.search.key())
+        }
+    }
+}
+
 /// What to play.
 #[derive(Clone, Debug)]
 pub struct Spec {
@@ -74,6 +107,9 @@ pub struct Spec {
     pub players: Option<usize>,
     pub a: Level,
     pub b: Level,
+    /// The search of each side with three or more seats.
+    pub search_a: SearchKind,
+    pub search_b: SearchKind,
     pub games: u32,
     /// Index (from 0) of the first game to play: a run split into parts (`first` 0 and `games`
     /// 25, then `first` 25 and `games` 25) plays exactly the games of one run of 50.
@@ -158,7 +194,27 @@ pub struct Report {
     pub games: u32,
     /// Games stopped by the ply cap.
     pub capped: u32,
+    /// Games the rules ended in a draw.
+    pub drawn: u32,
+    /// Games stopped because one side alone was left at the table.
+    pub decided: u32,
     pub plies: u64,
+    /// Each game's length in plies and in rounds (see [`GameRecord::rounds`]), in game order.
+    pub lengths: Vec<(u32, u32)>,
+}
+
+impl Report {
+    /// The median game length in plies and in rounds (the lower middle of an even count).
+    pub fn median_length(&self) -> (u32, u32) {
+        let median = |mut v: Vec<u32>| {
+            v.sort_unstable();
+            v.get(v.len().saturating_sub(1) / 2).copied().unwrap_or(0)
+        };
+        (
+            median(self.lengths.iter().map(|l| l.0).collect()),
+            median(self.lengths.iter().map(|l| l.1).collect()),
+        )
+    }
 }
 
 /// One finished game.
@@ -166,10 +222,15 @@ pub struct Report {
 pub struct GameRecord {
     pub outcome: Option<Outcome>,
     pub plies: u32,
+    /// Rounds begun: a new one each time the turn passes back to a lower seat (a seat moving
+    /// twice in a row, as with Hexmeister's bonus actions, stays in its round).
+    pub rounds: u32,
     /// Finishing place per seat (shared places averaged).
     pub places: Vec<f64>,
     /// The level in each seat.
     pub levels: Vec<Level>,
+    /// The search in each seat.
+    pub searches: Vec<SearchKind>,
     /// Seats not eliminated when the game ended.
     pub alive: Vec<bool>,
     /// Stopped unfinished by the ply cap (a game stopped because one level is left alone at
@@ -201,33 +262,48 @@ pub fn run(
         let n = start.seat_count();
         // Two seats: colours alternate. More: alternate seats, shifted every game.
         let shift = i as usize;
-        let levels: Vec<Level> = (0..n)
-            .map(|s| {
-                let a = match spec.seating {
-                    Seating::Lone if n > 2 => s == shift % n,
-                    _ => (s + shift).is_multiple_of(2),
-                };
-                if a { spec.a } else { spec.b }
+        let side_a: Vec<bool> = (0..n)
+            .map(|s| match spec.seating {
+                Seating::Lone if n > 2 => s == shift % n,
+                _ => (s + shift).is_multiple_of(2),
             })
+            .collect();
+        let (bot_a, bot_b) = (
+            Bot {
+                level: spec.a,
+                search: spec.search_a,
+            },
+            Bot {
+                level: spec.b,
+                search: spec.search_b,
+            },
+        );
+        let bots: Vec<Bot> = side_a
+            .iter()
+            .map(|&a| if a { bot_a } else { bot_b })
             .collect();
         let seed = spec
             .seed
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
             .wrapping_add(i as u64);
-        let mut times: Vec<(Level, Stamp)> = Vec::new();
-        let rec = play_game(
+        let mut times: Vec<(Seat, Stamp)> = Vec::new();
+        let rec = play_bots(
             start,
-            &levels,
+            &bots,
             seed,
             spec.max_plies,
             spec.limits,
-            &mut |level, t| times.push((level, t)),
+            &mut |seat, t| times.push((seat, t)),
             clock,
         )?;
         report.games += 1;
         report.plies += rec.plies as u64;
-        if rec.capped {
-            report.capped += 1;
+        report.lengths.push((rec.plies, rec.rounds));
+        match &rec.outcome {
+            Some(Outcome::Draw { .. }) => report.drawn += 1,
+            Some(Outcome::Win { .. }) => {}
+            None if rec.capped => report.capped += 1,
+            None => report.decided += 1,
         }
         // The top group: the winners, the seats sharing a draw, or the survivors of a capped or
         // decided game. A level wins when the top is all its own, draws when it shares it.
@@ -236,13 +312,9 @@ pub fn run(
             Some(Outcome::Draw { seats, .. }) => seats.iter().map(|s| s.index()).collect(),
             None => (0..n).filter(|&s| rec.alive[s]).collect(),
         };
-        for (which, level) in [(0, spec.a), (1, spec.b)] {
-            let t = if which == 0 {
-                &mut report.a
-            } else {
-                &mut report.b
-            };
-            let ours = top.iter().filter(|&&s| levels[s] == level).count();
+        for which in [true, false] {
+            let t = if which { &mut report.a } else { &mut report.b };
+            let ours = top.iter().filter(|&&s| side_a[s] == which).count();
             if ours == top.len() && ours > 0 {
                 t.wins += 1;
             } else if ours > 0 {
@@ -250,20 +322,14 @@ pub fn run(
             } else {
                 t.losses += 1;
             }
-            for s in (0..n).filter(|&s| levels[s] == level) {
+            for s in (0..n).filter(|&s| side_a[s] == which) {
                 t.place_sum += rec.places[s];
                 t.seats += 1;
             }
-            for &(l, d) in times.iter().filter(|(l, _)| *l == level) {
-                debug_assert_eq!(l, level);
+            for &(_, d) in times.iter().filter(|(s, _)| side_a[s.index()] == which) {
                 t.searches += 1;
                 t.time = t.time + d;
                 t.max_time = t.max_time.max(d);
-            }
-            if spec.a == spec.b {
-                // Same level on both sides: one tally says it all; keep `b` a copy.
-                report.b = report.a.clone();
-                break;
             }
         }
         progress(i, &rec);
@@ -271,17 +337,18 @@ pub fn run(
     Ok(report)
 }
 
-/// With three or more seats, the game is decided for the tournament once every seat still in it
-/// plays the same level: who of them wins does not change the tally, and bots of one level can
-/// circle each other until a draw rule ends it.
-fn decided(g: &AnyGame, levels: &[Level]) -> bool {
+/// With three or more seats and two different bots, the game is decided for the tournament once
+/// every seat still in it is the same bot: who of them wins does not change the tally, and bots
+/// of one kind can circle each other until a draw rule ends it. A table of one bot alone is
+/// never decided early: it is played to its end, which is what it is there to measure.
+fn decided(g: &AnyGame, bots: &[Bot]) -> bool {
     let n = g.seat_count();
-    if n <= 2 {
+    if n <= 2 || bots.iter().all(|b| Some(b) == bots.first()) {
         return false;
     }
     let mut live = (0..n)
         .filter(|&s| alive(g, Seat(s as u8)))
-        .map(|s| levels[s]);
+        .map(|s| bots.get(s).copied().unwrap_or_default());
     match live.next() {
         Some(first) => live.all(|l| l == first),
         None => true,
@@ -297,34 +364,61 @@ fn alive(g: &AnyGame, seat: Seat) -> bool {
     }
 }
 
-/// Play one game from `game` with a level per seat; `timed` hears the duration of each bot search
-/// (a HexiMeros turn may take more than one: see [`staged_heximeros`]).
+/// Play one game from `game` with a level per seat (each with the default search); `timed` hears
+/// the seat and duration of each bot search (a HexiMeros turn may take more than one: see
+/// [`staged_heximeros`]).
 pub fn play_game(
-    mut game: AnyGame,
+    game: AnyGame,
     levels: &[Level],
     seed: u64,
     max_plies: u32,
     limits: Limits,
-    timed: &mut dyn FnMut(Level, Stamp),
+    timed: &mut dyn FnMut(Seat, Stamp),
+    clock: &mut dyn FnMut() -> Stamp,
+) -> Result<GameRecord, AiError> {
+    let bots: Vec<Bot> = levels
+        .iter()
+        .map(|&level| Bot {
+            level,
+            search: SearchKind::default(),
+        })
+        .collect();
+    play_bots(game, &bots, seed, max_plies, limits, timed, clock)
+}
+
+/// [`play_game`] with a [`Bot`] (level and search) per seat.
+pub fn play_bots(
+    mut game: AnyGame,
+    bots: &[Bot],
+    seed: u64,
+    max_plies: u32,
+    limits: Limits,
+    timed: &mut dyn FnMut(Seat, Stamp),
     clock: &mut dyn FnMut() -> Stamp,
 ) -> Result<GameRecord, AiError> {
     let n = game.seat_count();
     let mut out_order: Vec<usize> = Vec::new();
     let mut moves: Vec<String> = Vec::new();
     let mut plies = 0;
-    while game.outcome().is_none() && plies < max_plies && !decided(&game, levels) {
+    let mut rounds = 0;
+    let mut last_seat: Option<Seat> = None;
+    while game.outcome().is_none() && plies < max_plies && !decided(&game, bots) {
         let Some(seat) = game.to_move() else { break };
-        let level = levels.get(seat.index()).copied().unwrap_or(Level::Random);
+        if last_seat.is_none_or(|l| seat.index() < l.index()) {
+            rounds += 1;
+        }
+        last_seat = Some(seat);
+        let bot = bots.get(seat.index()).copied().unwrap_or_default();
         let move_seed = seed ^ (plies as u64).wrapping_mul(0xd1b5_4a32_d192_ed03);
         // Each search is timed on its own, as the host gives each its own deadline: a
         // HexiMeros bot answering a Check declared upon its staged move searches again.
         let text = match &game {
             AnyGame::HexiMeros(h) => {
-                staged_heximeros(h, levels, level, move_seed, limits, timed, clock)?
+                staged_heximeros(h, bots, seat, move_seed, limits, timed, clock)?
             }
             g => {
-                timed_search(level, timed, clock, || {
-                    choose_with(g, level, move_seed, limits)
+                timed_search(seat, timed, clock, || {
+                    choose_searching(g, bot.level, bot.search, move_seed, limits)
                 })?
                 .text
             }
@@ -360,8 +454,10 @@ pub fn play_game(
     Ok(GameRecord {
         outcome,
         plies,
+        rounds,
         places,
-        levels: levels.to_vec(),
+        levels: bots.iter().map(|b| b.level).collect(),
+        searches: bots.iter().map(|b| b.search).collect(),
         alive: (0..n).map(|s| !out_order.contains(&s)).collect(),
         capped,
         moves,
@@ -370,14 +466,14 @@ pub fn play_game(
 
 /// One search, timed: `timed` hears how long `search` took.
 fn timed_search<T>(
-    level: Level,
-    timed: &mut dyn FnMut(Level, Stamp),
+    seat: Seat,
+    timed: &mut dyn FnMut(Seat, Stamp),
     clock: &mut dyn FnMut() -> Stamp,
     search: impl FnOnce() -> Result<T, AiError>,
 ) -> Result<T, AiError> {
     let t0 = clock();
     let found = search()?;
-    timed(level, clock() - t0);
+    timed(seat, clock() - t0);
     Ok(found)
 }
 
@@ -398,17 +494,18 @@ fn share(places: &mut [f64], seats: &[usize], first: usize) {
 /// search.
 fn staged_heximeros(
     h: &crate::games::heximeros::HexiMeros,
-    levels: &[Level],
-    level: Level,
+    bots: &[Bot],
+    seat: Seat,
     seed: u64,
     limits: Limits,
-    timed: &mut dyn FnMut(Level, Stamp),
+    timed: &mut dyn FnMut(Seat, Stamp),
     clock: &mut dyn FnMut() -> Stamp,
 ) -> Result<String, AiError> {
+    let bot = bots.get(seat.index()).copied().unwrap_or_default();
     let mut declarers: Vec<Seat> = Vec::new();
     loop {
-        let choice = timed_search(level, timed, clock, || {
-            choose_heximeros(h, &declarers, level, seed, limits)
+        let choice = timed_search(seat, timed, clock, || {
+            choose_heximeros_searching(h, &declarers, bot.level, bot.search, seed, limits)
         })?;
         let staged = h
             .parse_move(&choice.text)
@@ -417,7 +514,10 @@ fn staged_heximeros(
             .challengers(&staged.without_checks())
             .into_iter()
             .filter(|s| !declarers.contains(s))
-            .filter(|s| levels.get(s.index()).is_some_and(|&l| l != Level::Random))
+            .filter(|s| {
+                bots.get(s.index())
+                    .is_some_and(|b| b.level != Level::Random)
+            })
             .filter(|&s| declare_check_upon(h, &staged, s))
             .collect();
         // Respecting is impossible when every move is attacked: declarations lapse (§5.3).
