@@ -169,6 +169,19 @@ impl<M: Clone + PartialEq> Searcher<M> {
         }
     }
 
+    /// Count a node and score it at once if it is settled: the game over, a repetition (a draw),
+    /// or nobody to move; otherwise the seat to move.
+    fn enter<G: Engine<Move = M>>(&mut self, g: &G, ply: u32) -> Result<Seat, i32> {
+        self.nodes += 1;
+        if let Some(o) = g.outcome() {
+            return Err(terminal(&o, self.me, ply));
+        }
+        if g.repeats() {
+            return Err(0);
+        }
+        g.to_move().ok_or_else(|| g.evaluate(self.me))
+    }
+
     pub(crate) fn alphabeta<G: Engine<Move = M>>(
         &mut self,
         g: &G,
@@ -177,15 +190,9 @@ impl<M: Clone + PartialEq> Searcher<M> {
         mut beta: i32,
         ply: u32,
     ) -> i32 {
-        self.nodes += 1;
-        if let Some(o) = g.outcome() {
-            return terminal(&o, self.me, ply);
-        }
-        if g.repeats() {
-            return 0;
-        }
-        let Some(to) = g.to_move() else {
-            return g.evaluate(self.me);
+        let to = match self.enter(g, ply) {
+            Ok(to) => to,
+            Err(score) => return score,
         };
         if depth == 0 {
             return self.quiesce(g, alpha, beta, ply, g.quiescence());
@@ -306,15 +313,9 @@ impl<M: Clone + Eq + Hash> Searcher<M> {
         ply: u32,
         replied: bool,
     ) -> i32 {
-        self.nodes += 1;
-        if let Some(o) = g.outcome() {
-            return terminal(&o, self.me, ply);
-        }
-        if g.repeats() {
-            return 0;
-        }
-        let Some(to) = g.to_move() else {
-            return g.evaluate(self.me);
+        let to = match self.enter(g, ply) {
+            Ok(to) => to,
+            Err(score) => return score,
         };
         // A layer whose reply is made is played out to the bot's turn (the others pass or play
         // their default moves) before the leaf is scored, so every leaf past a reply is scored with the bot to

@@ -1,5 +1,6 @@
 //! The Discord front end's own tables (`migrations/0003_discord.sql`): which thread a game lives
-//! in, its current turn message, the ballots already posted, and direct-message settings. Kept
+//! in, its current turn message, the ballots already posted, direct-message settings, and where
+//! each lobby's message is (`0004_lobbies.sql`). Kept
 //! here, over the store's pool, so the host and the store know nothing of Discord.
 
 use sqlx::{Row, SqlitePool};
@@ -17,6 +18,14 @@ pub struct GameLink {
     pub turn_message: Option<u64>,
     pub turn_version: Option<u64>,
     pub gif_posted: bool,
+}
+
+/// Where a lobby lives on Discord.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LobbyLink {
+    pub guild: Option<u64>,
+    pub channel: u64,
+    pub message: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -48,6 +57,39 @@ const COLUMNS: &str = "game_id, guild_id, parent_id, thread_id, turn_message, tu
 impl Links {
     pub fn new(pool: SqlitePool) -> Links {
         Links { pool }
+    }
+
+    /// Where lobby `lobby`'s message is, if it was posted from Discord.
+    pub async fn lobby(&self, lobby: i64) -> Result<Option<LobbyLink>, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT guild_id, channel_id, message_id FROM discord_lobbies WHERE lobby_id = $1",
+        )
+        .bind(lobby)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(LobbyLink {
+                guild: r.try_get::<Option<i64>, _>(0)?.map(|g| g as u64),
+                channel: r.try_get::<i64, _>(1)? as u64,
+                message: r.try_get::<Option<i64>, _>(2)?.map(|m| m as u64),
+            })
+        })
+        .transpose()
+    }
+
+    /// Record where lobby `lobby` lives (again, once its message is posted).
+    pub async fn set_lobby(&self, lobby: i64, l: LobbyLink) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO discord_lobbies (lobby_id, guild_id, channel_id, message_id) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (lobby_id) DO UPDATE SET message_id = $4",
+        )
+        .bind(lobby)
+        .bind(l.guild.map(sf))
+        .bind(sf(l.channel))
+        .bind(l.message.map(sf))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     pub async fn insert(

@@ -12,55 +12,15 @@ use serenity::{
     ChannelId, ComponentInteraction, CreateActionRow, CreateAllowedMentions, CreateButton,
     CreateMessage, EditMessage, GuildId, Http, MessageId,
 };
-use sqlx::Row;
 
 use hexmeros::games::GameKind;
 use hexmeros::host::{GameId, HostError, Joined, Lobby, LobbyId, LobbyStatus, PlayerId, Refused};
 
 use super::deliver::{self, Origin};
 use super::ids::{Action, ComponentId};
+use super::links::LobbyLink;
 use super::scope::{self, Scope};
 use super::{Data, Error};
-
-/// Where a lobby lives on Discord.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct LobbyLink {
-    guild: Option<u64>,
-    channel: u64,
-    message: Option<u64>,
-}
-
-async fn link(data: &Data, lobby: LobbyId) -> Result<Option<LobbyLink>, sqlx::Error> {
-    let row = sqlx::query(
-        "SELECT guild_id, channel_id, message_id FROM discord_lobbies WHERE lobby_id = $1",
-    )
-    .bind(lobby)
-    .fetch_optional(data.host.store().writer())
-    .await?;
-    row.map(|r| {
-        Ok(LobbyLink {
-            guild: r.try_get::<Option<i64>, _>(0)?.map(|g| g as u64),
-            channel: r.try_get::<i64, _>(1)? as u64,
-            message: r.try_get::<Option<i64>, _>(2)?.map(|m| m as u64),
-        })
-    })
-    .transpose()
-}
-
-async fn insert(data: &Data, lobby: LobbyId, l: LobbyLink) -> Result<(), sqlx::Error> {
-    // Snowflakes fit in 63 bits: the casts are lossless.
-    sqlx::query(
-        "INSERT INTO discord_lobbies (lobby_id, guild_id, channel_id, message_id) \
-         VALUES ($1, $2, $3, $4) ON CONFLICT (lobby_id) DO UPDATE SET message_id = $4",
-    )
-    .bind(lobby)
-    .bind(l.guild.map(|g| g as i64))
-    .bind(l.channel as i64)
-    .bind(l.message.map(|m| m as i64))
-    .execute(data.host.store().writer())
-    .await?;
-    Ok(())
-}
 
 fn buttons(lobby: LobbyId) -> Vec<CreateActionRow> {
     let id = |a| ComponentId::new(lobby, 0, a).encode();
@@ -97,14 +57,14 @@ pub async fn post(http: &Http, data: &Data, lobby: &Lobby, origin: Origin) -> an
         message: None,
     };
     // Stored first: a click may come as soon as the message is seen.
-    insert(data, lobby.id, link).await?;
+    data.links.set_lobby(lobby.id, link).await?;
     let msg = CreateMessage::new()
         .content(text(data, lobby).await)
         .components(buttons(lobby.id))
         .allowed_mentions(deliver::pinging(&lobby.waiting()));
     let sent = deliver::send(http, channel, msg).await?;
     link.message = Some(sent.id.get());
-    insert(data, lobby.id, link).await?;
+    data.links.set_lobby(lobby.id, link).await?;
     Ok(())
 }
 
@@ -149,7 +109,9 @@ pub async fn click(
 ) -> Result<String, Error> {
     // Another server's lobby, or any in a DM, reads as one that does not exist.
     let scope = Scope::of(ci.guild_id, ci.user.id);
-    let Some(link) = link(data, id)
+    let Some(link) = data
+        .links
+        .lobby(id)
         .await?
         .filter(|l| scope::admits_link(scope, l.guild))
     else {
@@ -214,7 +176,7 @@ pub async fn expire(http: &Http, data: &Data) {
         }
     };
     for lobby in expired {
-        match link(data, lobby.id).await {
+        match data.links.lobby(lobby.id).await {
             Ok(Some(l)) => show(http, data, &lobby, l).await,
             Ok(None) => {}
             Err(e) => tracing::warn!(lobby = lobby.id, error = %e, "an expired lobby has no link"),
