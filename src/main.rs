@@ -64,6 +64,19 @@ enum Command {
     Ai(AiCommand),
     /// Draw a board picture (PNG), or a whole game as an animated GIF (--replay).
     Render(RenderArgs),
+    /// For operators: what the bot still has to deliver, and the games in play.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// The outbox (messages players must still be sent: how many, since when, retried, given
+    /// up) and the games in play.
+    Status {
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
 }
 
 /// What plain `hexmeros` says.
@@ -172,9 +185,57 @@ fn run_host(cmd: Command) -> anyhow::Result<String> {
                 let id = host.import(&text, &ids).await?;
                 Ok(format!("imported as game #{id}"))
             }
+            Command::Admin(AdminCommand::Status { db }) => status(&host(db).await?).await,
             Command::Rules(_) | Command::Ai(_) | Command::Render(_) => Ok(String::new()),
         }
     })
+}
+
+/// `hexmeros admin status`: the outbox at a glance, its waiting entries (the oldest ten) and
+/// how many games are in play.
+async fn status(host: &hexmeros::host::GameHost) -> anyhow::Result<String> {
+    use std::fmt::Write as _;
+    let store = host.store();
+    let now = host.now();
+    let stats = store.outbox_stats().await?;
+    let pending = store.outbox_pending().await?;
+    let games = store.all_games().await?;
+    let playing = games.iter().filter(|g| matches!(g.status, 10 | 20)).count();
+    let paused = games.iter().filter(|g| g.status == 30).count();
+    let mut out = String::new();
+    let oldest = match stats.oldest_created_at {
+        Some(t) => format!(", the oldest waiting {} s", (now - t).max(0) / 1000),
+        None => String::new(),
+    };
+    writeln!(
+        out,
+        "outbox: {} pending{oldest}; {} of them failed at least once; {} retries in all; \
+         {} delivered, {} given up",
+        stats.pending, stats.retrying, stats.retries, stats.delivered, stats.dropped
+    )?;
+    for e in pending.iter().take(10) {
+        writeln!(
+            out,
+            "  #{} {} (priority {}), {} attempts{}",
+            e.id,
+            e.lane,
+            e.priority,
+            e.attempts,
+            e.last_error
+                .as_deref()
+                .map(|x| format!(", last error: {x}"))
+                .unwrap_or_default()
+        )?;
+    }
+    if pending.len() > 10 {
+        writeln!(out, "  … and {} more", pending.len() - 10)?;
+    }
+    write!(
+        out,
+        "games: {playing} in play, {paused} paused, {} in all",
+        games.len()
+    )?;
+    Ok(out)
 }
 
 #[derive(Subcommand)]

@@ -2579,3 +2579,146 @@ async fn a_start_beyond_the_active_games_limit_is_refused() {
     start(&fake, &[u(3), u(2)], Some(1)).await;
     assert_clean(&fake, &bot);
 }
+
+/// Wait until the stored game has passed version `v`.
+async fn wait_version_past(bot: &Bot, game: i64, v: u64) -> GameState {
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        let st = bot.state(game).await;
+        if st.version() > v {
+            return st;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "game #{game} stays at {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Messages of `channel` whose content contains `needle` (made once each: a post answered with
+/// a message already made by its nonce counts once).
+fn made_with(fake: &F, channel: u64, needle: &str) -> usize {
+    let mut ids: Vec<u64> = fake
+        .messages(channel)
+        .iter()
+        .filter(|m| content(m).contains(needle))
+        .map(message_id)
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids.len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_message_left_unsent_by_a_crash_is_posted_once_after_the_restart() {
+    let fake = F::start().await;
+    let mut bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &[u(1), u(2)], Some(1)).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    let v0 = bot.state(game.id).await.version();
+    // Discord fails every post in the thread: the move is committed, its board is not sent.
+    let path = format!("/channels/{}/messages", game.thread);
+    fake.fail_next("POST", &path, 500, None, 1_000_000);
+    let mv = legal(GameKind::HexDame, &[])[0].clone();
+    let i = fake
+        .slash(
+            u(1),
+            game.thread,
+            "hexmeros",
+            sub(
+                "move",
+                json!([str_opt("from", &mv), bool_opt("pass", true)]),
+            ),
+        )
+        .await;
+    acked(&fake, &i).await;
+    wait_version_past(&bot, game.id, v0).await;
+    // The process dies with the board unsent; Discord comes back; the new process sends it.
+    bot.restart(&fake).await;
+    assert_eq!(made_with(&fake, game.thread, &format!("played {mv}")), 0);
+    fake.clear_failures();
+    wait_message(&fake, game.thread, 0, &format!("played {mv}")).await;
+    let ping = format!("<@{}> ", u(2));
+    let deadline = tokio::time::Instant::now() + T;
+    while made_with(&fake, game.thread, &ping) == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no ping after the board"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(made_with(&fake, game.thread, &format!("played {mv}")), 1);
+    assert_eq!(made_with(&fake, game.thread, &ping), 1);
+    // The board is the new turn message: the next player plays from it.
+    let mv2 = legal(GameKind::HexDame, &[&mv])[0].clone();
+    play(&fake, u(2), game.thread, &mv2).await;
+    let store = hexmeros::store::Store::open(&bot.db_url()).await.unwrap();
+    let deadline = tokio::time::Instant::now() + T;
+    while store.outbox_stats().await.unwrap().pending > 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the outbox stays full"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ballot_whose_sends_fail_for_a_while_is_posted_once() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &[u(1), u(2)], Some(1)).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    // More failures than one delivery's quick retries: the deliverer tries again later.
+    fake.fail_next("POST", &format!("/channels/{t}/messages"), 500, None, 8);
+    let r = slash(&fake, u(1), t, "hexmeros", draw(false)).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    let ballot = wait_message(&fake, t, 0, "ballot on motion").await;
+    assert_eq!(made_with(&fake, t, "ballot on motion"), 1);
+    let failed = fake
+        .requests()
+        .iter()
+        .filter(|s| s.method == "POST" && s.path.ends_with(&format!("{t}/messages")))
+        .filter(|s| s.status == 500)
+        .count();
+    assert_eq!(failed, 8);
+    // The ballot works: the opponent accepts the draw with its Yes button.
+    vote_yes(&fake, u(2), t, &ballot).await;
+    let deadline = tokio::time::Instant::now() + T;
+    while bot.state(game.id).await.status() != hexmeros::host::Status::Finished {
+        assert!(tokio::time::Instant::now() < deadline, "no draw");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_thread_moves_the_game_to_its_channel_and_a_locked_one_is_reopened() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &[u(1), u(2)], Some(1)).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    // A moderator locks the thread: the bot reopens it and the game goes on there.
+    fake.lock_thread(game.thread);
+    let mv = legal(GameKind::HexDame, &[])[0].clone();
+    play(&fake, u(1), game.thread, &mv).await;
+    assert!(!fake.thread_archived(game.thread));
+    // Then deletes it. The next message of the game (the hour's reminder) goes to the channel,
+    // which is told, and the game goes on there.
+    fake.delete_channel(game.thread);
+    let before = fake.messages(F::CHANNEL_ID).len();
+    bot.set_clock(START_MS + 3_600_000 + 60_000);
+    let notice = wait_message(&fake, F::CHANNEL_ID, before, "was deleted").await;
+    assert!(
+        content(&notice).contains(&format!("HexDame #{}", game.id)),
+        "{notice:?}"
+    );
+    wait_message(&fake, F::CHANNEL_ID, before, "reminder").await;
+    let mv2 = legal(GameKind::HexDame, &[&mv])[0].clone();
+    play(&fake, u(2), F::CHANNEL_ID, &mv2).await;
+    let mv3 = legal(GameKind::HexDame, &[&mv, &mv2])[0].clone();
+    play(&fake, u(1), F::CHANNEL_ID, &mv3).await;
+    assert_eq!(bot.state(game.id).await.record().len(), 3);
+}

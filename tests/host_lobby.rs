@@ -33,6 +33,7 @@ fn spec(kind: GameKind, people: &[i64]) -> LobbySpec {
         house_rules: None,
         timers: None,
         hours: 48,
+        origin: None,
     }
 }
 

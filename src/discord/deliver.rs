@@ -15,7 +15,8 @@ use serenity::{
 };
 
 use hexmeros::games::Seat;
-use hexmeros::host::{Effect, GameId, GameState, PlayerId, Status};
+use hexmeros::host::{Effect, GameId, GameState, PlayerId, Status, is_reply};
+use hexmeros::store::Entry;
 
 use super::Data;
 use super::ids::{Action, ComponentId, Proposal};
@@ -119,6 +120,10 @@ where
                 let wait = match http_status(&e) {
                     Some((429, _)) => pause.max(Duration::from_secs(1)),
                     Some((500..=599, _)) => pause,
+                    // A timeout or a lost connection: the request may or may not have been done.
+                    _ if matches!(e, serenity::Error::Http(serenity::HttpError::Request(_))) => {
+                        pause
+                    }
                     _ => return Err(e),
                 };
                 if attempt >= 6 {
@@ -142,7 +147,17 @@ pub async fn send(
     channel: ChannelId,
     msg: CreateMessage,
 ) -> Result<serenity::Message, serenity::Error> {
-    let msg = msg.nonce(fresh_nonce()).enforce_nonce(true);
+    send_with(http, channel, msg, fresh_nonce()).await
+}
+
+/// Send a message with a given nonce (an outbox entry's: the same in every process).
+pub async fn send_with(
+    http: &Http,
+    channel: ChannelId,
+    msg: CreateMessage,
+    nonce: serenity::Nonce,
+) -> Result<serenity::Message, serenity::Error> {
+    let msg = msg.nonce(nonce).enforce_nonce(true);
     retry("sending a message", || {
         channel.send_message(http, msg.clone())
     })
@@ -201,8 +216,9 @@ pub fn turn_buttons(game: GameId, version: u64) -> Vec<CreateActionRow> {
     ])]
 }
 
-/// Carry out a batch of effects. Returns the private texts meant for `origin.actor`, which the
-/// caller sends as its ephemeral reply.
+/// Carry out a batch of effects: the host has written them to the outbox with their event; the
+/// lanes they belong to are delivered now, so the player's answer follows the board. Returns the
+/// private texts meant for `origin.actor`, which the caller sends as its ephemeral reply.
 pub async fn deliver(
     http: &Arc<Http>,
     data: &Data,
@@ -211,18 +227,22 @@ pub async fn deliver(
 ) -> Vec<String> {
     let mut private = Vec::new();
     let mut games = BTreeSet::new();
+    let mut lanes = BTreeSet::new();
     for e in fx {
-        let game = e.game();
-        games.extend(game);
-        if let Err(err) = one(http, data, e, origin, &mut private).await {
-            tracing::error!(game, error = %format_args!("{err:#}"), "an effect could not be delivered");
+        games.extend(e.game());
+        if is_reply(&e, origin.actor) {
+            if let Effect::Private { text, .. } = &e {
+                private.push(with_names(data, text).await);
+            }
+            continue;
         }
+        lanes.insert(e.lane());
     }
-    for &g in &games {
-        if let Err(err) = follow_up(http, data, g).await {
-            tracing::error!(game = g, error = %format_args!("{err:#}"), "a ballot, stall notice or replay could not be posted");
-        }
+    for lane in &lanes {
+        data.outbox.drain(http, data, lane).await;
     }
+    // Whatever is left (a lane waiting after a failure) is the background task's.
+    data.outbox.wake();
     // Bots act after a person: in their own task, so the person's reply does not wait for them.
     if origin.actor.is_some() {
         for g in games {
@@ -231,7 +251,6 @@ pub async fn deliver(
     }
     private
 }
-
 /// Let the game's bots play until a person must act, delivering what they do, if the bot queue
 /// has room. Else the game is left to the timers: a game waiting on a bot is due at once, so
 /// the next tick drives its bots (no bot turn is lost, and the queue does not grow).
@@ -257,92 +276,269 @@ pub fn bots(http: &Arc<Http>, data: &Data, game: GameId) {
     });
 }
 
-async fn thread_of(data: &Data, game: GameId) -> anyhow::Result<Option<ChannelId>> {
-    Ok(data
-        .links
-        .by_game(game)
-        .await?
-        .map(|l| ChannelId::new(l.thread)))
+/// What became of an outbox entry.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Discord has it (the message made, if it made one).
+    Sent(Option<MessageId>),
+    /// Nothing to send, and nothing ever will be (a DM to someone who did not ask for them, a
+    /// ballot on a motion already settled, a game without a thread): the reason.
+    Dropped(String),
 }
 
-async fn one(
-    http: &Http,
+/// The nonce of an entry's `n`-th message: the same on every try of the entry, in this process
+/// or the next.
+fn nonce_of(entry: &Entry, n: u8) -> serenity::Nonce {
+    serenity::Nonce::String(format!("hx{}.{n}", entry.id))
+}
+
+/// Where a front end started a game (`guild/channel`, as `origin_text` writes it).
+fn parse_origin(text: &str) -> Option<(Option<GuildId>, ChannelId)> {
+    let (guild, channel) = text.split_once('/')?;
+    let channel = channel.parse::<u64>().ok().filter(|&c| c != 0)?;
+    let guild = match guild {
+        "" => None,
+        g => Some(GuildId::new(g.parse::<u64>().ok().filter(|&g| g != 0)?)),
+    };
+    Some((guild, ChannelId::new(channel)))
+}
+
+/// How a game's starting place is kept with the game (see `parse_origin`).
+pub fn origin_text(guild: Option<GuildId>, channel: ChannelId) -> String {
+    match guild {
+        Some(g) => format!("{g}/{channel}"),
+        None => format!("/{channel}"),
+    }
+}
+
+/// Deliver one outbox entry. Boards, ballots and stall notices are drawn from the game as it was
+/// at the entry's version, so an entry delivered late shows what it was made for.
+pub async fn entry(
+    http: &Arc<Http>,
     data: &Data,
-    e: Effect,
-    origin: Origin,
-    private: &mut Vec<String>,
-) -> anyhow::Result<()> {
-    match e {
-        Effect::OpenThread { game, title } => open_thread(http, data, game, &title, origin).await?,
+    entry: &Entry,
+    effect: Effect,
+) -> anyhow::Result<Outcome> {
+    let nonce = nonce_of(entry, 0);
+    let version = entry.version.map(|v| v as u64);
+    match effect {
+        Effect::OpenThread { game, title } => open_thread(http, data, game, &title).await,
         Effect::CloseThread { game } => {
-            if let Some(t) = thread_of(data, game).await? {
-                send(
-                    http,
-                    t,
-                    CreateMessage::new()
-                        .content("this game is closed; the thread stays as its record"),
-                )
-                .await?;
-            }
+            let msg =
+                CreateMessage::new().content("this game is closed; the thread stays as its record");
+            to_game(http, data, entry, game, msg).await
         }
-        Effect::Board { game, caption, .. } => post_turn(http, data, game, &caption).await?,
+        Effect::Board { game, caption, .. } => {
+            let state = match version {
+                Some(v) => data.host.state_at(game, v).await?,
+                None => data.host.state(game).await?,
+            };
+            post_turn(http, data, entry, &state, &caption).await
+        }
         Effect::Say { game, text } => {
-            if let Some(t) = thread_of(data, game).await? {
-                let text = with_names(data, &text).await;
-                // Players named in passing are not pinged.
-                let msg = CreateMessage::new()
-                    .content(text)
-                    .allowed_mentions(CreateAllowedMentions::new());
-                send(http, t, msg).await?;
-            }
+            let text = with_names(data, &text).await;
+            // Players named in passing are not pinged.
+            let msg = CreateMessage::new()
+                .content(text)
+                .allowed_mentions(CreateAllowedMentions::new());
+            to_game(http, data, entry, game, msg).await
         }
         Effect::Ping { game, player, text } => {
-            if let Some(t) = thread_of(data, game).await? {
-                let who = mention(data, player).await;
-                let text = with_names(data, &text).await;
-                send(
-                    http,
-                    t,
-                    CreateMessage::new()
-                        .content(format!("{who} {text}"))
-                        .allowed_mentions(pinging(&[player])),
-                )
-                .await?;
-            }
+            let who = mention(data, player).await;
+            let text = with_names(data, &text).await;
+            let msg = CreateMessage::new()
+                .content(format!("{who} {text}"))
+                .allowed_mentions(pinging(&[player]));
+            to_game(http, data, entry, game, msg).await
         }
         Effect::AskChallenge {
             game,
             player,
             version,
             text,
-        } => ask_challenge(http, data, game, player, version, &text).await?,
+        } => {
+            let msg = ask_challenge(data, game, player, version, &text).await;
+            to_game(http, data, entry, game, msg).await
+        }
         Effect::Private { player, text } => {
             let text = with_names(data, &text).await;
-            if Some(player) == origin.actor {
-                private.push(text);
-            } else {
-                dm(http, data, player, CreateMessage::new().content(text), true).await;
-            }
+            dm(
+                http,
+                data,
+                player,
+                CreateMessage::new().content(text),
+                true,
+                nonce,
+            )
+            .await
         }
         Effect::Dm { player, text } => {
             let text = with_names(data, &text).await;
-            dm(http, data, player, CreateMessage::new().content(text), true).await;
+            dm(
+                http,
+                data,
+                player,
+                CreateMessage::new().content(text),
+                true,
+                nonce,
+            )
+            .await
+        }
+        Effect::Ballot { game, motion } => {
+            let state = data.host.state(game).await?;
+            match ballot(data, &state, motion).await {
+                Some(msg) => to_game(http, data, entry, game, msg).await,
+                None => Ok(Outcome::Dropped(format!("motion #{motion} is settled"))),
+            }
+        }
+        Effect::Stalled { game, seat, turn } => {
+            let state = data.host.state(game).await?;
+            match stalled(data, &state, seat, turn).await {
+                Some(msg) => to_game(http, data, entry, game, msg).await,
+                None => Ok(Outcome::Dropped("no longer stalled".into())),
+            }
+        }
+        Effect::Replay { game } => {
+            let state = data.host.state(game).await?;
+            let export = data.host.export(game).await?;
+            match picture::replay(&data.limits, export).await {
+                Some(gif) => {
+                    let msg = CreateMessage::new()
+                        .content(format!("{}: the replay", title(&state)))
+                        .add_file(CreateAttachment::bytes(gif, format!("hexmeros-{game}.gif")));
+                    to_game(http, data, entry, game, msg).await
+                }
+                None => Ok(Outcome::Dropped("no replay picture".into())),
+            }
         }
     }
-    Ok(())
+}
+
+/// Whether Discord says the channel is gone (deleted, or never seen).
+fn unknown_channel(e: &serenity::Error) -> bool {
+    matches!(http_status(e), Some((404, 10003)))
+}
+
+/// Whether Discord says the thread is archived (and locked, or it would have reopened).
+fn archived(e: &serenity::Error) -> bool {
+    matches!(http_status(e), Some((400, 50083)))
+}
+
+/// Send an entry's message in its game's thread. A thread that was archived and locked is
+/// reopened; one that was deleted (or cannot be reopened) is replaced by the channel the game
+/// was started in, where the players are told so, and the game goes on there.
+async fn to_game(
+    http: &Http,
+    data: &Data,
+    entry: &Entry,
+    game: GameId,
+    msg: CreateMessage,
+) -> anyhow::Result<Outcome> {
+    let Some(link) = data.links.by_game(game).await? else {
+        return Ok(Outcome::Dropped("the game has no thread".into()));
+    };
+    let thread = ChannelId::new(link.thread);
+    let err = match send_with(http, thread, msg.clone(), nonce_of(entry, 0)).await {
+        Ok(m) => return Ok(Outcome::Sent(Some(m.id))),
+        Err(e) => e,
+    };
+    let moved = link.thread != link.parent;
+    if moved && archived(&err) {
+        let reopen = serde_json::json!({ "archived": false, "locked": false });
+        if http
+            .edit_thread(thread, &reopen, Some("a game goes on"))
+            .await
+            .is_ok()
+        {
+            let m = send_with(http, thread, msg, nonce_of(entry, 0)).await?;
+            return Ok(Outcome::Sent(Some(m.id)));
+        }
+    } else if !(moved && unknown_channel(&err)) {
+        return Err(err.into());
+    }
+    // The thread is gone for good: the game continues in the channel it was started in.
+    let parent = ChannelId::new(link.parent);
+    let why = if archived(&err) {
+        "was archived and locked"
+    } else {
+        "was deleted"
+    };
+    let state = data.host.state(game).await?;
+    tracing::warn!(
+        game,
+        thread = link.thread,
+        why,
+        "the game moves to its parent channel"
+    );
+    send_with(
+        http,
+        parent,
+        CreateMessage::new()
+            .content(format!(
+                "the thread of {} {why}: the game goes on here",
+                title(&state)
+            ))
+            .allowed_mentions(CreateAllowedMentions::new()),
+        nonce_of(entry, 1),
+    )
+    .await?;
+    data.links
+        .insert(game, link.guild, link.parent, link.parent)
+        .await?;
+    data.host
+        .set_channel(game, &link.parent.to_string())
+        .await?;
+    let m = send_with(http, parent, msg, nonce_of(entry, 0)).await?;
+    Ok(Outcome::Sent(Some(m.id)))
+}
+
+/// Discord refused an entry for lack of access: tell the game's server once, in the channel it
+/// was started in (the thread is what cannot be reached), how to fix it.
+pub async fn tell_blocked(http: &Http, data: &Data, entry: &Entry, err: &anyhow::Error) {
+    let Some(game) = entry.game else {
+        return;
+    };
+    let Ok(Some(link)) = data.links.by_game(game).await else {
+        return;
+    };
+    if !matches!(
+        data.links.claim_access_warning(game, data.host.now()).await,
+        Ok(true)
+    ) {
+        return;
+    }
+    let text = format!(
+        "I cannot post in <#{}> (game #{game}): Discord says {}. Give me View Channel, Send \
+         Messages and Send Messages in Threads there; the game's messages wait and go out as \
+         soon as I can.",
+        link.thread,
+        err.root_cause()
+    );
+    let msg = CreateMessage::new()
+        .content(text)
+        .allowed_mentions(CreateAllowedMentions::new());
+    if let Err(e) = send_with(http, ChannelId::new(link.parent), msg, nonce_of(entry, 2)).await {
+        tracing::warn!(game, error = %e, "cannot tell the server that access is missing");
+    }
 }
 
 /// Open the game's thread in the channel the game was started in, and link the two. Without the
-/// permission to open threads, the game lives in the channel itself.
+/// permission to open threads, the game lives in the channel itself. A thread already linked (a
+/// retry after a crash) is not opened twice.
 async fn open_thread(
     http: &Http,
     data: &Data,
     game: GameId,
     title: &str,
-    origin: Origin,
-) -> anyhow::Result<()> {
-    let Some(parent) = origin.channel else {
-        return Ok(());
+) -> anyhow::Result<Outcome> {
+    if data.links.by_game(game).await?.is_some() {
+        return Ok(Outcome::Sent(None));
+    }
+    let origin = data.host.store().game(game).await?.and_then(|g| g.channel);
+    let Some((guild, parent)) = origin.as_deref().and_then(parse_origin) else {
+        return Ok(Outcome::Dropped(
+            "the game was not started in a channel".into(),
+        ));
     };
     let body = serde_json::json!({
         "name": title,
@@ -355,72 +551,56 @@ async fn open_thread(
     .await
     {
         Ok(t) => t.id,
-        Err(err) => {
+        Err(err) if matches!(http_status(&err), Some((403, _))) => {
             tracing::warn!(game, error = %err, "no thread; the game uses the channel");
             parent
         }
+        Err(err) => return Err(err.into()),
     };
     data.links
-        .insert(
-            game,
-            origin.guild.map(|g| g.get()),
-            parent.get(),
-            thread.get(),
-        )
+        .insert(game, guild.map(|g| g.get()), parent.get(), thread.get())
         .await?;
     data.host
         .set_channel(game, &thread.get().to_string())
         .await?;
-    Ok(())
+    Ok(Outcome::Sent(None))
 }
 
-/// Ask a player in the game's thread whether to declare Check upon the mover, with buttons.
+/// The question to a player in a challenge window, with buttons.
 async fn ask_challenge(
-    http: &Http,
     data: &Data,
     game: GameId,
     player: PlayerId,
     version: u64,
     text: &str,
-) -> anyhow::Result<()> {
-    if let Some(t) = thread_of(data, game).await? {
-        let who = mention(data, player).await;
-        let id = |declare| ComponentId::new(game, version, Action::Challenge { declare }).encode();
-        let row = CreateActionRow::Buttons(vec![
-            CreateButton::new(id(true))
-                .label("Declare Check")
-                .style(serenity::ButtonStyle::Danger),
-            CreateButton::new(id(false))
-                .label("Let it stand")
-                .style(serenity::ButtonStyle::Secondary),
-        ]);
-        send(
-            http,
-            t,
-            CreateMessage::new()
-                .content(format!("{who} {text}"))
-                .components(vec![row])
-                .allowed_mentions(pinging(&[player])),
-        )
-        .await?;
-    }
-    Ok(())
+) -> CreateMessage {
+    let who = mention(data, player).await;
+    let id = |declare| ComponentId::new(game, version, Action::Challenge { declare }).encode();
+    let row = CreateActionRow::Buttons(vec![
+        CreateButton::new(id(true))
+            .label("Declare Check")
+            .style(serenity::ButtonStyle::Danger),
+        CreateButton::new(id(false))
+            .label("Let it stand")
+            .style(serenity::ButtonStyle::Secondary),
+    ]);
+    CreateMessage::new()
+        .content(format!("{who} {text}"))
+        .components(vec![row])
+        .allowed_mentions(pinging(&[player]))
 }
 
-/// Post the board of a game in its thread as the new turn message: the picture from the Token
-/// holder's side, the caption, the buttons, and the three reactions.
-pub async fn post_turn(
+/// Post the board of a game (as it was at `state`) in its thread as the new turn message: the
+/// picture from the Token holder's side, the caption, the buttons, and the three reactions.
+async fn post_turn(
     http: &Http,
     data: &Data,
-    game: GameId,
+    entry: &Entry,
+    state: &GameState,
     caption: &str,
-) -> anyhow::Result<()> {
-    let Some(link) = data.links.by_game(game).await? else {
-        return Ok(());
-    };
-    let state = data.host.state(game).await?;
-    let thread = ChannelId::new(link.thread);
-    let mut content = format!("**{}** — {caption}", title(&state));
+) -> anyhow::Result<Outcome> {
+    let game = state.id();
+    let mut content = format!("**{}** — {caption}", title(state));
     let live = matches!(state.status(), Status::HouseRules | Status::Playing);
     let holder = state.holder_player().filter(|_| live);
     if let (Some(seat), Some(p)) = (state.holder(), holder) {
@@ -430,22 +610,29 @@ pub async fn post_turn(
             mention(data, p).await
         ));
     }
-    let pic = picture::board(&data.limits, &state, state.holder()).await;
+    let pic = picture::board(&data.limits, state, state.holder()).await;
     let mut msg = with_picture(CreateMessage::new(), content, pic)
         // The holder is pinged by its own message; the board itself pings nobody.
         .allowed_mentions(CreateAllowedMentions::new());
     if holder.is_some() {
         msg = msg.components(turn_buttons(game, state.version()));
     }
-    let posted = send(http, thread, msg).await?;
+    let Outcome::Sent(Some(posted)) = to_game(http, data, entry, game, msg).await? else {
+        return Ok(Outcome::Dropped("the game has no thread".into()));
+    };
     if holder.is_some() {
         data.links
-            .set_turn(game, posted.id.get(), state.version())
+            .set_turn(game, posted.get(), state.version())
             .await?;
+        // The thread may have moved to the parent channel.
+        let thread = match data.links.by_game(game).await? {
+            Some(l) => ChannelId::new(l.thread),
+            None => return Ok(Outcome::Sent(Some(posted))),
+        };
         for r in [PASS, TAKE_BACK, MY_SIDE] {
             let emoji = ReactionType::Unicode(r.to_string());
             if let Err(e) = retry("adding a reaction", || {
-                http.create_reaction(thread, posted.id, &emoji)
+                http.create_reaction(thread, posted, &emoji)
             })
             .await
             {
@@ -453,101 +640,57 @@ pub async fn post_turn(
             }
         }
     }
-    Ok(())
+    Ok(Outcome::Sent(Some(posted)))
 }
 
 pub fn title(state: &GameState) -> String {
     format!("{} #{}", state.kind().name(), state.id())
 }
 
-/// After a batch: a ballot message with Yes/No buttons for every motion not yet given one, and
-/// the replay GIF once the game has finished.
-async fn follow_up(http: &Http, data: &Data, game: GameId) -> anyhow::Result<()> {
-    let Some(thread) = thread_of(data, game).await? else {
-        return Ok(());
-    };
-    let state = data.host.state(game).await?;
-    if state.status() == Status::Finished && data.links.claim_gif(game).await? {
-        let export = data.host.export(game).await?;
-        if let Some(gif) = picture::replay(&data.limits, export).await {
-            send(
-                http,
-                thread,
-                CreateMessage::new()
-                    .content(format!("{}: the replay", title(&state)))
-                    .add_file(CreateAttachment::bytes(gif, format!("hexmeros-{game}.gif"))),
-            )
-            .await?;
-        }
-    }
-    stalled(http, data, thread, &state).await?;
-    for m in state.motions() {
-        if !data.links.claim_ballot(game, m.id).await? {
-            continue;
-        }
-        let id = |yes| {
-            ComponentId::new(game, state.version(), Action::Vote { motion: m.id, yes }).encode()
-        };
-        let row = CreateActionRow::Buttons(vec![
-            CreateButton::new(id(true))
-                .label("Yes")
-                .style(serenity::ButtonStyle::Success),
-            CreateButton::new(id(false))
-                .label("No")
-                .style(serenity::ButtonStyle::Danger),
-        ]);
-        send(
-            http,
-            thread,
-            CreateMessage::new()
-                .content(format!(
-                    "ballot on motion #{}: {}",
-                    m.id,
-                    with_names(data, &state.describe(&m.motion)).await
-                ))
-                .components(vec![row])
-                // The newcomer is named, not pinged: he is told if he is elected.
-                .allowed_mentions(CreateAllowedMentions::new()),
-        )
-        .await?;
-    }
-    Ok(())
+/// A ballot message with Yes / No buttons for motion `motion`, while it is open.
+async fn ballot(data: &Data, state: &GameState, motion: u64) -> Option<CreateMessage> {
+    let m = state.motions().iter().find(|m| m.id == motion)?;
+    let game = state.id();
+    let id = |yes| ComponentId::new(game, state.version(), Action::Vote { motion, yes }).encode();
+    let row = CreateActionRow::Buttons(vec![
+        CreateButton::new(id(true))
+            .label("Yes")
+            .style(serenity::ButtonStyle::Success),
+        CreateButton::new(id(false))
+            .label("No")
+            .style(serenity::ButtonStyle::Danger),
+    ]);
+    Some(
+        CreateMessage::new()
+            .content(format!(
+                "ballot on motion #{}: {}",
+                m.id,
+                with_names(data, &state.describe(&m.motion)).await
+            ))
+            .components(vec![row])
+            // The newcomer is named, not pinged: he is told if he is elected.
+            .allowed_mentions(CreateAllowedMentions::new()),
+    )
 }
 
-/// A Token holder past the turn timer is named once a turn, with buttons to vote on what to do.
-/// With two players left there is no vote: the opponent gets a button to claim the win on time.
-async fn stalled(
-    http: &Http,
-    data: &Data,
-    thread: ChannelId,
-    state: &GameState,
-) -> anyhow::Result<()> {
-    if state.timed_out()
-        && matches!(state.status(), Status::HouseRules | Status::Playing)
-        && let Some(seat) = state.holder()
-        && state.bot(seat).is_none()
-        && data
-            .links
-            .claim_stall(state.id(), state.record().len())
-            .await?
-    {
-        if state.active().len() > 2 {
-            stall_notice(http, thread, state, seat).await?;
-        } else {
-            claim_notice(http, data, thread, state, seat).await?;
-        }
+/// The stall notice of `seat` in turn `turn`, while that seat is still stalled in that turn:
+/// with three or more seats buttons that put the choices to the vote; with two, a button for
+/// the waiting player to claim the win on time.
+async fn stalled(data: &Data, state: &GameState, seat: Seat, turn: usize) -> Option<CreateMessage> {
+    let live = matches!(state.status(), Status::HouseRules | Status::Playing);
+    if !live || !state.stalled(seat) || state.record().len() != turn {
+        return None;
     }
-    Ok(())
+    if state.active().len() > 2 {
+        Some(stall_notice(state, seat))
+    } else {
+        claim_notice(data, state, seat).await
+    }
 }
 
 /// A Token holder past the turn timer: one message per turn with buttons that put the
 /// choices (§8: skip, replace by a bot, expel) to the vote, so nobody has to type them.
-async fn stall_notice(
-    http: &Http,
-    thread: ChannelId,
-    state: &GameState,
-    seat: Seat,
-) -> anyhow::Result<()> {
+fn stall_notice(state: &GameState, seat: Seat) -> CreateMessage {
     let name = state.seat_name(seat);
     let turn = state.record().len();
     let id = |proposal| {
@@ -573,39 +716,22 @@ async fn stall_notice(
             .label(format!("Vote: expel {name}"))
             .style(serenity::ButtonStyle::Danger),
     ]);
-    send(
-        http,
-        thread,
-        CreateMessage::new()
-            .content(format!(
-                "{name} is stalled: propose a vote (or /hexmeros vote replace to name a person)"
-            ))
-            .components(vec![row]),
-    )
-    .await?;
-    Ok(())
+    CreateMessage::new()
+        .content(format!(
+            "{name} is stalled: propose a vote (or /hexmeros vote replace to name a person)"
+        ))
+        .components(vec![row])
 }
 
 /// Two players left and the Token holder past the turn timer: the waiting player is pinged with
 /// a button to claim the win on time (the host refuses it before the timer ran out).
-async fn claim_notice(
-    http: &Http,
-    data: &Data,
-    thread: ChannelId,
-    state: &GameState,
-    stalled: Seat,
-) -> anyhow::Result<()> {
+async fn claim_notice(data: &Data, state: &GameState, stalled: Seat) -> Option<CreateMessage> {
     // A bot opponent presses no buttons.
-    let Some(waiting) = state
+    let waiting = state
         .active()
         .into_iter()
-        .find(|&s| s != stalled && state.bot(s).is_none())
-    else {
-        return Ok(());
-    };
-    let Some(player) = state.seats().get(waiting.index()).map(|s| s.mover) else {
-        return Ok(());
-    };
+        .find(|&s| s != stalled && state.bot(s).is_none())?;
+    let player = state.seats().get(waiting.index()).map(|s| s.mover)?;
     let id = ComponentId::new(state.id(), state.version(), Action::Claim).encode();
     let row = CreateActionRow::Buttons(vec![
         CreateButton::new(id)
@@ -613,9 +739,7 @@ async fn claim_notice(
             .style(serenity::ButtonStyle::Success),
     ]);
     let who = mention(data, player).await;
-    send(
-        http,
-        thread,
+    Some(
         CreateMessage::new()
             .content(format!(
                 "{who} {}'s turn timer has run out: you may claim the win on time",
@@ -624,44 +748,59 @@ async fn claim_notice(
             .components(vec![row])
             .allowed_mentions(pinging(&[player])),
     )
-    .await?;
-    Ok(())
 }
 
 /// Send a direct message. With `opt_in`, only to players who asked for DMs. A DM found closed
 /// (403, code 50007) is remembered and never tried again: repeated 403s get a bot banned.
-pub async fn dm(http: &Http, data: &Data, player: PlayerId, msg: CreateMessage, opt_in: bool) {
+pub async fn dm(
+    http: &Http,
+    data: &Data,
+    player: PlayerId,
+    msg: CreateMessage,
+    opt_in: bool,
+    nonce: serenity::Nonce,
+) -> anyhow::Result<Outcome> {
     let Some(user) = discord_user(player) else {
-        return;
+        return Ok(Outcome::Dropped("not a Discord user".into()));
     };
     let allowed = if opt_in {
-        data.links.dm_open(user.get()).await
+        data.links.dm_open(user.get()).await?
     } else {
-        data.links.dm_closed(user.get()).await.map(|c| !c)
+        !data.links.dm_closed(user.get()).await?
     };
-    if !matches!(allowed, Ok(true)) {
-        return;
+    if !allowed {
+        return Ok(Outcome::Dropped("no direct messages to this user".into()));
     }
     let body = serde_json::json!({ "recipient_id": user.get().to_string() });
     let sent = async {
         let ch = retry("opening a DM", || http.create_private_channel(&body)).await?;
-        send(http, ch.id, msg.clone()).await
+        send_with(http, ch.id, msg.clone(), nonce).await
     }
     .await;
-    if let Err(e) = sent {
-        match http_status(&e) {
-            Some((403, 50007)) | Some((403, _)) => {
-                tracing::info!(user = user.get(), error = %e, "DMs closed; not tried again");
-                if let Err(e) = data.links.mark_dm_closed(user.get(), data.host.now()).await {
-                    tracing::error!(user = user.get(), error = %e, "cannot remember a closed DM");
-                }
-            }
-            _ => tracing::warn!(user = user.get(), error = %e, "a DM failed"),
+    match sent {
+        Ok(m) => Ok(Outcome::Sent(Some(m.id))),
+        Err(e) if matches!(http_status(&e), Some((403, _))) => {
+            tracing::info!(user = user.get(), error = %e, "DMs closed; not tried again");
+            data.links
+                .mark_dm_closed(user.get(), data.host.now())
+                .await?;
+            Ok(Outcome::Dropped("direct messages are closed".into()))
         }
+        Err(e) => Err(e.into()),
     }
 }
 
-/// Run the host's timers every `every`, delivering what they produce.
+/// A direct message at the user's own request (not through the outbox: nothing is lost if it
+/// fails, the user asks again), logged if it fails.
+pub async fn dm_now(http: &Http, data: &Data, player: PlayerId, msg: CreateMessage) {
+    if let Err(e) = dm(http, data, player, msg, false, fresh_nonce()).await {
+        tracing::warn!(player, error = %format_args!("{e:#}"), "a DM failed");
+    }
+}
+
+/// Run the host's timers every `every`. What they produce is in the outbox: the deliverer is
+/// woken and sends it in priority order, so a storm of due reminders neither holds up this loop
+/// nor goes before a Token ping.
 pub async fn tick_loop(http: Arc<Http>, data: Data, every: Duration) {
     let mut interval = tokio::time::interval(every);
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -669,9 +808,7 @@ pub async fn tick_loop(http: Arc<Http>, data: Data, every: Duration) {
         interval.tick().await;
         data.limits.forget_idle();
         match data.host.tick().await {
-            Ok(fx) if !fx.is_empty() => {
-                deliver(&http, &data, fx, Origin::default()).await;
-            }
+            Ok(fx) if !fx.is_empty() => data.outbox.wake(),
             Ok(_) => {}
             Err(e) => tracing::error!(error = %e, "timers failed"),
         }

@@ -631,7 +631,7 @@ async fn reaction(
         },
     };
     if data.limits.dm_allowed(me) {
-        deliver::dm(http, data, me, reply.into_message(), false).await;
+        deliver::dm_now(http, data, me, reply.into_message()).await;
     }
     Ok(())
 }

@@ -158,41 +158,15 @@ impl Links {
         Ok(())
     }
 
-    /// Mark the replay GIF as posted; true if this call did it (only one caller posts).
-    pub async fn claim_gif(&self, game: GameId) -> Result<bool, sqlx::Error> {
+    /// Note that the server was told the bot lacks access to a game's thread; true if this
+    /// call did it (it is told once).
+    pub async fn claim_access_warning(&self, game: GameId, now: i64) -> Result<bool, sqlx::Error> {
         let done = sqlx::query(
-            "UPDATE discord_games SET gif_posted = 1 WHERE game_id = $1 AND gif_posted = 0",
+            "UPDATE discord_games SET access_warned_at = $1 \
+             WHERE game_id = $2 AND access_warned_at IS NULL",
         )
+        .bind(now)
         .bind(game)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
-    /// Claim a motion's ballot message; true if it was not posted before.
-    pub async fn claim_ballot(&self, game: GameId, motion: u64) -> Result<bool, sqlx::Error> {
-        let done = sqlx::query(
-            "INSERT INTO discord_ballots (game_id, motion) VALUES ($1, $2) \
-             ON CONFLICT (game_id, motion) DO NOTHING",
-        )
-        .bind(game)
-        .bind(motion as i64)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
-    /// Claim the stalled-player message of a game's turn `turn` (the number of record lines so
-    /// far; a departure during the turn counts as a new one and gets a fresh message, the old
-    /// buttons then being refused as stale); true if it was not posted before. These share the
-    /// ballots table under negative keys: motion ids are versions, never negative.
-    pub async fn claim_stall(&self, game: GameId, turn: usize) -> Result<bool, sqlx::Error> {
-        let done = sqlx::query(
-            "INSERT INTO discord_ballots (game_id, motion) VALUES ($1, $2) \
-             ON CONFLICT (game_id, motion) DO NOTHING",
-        )
-        .bind(game)
-        .bind(-1 - turn as i64)
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)

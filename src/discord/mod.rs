@@ -17,6 +17,7 @@ mod ids;
 mod limits;
 mod links;
 mod lobby;
+mod outbox;
 mod picture;
 mod reply;
 mod scope;
@@ -56,6 +57,8 @@ pub struct Data {
     /// How many hours a lobby waits for its players.
     pub lobby_hours: u32,
     pub limits: Arc<limits::Limits>,
+    /// Delivers the outbox (see `outbox`).
+    pub outbox: Arc<outbox::Deliverer>,
 }
 
 pub type Error = anyhow::Error;
@@ -111,7 +114,7 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
         token,
         api_base,
         dev_guild,
-        host: Arc::new(GameHost::new(store, clock)),
+        host: Arc::new(GameHost::new(store, clock).with_outbox()),
         tick_every: Duration::from_millis(tick_ms.max(10)),
         lobby_hours,
         limits,
@@ -159,7 +162,11 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
         host: config.host,
         lobby_hours: config.lobby_hours,
         limits: Arc::new(limits::Limits::new(config.limits)),
+        outbox: Arc::new(outbox::Deliverer::new()),
     };
+    if !data.host.uses_outbox() {
+        anyhow::bail!("the Discord front end needs a host that writes to the outbox");
+    }
     let dev_guild = config.dev_guild;
     let tick_every = config.tick_every;
     let framework = poise::Framework::builder()
@@ -180,6 +187,7 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
                     Some(g) => poise::builtins::register_in_guild(ctx, cmds, g).await?,
                     None => poise::builtins::register_globally(ctx, cmds).await?,
                 }
+                tokio::spawn(outbox::run(ctx.http.clone(), data.clone()));
                 tokio::spawn(deliver::tick_loop(
                     ctx.http.clone(),
                     data.clone(),

@@ -1,9 +1,13 @@
 //! What the host asks a front end to do after a command or a tick. Plain data with player ids and
 //! text: the Discord front end maps each to an API call, the terminal prints them.
 
-use super::event::{GameId, PlayerId};
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+use super::event::{GameId, PlayerId};
+use crate::games::Seat;
+
+/// Stored in the outbox as JSON (`host::outbox`): a variant's name and fields are kept stable.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Effect {
     /// A new game: open its thread (or the terminal's equivalent).
     OpenThread { game: GameId, title: String },
@@ -35,6 +39,17 @@ pub enum Effect {
         version: u64,
         text: String,
     },
+    /// A motion was opened: a ballot with Yes / No buttons in the game's thread.
+    Ballot { game: GameId, motion: u64 },
+    /// The Token holder's turn timer ran out (once per turn): the others are offered the choices
+    /// of §8 (with two seats left, the waiting player may claim the win on time).
+    Stalled {
+        game: GameId,
+        seat: Seat,
+        turn: usize,
+    },
+    /// The game has finished: its replay (an animated picture) in the thread.
+    Replay { game: GameId },
 }
 
 impl Effect {
@@ -46,8 +61,23 @@ impl Effect {
             | Effect::Board { game, .. }
             | Effect::Say { game, .. }
             | Effect::Ping { game, .. }
-            | Effect::AskChallenge { game, .. } => Some(*game),
+            | Effect::AskChallenge { game, .. }
+            | Effect::Ballot { game, .. }
+            | Effect::Stalled { game, .. }
+            | Effect::Replay { game } => Some(*game),
             Effect::Dm { .. } | Effect::Private { .. } => None,
+        }
+    }
+
+    /// The outbox lane it goes out in: its game's thread, or the player's direct messages.
+    /// Entries of one lane are delivered in order.
+    pub fn lane(&self) -> String {
+        match (self.game(), self) {
+            (Some(g), _) => format!("g{g}"),
+            (None, Effect::Dm { player, .. } | Effect::Private { player, .. }) => {
+                format!("p{player}")
+            }
+            (None, _) => "misc".to_string(),
         }
     }
 }

@@ -17,7 +17,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::event::{GameId, Millis, PlayerId, Timers};
+use super::event::{GameId, Millis, PlayerId, Setup, Timers};
 use super::{Actor, Effect, GameHost, HostError, Refused, bot_level, say, to_json};
 use crate::games::GameKind;
 use crate::store::{LobbyRow, LobbyWrite};
@@ -121,6 +121,9 @@ pub struct Lobby {
     /// How long it waits, and when that ends.
     pub hours: u32,
     pub expires_at: Millis,
+    /// Where a front end opened it (Discord: `guild/channel`); the game starts there.
+    #[serde(default)]
+    pub origin: Option<String>,
 }
 
 impl Lobby {
@@ -259,6 +262,8 @@ pub struct LobbySpec {
     pub timers: Option<Timers>,
     /// How long the lobby waits.
     pub hours: u32,
+    /// Where it is opened, in the front end's words (see `Lobby::origin`).
+    pub origin: Option<String>,
 }
 
 impl LobbySpec {
@@ -309,6 +314,7 @@ impl LobbySpec {
             timers: self.timers.clone(),
             hours: self.hours,
             expires_at: now + i64::from(self.hours) * 3_600_000,
+            origin: self.origin.clone(),
         })
     }
 }
@@ -435,15 +441,19 @@ impl GameHost {
         Ok(expired)
     }
 
-    /// Create the lobby's game, as `create` does.
+    /// Create the lobby's game, as `create` does, where the lobby was opened.
     async fn start_lobby_game(&self, lobby: &Lobby) -> Result<(GameId, Vec<Effect>), HostError> {
-        self.create(
-            lobby.kind,
-            &lobby.players(),
-            lobby.house_rules.clone(),
-            lobby.timers.clone(),
-        )
-        .await
+        let setup = Setup {
+            kind: lobby.kind,
+            players: lobby.players(),
+            house_rules: lobby
+                .house_rules
+                .clone()
+                .unwrap_or_else(super::event::empty_object),
+            timers: lobby.timers.clone().unwrap_or_default(),
+            position: None,
+        };
+        self.open(setup, lobby.origin.as_deref()).await
     }
 
     /// Apply `f` to lobby `id` and store the result if the lobby did not move meanwhile (else
@@ -497,6 +507,7 @@ mod tests {
             house_rules: None,
             timers: None,
             hours: 48,
+            origin: None,
         }
     }
 

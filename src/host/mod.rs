@@ -23,6 +23,7 @@ mod effect;
 mod error;
 mod event;
 mod lobby;
+mod outbox;
 mod players;
 mod queries;
 mod records;
@@ -48,12 +49,15 @@ pub use event::{
 pub use lobby::{
     Chair, Declined, Joined, LOBBY_HOURS, Lobby, LobbyId, LobbySpec, LobbyStatus, Opened,
 };
+pub use outbox::{NORMAL, REMINDER, URGENT, is_reply};
 pub use players::{bot_id, bot_level};
 pub use say::Refused;
 pub use state::{BotAction, GameState, OpenMotion, PointEntry, Record, SeatState, Staged, Status};
 
 use crate::games::{GameKind, Seat};
-use crate::store::{EventRow, Finish, GameSummary, GameWrite, Rating, Standing, Store, StoreError};
+use crate::store::{
+    EventRow, Finish, GameSummary, GameWrite, NewGame, Rating, Standing, Store, StoreError,
+};
 
 /// Who sends a command. The front end decides `admin` (Discord: Manage Server).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,6 +134,8 @@ pub struct GameHost {
     games: Mutex<LruCache<GameId, Slot>>,
     /// Games whose bots this host is driving now, so a second caller does not think twice.
     driving: Mutex<HashSet<GameId>>,
+    /// Write what players must be told to the outbox, with each event (see `outbox`).
+    outbox: bool,
 }
 
 /// The rows a finished game adds to scores and ratings. Bots get no §7 points (the table is the
@@ -164,7 +170,21 @@ impl GameHost {
             clock,
             games: Mutex::new(LruCache::new(CACHED_GAMES)),
             driving: Mutex::new(HashSet::new()),
+            outbox: false,
         }
+    }
+
+    /// A host that writes every effect a player must receive to the outbox in the transaction
+    /// of its event, for a front end that delivers from there (Discord). The effects are still
+    /// returned, as by any host.
+    pub fn with_outbox(mut self) -> GameHost {
+        self.outbox = true;
+        self
+    }
+
+    /// Whether effects go through the outbox.
+    pub fn uses_outbox(&self) -> bool {
+        self.outbox
     }
 
     pub fn store(&self) -> &Store {
@@ -208,7 +228,7 @@ impl GameHost {
             timers: timers.unwrap_or_default(),
             position: None,
         };
-        self.open(setup).await
+        self.open(setup, None).await
     }
 
     /// Start a game from a position (position JSON: its `game` picks the game, its house rules
@@ -231,11 +251,16 @@ impl GameHost {
             timers: timers.unwrap_or_default(),
             position: Some(json),
         };
-        self.open(setup).await
+        self.open(setup, None).await
     }
 
-    /// Store a new game from `setup` and say so.
-    async fn open(&self, setup: Setup) -> Result<(GameId, Vec<Effect>), HostError> {
+    /// Store a new game from `setup` and say so. `origin` is where the front end started it
+    /// (kept as the game's channel until its thread is known).
+    async fn open(
+        &self,
+        setup: Setup,
+        origin: Option<&str>,
+    ) -> Result<(GameId, Vec<Effect>), HostError> {
         let kind = setup.kind;
         let players = setup.players.clone();
         let players = players.as_slice();
@@ -259,51 +284,56 @@ impl GameHost {
         let now = self.now();
         let state = GameState::new(0, setup.clone(), now)?;
         let setup_json = to_json(&setup)?;
+        let row = NewGame {
+            kind: kind.key(),
+            status: state.status().id(),
+            setup: &setup_json,
+            house_rules: &house_json(&state),
+            players,
+            to_move: state.holder_player(),
+            next_due: state.next_due(),
+            channel: origin,
+            now,
+        };
         let id = self
             .store
-            .create_game(
-                kind.key(),
-                state.status().id(),
-                &setup_json,
-                &house_json(&state),
-                players,
-                state.holder_player(),
-                state.next_due(),
-                now,
-            )
+            .create_game(&row, |id| {
+                if !self.outbox {
+                    return Ok(Vec::new());
+                }
+                outbox::entries(&opening(&state, id), None, None, 0)
+                    .map_err(|e| StoreError::Encode(e.to_string()))
+            })
             .await?;
         let mut state = state;
         state.set_id(id);
-        let mut fx = vec![
-            Effect::OpenThread {
-                game: id,
-                title: say::thread_title(kind.name(), id),
-            },
-            Effect::Say {
-                game: id,
-                text: say::game_begins(kind.name(), id),
-            },
-            Effect::Board {
-                game: id,
-                board: state.position().show(),
-                caption: say::START_POSITION.into(),
-            },
-        ];
-        if let (Some(seat), Some(player)) = (state.holder(), state.holder_player())
-            && bot_level(player).is_none()
-        {
-            fx.push(Effect::Ping {
-                game: id,
-                player,
-                text: say::your_token(state.seat_name(seat), &[]),
-            });
-        }
+        let fx = opening(&state, id);
         *self.slot(id).lock().await = Some(state);
         Ok((id, fx))
     }
 
     /// Rebuild a game from its stored log (the cache is not consulted).
     pub async fn replay(&self, game: GameId) -> Result<GameState, HostError> {
+        self.replay_to(game, None).await
+    }
+
+    /// The game as it was at `version` (a board queued at that version is drawn as it was then,
+    /// whatever happened since): the current state when it is at that version, else a replay of
+    /// the log's first `version` events. A version the game never reached is refused.
+    pub async fn state_at(&self, game: GameId, version: u64) -> Result<GameState, HostError> {
+        let now = self.state(game).await?;
+        match now.version().cmp(&version) {
+            std::cmp::Ordering::Equal => Ok(now),
+            std::cmp::Ordering::Greater => self.replay_to(game, Some(version)).await,
+            std::cmp::Ordering::Less => Err(HostError::Internal(format!(
+                "game #{game} is at version {}, not yet {version}",
+                now.version()
+            ))),
+        }
+    }
+
+    /// A replay of the whole log, or of its first `upto` events.
+    async fn replay_to(&self, game: GameId, upto: Option<u64>) -> Result<GameState, HostError> {
         let row = self
             .store
             .game(game)
@@ -321,6 +351,9 @@ impl GameHost {
         let mut state = GameState::new(game, setup, row.created_at)
             .map_err(|e| corrupt(format!("its setup no longer starts a game: {e}")))?;
         for e in self.store.events(game).await? {
+            if upto.is_some_and(|v| e.version >= v as i64) {
+                break;
+            }
             if e.version != state.version() as i64 {
                 return Err(corrupt(format!(
                     "event {} is out of order (expected {})",
@@ -337,7 +370,7 @@ impl GameHost {
                 ))
             })?;
         }
-        if state.version() as i64 != row.version {
+        if upto.is_none() && state.version() as i64 != row.version {
             return Err(corrupt(format!(
                 "the log has {} events but the game says version {}",
                 state.version(),
@@ -394,7 +427,13 @@ impl GameHost {
         let now = self.now();
         let mut next = state.clone();
         let mut fx = next.apply(&ev, now)?;
+        fx.extend(outbox::follow_ups(state, &next));
         fx.retain(|e| !bots::for_bot(e));
+        let outbox = if self.outbox {
+            outbox::entries(&fx, Some(&ev), actor, next.version())?
+        } else {
+            Vec::new()
+        };
         let finish = (next.status() == Status::Finished && state.status() != Status::Finished)
             .then(|| finish_of(&next));
         let w = GameWrite {
@@ -417,6 +456,7 @@ impl GameHost {
                 .map(|&(s, p, v)| (s.0, p, v))
                 .collect(),
             finish,
+            outbox,
         };
         match self.store.append(&w).await {
             Ok(()) => {
@@ -595,6 +635,37 @@ impl GameHost {
             .ratings(kind.map(|k| k.key()).unwrap_or("all"))
             .await?)
     }
+}
+
+/// What a new game says: its thread, its first words, the board, and the first Token holder's
+/// ping (a person's).
+fn opening(state: &GameState, id: GameId) -> Vec<Effect> {
+    let name = state.kind().name();
+    let mut fx = vec![
+        Effect::OpenThread {
+            game: id,
+            title: say::thread_title(name, id),
+        },
+        Effect::Say {
+            game: id,
+            text: say::game_begins(name, id),
+        },
+        Effect::Board {
+            game: id,
+            board: state.position().show(),
+            caption: say::START_POSITION.into(),
+        },
+    ];
+    if let (Some(seat), Some(player)) = (state.holder(), state.holder_player())
+        && bot_level(player).is_none()
+    {
+        fx.push(Effect::Ping {
+            game: id,
+            player,
+            text: say::your_token(state.seat_name(seat), &[]),
+        });
+    }
+    fx
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Result<String, HostError> {

@@ -6,7 +6,7 @@ use super::say::Refused;
 use super::{GameHost, GameState, HostError, Status, finish_of, house_json, to_json};
 use crate::games::Departure;
 use crate::games::record::{GameRecord, Line};
-use crate::store::{EventRow, GameWrite};
+use crate::store::{EventRow, GameWrite, NewGame};
 
 /// The record's extra header the host writes and reads: its timers.
 const TIMERS: &str = "timers";
@@ -134,14 +134,18 @@ impl GameHost {
         let id = self
             .store
             .create_game(
-                setup.kind.key(),
-                fresh.status().id(),
-                &to_json(&setup)?,
-                &house_json(&fresh),
-                players,
-                fresh.holder_player(),
-                fresh.next_due(),
-                now,
+                &NewGame {
+                    kind: setup.kind.key(),
+                    status: fresh.status().id(),
+                    setup: &to_json(&setup)?,
+                    house_rules: &house_json(&fresh),
+                    players,
+                    to_move: fresh.holder_player(),
+                    next_due: fresh.next_due(),
+                    channel: None,
+                    now,
+                },
+                |_| Ok(Vec::new()),
             )
             .await?;
         state.set_id(id);
@@ -158,6 +162,7 @@ impl GameHost {
                 now,
                 replacements: Vec::new(),
                 finish,
+                outbox: Vec::new(),
             })
             .await?;
         Ok(id)

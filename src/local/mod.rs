@@ -553,6 +553,9 @@ impl<'h, W: Write> Local<'h, W> {
                         "[#{game}] @{n}: {text} (answer `{n}: declare` or `{n}: let`)"
                     )?
                 }
+                // Buttons and an animation on Discord; here the host's words already told of the
+                // motion and the stalled seat, and `vote` is typed.
+                Effect::Ballot { .. } | Effect::Stalled { .. } | Effect::Replay { .. } => {}
             }
         }
         Ok(())

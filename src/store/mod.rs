@@ -6,6 +6,7 @@
 //! follow.
 
 mod lobbies;
+mod outbox;
 mod ratings;
 
 use std::str::FromStr;
@@ -16,6 +17,7 @@ use sqlx::{Row, SqlitePool};
 use thiserror::Error;
 
 pub use lobbies::{LobbyRow, LobbyWrite};
+pub use outbox::{Done, Entry, NewEntry, OutboxStats};
 pub use ratings::{Rating, conservative};
 
 /// The default database, next to where the bot runs.
@@ -32,6 +34,9 @@ pub enum StoreError {
     Stale { expected: u64 },
     #[error("there is no game #{0}")]
     NoGame(i64),
+    /// A value could not be written (a JSON body).
+    #[error("cannot write a value: {0}")]
+    Encode(String),
 }
 
 /// A `games` row.
@@ -73,6 +78,23 @@ pub struct GameWrite {
     /// Set when the game ends: the kind key, final points (scored games) and finishing ranks
     /// (player, rank) for ratings.
     pub finish: Option<Finish>,
+    /// What players must be told because of these events (see `outbox`).
+    pub outbox: Vec<NewEntry>,
+}
+
+/// A new game: its row, its seats (players in seat order) and where its front end started it
+/// (`channel`).
+#[derive(Clone, Debug, Default)]
+pub struct NewGame<'a> {
+    pub kind: &'a str,
+    pub status: i64,
+    pub setup: &'a str,
+    pub house_rules: &'a str,
+    pub players: &'a [i64],
+    pub to_move: Option<i64>,
+    pub next_due: Option<i64>,
+    pub channel: Option<&'a str>,
+    pub now: i64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -229,35 +251,31 @@ impl Store {
             .await?)
     }
 
-    /// Create a game with its seats. Returns its id.
-    #[allow(clippy::too_many_arguments)]
+    /// Create a game with its seats and the outbox entries announcing it (`announce`, given the
+    /// new id), in one transaction. Returns its id.
     pub async fn create_game(
         &self,
-        kind: &str,
-        status: i64,
-        setup: &str,
-        house_rules: &str,
-        players: &[i64],
-        to_move: Option<i64>,
-        next_due: Option<i64>,
-        now: i64,
+        g: &NewGame<'_>,
+        announce: impl FnOnce(i64) -> Result<Vec<NewEntry>, StoreError>,
     ) -> Result<i64, StoreError> {
         let mut tx = self.writer.begin().await?;
         let row = sqlx::query(
             "INSERT INTO games (kind, status, version, setup, house_rules, to_move, next_due, \
-             created_at, updated_at) VALUES ($1, $2, 0, $3, $4, $5, $6, $7, $7) RETURNING id",
+             channel, created_at, updated_at) VALUES ($1, $2, 0, $3, $4, $5, $6, $7, $8, $8) \
+             RETURNING id",
         )
-        .bind(kind)
-        .bind(status)
-        .bind(setup)
-        .bind(house_rules)
-        .bind(to_move)
-        .bind(next_due)
-        .bind(now)
+        .bind(g.kind)
+        .bind(g.status)
+        .bind(g.setup)
+        .bind(g.house_rules)
+        .bind(g.to_move)
+        .bind(g.next_due)
+        .bind(g.channel)
+        .bind(g.now)
         .fetch_one(&mut *tx)
         .await?;
         let id: i64 = row.try_get(0)?;
-        for (seat, p) in players.iter().enumerate() {
+        for (seat, p) in g.players.iter().enumerate() {
             sqlx::query(
                 "INSERT INTO seats (game_id, seat, player_id, from_version) VALUES ($1, $2, $3, 0)",
             )
@@ -267,6 +285,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
+        outbox::insert(&mut tx, &announce(id)?, g.now).await?;
         tx.commit().await?;
         Ok(id)
     }
@@ -407,6 +426,7 @@ impl Store {
             }
             ratings::update(&mut tx, &f.kind, &f.ranks).await?;
         }
+        outbox::insert(&mut tx, &w.outbox, w.now).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -14,8 +14,8 @@
 //! * Set-up: `FakeDiscord::start().await`, `api_base()`, `gateway_url()`, `wait_ready(t)`,
 //!   `drop_gateway()`, `sessions()`; world: `user(n)`, `add_channel(name)`,
 //!   `add_guild_channel(guild, name)`, `set_permissions(user, bits)`,
-//!   `set_guild_permissions(guild, user, bits)`, `close_dms(user)`, `archive_thread(t)`, `set_deadline(d)`,
-//!   `fail_next(method, path_contains, status, retry_after, times)`.
+//!   `set_guild_permissions(guild, user, bits)`, `close_dms(user)`, `archive_thread(t)`, `lock_thread(t)`, `delete_channel(c)`, `set_deadline(d)`,
+//!   `fail_next(method, path_contains, status, retry_after, times)`, `clear_failures()`.
 //! * Users act: `slash`, `autocomplete`, `button`, `select` (→ [`Interaction`]), `react`.
 //! * Observe: `requests()`, `unexpected()`, `wait_request(t, pred)`, `first_response(i, t)`
 //!   (the first callback request, whatever its status), `responses(i)`,
@@ -548,6 +548,32 @@ impl FakeDiscord {
         {
             *archived = true;
         }
+    }
+
+    /// Archives and locks a thread (as a moderator would): a message no longer reopens it
+    /// (400 code 50083); `PATCH /channels/{t}` with `archived: false, locked: false` does.
+    pub fn lock_thread(&self, thread: u64) {
+        if let Some(FakeChannel {
+            kind: ChannelKind::Thread {
+                archived, locked, ..
+            },
+            ..
+        }) = self.state().channels.get_mut(&thread)
+        {
+            *archived = true;
+            *locked = true;
+        }
+    }
+
+    /// Deletes a channel or thread (as a moderator would): every later call on it gets 404 code
+    /// 10003, and its messages are gone.
+    pub fn delete_channel(&self, channel: u64) {
+        self.state().channels.remove(&channel);
+    }
+
+    /// Forgets every failure injected and not yet used: Discord is back.
+    pub fn clear_failures(&self) {
+        self.state().failures.clear();
     }
 
     /// Whether `thread` is archived now.
@@ -2070,6 +2096,15 @@ impl State {
                     && self.closed_dms.contains(user)
                 {
                     return error(403, 50007, "Cannot send messages to this user");
+                }
+                // Only someone who may manage threads reopens a locked one; a message does not.
+                if let Some(ChannelKind::Thread {
+                    archived: true,
+                    locked: true,
+                    ..
+                }) = self.channels.get(&channel).map(|c| &c.kind)
+                {
+                    return error(400, 50083, "Thread is archived");
                 }
                 if let Err(reply) = validate_message(body, files) {
                     return reply;

@@ -72,6 +72,8 @@ pub(super) async fn start(
             ..Timers::default()
         }),
         hours: data.lobby_hours,
+        // The game's thread opens where the lobby was opened.
+        origin: Some(deliver::origin_text(ctx.guild_id(), ctx.channel_id())),
     };
     let (text, private) = match data.host.open_lobby(spec).await? {
         Opened::Started { game, fx } => (started(ctx, kind, me, game, fx).await?, false),

@@ -1,0 +1,328 @@
+//! The deliverer: drains the outbox (`store::outbox`, issue 18) onto Discord. The host writes
+//! every effect a player must receive in the transaction of its event; here each lane (a game's
+//! thread, a player's direct messages) is delivered in order, one entry at a time, and an entry
+//! is marked done only once Discord confirmed it (with the message id it got) or it can never be
+//! delivered (a closed DM, a request Discord refuses for good).
+//!
+//! A command's own handler drains the lanes it touched before it answers, so a player sees the
+//! board as soon as today; a background task drains everything else (timers' effects, bots',
+//! entries left by a crash or an outage) and retries failures:
+//! * 5xx, 429, timeouts and connection errors: the lane waits, with exponential backoff and
+//!   jitter (1 s doubling to 5 min), and everything behind the entry in its lane waits with it;
+//! * missing access (403): the server is told once, in the game's parent channel, and the entry
+//!   waits (10 min between tries) until access is given back;
+//! * an unknown (deleted) or archived and locked thread: see `deliver::to_game`;
+//! * any other refusal (a 4xx): the entry is given up with the reason, logged as an error.
+//!
+//! Messages carry the nonce `hx<entry id>`, enforced, so a retry after a lost answer (or after a
+//! restart within Discord's few minutes) gets the message already made instead of a second one.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use serenity::Http;
+use tokio::time::Instant;
+
+use hexmeros::host::Effect;
+use hexmeros::store::{Done, Entry};
+
+use super::Data;
+use super::deliver::{self, Outcome};
+
+/// The most lanes delivered at once by the background task.
+const PARALLEL: usize = 4;
+/// The longest pause between two tries of a failing entry.
+const MAX_BACKOFF: Duration = Duration::from_secs(300);
+/// The pause between tries of an entry Discord refused for lack of access.
+const BLOCKED_PAUSE: Duration = Duration::from_secs(600);
+/// How often the background task looks for work when nobody wakes it.
+const POLL: Duration = Duration::from_secs(1);
+
+/// How a failed delivery is treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// Try again later (5xx, 429, a timeout, a lost connection, a database hiccup).
+    Transient,
+    /// Discord refuses for lack of access: wait until it is given back.
+    Blocked,
+    /// Discord will never accept this request: give it up.
+    Permanent,
+}
+
+/// What kind of failure an error is.
+pub fn classify(err: &anyhow::Error) -> Failure {
+    match err.downcast_ref::<serenity::Error>() {
+        Some(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))) => {
+            match r.status_code.as_u16() {
+                429 | 500..=599 | 408 => Failure::Transient,
+                401 | 403 => Failure::Blocked,
+                _ => Failure::Permanent,
+            }
+        }
+        Some(serenity::Error::Http(serenity::HttpError::Request(_))) => Failure::Transient,
+        // A request serenity refused to make (too long, bad model) will never be made.
+        Some(_) => Failure::Permanent,
+        // The database, or a game that does not load now.
+        None => Failure::Transient,
+    }
+}
+
+/// The pause after the `failures`-th failure in a row: 1 s doubling, at most 5 minutes, times a
+/// random factor in 0.5..1.5 so that lanes failing together do not retry together.
+pub fn backoff(failures: u32) -> Duration {
+    let base = Duration::from_secs(1)
+        .saturating_mul(1u32 << failures.saturating_sub(1).min(16))
+        .min(MAX_BACKOFF);
+    base.mul_f64(rand::random_range(0.5..1.5))
+}
+
+/// A lane waiting before its next try.
+#[derive(Clone, Copy, Debug)]
+struct Wait {
+    until: Instant,
+    failures: u32,
+}
+
+/// The deliverer's shared state.
+#[derive(Default)]
+pub struct Deliverer {
+    /// One lock per lane: a lane is delivered by one task at a time, in order.
+    lanes: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Lanes whose first entry failed, and until when they wait.
+    waits: Mutex<HashMap<String, Wait>>,
+    /// Lanes the background task is delivering now.
+    busy: Mutex<HashSet<String>>,
+    wake: tokio::sync::Notify,
+}
+
+impl Deliverer {
+    pub fn new() -> Deliverer {
+        Deliverer::default()
+    }
+
+    /// Tell the background task there may be new work.
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    fn lock_of(&self, lane: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut map = self.lanes.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(lane.to_string()).or_default().clone()
+    }
+
+    fn waiting_until(&self, lane: &str) -> Option<Instant> {
+        let waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        waits
+            .get(lane)
+            .map(|w| w.until)
+            .filter(|&t| t > Instant::now())
+    }
+
+    fn fail(&self, lane: &str, how: Failure) -> Duration {
+        let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        let failures = waits.get(lane).map_or(0, |w| w.failures) + 1;
+        let pause = match how {
+            Failure::Blocked => BLOCKED_PAUSE,
+            _ => backoff(failures),
+        };
+        waits.insert(
+            lane.to_string(),
+            Wait {
+                until: Instant::now() + pause,
+                failures,
+            },
+        );
+        pause
+    }
+
+    fn succeed(&self, lane: &str) {
+        let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        waits.remove(lane);
+    }
+
+    /// Deliver a lane's pending entries in order until it is empty or an entry fails (the lane
+    /// then waits; the background task tries again). Returns how many entries left the outbox.
+    pub async fn drain(&self, http: &Arc<Http>, data: &Data, lane: &str) -> usize {
+        let lock = self.lock_of(lane);
+        let _held = lock.lock().await;
+        let mut done = 0;
+        loop {
+            if self.waiting_until(lane).is_some() {
+                break;
+            }
+            let entry = match data.host.store().outbox_head(lane).await {
+                Ok(Some(e)) => e,
+                Ok(None) => break,
+                Err(e) => {
+                    tracing::warn!(lane, error = %e, "the outbox cannot be read");
+                    self.fail(lane, Failure::Transient);
+                    break;
+                }
+            };
+            if !self.one(http, data, &entry).await {
+                break;
+            }
+            done += 1;
+        }
+        done
+    }
+
+    /// Deliver one entry; true if it left the outbox.
+    async fn one(&self, http: &Arc<Http>, data: &Data, entry: &Entry) -> bool {
+        let store = data.host.store();
+        let now = data.host.now();
+        let result = match serde_json::from_str::<Effect>(&entry.body) {
+            Ok(effect) => deliver::entry(http, data, entry, effect).await,
+            Err(e) => Ok(Outcome::Dropped(format!("unreadable entry: {e}"))),
+        };
+        let done = match result {
+            Ok(Outcome::Sent(message)) => Done {
+                message: message.map(|m| m.get() as i64),
+                outcome: "sent".into(),
+            },
+            Ok(Outcome::Dropped(why)) => {
+                tracing::info!(
+                    entry = entry.id,
+                    lane = entry.lane,
+                    why,
+                    "an entry needs no message"
+                );
+                Done {
+                    message: None,
+                    outcome: why,
+                }
+            }
+            Err(err) => {
+                let how = classify(&err);
+                let text = format!("{err:#}");
+                if let Err(e) = store.outbox_failed(entry.id, &text).await {
+                    tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
+                }
+                if how == Failure::Permanent {
+                    tracing::error!(
+                        entry = entry.id,
+                        lane = entry.lane,
+                        error = text,
+                        "Discord refused an entry for good; given up"
+                    );
+                    Done {
+                        message: None,
+                        outcome: format!("failed: {text}"),
+                    }
+                } else {
+                    if how == Failure::Blocked {
+                        deliver::tell_blocked(http, data, entry, &err).await;
+                    }
+                    let pause = self.fail(&entry.lane, how);
+                    tracing::warn!(
+                        entry = entry.id,
+                        lane = entry.lane,
+                        attempts = entry.attempts + 1,
+                        pause_ms = pause.as_millis() as u64,
+                        error = text,
+                        "an entry was not delivered; its lane waits"
+                    );
+                    return false;
+                }
+            }
+        };
+        self.succeed(&entry.lane);
+        if let Err(e) = store.outbox_done(entry.id, &done, now).await {
+            // Delivered but not marked: it is sent again with the same nonce, which Discord
+            // answers with the message already made (within a few minutes).
+            tracing::error!(entry = entry.id, error = %e, "cannot mark an entry done");
+            self.fail(&entry.lane, Failure::Transient);
+            return false;
+        }
+        true
+    }
+
+    /// Pick the lanes with work, most urgent first, and deliver them (at most `PARALLEL` at
+    /// once); returns when there is nothing to start.
+    async fn round(
+        self: &Arc<Self>,
+        http: &Arc<Http>,
+        data: &Data,
+        slots: &Arc<tokio::sync::Semaphore>,
+    ) {
+        let heads = match data.host.store().outbox_heads(256).await {
+            Ok(h) => h,
+            Err(e) => {
+                tracing::warn!(error = %e, "the outbox cannot be read");
+                return;
+            }
+        };
+        for head in heads {
+            let lane = head.lane;
+            if self.waiting_until(&lane).is_some() {
+                continue;
+            }
+            if !self
+                .busy
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(lane.clone())
+            {
+                continue;
+            }
+            let Ok(permit) = slots.clone().acquire_owned().await else {
+                return;
+            };
+            let me = self.clone();
+            let (http, data) = (http.clone(), data.clone());
+            tokio::spawn(async move {
+                let _permit = permit;
+                me.drain(&http, &data, &lane).await;
+                me.busy
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&lane);
+                me.wake();
+            });
+        }
+    }
+
+    /// The soonest time a waiting lane may be tried again.
+    fn next_wait(&self) -> Option<Instant> {
+        let waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        waits.values().map(|w| w.until).min()
+    }
+}
+
+/// The background task: deliver whatever is pending (from the start: what a previous process
+/// left), then whenever woken, when a waiting lane's pause ends, or every second.
+pub async fn run(http: Arc<Http>, data: Data) {
+    let me = data.outbox.clone();
+    let slots = Arc::new(tokio::sync::Semaphore::new(PARALLEL));
+    loop {
+        me.round(&http, &data, &slots).await;
+        let soon = Instant::now() + POLL;
+        let until = me
+            .next_wait()
+            .filter(|&t| t > Instant::now())
+            .map_or(soon, |t| t.min(soon));
+        tokio::select! {
+            _ = me.wake.notified() => {}
+            _ = tokio::time::sleep_until(until) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Duration, MAX_BACKOFF, backoff};
+
+    #[test]
+    fn backoff_doubles_with_jitter_and_is_capped() {
+        for _ in 0..50 {
+            let first = backoff(1);
+            assert!(first >= Duration::from_millis(500) && first <= Duration::from_millis(1500));
+            let fourth = backoff(4);
+            assert!(fourth >= Duration::from_secs(4) && fourth <= Duration::from_secs(12));
+            assert!(backoff(40) <= MAX_BACKOFF.mul_f64(1.5));
+            assert!(backoff(40) >= MAX_BACKOFF.mul_f64(0.5));
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! The outbox (`migrations/0005_outbox.sql`): what players must be told, stored with the event
+//! that causes it and drained by a front end's deliverer. Entries of one lane (a game's thread, a
+//! player's direct messages) are delivered in id order; lanes are independent, and among the lanes'
+//! first entries the lower priority number goes first.
+
+use sqlx::{Row, Sqlite, Transaction};
+
+use super::{Store, StoreError};
+
+/// An entry to add: its lane, the game and version it belongs to, its priority and its body (the
+/// front end's business; the host writes JSON `Effect`s).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewEntry {
+    pub lane: String,
+    pub game: Option<i64>,
+    pub version: Option<i64>,
+    pub priority: i64,
+    pub body: String,
+}
+
+/// A pending entry as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub id: i64,
+    pub lane: String,
+    pub game: Option<i64>,
+    pub version: Option<i64>,
+    pub priority: i64,
+    pub body: String,
+    pub created_at: i64,
+    pub attempts: i64,
+    pub last_error: Option<String>,
+}
+
+/// How an entry left the outbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Done {
+    pub message: Option<i64>,
+    pub outcome: String,
+}
+
+/// What an operator reads: how many entries wait, since when the oldest, how many of them failed
+/// at least once, and how many were given up for good.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OutboxStats {
+    pub pending: i64,
+    pub oldest_created_at: Option<i64>,
+    pub retrying: i64,
+    pub retries: i64,
+    pub delivered: i64,
+    pub dropped: i64,
+}
+
+const COLUMNS: &str =
+    "id, lane, game_id, version, priority, body, created_at, attempts, last_error FROM outbox";
+
+fn entry(r: sqlx::sqlite::SqliteRow) -> Result<Entry, sqlx::Error> {
+    Ok(Entry {
+        id: r.try_get(0)?,
+        lane: r.try_get(1)?,
+        game: r.try_get(2)?,
+        version: r.try_get(3)?,
+        priority: r.try_get(4)?,
+        body: r.try_get(5)?,
+        created_at: r.try_get(6)?,
+        attempts: r.try_get(7)?,
+        last_error: r.try_get(8)?,
+    })
+}
+
+/// Add entries inside a write transaction (the one storing the event that causes them).
+pub(super) async fn insert(
+    tx: &mut Transaction<'_, Sqlite>,
+    entries: &[NewEntry],
+    now: i64,
+) -> Result<(), StoreError> {
+    for e in entries {
+        sqlx::query(
+            "INSERT INTO outbox (lane, game_id, version, priority, body, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&e.lane)
+        .bind(e.game)
+        .bind(e.version)
+        .bind(e.priority)
+        .bind(&e.body)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Add entries that no game event causes (a front end's own messages), in one transaction.
+    pub async fn enqueue(&self, entries: &[NewEntry], now: i64) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        insert(&mut tx, entries, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The first pending entry of every lane, most urgent first (then oldest), at most `limit`.
+    pub async fn outbox_heads(&self, limit: i64) -> Result<Vec<Entry>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS} o WHERE o.done_at IS NULL AND o.id = \
+             (SELECT MIN(p.id) FROM outbox p WHERE p.done_at IS NULL AND p.lane = o.lane) \
+             ORDER BY o.priority, o.id LIMIT $1"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(limit)
+            .fetch_all(&self.writer)
+            .await?;
+        Ok(rows.into_iter().map(entry).collect::<Result<_, _>>()?)
+    }
+
+    /// The first pending entry of a lane.
+    pub async fn outbox_head(&self, lane: &str) -> Result<Option<Entry>, StoreError> {
+        let sql =
+            format!("SELECT {COLUMNS} WHERE done_at IS NULL AND lane = $1 ORDER BY id LIMIT 1");
+        let row = sqlx::query(&sql)
+            .bind(lane)
+            .fetch_optional(&self.writer)
+            .await?;
+        Ok(row.map(entry).transpose()?)
+    }
+
+    /// Every pending entry, oldest first (for operators and tests).
+    pub async fn outbox_pending(&self) -> Result<Vec<Entry>, StoreError> {
+        let sql = format!("SELECT {COLUMNS} WHERE done_at IS NULL ORDER BY id");
+        let rows = sqlx::query(&sql).fetch_all(&self.writer).await?;
+        Ok(rows.into_iter().map(entry).collect::<Result<_, _>>()?)
+    }
+
+    /// Mark an entry done (delivered, or given up with a reason). An entry already done stays
+    /// as it was: returns whether this call marked it.
+    pub async fn outbox_done(&self, id: i64, done: &Done, now: i64) -> Result<bool, StoreError> {
+        let r = sqlx::query(
+            "UPDATE outbox SET done_at = $1, message_id = $2, outcome = $3 \
+             WHERE id = $4 AND done_at IS NULL",
+        )
+        .bind(now)
+        .bind(done.message)
+        .bind(&done.outcome)
+        .bind(id)
+        .execute(&self.writer)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// Count a failed attempt on a pending entry.
+    pub async fn outbox_failed(&self, id: i64, error: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = $1 \
+             WHERE id = $2 AND done_at IS NULL",
+        )
+        .bind(error)
+        .bind(id)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// How an entry ended: `None` while it is pending (or if there is none).
+    pub async fn outbox_outcome(&self, id: i64) -> Result<Option<Done>, StoreError> {
+        let row = sqlx::query(
+            "SELECT message_id, outcome FROM outbox WHERE id = $1 AND done_at IS NOT NULL",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(match row {
+            Some(r) => Some(Done {
+                message: r.try_get(0)?,
+                outcome: r.try_get::<Option<String>, _>(1)?.unwrap_or_default(),
+            }),
+            None => None,
+        })
+    }
+
+    /// The outbox at a glance.
+    pub async fn outbox_stats(&self) -> Result<OutboxStats, StoreError> {
+        let r = sqlx::query(
+            "SELECT \
+               COALESCE(SUM(CASE WHEN done_at IS NULL THEN 1 ELSE 0 END), 0), \
+               MIN(CASE WHEN done_at IS NULL THEN created_at END), \
+               COALESCE(SUM(CASE WHEN done_at IS NULL AND attempts > 0 THEN 1 ELSE 0 END), 0), \
+               COALESCE(SUM(attempts), 0), \
+               COALESCE(SUM(CASE WHEN outcome = 'sent' THEN 1 ELSE 0 END), 0), \
+               COALESCE(SUM(CASE WHEN done_at IS NOT NULL AND outcome <> 'sent' THEN 1 ELSE 0 END), 0) \
+             FROM outbox",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(OutboxStats {
+            pending: r.try_get(0)?,
+            oldest_created_at: r.try_get(1)?,
+            retrying: r.try_get(2)?,
+            retries: r.try_get(3)?,
+            delivered: r.try_get(4)?,
+            dropped: r.try_get(5)?,
+        })
+    }
+
+    /// Forget entries done before `before` (unix ms); returns how many.
+    pub async fn outbox_prune(&self, before: i64) -> Result<u64, StoreError> {
+        let r = sqlx::query("DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < $1")
+            .bind(before)
+            .execute(&self.writer)
+            .await?;
+        Ok(r.rows_affected())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Done, NewEntry};
+    use crate::store::Store;
+
+    fn new(lane: &str, priority: i64, body: &str) -> NewEntry {
+        NewEntry {
+            lane: lane.into(),
+            game: None,
+            version: None,
+            priority,
+            body: body.into(),
+        }
+    }
+
+    #[tokio::test]
+    async fn heads_are_one_per_lane_most_urgent_first_and_done_entries_leave() {
+        let s = Store::open("sqlite::memory:").await.unwrap();
+        s.enqueue(
+            &[
+                new("g1", 2, "a1"),
+                new("g1", 0, "a2"),
+                new("g2", 1, "b1"),
+                new("p7", 0, "c1"),
+            ],
+            10,
+        )
+        .await
+        .unwrap();
+        let heads = s.outbox_heads(10).await.unwrap();
+        let bodies: Vec<&str> = heads.iter().map(|e| e.body.as_str()).collect();
+        // g1's urgent second entry waits behind its first: a lane keeps its order.
+        assert_eq!(bodies, ["c1", "b1", "a1"]);
+        assert_eq!(s.outbox_heads(2).await.unwrap().len(), 2);
+        let a1 = &heads[2];
+        s.outbox_failed(a1.id, "500").await.unwrap();
+        let done = Done {
+            message: Some(99),
+            outcome: "sent".into(),
+        };
+        assert!(s.outbox_done(a1.id, &done, 20).await.unwrap());
+        assert!(!s.outbox_done(a1.id, &done, 21).await.unwrap(), "done once");
+        assert_eq!(s.outbox_outcome(a1.id).await.unwrap(), Some(done));
+        assert_eq!(s.outbox_head("g1").await.unwrap().unwrap().body, "a2");
+        let stats = s.outbox_stats().await.unwrap();
+        assert_eq!(
+            (stats.pending, stats.delivered, stats.retries),
+            (3, 1, 1),
+            "{stats:?}"
+        );
+        assert_eq!(stats.oldest_created_at, Some(10));
+        assert_eq!(s.outbox_prune(21).await.unwrap(), 1);
+        assert_eq!(s.outbox_pending().await.unwrap().len(), 3);
+    }
+}

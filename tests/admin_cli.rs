@@ -1,0 +1,84 @@
+//! `hexmeros admin status`: what an operator reads about the outbox (issue 18, observable).
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/cli.rs"]
+mod cli;
+
+use hexmeros::store::{Done, NewEntry, Store};
+
+fn entry(lane: &str, body: &str) -> NewEntry {
+    NewEntry {
+        lane: lane.into(),
+        game: None,
+        version: None,
+        priority: 1,
+        body: body.into(),
+    }
+}
+
+#[tokio::test]
+async fn status_counts_pending_retried_delivered_and_given_up_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let store = Store::open(&url).await.unwrap();
+    store
+        .enqueue(
+            &[
+                entry("g1", "a"),
+                entry("g1", "b"),
+                entry("g2", "c"),
+                entry("p9", "d"),
+            ],
+            1_000,
+        )
+        .await
+        .unwrap();
+    let all = store.outbox_pending().await.unwrap();
+    store
+        .outbox_failed(all[0].id, "HTTP 503 from Discord")
+        .await
+        .unwrap();
+    store
+        .outbox_failed(all[0].id, "HTTP 503 from Discord")
+        .await
+        .unwrap();
+    let sent = Done {
+        message: Some(5),
+        outcome: "sent".into(),
+    };
+    store.outbox_done(all[2].id, &sent, 2_000).await.unwrap();
+    let dropped = Done {
+        message: None,
+        outcome: "failed: 400".into(),
+    };
+    store.outbox_done(all[3].id, &dropped, 2_000).await.unwrap();
+    store.close().await;
+
+    let out = cli::ok(&["admin", "status", "--db", &url], "");
+    assert!(out.contains("outbox: 2 pending"), "{out}");
+    assert!(out.contains("1 of them failed at least once"), "{out}");
+    assert!(out.contains("2 retries in all"), "{out}");
+    assert!(out.contains("1 delivered, 1 given up"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "#{} g1 (priority 1), 2 attempts, last error: HTTP 503",
+            all[0].id
+        )),
+        "{out}"
+    );
+    assert!(out.contains("games: 0 in play"), "{out}");
+}
+
+#[test]
+fn status_of_a_database_that_cannot_be_opened_is_an_error() {
+    cli::fails(
+        &[
+            "admin",
+            "status",
+            "--db",
+            "sqlite:///nonexistent-dir/x/y.db",
+        ],
+        "",
+        "cannot open the database",
+    );
+}

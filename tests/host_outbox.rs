@@ -1,0 +1,233 @@
+//! The host's outbox (issue 18): what players must be told is stored in the transaction of the
+//! event that causes it, all but the actor's own replies, with the follow-ups (ballots, stall
+//! notices, the replay) derived once.
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/host.rs"]
+mod support;
+
+use std::sync::Arc;
+
+use hexmeros::games::{GameKind, Seat};
+use hexmeros::host::{
+    Actor, Command, Effect, GameHost, GameId, HostError, Motion, REMINDER, URGENT, is_reply,
+};
+use hexmeros::store::{Entry, Store};
+use support::{T0, act, cmd_move, ensure_players};
+
+struct Env {
+    _dir: tempfile::TempDir,
+    clock: Arc<hexmeros::host::ManualClock>,
+    host: GameHost,
+}
+
+async fn env() -> Env {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("test.db").display());
+    let clock = Arc::new(hexmeros::host::ManualClock::new(T0));
+    let host = GameHost::new(Store::open(&url).await.unwrap(), clock.clone()).with_outbox();
+    ensure_players(&host, 1..=7).await;
+    Env {
+        _dir: dir,
+        clock,
+        host,
+    }
+}
+
+async fn pending(host: &GameHost) -> Vec<Entry> {
+    host.store().outbox_pending().await.unwrap()
+}
+
+fn effects(entries: &[Entry]) -> Vec<Effect> {
+    entries
+        .iter()
+        .map(|e| serde_json::from_str(&e.body).unwrap())
+        .collect()
+}
+
+/// Mark everything pending as delivered.
+async fn deliver_all(host: &GameHost) {
+    for e in pending(host).await {
+        let done = hexmeros::store::Done {
+            message: Some(1),
+            outcome: "sent".into(),
+        };
+        assert!(host.store().outbox_done(e.id, &done, T0).await.unwrap());
+    }
+}
+
+async fn heximeros(host: &GameHost) -> GameId {
+    host.create(GameKind::HexiMeros, &[1, 2, 3, 4, 5, 6], None, None)
+        .await
+        .unwrap()
+        .0
+}
+
+#[tokio::test]
+async fn a_new_game_and_a_move_are_stored_with_what_they_tell() {
+    let e = env().await;
+    let (g, fx) = e
+        .host
+        .create(GameKind::HexiMeros, &[1, 2, 3, 4, 5, 6], None, None)
+        .await
+        .unwrap();
+    let stored = pending(&e.host).await;
+    assert_eq!(effects(&stored), fx, "the opening effects, in order");
+    assert!(stored.iter().all(|x| x.lane == format!("g{g}")));
+    assert!(matches!(fx[0], Effect::OpenThread { .. }));
+    deliver_all(&e.host).await;
+
+    // Staging answers the mover privately: that answer is the command's reply, not stored.
+    let staged = act(
+        &e.host,
+        g,
+        1,
+        Command::Move {
+            text: "K2-H3".into(),
+            commit: false,
+        },
+    )
+    .await;
+    assert!(staged.iter().any(|f| is_reply(f, Some(1))), "{staged:?}");
+    let stored = pending(&e.host).await;
+    assert!(
+        !effects(&stored).iter().any(|f| is_reply(f, Some(1))),
+        "{stored:?}"
+    );
+    deliver_all(&e.host).await;
+    let fx = act(&e.host, g, 1, Command::Pass).await;
+    let stored = pending(&e.host).await;
+    let meant: Vec<Effect> = fx
+        .iter()
+        .filter(|f| !is_reply(f, Some(1)))
+        .cloned()
+        .collect();
+    assert_eq!(effects(&stored), meant);
+    let version = e.host.state(g).await.unwrap().version() as i64;
+    assert!(stored.iter().all(|x| x.version == Some(version)));
+    let ping = stored
+        .iter()
+        .find(|x| x.body.contains("\"Ping\""))
+        .expect("the next Token holder's ping");
+    assert_eq!(ping.priority, URGENT);
+    assert!(ping.body.contains("\"player\":2"), "{}", ping.body);
+}
+
+#[tokio::test]
+async fn a_refused_or_stale_command_stores_nothing_to_tell() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    deliver_all(&e.host).await;
+    let not_yours = e
+        .host
+        .handle(g, Actor::player(3), cmd_move("K2-H3"), None)
+        .await;
+    assert!(not_yours.is_err());
+    let stale = e
+        .host
+        .handle(g, Actor::player(1), cmd_move("K2-H3"), Some(7))
+        .await;
+    assert!(matches!(stale, Err(HostError::Refused(_))), "{stale:?}");
+    assert!(pending(&e.host).await.is_empty());
+    assert_eq!(e.host.store().outbox_stats().await.unwrap().pending, 0);
+}
+
+#[tokio::test]
+async fn a_motion_gets_one_ballot_and_a_finished_game_one_replay() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    deliver_all(&e.host).await;
+    let fx = act(&e.host, g, 1, Command::Propose(Motion::Draw)).await;
+    let ballots: Vec<&Effect> = fx
+        .iter()
+        .filter(|f| matches!(f, Effect::Ballot { .. }))
+        .collect();
+    assert_eq!(ballots.len(), 1, "{fx:?}");
+    let Effect::Ballot { motion, .. } = *ballots[0] else {
+        unreachable!()
+    };
+    assert!(
+        effects(&pending(&e.host).await).contains(ballots[0]),
+        "the ballot is in the outbox"
+    );
+    deliver_all(&e.host).await;
+    let fx = act(
+        &e.host,
+        g,
+        2,
+        Command::Vote {
+            motion: Some(motion),
+            yes: true,
+        },
+    )
+    .await;
+    assert!(
+        !fx.iter().any(|f| matches!(f, Effect::Ballot { .. })),
+        "a vote opens no ballot: {fx:?}"
+    );
+
+    let (d, _) = e
+        .host
+        .create(GameKind::HexDame, &[1, 2], None, None)
+        .await
+        .unwrap();
+    deliver_all(&e.host).await;
+    let fx = act(&e.host, d, 1, Command::Concede).await;
+    assert!(
+        fx.contains(&Effect::Replay { game: d }),
+        "the end of the game: {fx:?}"
+    );
+    assert!(effects(&pending(&e.host).await).contains(&Effect::Replay { game: d }));
+}
+
+#[tokio::test]
+async fn a_stalled_token_holder_is_announced_once_and_reminders_wait_behind_the_rest() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    act(&e.host, g, 1, cmd_move("K2-H3")).await;
+    deliver_all(&e.host).await;
+    e.clock.advance_minutes(61);
+    e.host.tick().await.unwrap();
+    let reminders = pending(&e.host).await;
+    assert!(!reminders.is_empty());
+    assert!(
+        reminders.iter().all(|x| x.priority == REMINDER),
+        "{reminders:?}"
+    );
+    deliver_all(&e.host).await;
+    e.clock.advance_minutes(24 * 60);
+    let fx = e.host.tick().await.unwrap();
+    let stalls = |fx: &[Effect]| {
+        fx.iter()
+            .filter(|f| matches!(f, Effect::Stalled { seat: Seat(1), .. }))
+            .count()
+    };
+    assert_eq!(stalls(&fx), 1, "{fx:?}");
+    assert_eq!(stalls(&effects(&pending(&e.host).await)), 1);
+    e.clock.advance_minutes(60);
+    let fx = e.host.tick().await.unwrap();
+    assert_eq!(stalls(&fx), 0, "once a turn: {fx:?}");
+}
+
+#[tokio::test]
+async fn a_board_is_drawn_as_it_was_at_its_version() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    let start = e.host.state(g).await.unwrap();
+    act(&e.host, g, 1, cmd_move("K2-H3")).await;
+    let now = e.host.state(g).await.unwrap();
+    assert!(now.version() > start.version());
+    let then = e.host.state_at(g, start.version()).await.unwrap();
+    assert_eq!(then.position().show(), start.position().show());
+    assert_eq!(then.version(), start.version());
+    assert_eq!(
+        e.host
+            .state_at(g, now.version())
+            .await
+            .unwrap()
+            .position()
+            .show(),
+        now.position().show()
+    );
+    assert!(e.host.state_at(g, now.version() + 1).await.is_err());
+}
