@@ -21,8 +21,8 @@ mod picture;
 mod reply;
 mod scope;
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Once};
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
@@ -116,12 +116,50 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
         lobby_hours,
         limits,
     };
-    let mut client = build_client(config).await?;
-    client
-        .start()
-        .await
-        .context("the Discord connection failed")?;
-    Ok(())
+    serve(config).await
+}
+
+/// The first pause before a new client after a fatal gateway error; it doubles on each failure.
+const RESTART_FIRST: Duration = Duration::from_secs(1);
+/// The longest pause; a client that ran this long starts the pauses over.
+const RESTART_LONGEST: Duration = Duration::from_secs(300);
+
+/// Run the bot until it is shut down on purpose.
+///
+/// serenity reconnects by itself after a dropped connection, a resumable close or a session
+/// that must identify again, but its client stops for good after a close it deems fatal (4004
+/// authentication failed, 4013/4014 intents) and `start` returns the error. Discord has sent
+/// such closes during its own incidents, so rather than leaving every game silent until
+/// someone restarts the process, this logs the error and starts a new client after a pause
+/// (1 s, doubling up to 5 min). The clients share one `Data` and one timer loop.
+pub async fn serve(config: Config) -> anyhow::Result<()> {
+    let data = Data {
+        links: links::Links::new(config.host.store().writer().clone()),
+        host: config.host.clone(),
+        lobby_hours: config.lobby_hours,
+        limits: Arc::new(limits::Limits::new(config.limits)),
+    };
+    let timers = Arc::new(Once::new());
+    let mut pause = RESTART_FIRST;
+    loop {
+        let mut client = build_client(&config, data.clone(), timers.clone()).await?;
+        let began = Instant::now();
+        let Err(e) = client.start().await else {
+            return Ok(());
+        };
+        if began.elapsed() >= RESTART_LONGEST {
+            pause = RESTART_FIRST;
+        }
+        tracing::error!(
+            error = %e,
+            retry_in = ?pause,
+            "the Discord gateway connection failed for good (check DISCORD_TOKEN and the \
+             intents); a new client starts after the pause"
+        );
+        drop(client);
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(RESTART_LONGEST);
+    }
 }
 
 /// The intents the bot needs: none privileged (no message content).
@@ -145,20 +183,20 @@ async fn handle_event(
 }
 
 /// Build the client: the HTTP client (pointed at `api_base` if given), the poise framework
-/// with every command, the event handler for components and reactions, and the timer task.
-pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
+/// with every command, the event handler for components and reactions, and the timer task
+/// (started when the first of the clients sharing `timers` is ready; it keeps that client's
+/// HTTP client, which does not depend on the gateway).
+pub async fn build_client(
+    config: &Config,
+    data: Data,
+    timers: Arc<Once>,
+) -> anyhow::Result<serenity::Client> {
     let http = match &config.api_base {
         Some(base) => serenity::HttpBuilder::new(&config.token)
             .proxy(config::api_base(base)?)
             .ratelimiter_disabled(true)
             .build(),
         None => serenity::HttpBuilder::new(&config.token).build(),
-    };
-    let data = Data {
-        links: links::Links::new(config.host.store().writer().clone()),
-        host: config.host,
-        lobby_hours: config.lobby_hours,
-        limits: Arc::new(limits::Limits::new(config.limits)),
     };
     let dev_guild = config.dev_guild;
     let tick_every = config.tick_every;
@@ -180,11 +218,13 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
                     Some(g) => poise::builtins::register_in_guild(ctx, cmds, g).await?,
                     None => poise::builtins::register_globally(ctx, cmds).await?,
                 }
-                tokio::spawn(deliver::tick_loop(
-                    ctx.http.clone(),
-                    data.clone(),
-                    tick_every,
-                ));
+                timers.call_once(|| {
+                    tokio::spawn(deliver::tick_loop(
+                        ctx.http.clone(),
+                        data.clone(),
+                        tick_every,
+                    ));
+                });
                 Ok(data)
             })
         })
