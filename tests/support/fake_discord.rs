@@ -13,7 +13,7 @@
 //! # At a glance
 //! * Set-up: `FakeDiscord::start().await`, `api_base()`, `gateway_url()`, `wait_ready(t)`,
 //!   `drop_gateway()`, `sessions()`; gateway faults: `close_gateway(code)`, `reset_gateway()`,
-//!   `forget_sessions()`, `set_gateway_down(down)`, `gateway_stats()`,
+//!   `request_reconnect()`, `forget_sessions()`, `set_gateway_down(down)`, `gateway_stats()`,
 //!   `wait_reconnected(t, since)`, `wait_gateway(t, what, pred)`; world: `user(n)`, `add_channel(name)`,
 //!   `add_guild_channel(guild, name)`, `set_permissions(user, bits)`,
 //!   `set_guild_permissions(guild, user, bits)`, `close_dms(user)`, `archive_thread(t)`, `set_deadline(d)`,
@@ -102,6 +102,9 @@
 //!   good (its `Client::start` returns an error) after 4004, 4013 and 4014.
 //! * [`FakeDiscord::reset_gateway`] drops every socket without a close frame, as a network
 //!   failure would; the sessions stay resumable.
+//! * [`FakeDiscord::request_reconnect`] sends RECONNECT (op 7), as Discord does before it
+//!   moves a connection: the client opens a new one and RESUMEs; the old socket is left for the
+//!   client to drop.
 //! * [`FakeDiscord::forget_sessions`] makes every session unknown, so a RESUME gets
 //!   INVALID_SESSION (op 9, `false`) and the client must IDENTIFY again.
 //! * [`FakeDiscord::set_gateway_down`]`(true)` refuses new gateway connections (HTTP 503) until
@@ -546,6 +549,17 @@ impl FakeDiscord {
     /// sessions stay resumable.
     pub async fn reset_gateway(&self) {
         self.end_sockets(Outgoing::Reset);
+    }
+
+    /// Sends RECONNECT (op 7) on every live socket; the sockets stay open.
+    pub fn request_reconnect(&self) {
+        let mut st = self.state();
+        let ids: Vec<u64> = st.sessions.iter().map(|s| s.id).collect();
+        for id in ids {
+            st.send_to(id, json!({"op": 7, "d": null, "s": null, "t": null}));
+        }
+        drop(st);
+        self.bump();
     }
 
     /// Forgets every session id: a later RESUME is answered INVALID_SESSION (op 9, `false`).
