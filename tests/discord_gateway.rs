@@ -290,6 +290,8 @@ enum Fault {
     Reset,
     /// The session forgotten, then a resumable close: the RESUME gets INVALID_SESSION.
     Forgotten,
+    /// RECONNECT (op 7): the client must move to a new connection.
+    Reconnect,
 }
 
 /// A game is played before and after the fault; returns the gateway counters just before the
@@ -310,8 +312,11 @@ async fn a_move_before_and_after(fault: Fault) -> (GatewayStats, GatewayStats) {
             fake.forget_sessions();
             fake.close_gateway(4000).await;
         }
+        Fault::Reconnect => fake.request_reconnect(),
     }
-    assert_eq!(fake.sessions(), 0, "the fault ends every session");
+    if !matches!(fault, Fault::Reconnect) {
+        assert_eq!(fake.sessions(), 0, "the fault ends every session");
+    }
     let after = fake
         .wait_reconnected(RECONNECT, before)
         .await
@@ -362,6 +367,21 @@ async fn after_a_session_timeout_close_the_bot_identifies_again_and_keeps_answer
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_connection_dropped_without_close_frame_the_bot_resumes_and_keeps_answering() {
     let (before, after) = a_move_before_and_after(Fault::Reset).await;
+    assert_eq!(after.resumed, before.resumed + 1, "{before:?} → {after:?}");
+    assert_eq!(
+        after.identifies, before.identifies,
+        "no new IDENTIFY: {after:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn asked_to_reconnect_the_bot_resumes_on_a_new_connection_and_keeps_answering() {
+    let (before, after) = a_move_before_and_after(Fault::Reconnect).await;
+    assert_eq!(
+        after.connections,
+        before.connections + 1,
+        "{before:?} → {after:?}"
+    );
     assert_eq!(after.resumed, before.resumed + 1, "{before:?} → {after:?}");
     assert_eq!(
         after.identifies, before.identifies,
@@ -429,5 +449,87 @@ async fn a_reminder_due_while_the_gateway_is_down_is_posted_and_the_bot_answers_
         .filter(|m| content(m).contains("reminder"))
         .count();
     assert_eq!(reminders, 1);
+    assert!(fake.unexpected().is_empty(), "{:?}", fake.unexpected());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_fatal_close_serve_builds_a_new_client_and_keeps_answering() {
+    let fake = F::start().await;
+    let mut bot = Bot::start(&fake).await;
+    let (game, thread) = hexdame(&fake).await;
+    let mut mirror = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+    let white = mirror.legal_moves()[0].clone();
+    play(&fake, &bot, game, thread, u(1), &mut mirror, &white).await;
+
+    // 4004 (authentication failed) makes serenity's client stop for good.
+    let before = fake.gateway_stats();
+    fake.close_gateway(4004).await;
+    let after = fake
+        .wait_reconnected(RECONNECT, before)
+        .await
+        .unwrap_or_else(|e| panic!("{e}\nrunning: {}\n{}", bot.running(), bot.log()));
+    assert_eq!(
+        after.identifies,
+        before.identifies + 1,
+        "{before:?} → {after:?}"
+    );
+    assert_eq!(after.resumes, before.resumes, "{after:?}");
+    assert!(bot.running(), "{}", bot.log());
+
+    let black = mirror.legal_moves()[0].clone();
+    play(&fake, &bot, game, thread, u(2), &mut mirror, &black).await;
+    // The timers still run: White's reminder is posted.
+    let posted = fake.messages(thread).len();
+    bot.set_clock(START_MS + HOUR_MS + 60_000);
+    wait_message(&fake, thread, posted, "reminder").await;
+    assert!(
+        bot.log().contains("failed for good"),
+        "the failure is logged:\n{}",
+        bot.log()
+    );
+    assert!(
+        fake.late_callbacks().is_empty(),
+        "{:?}",
+        fake.late_callbacks()
+    );
+    assert!(fake.unexpected().is_empty(), "{:?}", fake.unexpected());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_sent_just_before_the_gateway_closes_is_answered_and_its_messages_posted() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, thread) = hexdame(&fake).await;
+    let mut mirror = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+    let white = mirror.legal_moves()[0].clone();
+
+    // The close frame follows the interaction on the same socket, so the bot has it; all it
+    // does about it goes through REST while the gateway is away.
+    let before = fake.gateway_stats();
+    let posted = fake.messages(thread).len();
+    let opts = json!([str_opt("from", &white), bool_opt("pass", true)]);
+    let i = fake
+        .slash(u(1), thread, "hexmeros", sub("move", opts))
+        .await;
+    fake.close_gateway(4000).await;
+    acked(&fake, &i).await;
+    let r = followup(&fake, &i).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    wait_message(&fake, thread, posted, &format!("played {white}")).await;
+    // Black is told it is their turn.
+    wait_message(&fake, thread, posted, &format!("<@{}>", u(2))).await;
+    mirror.play(&white).unwrap();
+    assert_eq!(bot.state(game).await.position().show(), mirror.show());
+
+    fake.wait_reconnected(RECONNECT, before)
+        .await
+        .unwrap_or_else(|e| panic!("{e}\n{}", bot.log()));
+    let black = mirror.legal_moves()[0].clone();
+    play(&fake, &bot, game, thread, u(2), &mut mirror, &black).await;
+    assert!(
+        fake.late_callbacks().is_empty(),
+        "{:?}",
+        fake.late_callbacks()
+    );
     assert!(fake.unexpected().is_empty(), "{:?}", fake.unexpected());
 }
