@@ -489,6 +489,16 @@ async fn after_a_fatal_close_serve_builds_a_new_client_and_keeps_answering() {
         "the failure is logged:\n{}",
         bot.log()
     );
+    // The stopped client's shard manager and queuer were shut down, not left running.
+    let deadline = tokio::time::Instant::now() + T;
+    while !bot.log().contains("Shutting down all shards") {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the old client was not shut down:\n{}",
+            bot.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     assert!(
         fake.late_callbacks().is_empty(),
         "{:?}",

@@ -156,7 +156,12 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
             "the Discord gateway connection failed for good (check DISCORD_TOKEN and the \
              intents); a new client starts after the pause"
         );
+        // The stopped client's shard queuer and manager hold each other: without a shutdown
+        // its task would outlive the client. The shutdown waits 5 s for the dead shard, so it
+        // runs beside the pause.
+        let manager = client.shard_manager.clone();
         drop(client);
+        tokio::spawn(async move { manager.shutdown_all().await });
         tokio::time::sleep(pause).await;
         pause = (pause * 2).min(RESTART_LONGEST);
     }
