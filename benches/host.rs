@@ -3,7 +3,8 @@
 //! in turn across the games and prints the p50 and p99 latency of a committed move, and 8 tasks
 //! playing different games at once print the sustained moves per second (and their latencies,
 //! which include waiting for SQLite's single writer). Targets (issue 6): p99 under 5 ms, over
-//! 500 moves a second.
+//! 500 moves a second. The host writes to the outbox as the Discord bot's does (issue 18);
+//! `HOST_BENCH_OUTBOX=0` measures it without, for comparison.
 #![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
@@ -25,10 +26,10 @@ struct Game {
 
 async fn setup(dir: &std::path::Path) -> (Arc<GameHost>, Vec<Arc<Mutex<Game>>>) {
     let url = format!("sqlite://{}", dir.join("bench.db").display());
-    let host = Arc::new(GameHost::new(
-        Store::open(&url).await.unwrap(),
-        Arc::new(SystemClock),
-    ));
+    let host = GameHost::new(Store::open(&url).await.unwrap(), Arc::new(SystemClock));
+    let outbox = std::env::var("HOST_BENCH_OUTBOX").map_or(true, |v| v != "0");
+    let host = Arc::new(if outbox { host.with_outbox() } else { host });
+    println!("host bench: outbox {}", if outbox { "on" } else { "off" });
     let mut games = Vec::new();
     for i in 0..GAMES as i64 {
         let players: Vec<i64> = (0..6).map(|s| i * 10 + s + 1).collect();

@@ -22,8 +22,8 @@ mod picture;
 mod reply;
 mod scope;
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Once};
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
@@ -119,12 +119,60 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
         lobby_hours,
         limits,
     };
-    let mut client = build_client(config).await?;
-    client
-        .start()
-        .await
-        .context("the Discord connection failed")?;
-    Ok(())
+    serve(config).await
+}
+
+/// The first pause before a new client after a fatal gateway error; it doubles on each failure.
+const RESTART_FIRST: Duration = Duration::from_secs(1);
+/// The longest pause; a client that ran this long starts the pauses over.
+const RESTART_LONGEST: Duration = Duration::from_secs(300);
+
+/// Run the bot until it is shut down on purpose.
+///
+/// serenity reconnects by itself after a dropped connection, a resumable close or a session
+/// that must identify again, but its client stops for good after a close it deems fatal (4004
+/// authentication failed, 4013/4014 intents) and `start` returns the error. Discord has sent
+/// such closes during its own incidents, so rather than leaving every game silent until
+/// someone restarts the process, this logs the error and starts a new client after a pause
+/// (1 s, doubling up to 5 min). The clients share one `Data`, one timer loop and one outbox
+/// deliverer.
+pub async fn serve(config: Config) -> anyhow::Result<()> {
+    let data = Data {
+        links: links::Links::new(config.host.store().writer().clone()),
+        host: config.host.clone(),
+        lobby_hours: config.lobby_hours,
+        limits: Arc::new(limits::Limits::new(config.limits)),
+        outbox: Arc::new(outbox::Deliverer::new()),
+    };
+    if !data.host.uses_outbox() {
+        anyhow::bail!("the Discord front end needs a host that writes to the outbox");
+    }
+    let timers = Arc::new(Once::new());
+    let mut pause = RESTART_FIRST;
+    loop {
+        let mut client = build_client(&config, data.clone(), timers.clone()).await?;
+        let began = Instant::now();
+        let Err(e) = client.start().await else {
+            return Ok(());
+        };
+        if began.elapsed() >= RESTART_LONGEST {
+            pause = RESTART_FIRST;
+        }
+        tracing::error!(
+            error = %e,
+            retry_in = ?pause,
+            "the Discord gateway connection failed for good (check DISCORD_TOKEN and the \
+             intents); a new client starts after the pause"
+        );
+        // The stopped client's shard queuer and manager hold each other: without a shutdown
+        // its task would outlive the client. The shutdown waits 5 s for the dead shard, so it
+        // runs beside the pause.
+        let manager = client.shard_manager.clone();
+        drop(client);
+        tokio::spawn(async move { manager.shutdown_all().await });
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(RESTART_LONGEST);
+    }
 }
 
 /// The intents the bot needs: none privileged (no message content).
@@ -148,8 +196,14 @@ async fn handle_event(
 }
 
 /// Build the client: the HTTP client (pointed at `api_base` if given), the poise framework
-/// with every command, the event handler for components and reactions, and the timer task.
-pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
+/// with every command, the event handler for components and reactions, the timer task and the
+/// outbox deliverer (both started when the first of the clients sharing `timers` is ready; they
+/// keep that client's HTTP client, which does not depend on the gateway).
+pub async fn build_client(
+    config: &Config,
+    data: Data,
+    timers: Arc<Once>,
+) -> anyhow::Result<serenity::Client> {
     let http = match &config.api_base {
         Some(base) => serenity::HttpBuilder::new(&config.token)
             .proxy(config::api_base(base)?)
@@ -157,16 +211,6 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
             .build(),
         None => serenity::HttpBuilder::new(&config.token).build(),
     };
-    let data = Data {
-        links: links::Links::new(config.host.store().writer().clone()),
-        host: config.host,
-        lobby_hours: config.lobby_hours,
-        limits: Arc::new(limits::Limits::new(config.limits)),
-        outbox: Arc::new(outbox::Deliverer::new()),
-    };
-    if !data.host.uses_outbox() {
-        anyhow::bail!("the Discord front end needs a host that writes to the outbox");
-    }
     let dev_guild = config.dev_guild;
     let tick_every = config.tick_every;
     let framework = poise::Framework::builder()
@@ -187,12 +231,14 @@ pub async fn build_client(config: Config) -> anyhow::Result<serenity::Client> {
                     Some(g) => poise::builtins::register_in_guild(ctx, cmds, g).await?,
                     None => poise::builtins::register_globally(ctx, cmds).await?,
                 }
-                tokio::spawn(outbox::run(ctx.http.clone(), data.clone()));
-                tokio::spawn(deliver::tick_loop(
-                    ctx.http.clone(),
-                    data.clone(),
-                    tick_every,
-                ));
+                timers.call_once(|| {
+                    tokio::spawn(outbox::run(ctx.http.clone(), data.clone()));
+                    tokio::spawn(deliver::tick_loop(
+                        ctx.http.clone(),
+                        data.clone(),
+                        tick_every,
+                    ));
+                });
                 Ok(data)
             })
         })

@@ -12,7 +12,9 @@
 //!
 //! # At a glance
 //! * Set-up: `FakeDiscord::start().await`, `api_base()`, `gateway_url()`, `wait_ready(t)`,
-//!   `drop_gateway()`, `sessions()`; world: `user(n)`, `add_channel(name)`,
+//!   `drop_gateway()`, `sessions()`; gateway faults: `close_gateway(code)`, `reset_gateway()`,
+//!   `request_reconnect()`, `forget_sessions()`, `set_gateway_down(down)`, `gateway_stats()`,
+//!   `wait_reconnected(t, since)`, `wait_gateway(t, what, pred)`; world: `user(n)`, `add_channel(name)`,
 //!   `add_guild_channel(guild, name)`, `set_permissions(user, bits)`,
 //!   `set_guild_permissions(guild, user, bits)`, `close_dms(user)`, `archive_thread(t)`, `lock_thread(t)`, `delete_channel(c)`, `set_deadline(d)`,
 //!   `fail_next(method, path_contains, status, retry_after, times)`, `clear_failures()`.
@@ -90,6 +92,24 @@
 //! DIRECT_MESSAGE_REACTIONS in DMs), as Discord filters them. Every frame sent is kept
 //! ([`FakeDiscord::dispatched`]).
 //!
+//! Gateway faults, for reconnection tests (each counted in [`FakeDiscord::gateway_stats`]:
+//! connections, refused upgrades, IDENTIFY and RESUME frames, RESUMED and INVALID_SESSION
+//! answers):
+//! * [`FakeDiscord::close_gateway`]`(code)` closes every socket with a close frame of that code.
+//!   The sessions stay resumable unless the code says they are gone (4007 invalid seq, 4009
+//!   session timed out: Discord wants a fresh IDENTIFY then). serenity 0.12.5 resumes after
+//!   4000 and any other code it does not know, re-identifies after 4006/4009, and gives up for
+//!   good (its `Client::start` returns an error) after 4004, 4013 and 4014.
+//! * [`FakeDiscord::reset_gateway`] drops every socket without a close frame, as a network
+//!   failure would; the sessions stay resumable.
+//! * [`FakeDiscord::request_reconnect`] sends RECONNECT (op 7), as Discord does before it
+//!   moves a connection: the client opens a new one and RESUMEs; the old socket is left for the
+//!   client to drop.
+//! * [`FakeDiscord::forget_sessions`] makes every session unknown, so a RESUME gets
+//!   INVALID_SESSION (op 9, `false`) and the client must IDENTIFY again.
+//! * [`FakeDiscord::set_gateway_down`]`(true)` refuses new gateway connections (HTTP 503) until
+//!   it is set back; REST keeps working.
+//!
 //! Restarting a bot: shut the old client's shards down (or drop its runtime), call
 //! [`FakeDiscord::drop_gateway`] to close the fake's side, start the new client and
 //! [`FakeDiscord::wait_ready`] again. Messages, threads and interactions survive: buttons on old
@@ -110,7 +130,6 @@ use axum::extract::{DefaultBodyLimit, State as AxumState};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
@@ -202,9 +221,37 @@ struct Session {
     session_id: String,
 }
 
+#[derive(Clone)]
 enum Outgoing {
     Frame(String),
-    Close,
+    /// A close frame with this code, then the connection is dropped.
+    Close(u16),
+    /// The connection is dropped without a close frame.
+    Reset,
+}
+
+/// What happened on the fake gateway so far (see [`FakeDiscord::gateway_stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GatewayStats {
+    /// Websocket connections accepted.
+    pub connections: u64,
+    /// Connection attempts refused while the gateway was down.
+    pub refused: u64,
+    /// IDENTIFY frames (op 2) received.
+    pub identifies: u64,
+    /// RESUME frames (op 6) received.
+    pub resumes: u64,
+    /// RESUMEs answered with RESUMED.
+    pub resumed: u64,
+    /// RESUMEs answered with INVALID_SESSION (op 9, `false`).
+    pub invalid_sessions: u64,
+}
+
+impl GatewayStats {
+    /// Sessions established: IDENTIFYs plus accepted RESUMEs.
+    pub fn established(&self) -> u64 {
+        self.identifies + self.resumed
+    }
 }
 
 struct Failure {
@@ -236,6 +283,8 @@ struct State {
     next_session: u64,
     identify_count: u64,
     resumable: HashMap<String, u64>,
+    gateway_down: bool,
+    gateway_stats: GatewayStats,
     dispatched: Vec<Value>,
     gateway_received: Vec<Value>,
     commands: Vec<Value>,
@@ -391,6 +440,8 @@ impl FakeDiscord {
             next_session: 1,
             identify_count: 0,
             resumable: HashMap::new(),
+            gateway_down: false,
+            gateway_stats: GatewayStats::default(),
             dispatched: vec![],
             gateway_received: vec![],
             commands: vec![],
@@ -478,11 +529,90 @@ impl FakeDiscord {
         .await
     }
 
-    /// Closes every gateway socket (close code 4000) and forgets the sessions.
+    /// Closes every gateway socket (close code 4000) and forgets the live sessions (nothing is
+    /// dispatched until a bot connects again; the session ids stay resumable).
     pub async fn drop_gateway(&self) {
+        self.close_gateway(4000).await;
+    }
+
+    /// Closes every gateway socket with a close frame of `code`. After 4007 (invalid seq) and
+    /// 4009 (session timed out) the sessions cannot be resumed, as on Discord; after any other
+    /// code they can. Fatal codes (4004, 4010–4014) make serenity stop for good.
+    pub async fn close_gateway(&self, code: u16) {
+        if matches!(code, 4007 | 4009) {
+            self.state().resumable.clear();
+        }
+        self.end_sockets(Outgoing::Close(code));
+    }
+
+    /// Drops every gateway socket without a close frame, as a network failure would. The
+    /// sessions stay resumable.
+    pub async fn reset_gateway(&self) {
+        self.end_sockets(Outgoing::Reset);
+    }
+
+    /// Sends RECONNECT (op 7) on every live socket; the sockets stay open.
+    pub fn request_reconnect(&self) {
+        let mut st = self.state();
+        let ids: Vec<u64> = st.sessions.iter().map(|s| s.id).collect();
+        for id in ids {
+            st.send_to(id, json!({"op": 7, "d": null, "s": null, "t": null}));
+        }
+        drop(st);
+        self.bump();
+    }
+
+    /// Forgets every session id: a later RESUME is answered INVALID_SESSION (op 9, `false`).
+    pub fn forget_sessions(&self) {
+        self.state().resumable.clear();
+        self.bump();
+    }
+
+    /// While down, new gateway connections are refused with HTTP 503 (REST still works).
+    /// Connected sockets are left alone: close or reset them too.
+    pub fn set_gateway_down(&self, down: bool) {
+        self.state().gateway_down = down;
+        self.bump();
+    }
+
+    /// The gateway's counters so far.
+    pub fn gateway_stats(&self) -> GatewayStats {
+        self.state().gateway_stats
+    }
+
+    /// Waits until `pred` holds for the gateway's counters; returns them.
+    pub async fn wait_gateway(
+        &self,
+        timeout: Duration,
+        what: &str,
+        pred: impl Fn(&GatewayStats) -> bool,
+    ) -> anyhow::Result<GatewayStats> {
+        self.wait_for(timeout, what, |st| {
+            pred(&st.gateway_stats).then_some(st.gateway_stats)
+        })
+        .await
+    }
+
+    /// Waits until a bot has a live session again that was established (IDENTIFY, or an
+    /// accepted RESUME) after the counters were `since`; returns the counters.
+    pub async fn wait_reconnected(
+        &self,
+        timeout: Duration,
+        since: GatewayStats,
+    ) -> anyhow::Result<GatewayStats> {
+        self.wait_for(timeout, "a bot to identify or resume again", |st| {
+            let live = st.sessions.iter().any(|s| s.identified > 0);
+            (live && st.gateway_stats.established() > since.established())
+                .then_some(st.gateway_stats)
+        })
+        .await
+    }
+
+    /// Ends every live socket with `how` and forgets the live sessions.
+    fn end_sockets(&self, how: Outgoing) {
         let sessions = std::mem::take(&mut self.state().sessions);
         for s in sessions {
-            let _ = s.tx.send(Outgoing::Close);
+            let _ = s.tx.send(how.clone());
         }
         self.bump();
     }
@@ -1009,13 +1139,13 @@ impl FakeDiscord {
 
     // ----- gateway -----
 
-    async fn gateway_session(self, socket: WebSocket) {
-        let (mut sink, mut stream) = socket.split();
+    async fn gateway_session(self, mut socket: WebSocket) {
         let (tx, mut rx) = mpsc::unbounded_channel::<Outgoing>();
         let session = {
             let mut st = self.state();
             let id = st.next_session;
             st.next_session += 1;
+            st.gateway_stats.connections += 1;
             st.sessions.push(Session {
                 id,
                 tx: tx.clone(),
@@ -1030,40 +1160,43 @@ impl FakeDiscord {
             let _ = tx.send(Outgoing::Frame(hello.to_string()));
             id
         };
-        let writer = tokio::spawn(async move {
-            while let Some(out) = rx.recv().await {
-                match out {
-                    Outgoing::Frame(text) => {
-                        if sink.send(WsMessage::Text(text.into())).await.is_err() {
+        // The session's sender lives in the state; this one would keep `rx` open forever.
+        drop(tx);
+        self.bump();
+        loop {
+            tokio::select! {
+                out = rx.recv() => match out {
+                    Some(Outgoing::Frame(text)) => {
+                        if socket.send(WsMessage::Text(text.into())).await.is_err() {
                             break;
                         }
                     }
-                    Outgoing::Close => {
-                        let _ = sink
+                    Some(Outgoing::Close(code)) => {
+                        let _ = socket
                             .send(WsMessage::Close(Some(CloseFrame {
-                                code: 4000,
-                                reason: "fake discord dropped the gateway".into(),
+                                code,
+                                reason: "fake discord closed the gateway".into(),
                             })))
                             .await;
                         break;
                     }
-                }
-            }
-        });
-        while let Some(Ok(msg)) = stream.next().await {
-            match msg {
-                WsMessage::Text(text) => {
-                    if let Ok(frame) = serde_json::from_str::<Value>(text.as_str()) {
-                        self.on_gateway_frame(session, frame);
+                    // Dropping the socket ends the TCP connection without a close frame.
+                    Some(Outgoing::Reset) | None => break,
+                },
+                msg = socket.recv() => match msg {
+                    Some(Ok(WsMessage::Text(text))) => {
+                        if let Ok(frame) = serde_json::from_str::<Value>(text.as_str()) {
+                            self.on_gateway_frame(session, frame);
+                        }
                     }
-                }
-                WsMessage::Close(_) => break,
-                _ => {}
+                    Some(Ok(WsMessage::Close(_)) | Err(_)) | None => break,
+                    Some(Ok(_)) => {}
+                },
             }
         }
+        drop(socket);
         self.state().sessions.retain(|s| s.id != session);
         self.bump();
-        writer.abort();
     }
 
     fn on_gateway_frame(&self, session: u64, frame: Value) {
@@ -1075,6 +1208,7 @@ impl FakeDiscord {
                 st.send_to(session, json!({"op": 11, "d": null, "s": null, "t": null}));
             }
             Some(2) => {
+                st.gateway_stats.identifies += 1;
                 st.identify_count += 1;
                 let order = st.identify_count;
                 let intents = frame["d"]["intents"].as_u64().unwrap_or(0);
@@ -1110,7 +1244,9 @@ impl FakeDiscord {
             Some(6) => {
                 let session_id = frame["d"]["session_id"].as_str().unwrap_or("").to_string();
                 let seq = frame["d"]["seq"].as_u64().unwrap_or(0);
+                st.gateway_stats.resumes += 1;
                 if let Some(&intents) = st.resumable.get(&session_id) {
+                    st.gateway_stats.resumed += 1;
                     st.identify_count += 1;
                     let order = st.identify_count;
                     if let Some(s) = st.sessions.iter_mut().find(|s| s.id == session) {
@@ -1121,6 +1257,7 @@ impl FakeDiscord {
                     }
                     st.dispatch_to(session, "RESUMED", json!({}));
                 } else {
+                    st.gateway_stats.invalid_sessions += 1;
                     st.send_to(session, json!({"op": 9, "d": false, "s": null, "t": null}));
                 }
             }
@@ -1213,6 +1350,15 @@ async fn gateway_upgrade(
     AxumState(fake): AxumState<FakeDiscord>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    {
+        let mut st = fake.state();
+        if st.gateway_down {
+            st.gateway_stats.refused += 1;
+            drop(st);
+            fake.bump();
+            return (StatusCode::SERVICE_UNAVAILABLE, "gateway down").into_response();
+        }
+    }
     upgrade.on_upgrade(move |socket| fake.gateway_session(socket))
 }
 
