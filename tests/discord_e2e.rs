@@ -109,6 +109,35 @@ impl Bot {
         fake.wait_ready(T).await.unwrap();
     }
 
+    /// Stop the process as a service manager does (SIGTERM) and wait for it to exit: its exit
+    /// status.
+    async fn terminate(&mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("a running bot");
+        let killed = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(40);
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status;
+            }
+            if tokio::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("the bot did not stop after SIGTERM: {}", self.log());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Start the process again on the same database (after `terminate`).
+    async fn start_again(&mut self, fake: &F) {
+        fake.drop_gateway().await;
+        self.spawn();
+        fake.wait_ready(T).await.unwrap();
+    }
+
     fn set_clock(&self, ms: i64) {
         let tmp = self.dir.path().join("clock.tmp");
         std::fs::write(&tmp, ms.to_string()).unwrap();
@@ -2721,4 +2750,52 @@ async fn a_deleted_thread_moves_the_game_to_its_channel_and_a_locked_one_is_reop
     let mv3 = legal(GameKind::HexDame, &[&mv, &mv2])[0].clone();
     play(&fake, u(1), F::CHANNEL_ID, &mv3).await;
     assert_eq!(bot.state(game.id).await.record().len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_finishes_the_message_being_sent_and_the_next_process_sends_the_rest() {
+    let fake = F::start().await;
+    let mut bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &[u(1), u(2)], Some(1)).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    let path = format!("/channels/{t}/messages");
+    // The board's first tries fail, so it is still being sent when the stop comes.
+    fake.fail_next("POST", &path, 500, None, 3);
+    let mv = legal(GameKind::HexDame, &[])[0].clone();
+    let i = fake
+        .slash(
+            u(1),
+            t,
+            "hexmeros",
+            sub(
+                "move",
+                json!([str_opt("from", &mv), bool_opt("pass", true)]),
+            ),
+        )
+        .await;
+    acked(&fake, &i).await;
+    fake.wait_request(T, |s| s.path == path && s.status == 500)
+        .await
+        .unwrap();
+    let status = bot.terminate().await;
+    assert!(status.success(), "{status:?}: {}", bot.log());
+    assert!(bot.log().contains("stopped cleanly"), "{}", bot.log());
+    // The entry being sent when the stop came was finished: the board is there, once.
+    assert_eq!(made_with(&fake, t, &format!("played {mv}")), 1);
+    // What was not begun waits in the outbox for the next process, which sends it once.
+    assert_eq!(made_with(&fake, t, &format!("<@{}> ", u(2))), 0);
+    bot.start_again(&fake).await;
+    let ping = format!("<@{}> ", u(2));
+    let deadline = tokio::time::Instant::now() + T;
+    while made_with(&fake, t, &ping) == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no ping after the restart"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(made_with(&fake, t, &ping), 1);
+    assert_eq!(made_with(&fake, t, &format!("played {mv}")), 1);
+    assert_eq!(bot.state(game.id).await.record().len(), 1);
 }

@@ -149,10 +149,20 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     }
     let timers = Arc::new(Once::new());
     let mut pause = RESTART_FIRST;
+    let stop = stop_signal();
+    tokio::pin!(stop);
     loop {
         let mut client = build_client(&config, data.clone(), timers.clone()).await?;
         let began = Instant::now();
-        let Err(e) = client.start().await else {
+        let manager = client.shard_manager.clone();
+        let started = tokio::select! {
+            r = client.start() => r,
+            () = &mut stop => {
+                stop_gracefully(&data, &manager).await;
+                return Ok(());
+            }
+        };
+        let Err(e) = started else {
             return Ok(());
         };
         if began.elapsed() >= RESTART_LONGEST {
@@ -173,6 +183,52 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tokio::time::sleep(pause).await;
         pause = (pause * 2).min(RESTART_LONGEST);
     }
+}
+
+/// The longest a stop waits for the work in flight.
+const STOP_GRACE: Duration = Duration::from_secs(20);
+
+/// SIGTERM (a service manager stopping the bot) or Ctrl-C.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "SIGTERM cannot be caught; only Ctrl-C stops cleanly");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Stop without losing anything: close the gateway (no new interactions), let the commands in
+/// flight finish and the deliverer finish the entry it is sending (it starts no other: what is
+/// left stays in the outbox for the next process), then close the database cleanly.
+async fn stop_gracefully(data: &Data, manager: &Arc<serenity::ShardManager>) {
+    tracing::info!("stopping: no new interactions; finishing the work in flight");
+    data.outbox.stop();
+    manager.shutdown_all().await;
+    let deadline = Instant::now() + STOP_GRACE;
+    while data.host.busy() || data.outbox.busy() {
+        if Instant::now() >= deadline {
+            tracing::warn!("stopping with work still in flight after the grace period");
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    data.host.store().close().await;
+    tracing::info!("stopped cleanly");
 }
 
 /// The intents the bot needs: none privileged (no message content).

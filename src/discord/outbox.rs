@@ -95,6 +95,8 @@ pub struct Deliverer {
     /// Lanes the background task is delivering now.
     busy: Mutex<HashSet<String>>,
     wake: tokio::sync::Notify,
+    /// Set when the process stops: no entry is started any more.
+    stopping: std::sync::atomic::AtomicBool,
 }
 
 impl Deliverer {
@@ -105,6 +107,24 @@ impl Deliverer {
     /// Tell the background task there may be new work.
     pub fn wake(&self) {
         self.wake.notify_one();
+    }
+
+    /// Start no more entries (the one being sent is finished); the rest stays for the next
+    /// process.
+    pub fn stop(&self) {
+        self.stopping
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.wake();
+    }
+
+    fn stopping(&self) -> bool {
+        self.stopping.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Whether an entry is being delivered now.
+    pub fn busy(&self) -> bool {
+        let lanes = self.lanes.lock().unwrap_or_else(|e| e.into_inner());
+        lanes.values().any(|l| l.try_lock().is_err())
     }
 
     fn lock_of(&self, lane: &str) -> Arc<tokio::sync::Mutex<()>> {
@@ -149,7 +169,7 @@ impl Deliverer {
         let _held = lock.lock().await;
         let mut done = 0;
         loop {
-            if self.waiting_until(lane).is_some() {
+            if self.waiting_until(lane).is_some() || self.stopping() {
                 break;
             }
             let entry = match data.host.store().outbox_head(lane).await {
@@ -296,7 +316,7 @@ impl Deliverer {
 pub async fn run(http: Arc<Http>, data: Data) {
     let me = data.outbox.clone();
     let slots = Arc::new(tokio::sync::Semaphore::new(PARALLEL));
-    loop {
+    while !me.stopping() {
         me.round(&http, &data, &slots).await;
         let soon = Instant::now() + POLL;
         let until = me

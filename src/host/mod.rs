@@ -208,6 +208,13 @@ impl GameHost {
         map.pop(&game);
     }
 
+    /// Whether a command or timer is running on some game now (its lock is held): a process
+    /// that stops waits for them.
+    pub fn busy(&self) -> bool {
+        let map = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        map.iter().any(|(_, slot)| slot.try_lock().is_err())
+    }
+
     /// How many games the cache holds now.
     pub fn cached_games(&self) -> usize {
         self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
