@@ -25,7 +25,7 @@ use poise::serenity_prelude as serenity;
 use serenity::Http;
 use tokio::time::Instant;
 
-use hexmeros::host::Effect;
+use hexmeros::host::{Effect, HostError};
 use hexmeros::store::{Done, Entry};
 
 use super::Data;
@@ -39,6 +39,10 @@ const MAX_BACKOFF: Duration = Duration::from_secs(300);
 const BLOCKED_PAUSE: Duration = Duration::from_secs(600);
 /// How often the background task looks for work when nobody wakes it.
 const POLL: Duration = Duration::from_secs(1);
+/// How often the outbox's state is logged while entries wait, and delivered entries pruned.
+const REPORT_EVERY: Duration = Duration::from_secs(60);
+/// How long a delivered entry is kept (for `hexmeros admin status` and for reading by hand).
+const KEEP_DONE_MS: i64 = 7 * 24 * 3_600_000;
 
 /// How a failed delivery is treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,8 +68,13 @@ pub fn classify(err: &anyhow::Error) -> Failure {
         Some(serenity::Error::Http(serenity::HttpError::Request(_))) => Failure::Transient,
         // A request serenity refused to make (too long, bad model) will never be made.
         Some(_) => Failure::Permanent,
-        // The database, or a game that does not load now.
-        None => Failure::Transient,
+        None => match err.downcast_ref::<HostError>() {
+            // A game that no longer replays, or is gone, will not draw its board later either.
+            Some(HostError::Corrupt { .. }) => Failure::Permanent,
+            Some(e) if e.refusal().is_some() => Failure::Permanent,
+            // The database, or a game that does not load now.
+            _ => Failure::Transient,
+        },
     }
 }
 
@@ -316,7 +325,12 @@ impl Deliverer {
 pub async fn run(http: Arc<Http>, data: Data) {
     let me = data.outbox.clone();
     let slots = Arc::new(tokio::sync::Semaphore::new(PARALLEL));
+    let mut next_report = Instant::now();
     while !me.stopping() {
+        if Instant::now() >= next_report {
+            next_report = Instant::now() + REPORT_EVERY;
+            report(&data).await;
+        }
         me.round(&http, &data, &slots).await;
         let soon = Instant::now() + POLL;
         let until = me
@@ -330,9 +344,51 @@ pub async fn run(http: Arc<Http>, data: Data) {
     }
 }
 
+/// Log the outbox's state when entries wait (an operator's first look during an outage), and
+/// forget entries delivered more than a week ago.
+async fn report(data: &Data) {
+    let store = data.host.store();
+    let now = data.host.now();
+    match store.outbox_stats().await {
+        Ok(s) if s.pending > 0 => tracing::info!(
+            pending = s.pending,
+            oldest_s = s.oldest_created_at.map_or(0, |t| (now - t).max(0) / 1000),
+            retrying = s.retrying,
+            retries = s.retries,
+            given_up = s.dropped,
+            "outbox"
+        ),
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "the outbox cannot be read"),
+    }
+    match store.outbox_prune(now - KEEP_DONE_MS).await {
+        Ok(0) => {}
+        Ok(n) => tracing::debug!(pruned = n, "old outbox entries forgotten"),
+        Err(e) => tracing::warn!(error = %e, "old outbox entries cannot be pruned"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Duration, MAX_BACKOFF, backoff};
+    use super::{Duration, Failure, MAX_BACKOFF, backoff, classify};
+    use hexmeros::host::{HostError, Refused};
+
+    #[test]
+    fn a_game_that_cannot_draw_its_entry_is_given_up_and_a_database_hiccup_is_retried() {
+        let corrupt = HostError::Corrupt {
+            game: 3,
+            reason: "event 2 is unreadable".into(),
+        };
+        assert_eq!(classify(&corrupt.into()), Failure::Permanent);
+        let gone = HostError::from(Refused::UnknownGame(3));
+        assert_eq!(classify(&gone.into()), Failure::Permanent);
+        let internal = HostError::Internal("database is locked".into());
+        assert_eq!(classify(&internal.into()), Failure::Transient);
+        assert_eq!(
+            classify(&anyhow::anyhow!("pool timed out")),
+            Failure::Transient
+        );
+    }
 
     #[test]
     fn backoff_doubles_with_jitter_and_is_capped() {
