@@ -80,6 +80,16 @@ fn assert_refused(vars: &[(&str, &str)], var: &str) {
 }
 
 #[test]
+fn serve_with_a_bad_request_timeout_names_it() {
+    for bad in ["soon", "50", "-1"] {
+        assert_refused(
+            &[("HEXMEROS_DISCORD_TIMEOUT_MS", bad)],
+            "HEXMEROS_DISCORD_TIMEOUT_MS",
+        );
+    }
+}
+
+#[test]
 fn serve_with_a_bad_guild_id_names_it() {
     for bad in ["my-server", "0", "-5"] {
         assert_refused(&[("DEV_GUILD_ID", bad)], "DEV_GUILD_ID");

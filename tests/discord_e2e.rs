@@ -2799,3 +2799,52 @@ async fn sigterm_finishes_the_message_being_sent_and_the_next_process_sends_the_
     assert_eq!(made_with(&fake, t, &format!("played {mv}")), 1);
     assert_eq!(bot.state(game.id).await.record().len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timeout_after_discord_made_the_message_does_not_post_twice() {
+    let fake = F::start().await;
+    let bot = Bot::start_with(&fake, None, &[("HEXMEROS_DISCORD_TIMEOUT_MS", "500")]).await;
+    let (game, _) = start(&fake, &[u(1), u(2)], Some(1)).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    // Discord makes the board but the answer never comes in time; the bot gives up on it and
+    // tries again with the same nonce.
+    let path = format!("/channels/{t}/messages");
+    fake.hang_next_after_doing("POST", &path, Duration::from_secs(3), 1);
+    let mv = legal(GameKind::HexDame, &[])[0].clone();
+    play(&fake, u(1), t, &mv).await;
+    let ping = format!("<@{}> ", u(2));
+    let deadline = tokio::time::Instant::now() + T;
+    while made_with(&fake, t, &ping) == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no ping after the board"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let posts: Vec<Sent> = fake
+        .requests()
+        .into_iter()
+        .filter(|s| s.method == "POST" && s.path == path)
+        .collect();
+    let played = |s: &Sent| content(s).contains(&format!("played {mv}"));
+    assert!(
+        posts.iter().filter(|s| played(s)).count() >= 2,
+        "the board was sent again after the timeout: {posts:?}"
+    );
+    // Discord's own record: one board, one ping.
+    let stored = fake.stored_messages(t);
+    let with = |needle: &str| {
+        stored
+            .iter()
+            .filter(|m| m["content"].as_str().unwrap_or("").contains(needle))
+            .count()
+    };
+    assert_eq!(with(&format!("played {mv}")), 1, "{stored:#?}");
+    assert_eq!(with(&ping), 1, "{stored:#?}");
+    assert!(
+        bot.log().contains("no answer from Discord within"),
+        "{}",
+        bot.log()
+    );
+}

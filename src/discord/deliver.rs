@@ -101,10 +101,35 @@ pub fn http_status(e: &serenity::Error) -> Option<(u16, isize)> {
     }
 }
 
-/// Run a Discord call, retrying rate limits (429) and server errors (5xx) with a growing
-/// pause. In production serenity's rate limiter waits out 429s itself; with the limiter off
-/// (a proxied API base) its error loses the Retry-After value, so the pause starts at a second,
-/// Discord's usual bucket reset.
+/// How long one Discord request may take before it counts as lost (serenity sets no timeout:
+/// a stalled connection would hold its lane for ever). 30 s unless `set_request_timeout`.
+static REQUEST_TIMEOUT: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+
+/// Set the request timeout once, at start (`HEXMEROS_DISCORD_TIMEOUT_MS`).
+pub fn set_request_timeout(t: Duration) {
+    let _ = REQUEST_TIMEOUT.set(t);
+}
+
+fn request_timeout() -> Duration {
+    REQUEST_TIMEOUT
+        .get()
+        .copied()
+        .unwrap_or(Duration::from_secs(30))
+}
+
+/// Whether a failure is a timeout or a lost connection: the request may or may not have been
+/// carried out.
+pub fn lost(e: &serenity::Error) -> bool {
+    matches!(
+        e,
+        serenity::Error::Http(serenity::HttpError::Request(_)) | serenity::Error::Io(_)
+    )
+}
+
+/// Run a Discord call, retrying rate limits (429), server errors (5xx), timeouts and lost
+/// connections with a growing pause. In production serenity's rate limiter waits out 429s
+/// itself; with the limiter off (a proxied API base) its error loses the Retry-After value, so
+/// the pause starts at a second, Discord's usual bucket reset.
 pub async fn retry<T, F, Fut>(what: &str, mut call: F) -> Result<T, serenity::Error>
 where
     F: FnMut() -> Fut,
@@ -114,16 +139,20 @@ where
     let mut attempt = 0;
     loop {
         attempt += 1;
-        match call().await {
+        let result = match tokio::time::timeout(request_timeout(), call()).await {
+            Ok(r) => r,
+            Err(_) => Err(serenity::Error::Io(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("no answer from Discord within {:?}", request_timeout()),
+            ))),
+        };
+        match result {
             Ok(v) => return Ok(v),
             Err(e) => {
                 let wait = match http_status(&e) {
                     Some((429, _)) => pause.max(Duration::from_secs(1)),
                     Some((500..=599, _)) => pause,
-                    // A timeout or a lost connection: the request may or may not have been done.
-                    _ if matches!(e, serenity::Error::Http(serenity::HttpError::Request(_))) => {
-                        pause
-                    }
+                    _ if lost(&e) => pause,
                     _ => return Err(e),
                 };
                 if attempt >= 6 {

@@ -93,6 +93,18 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
         None => hexmeros::host::LOBBY_HOURS,
     };
     let limits = config::Limits::from_env(var)?;
+    if let Some(t) = var("HEXMEROS_DISCORD_TIMEOUT_MS") {
+        let ms = t
+            .parse::<u64>()
+            .ok()
+            .filter(|&ms| ms >= 100)
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "HEXMEROS_DISCORD_TIMEOUT_MS must be milliseconds, at least 100, not {t:?}"
+                )
+            })?;
+        deliver::set_request_timeout(Duration::from_millis(ms));
+    }
     let url = db
         .or_else(|| var("DATABASE_URL"))
         .unwrap_or_else(|| hexmeros::store::DEFAULT_DATABASE_URL.to_string());

@@ -65,7 +65,7 @@ pub fn classify(err: &anyhow::Error) -> Failure {
                 _ => Failure::Permanent,
             }
         }
-        Some(serenity::Error::Http(serenity::HttpError::Request(_))) => Failure::Transient,
+        Some(e) if deliver::lost(e) => Failure::Transient,
         // A request serenity refused to make (too long, bad model) will never be made.
         Some(_) => Failure::Permanent,
         None => match err.downcast_ref::<HostError>() {

@@ -17,7 +17,8 @@
 //!   `wait_reconnected(t, since)`, `wait_gateway(t, what, pred)`; world: `user(n)`, `add_channel(name)`,
 //!   `add_guild_channel(guild, name)`, `set_permissions(user, bits)`,
 //!   `set_guild_permissions(guild, user, bits)`, `close_dms(user)`, `archive_thread(t)`, `lock_thread(t)`, `delete_channel(c)`, `set_deadline(d)`,
-//!   `fail_next(method, path_contains, status, retry_after, times)`, `clear_failures()`.
+//!   `fail_next(method, path_contains, status, retry_after, times)`, `hang_next_after_doing(method,
+//!   path_contains, hang, times)`, `clear_failures()`.
 //! * Users act: `slash`, `autocomplete`, `button`, `select` (→ [`Interaction`]), `react`.
 //! * Observe: `requests()`, `unexpected()`, `wait_request(t, pred)`, `first_response(i, t)`
 //!   (the first callback request, whatever its status), `responses(i)`,
@@ -263,6 +264,8 @@ struct Failure {
     /// The request is carried out first and only its answer is replaced by the failure, as
     /// when Discord made the message but the response was lost.
     after: bool,
+    /// The answer is held back this long (the client gives up first: a read timeout).
+    hang: Option<Duration>,
 }
 
 struct State {
@@ -270,6 +273,8 @@ struct State {
     requests: Vec<Sent>,
     late: Vec<Sent>,
     failures: Vec<Failure>,
+    /// The answer now being made is held back this long (see `hang_next_after_doing`).
+    hang: Option<Duration>,
     /// Message nonces the bot asked Discord to enforce: nonce → (message id, when).
     nonces: HashMap<String, (u64, Instant)>,
     interactions: HashMap<u64, InteractionState>,
@@ -429,6 +434,7 @@ impl FakeDiscord {
             requests: vec![],
             late: vec![],
             failures: vec![],
+            hang: None,
             nonces: HashMap::new(),
             interactions: HashMap::new(),
             channels,
@@ -734,6 +740,7 @@ impl FakeDiscord {
             retry_after,
             times,
             after: false,
+            hang: None,
         });
     }
 
@@ -753,6 +760,28 @@ impl FakeDiscord {
             retry_after: None,
             times,
             after: true,
+            hang: None,
+        });
+    }
+
+    /// Like [`fail_next_after_doing`](Self::fail_next_after_doing), but the answer (a 504) is
+    /// held back for `hang`: a client with a shorter timeout hears nothing, as when Discord made
+    /// the message and the connection then stalled.
+    pub fn hang_next_after_doing(
+        &self,
+        method: &str,
+        path_contains: &str,
+        hang: Duration,
+        times: usize,
+    ) {
+        self.state().failures.push(Failure {
+            method: method.to_ascii_uppercase(),
+            path_contains: path_contains.into(),
+            status: 504,
+            retry_after: None,
+            times,
+            after: true,
+            hang: Some(hang),
         });
     }
 
@@ -845,6 +874,20 @@ impl FakeDiscord {
             .filter(|s| s.method == "POST" && s.path == path && s.status == 200)
             .cloned()
             .collect()
+    }
+
+    /// Every message that exists in `channel` now (made by any request, answered or not; edits
+    /// applied, deleted ones gone), oldest first.
+    pub fn stored_messages(&self, channel: u64) -> Vec<Value> {
+        let mut list: Vec<Value> = self
+            .state()
+            .messages
+            .values()
+            .filter(|m| id_of(&m["channel_id"]) == Some(channel))
+            .cloned()
+            .collect();
+        list.sort_by_key(|m| id_of(&m["id"]));
+        list
     }
 
     /// When a message whose content contains `needle` was posted to `channel`, looking only at
@@ -1301,9 +1344,9 @@ impl FakeDiscord {
             status: 0,
             response: Value::Null,
         };
-        let (status, value, extra_headers) = {
+        let ((status, value, extra_headers), hang) = {
             let mut st = self.state();
-            let reply = if !raw_path.starts_with("/api/v10/") {
+            let reply: Reply = if !raw_path.starts_with("/api/v10/") {
                 error(404, 0, "404: Not Found (the fake speaks /api/v10 only)")
             } else if let Some(reply) = st.injected_failure(&sent, false) {
                 reply
@@ -1326,8 +1369,11 @@ impl FakeDiscord {
                 st.late.push(sent.clone());
             }
             st.requests.push(sent);
-            reply
+            (reply, st.hang.take())
         };
+        if let Some(h) = hang {
+            tokio::time::sleep(h).await;
+        }
         self.bump();
         let mut builder = Response::builder()
             .status(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR));
@@ -1983,6 +2029,9 @@ impl State {
         })?;
         f.times -= 1;
         let (status, retry_after) = (f.status, f.retry_after);
+        if let Some(h) = f.hang {
+            self.hang = Some(h);
+        }
         self.failures.retain(|f| f.times > 0);
         Some(match status {
             429 => {
