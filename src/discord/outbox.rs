@@ -268,14 +268,19 @@ impl Deliverer {
         true
     }
 
-    /// Pick the lanes with work, most urgent first, and deliver them (at most `PARALLEL` at
-    /// once); returns when there is nothing to start.
+    /// Start delivering the most urgent lanes with work, as many as there are free slots, and
+    /// return: each drain wakes the task when it ends, and the next round looks again, so an
+    /// urgent entry committed meanwhile (a challenge question, a Token ping) goes before the
+    /// reminders still waiting instead of behind a list taken earlier.
     async fn round(
         self: &Arc<Self>,
         http: &Arc<Http>,
         data: &Data,
         slots: &Arc<tokio::sync::Semaphore>,
     ) {
+        if slots.available_permits() == 0 {
+            return;
+        }
         let heads = match data.host.store().outbox_heads(256).await {
             Ok(h) => h,
             Err(e) => {
@@ -288,6 +293,9 @@ impl Deliverer {
             if self.waiting_until(&lane).is_some() {
                 continue;
             }
+            let Ok(permit) = slots.clone().try_acquire_owned() else {
+                return;
+            };
             if !self
                 .busy
                 .lock()
@@ -296,9 +304,6 @@ impl Deliverer {
             {
                 continue;
             }
-            let Ok(permit) = slots.clone().acquire_owned().await else {
-                return;
-            };
             let me = self.clone();
             let (http, data) = (http.clone(), data.clone());
             tokio::spawn(async move {
