@@ -231,3 +231,55 @@ async fn a_board_is_drawn_as_it_was_at_its_version() {
     );
     assert!(e.host.state_at(g, now.version() + 1).await.is_err());
 }
+
+#[tokio::test]
+async fn after_a_storm_of_reminders_a_token_ping_is_delivered_first() {
+    let e = env().await;
+    let mut games = Vec::new();
+    for i in 0..40 {
+        let (g, _) = e
+            .host
+            .create(GameKind::HexDame, &[1 + i % 7, 1 + (i + 1) % 7], None, None)
+            .await
+            .unwrap();
+        games.push(g);
+    }
+    deliver_all(&e.host).await;
+    // Every game's first reminder falls due in the same tick.
+    e.clock.advance_minutes(61);
+    e.host.tick().await.unwrap();
+    let storm = pending(&e.host).await;
+    assert!(storm.len() >= 40, "{}", storm.len());
+    assert!(storm.iter().all(|x| x.priority == REMINDER));
+    // Then a move in one of them: the next player's ping goes before the other reminders,
+    // though it was stored after them (its own lane keeps its order: it is behind that game's
+    // reminder).
+    let g = games[5];
+    let st = e.host.state(g).await.unwrap();
+    let mover = st.holder_player().unwrap();
+    let mv = st.position().legal_moves()[0].clone();
+    act(&e.host, g, mover, cmd_move(&mv)).await;
+    let heads = e.host.store().outbox_heads(100).await.unwrap();
+    let mine = heads
+        .iter()
+        .position(|h| h.lane == format!("g{g}"))
+        .unwrap();
+    assert_eq!(
+        heads[mine].priority, REMINDER,
+        "the game's own reminder first"
+    );
+    // Once that reminder is out, the game's next entries lead the whole outbox.
+    let done = hexmeros::store::Done {
+        message: Some(1),
+        outcome: "sent".into(),
+    };
+    e.host
+        .store()
+        .outbox_done(heads[mine].id, &done, T0)
+        .await
+        .unwrap();
+    let heads = e.host.store().outbox_heads(100).await.unwrap();
+    assert_eq!(heads[0].lane, format!("g{g}"), "{:?}", &heads[..2]);
+    assert_eq!(heads[0].priority, URGENT);
+    assert!(heads[1..].iter().all(|h| h.priority == REMINDER));
+}
