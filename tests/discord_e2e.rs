@@ -2625,6 +2625,32 @@ async fn wait_version_past(bot: &Bot, game: i64, v: u64) -> GameState {
     }
 }
 
+/// Send `/hexmeros move <mv> pass:True` as `user` in `channel` and wait until it is
+/// acknowledged (not for its answer: the test decides what comes next).
+async fn send_move(fake: &F, user: u64, channel: u64, mv: &str) {
+    let i = fake
+        .slash(
+            user,
+            channel,
+            "hexmeros",
+            sub("move", json!([str_opt("from", mv), bool_opt("pass", true)])),
+        )
+        .await;
+    acked(fake, &i).await;
+}
+
+/// Wait until a message of `channel` contains `needle`, whatever came before.
+async fn wait_made(fake: &F, channel: u64, needle: &str) {
+    let deadline = tokio::time::Instant::now() + T;
+    while made_with(fake, channel, needle) == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no message with {needle:?} in {channel}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Messages of `channel` whose content contains `needle` (made once each: a post answered with
 /// a message already made by its nonce counts once).
 fn made_with(fake: &F, channel: u64, needle: &str) -> usize {
@@ -2650,18 +2676,7 @@ async fn a_turn_message_left_unsent_by_a_crash_is_posted_once_after_the_restart(
     let path = format!("/channels/{}/messages", game.thread);
     fake.fail_next("POST", &path, 500, None, 1_000_000);
     let mv = legal(GameKind::HexDame, &[])[0].clone();
-    let i = fake
-        .slash(
-            u(1),
-            game.thread,
-            "hexmeros",
-            sub(
-                "move",
-                json!([str_opt("from", &mv), bool_opt("pass", true)]),
-            ),
-        )
-        .await;
-    acked(&fake, &i).await;
+    send_move(&fake, u(1), game.thread, &mv).await;
     wait_version_past(&bot, game.id, v0).await;
     // The process dies with the board unsent; Discord comes back; the new process sends it.
     bot.restart(&fake).await;
@@ -2669,14 +2684,7 @@ async fn a_turn_message_left_unsent_by_a_crash_is_posted_once_after_the_restart(
     fake.clear_failures();
     wait_message(&fake, game.thread, 0, &format!("played {mv}")).await;
     let ping = format!("<@{}> ", u(2));
-    let deadline = tokio::time::Instant::now() + T;
-    while made_with(&fake, game.thread, &ping) == 0 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no ping after the board"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_made(&fake, game.thread, &ping).await;
     assert_eq!(made_with(&fake, game.thread, &format!("played {mv}")), 1);
     assert_eq!(made_with(&fake, game.thread, &ping), 1);
     // The board is the new turn message: the next player plays from it.
@@ -2763,18 +2771,7 @@ async fn sigterm_finishes_the_message_being_sent_and_the_next_process_sends_the_
     // The board's first tries fail, so it is still being sent when the stop comes.
     fake.fail_next("POST", &path, 500, None, 3);
     let mv = legal(GameKind::HexDame, &[])[0].clone();
-    let i = fake
-        .slash(
-            u(1),
-            t,
-            "hexmeros",
-            sub(
-                "move",
-                json!([str_opt("from", &mv), bool_opt("pass", true)]),
-            ),
-        )
-        .await;
-    acked(&fake, &i).await;
+    send_move(&fake, u(1), t, &mv).await;
     fake.wait_request(T, |s| s.path == path && s.status == 500)
         .await
         .unwrap();
@@ -2787,14 +2784,7 @@ async fn sigterm_finishes_the_message_being_sent_and_the_next_process_sends_the_
     assert_eq!(made_with(&fake, t, &format!("<@{}> ", u(2))), 0);
     bot.start_again(&fake).await;
     let ping = format!("<@{}> ", u(2));
-    let deadline = tokio::time::Instant::now() + T;
-    while made_with(&fake, t, &ping) == 0 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no ping after the restart"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_made(&fake, t, &ping).await;
     assert_eq!(made_with(&fake, t, &ping), 1);
     assert_eq!(made_with(&fake, t, &format!("played {mv}")), 1);
     assert_eq!(bot.state(game.id).await.record().len(), 1);
@@ -2814,14 +2804,7 @@ async fn a_timeout_after_discord_made_the_message_does_not_post_twice() {
     let mv = legal(GameKind::HexDame, &[])[0].clone();
     play(&fake, u(1), t, &mv).await;
     let ping = format!("<@{}> ", u(2));
-    let deadline = tokio::time::Instant::now() + T;
-    while made_with(&fake, t, &ping) == 0 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no ping after the board"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_made(&fake, t, &ping).await;
     let posts: Vec<Sent> = fake
         .requests()
         .into_iter()

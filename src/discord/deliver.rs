@@ -389,19 +389,8 @@ pub async fn entry(
             let msg = ask_challenge(data, game, player, version, &text).await;
             to_game(http, data, entry, game, msg).await
         }
-        Effect::Private { player, text } => {
-            let text = with_names(data, &text).await;
-            dm(
-                http,
-                data,
-                player,
-                CreateMessage::new().content(text),
-                true,
-                nonce,
-            )
-            .await
-        }
-        Effect::Dm { player, text } => {
+        // A private text for someone other than the actor goes by DM, as a DM does.
+        Effect::Private { player, text } | Effect::Dm { player, text } => {
             let text = with_names(data, &text).await;
             dm(
                 http,
