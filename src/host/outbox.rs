@@ -57,10 +57,23 @@ pub(super) fn entries(
                 game: e.game(),
                 version: Some(version as i64),
                 priority: priority(e, ev),
-                body: to_json(e)?,
+                body: to_json(&stored(e))?,
             })
         })
         .collect()
+}
+
+/// An effect as the outbox keeps it: a board without its text picture (several kilobytes on
+/// HexiMeros's 649 cells), which the deliverer draws again from the game at the entry's version.
+fn stored(e: &Effect) -> Effect {
+    match e {
+        Effect::Board { game, caption, .. } => Effect::Board {
+            game: *game,
+            board: String::new(),
+            caption: caption.clone(),
+        },
+        other => other.clone(),
+    }
 }
 
 /// A private text for the player who acted: the answer to their command.
