@@ -7,6 +7,10 @@
 //! with its best capture when it is the one to move. Random movers rarely guard their Sovereigns,
 //! and a bot that hunts Sovereigns wins by elimination long before any draw rule.
 
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::FxHasher;
+
 use super::search::{Engine, WIN};
 use super::{Level, Tuning};
 use crate::games::heximeros::{Action, HexiMeros, Kind, Move};
@@ -188,6 +192,24 @@ impl Engine for HexiMeros {
             }
         }
         score
+    }
+
+    /// Everything the moves and the evaluation read: the pieces, who controls each colour,
+    /// the seats in, the Checks in force, the prisoners and the seat to move (not the draw
+    /// counters, as chess engines leave out theirs), through `FxHasher`.
+    fn tt_key(&self) -> Option<u64> {
+        let mut h = FxHasher::default();
+        self.to_move().hash(&mut h);
+        for (c, p) in self.pieces() {
+            (c.0, p).hash(&mut h);
+        }
+        for colour in 0..6u8 {
+            self.controller(colour).hash(&mut h);
+        }
+        self.active_seats().hash(&mut h);
+        self.check_records().hash(&mut h);
+        self.prisoners().hash(&mut h);
+        Some(h.finish())
     }
 
     /// Players may not pass (§3), but a position can skip a turn (`Move::PASS`, a stalled

@@ -771,3 +771,84 @@ fn paranoid_stays_the_default_and_two_seats_ignore_the_search_kind() {
         }
     }
 }
+
+/// A fixed-depth search of `g` for the seat to move, with or without the transposition table,
+/// that no node budget stops.
+fn fixed_depth<G: search::Engine>(
+    g: &G,
+    depth: u32,
+    kind: SearchKind,
+    table: bool,
+) -> search::Found<G::Move> {
+    let me = g.to_move().unwrap();
+    let budget = search::Budget {
+        depth,
+        nodes: u64::MAX,
+        deadline: None,
+    };
+    search::search_with(g, me, g.legal_moves(), budget, kind, table).unwrap()
+}
+
+#[test]
+fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short() {
+    let mut hits = std::collections::HashMap::new();
+    for (name, g) in positions() {
+        if g.outcome().is_some() || g.seat_count() < 3 {
+            continue;
+        }
+        for kind in SearchKind::ALL {
+            // Depths at which a position recurs in the tree (own moves swapped around a reply),
+            // kept small for the test build.
+            let (with, without, nodes) = match &g {
+                AnyGame::Harmegedo(h) => {
+                    let depth = match kind {
+                        SearchKind::Brs if h.seat_count() == 3 => 4,
+                        SearchKind::Brs => 3,
+                        SearchKind::Paranoid if h.seat_count() == 3 => 5,
+                        SearchKind::Paranoid => 2,
+                    };
+                    let (a, b) = (
+                        fixed_depth(h, depth, kind, true),
+                        fixed_depth(h, depth, kind, false),
+                    );
+                    (
+                        (h.move_text(&a.best), a.score, a.depth, a.tt_hits),
+                        (h.move_text(&b.best), b.score, b.depth, b.tt_hits),
+                        (a.nodes, b.nodes),
+                    )
+                }
+                AnyGame::HexiMeros(h) => {
+                    let depth = match kind {
+                        SearchKind::Brs => 3,
+                        SearchKind::Paranoid => 2,
+                    };
+                    let (a, b) = (
+                        fixed_depth(h, depth, kind, true),
+                        fixed_depth(h, depth, kind, false),
+                    );
+                    (
+                        (h.move_text(&a.best), a.score, a.depth, a.tt_hits),
+                        (h.move_text(&b.best), b.score, b.depth, b.tt_hits),
+                        (a.nodes, b.nodes),
+                    )
+                }
+                _ => continue,
+            };
+            eprintln!("{name} {kind}: with {with:?} without {without:?} nodes {nodes:?}");
+            assert_eq!(without.3, 0, "{name} {kind}: hits without a table");
+            assert_eq!(
+                (&with.0, with.1, with.2),
+                (&without.0, without.1, without.2),
+                "{name} {kind}: the table changed the answer"
+            );
+            *hits.entry((g.kind(), kind)).or_insert(0) += with.3;
+        }
+    }
+    eprintln!("{hits:?}");
+    for kind in SearchKind::ALL {
+        assert!(
+            hits.get(&(GameKind::Harmegedo, kind)).copied().unwrap_or(0) > 0,
+            "Harmegedo {kind}: the table never answered a node"
+        );
+    }
+}
