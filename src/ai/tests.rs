@@ -638,19 +638,24 @@ fn best_reply_search_saves_a_sovereign_from_an_opponent_moving_before_it() {
 #[test]
 fn best_reply_search_takes_a_sovereign_on_offer() {
     // Red to move, its Alcazar on Q16 attacks Silver's Sovereign down the file and Orange's up
-    // it: taking either puts a seat out. (With an Orange Militant shielding Q50, BRS prefers
-    // taking the Militant, attacking both Sovereigns at once: one reply cannot save both, and
-    // the evaluation banks a Sovereign on offer above one taken; issue 21's evaluation work.)
-    let g = heximeros("red", &six_sovereigns(&["red alcazar Q16"]), &[]);
-    for level in [Level::Normal, Level::Hard] {
-        let c = choose_heximeros_searching(&g, &[], level, SearchKind::Brs, 3, SMALL).unwrap();
-        let after = g.after(&g.parse_move(&c.text).unwrap());
-        assert_eq!(
-            after.active_seats().len(),
-            5,
-            "{level}: {} takes no Sovereign",
-            c.text
-        );
+    // it: taking either puts a seat out. With an Orange Militant shielding Q50, taking the
+    // Militant instead attacks both Sovereigns at once (one reply cannot save both): the
+    // evaluation before issue 21's fix banked a Sovereign on offer above one taken, and BRS
+    // took the Militant.
+    for extra in [&[][..], &["orange militant Q40"][..]] {
+        let mut pieces = vec!["red alcazar Q16"];
+        pieces.extend_from_slice(extra);
+        let g = heximeros("red", &six_sovereigns(&pieces), &[]);
+        for level in [Level::Normal, Level::Hard] {
+            let c = choose_heximeros_searching(&g, &[], level, SearchKind::Brs, 3, SMALL).unwrap();
+            let after = g.after(&g.parse_move(&c.text).unwrap());
+            assert_eq!(
+                after.active_seats().len(),
+                5,
+                "{level} {extra:?}: {} takes no Sovereign",
+                c.text
+            );
+        }
     }
 }
 
@@ -851,4 +856,30 @@ fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_shor
             "Harmegedo {kind}: the table never answered a node"
         );
     }
+}
+
+#[test]
+fn a_sovereign_taken_scores_above_one_on_offer() {
+    // Red to move; its Alcazar on Q16 attacks Silver's lone Sovereign down the file, and up it
+    // an Orange Militant on Q40 shields Orange's. Taken, Silver is out; the turn then comes
+    // back round to Red (the others pass) with only Militants on offer (a Blue one on K8
+    // shields Blue's Sovereign from Q2).
+    let shields = ["red alcazar Q16", "orange militant Q40", "blue militant K8"];
+    let offer = heximeros("red", &six_sovereigns(&shields), &[]);
+    let mut taken = offer.after(&offer.parse_move("Q16xQ2").unwrap());
+    assert!(!taken.is_active(SILVER));
+    while taken.to_move() != Some(RED) {
+        taken.play_unchecked(&crate::games::heximeros::Move::PASS);
+    }
+    let (before, after) = (offer.evaluate(RED), taken.evaluate(RED));
+    assert!(
+        after > before,
+        "Silver out scores {after}, Silver's Sovereign on offer {before}"
+    );
+    // And for Silver, whose Sovereign hangs with Red to move: worse than any position it is
+    // still safe in, better than being out.
+    let safe = heximeros("red", &six_sovereigns(&shields[1..]), &[]);
+    let silver = offer.evaluate(SILVER);
+    assert!(silver < safe.evaluate(SILVER), "{silver}");
+    assert!(silver > taken.evaluate(SILVER), "{silver}");
 }
