@@ -44,9 +44,9 @@ pub(crate) struct Weights {
     pub sovereign_attacked_to_move: i32,
     /// Bot to move: per other attacked piece, 1/this of its value.
     pub attacked_share: i32,
-    /// Bot to move: this many tenths of what its best capture on offer would gain in this
-    /// evaluation (a Sovereign: the seat put out; else the piece's share). Below ten, so a
-    /// capture on offer never scores above the capture made.
+    /// Bot to move: this many tenths of its best capture on offer: of what taking an
+    /// opponent's last Sovereign gains in this evaluation (the seat out; below ten, so it never
+    /// scores above the capture made), of a piece's value otherwise.
     pub banked_tenths: i32,
     /// Bot not to move: per opponent whose Sovereign the bot attacks.
     pub pressing: i32,
@@ -202,10 +202,10 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
     }
     score -= threatened;
     if to == me {
-        // The best capture on offer is nearly banked: it is our move. It is credited a share
-        // of what making it gains in this evaluation, never more, so that a search whose
-        // leaves have the bot to move (Best-Reply Search) takes a Sovereign rather than keep
-        // it on offer.
+        // The best capture on offer is nearly banked: it is our move. An opponent's last
+        // Sovereign is credited a share of what taking it gains in this evaluation, never
+        // more, so that a search whose leaves have the bot to move (Best-Reply Search) takes
+        // it rather than keep it on offer.
         let best = att[me.index()]
             .iter()
             .filter_map(|c| g.piece(c))
@@ -227,19 +227,22 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
     score
 }
 
-/// What taking the piece `p` gains in the evaluation: a seat's last Sovereign puts the seat
-/// out (its life, and its material no longer counted against the bot); any other piece of an
-/// opponent still in, its share of rivals' material; a frozen piece, or one of the bot's own
-/// (a Dreadnaught rams its own too), nothing there.
+/// What a capture on offer of the piece `p` is worth to the bot before its share is banked.
+/// An opponent's last Sovereign: what taking it gains in the evaluation (the seat out: its
+/// life, and its material no longer counted against the bot), so that it is never credited
+/// above the capture made. Anything else as before issue 21: a piece its value (more than the
+/// `rival_share` of it the capture gains), any other Sovereign 3 × `sovereign`. Cutting those
+/// too (a piece to its share, frozen and own pieces to nothing) lost hard BRS its Sovereign
+/// in 4 of 8 games; see docs/tournaments.md.
 fn capture_gain(g: &HexiMeros, me: Seat, p: Piece, mat: &[i32; 6], w: &Weights) -> i32 {
     let owner = g.controller(p.colour);
-    if g.is_frozen(p) || owner == me {
-        return 0;
+    if p.kind != Kind::Sovereign {
+        return value(p.kind);
     }
-    if p.kind == Kind::Sovereign && g.sovereigns_of(owner).len() <= 1 {
+    if owner != me && g.is_active(owner) && g.sovereigns_of(owner).len() <= 1 {
         w.sovereign + mat[owner.index()] / w.rival_share
     } else {
-        value(p.kind) / w.rival_share
+        w.sovereign * 3
     }
 }
 
