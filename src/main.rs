@@ -316,6 +316,9 @@ enum AiCommand {
         /// Cut each search at the level's time cap, as a host does.
         #[arg(long)]
         capped: bool,
+        /// Search with three or more seats: paranoid (the default) or brs (Best-Reply Search).
+        #[arg(long, default_value = "paranoid")]
+        search: String,
     },
 }
 
@@ -482,9 +485,18 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                 playouts,
                 seed,
                 capped,
+                search,
             } => {
                 return budget(
-                    game, players, position, &levels, seeds, playouts, seed, capped,
+                    game,
+                    players,
+                    position,
+                    &levels,
+                    seeds,
+                    playouts,
+                    seed,
+                    capped,
+                    search.parse()?,
                 );
             }
         };
@@ -607,6 +619,7 @@ fn budget(
     playouts: u32,
     seed: u64,
     capped: bool,
+    search: hexmeros::ai::SearchKind,
 ) -> anyhow::Result<String> {
     use hexmeros::ai::tournament;
     use hexmeros::ai::{Level, Limits};
@@ -643,7 +656,7 @@ fn budget(
     }
     let start = std::time::Instant::now();
     let mut out = String::from(
-        "game       seats moves level   depth  max nodes avg cpu ms max cpu ms max wall ms cap ms\n",
+        "game       seats moves level   search   depth  max nodes avg cpu ms max cpu ms max wall ms cap ms\n",
     );
     for (g, n) in &positions {
         for &level in &levels {
@@ -654,13 +667,21 @@ fn budget(
                     Limits::default()
                 }
             };
-            let t = tournament::time_moves(g, level, seeds, &mut limits, &mut || stamp(start))?;
+            let t =
+                tournament::time_moves(g, level, search, seeds, &mut limits, &mut || stamp(start))?;
+            // Two seats search plain alpha-beta whatever is asked.
+            let kind = if g.seat_count() > 2 {
+                search.key()
+            } else {
+                "-"
+            };
             out.push_str(&format!(
-                "{:<10} {:>5} {:>5} {:<7} {:>5} {:>10} {:>10.1} {:>10.1} {:>11.1} {:>6}\n",
+                "{:<10} {:>5} {:>5} {:<7} {:<8} {:>5} {:>10} {:>10.1} {:>10.1} {:>11.1} {:>6}\n",
                 g.kind().key(),
                 g.seat_count(),
                 n,
                 level.key(),
+                kind,
                 t.min_depth,
                 t.max_nodes,
                 ms(t.total.per(t.moves as u64).cpu),

@@ -433,3 +433,53 @@ fn tournament_refuses_an_unknown_search() {
         "unknown search \"fast\"",
     );
 }
+
+#[test]
+fn budget_times_the_search_asked_for() {
+    let pos = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/positions/harmegedo_mid3.json"
+    );
+    let base = [
+        "ai",
+        "budget",
+        "--position",
+        pos,
+        "--levels",
+        "normal",
+        "--seeds",
+        "1",
+    ];
+    let brs = ok(&[&base[..], &["--search", "brs"]].concat(), None);
+    let paranoid = ok(&base, None);
+    let row = |out: &str| out.lines().nth(1).unwrap_or_default().to_string();
+    let cols = |r: &str| r.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let (b, p) = (cols(&row(&brs)), cols(&row(&paranoid)));
+    assert!(brs.lines().next().unwrap().contains(" search "), "{brs}");
+    assert_eq!(&b[..5], ["harmegedo", "3", &b[2], "normal", "brs"], "{brs}");
+    assert_eq!(p[4], "paranoid", "{paranoid}");
+    // Depth and nodes: the two searches are different trees.
+    assert_ne!(&b[5..7], &p[5..7], "{brs}{paranoid}");
+    // Two seats search alpha-beta whatever is asked.
+    let out = ok(
+        &[
+            "ai",
+            "budget",
+            "--position",
+            "-",
+            "--levels",
+            "easy",
+            "--seeds",
+            "1",
+            "--search",
+            "brs",
+        ],
+        Some(&men()),
+    );
+    assert_eq!(cols(&row(&out))[4], "-", "{out}");
+    fails(
+        &[&base[..], &["--search", "maxn"]].concat(),
+        None,
+        "unknown search \"maxn\" (expected brs or paranoid)",
+    );
+}

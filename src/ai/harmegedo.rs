@@ -111,6 +111,10 @@ impl Engine for Harmegedo {
         score
     }
 
+    fn tt_key(&self) -> Option<u64> {
+        Some(self.position_key())
+    }
+
     fn hint(&self, m: &Move) -> i32 {
         let me = self.to_move_kingdom();
         let taken = m

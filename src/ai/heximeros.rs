@@ -7,22 +7,68 @@
 //! with its best capture when it is the one to move. Random movers rarely guard their Sovereigns,
 //! and a bot that hunts Sovereigns wins by elimination long before any draw rule.
 
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::FxHasher;
+
 use super::search::{Engine, WIN};
 use super::{Level, Tuning};
-use crate::games::heximeros::{Action, HexiMeros, Kind, Move};
+use crate::games::heximeros::{Action, HexiMeros, Kind, Move, Piece};
 use crate::games::{Rules, Seat};
 use crate::hex::CellSet;
 
-/// What a Sovereign on the board is worth to its seat beyond its capture value: the seat's life.
-const SOVEREIGN: i32 = 3000;
-/// Hanging or being attacked costs a Sovereign this much (the seat would be out).
-const SOVEREIGN_HANGING: i32 = 20_000;
-/// A Sovereign attacked by an opponent other than the seat to move, when the bot is not to move:
-/// that opponent plays before the bot can answer.
-const SOVEREIGN_AT_RISK: i32 = 12_000;
-/// The share (in tenths) of a piece's value charged when a seat other than the one to move
-/// attacks it: that seat plays before the bot, but may have better things to do.
-const LATER_SEAT_TENTHS: i32 = 4;
+/// The terms of the evaluation, as data (docs/tournaments.md, "HexiMeros evaluation terms").
+/// Material is in tenths of the §7 capture values (a Militant is 50).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Weights {
+    /// What a Sovereign on the board is worth to its seat beyond its capture value: the seat's
+    /// life. Each opponent still in costs the bot this much.
+    pub sovereign: i32,
+    /// Opponents' material counts 1/this: trading evenly with one of five rivals helps the
+    /// other four, but taking a piece for free is always good.
+    pub rival_share: i32,
+    /// Per pseudo-legal move of the bot.
+    pub mobility: i32,
+    /// What an attacked Sovereign of the bot's is charged as, in place of a piece's value (the
+    /// seat would be out), before the shares below.
+    pub sovereign_hanging: i32,
+    /// Bot not to move: the seat to move is charged this many tenths of its best target among
+    /// the bot's pieces (it nearly surely takes it).
+    pub next_seat_tenths: i32,
+    /// Bot not to move: a later opponent (it plays before the bot, but may have better things
+    /// to do) is charged this many tenths of its best target ...
+    pub later_seat_tenths: i32,
+    /// ... or this much when that target is a Sovereign.
+    pub sovereign_at_risk: i32,
+    /// Bot to move: per Sovereign of its own attacked (it can still step away).
+    pub sovereign_attacked_to_move: i32,
+    /// Bot to move: per other attacked piece, 1/this of its value.
+    pub attacked_share: i32,
+    /// Bot to move: this many tenths of its best capture on offer: of what taking an
+    /// opponent's last Sovereign gains in this evaluation (the seat out; below ten, so it never
+    /// scores above the capture made), of a piece's value otherwise.
+    pub banked_tenths: i32,
+    /// Bot not to move: per opponent whose Sovereign the bot attacks.
+    pub pressing: i32,
+}
+
+impl Weights {
+    pub const DEFAULT: Weights = Weights {
+        sovereign: 3000,
+        rival_share: 3,
+        mobility: 2,
+        sovereign_hanging: 20_000,
+        next_seat_tenths: 9,
+        later_seat_tenths: 4,
+        sovereign_at_risk: 12_000,
+        sovereign_attacked_to_move: 1500,
+        attacked_share: 8,
+        banked_tenths: 7,
+        pressing: 400,
+    };
+}
+
+const SOVEREIGN: i32 = Weights::DEFAULT.sovereign;
 
 /// Material in tenths of the §7 capture values, so positional terms fit between.
 fn value(k: Kind) -> i32 {
@@ -95,99 +141,136 @@ pub(super) fn standing(g: &HexiMeros, me: Seat) -> i32 {
     mat[me.index()] - avg
 }
 
+/// The evaluation of `g` for `me` with the weights `w` (see [`Weights`]).
+pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
+    if !g.is_active(me) {
+        return -WIN / 2;
+    }
+    let Some(to) = g.to_move() else {
+        return 0;
+    };
+    let mat = material(g);
+    let (att, mob) = attack_sets(g);
+    let opps: Vec<Seat> = g.active_seats().into_iter().filter(|&s| s != me).collect();
+    let mut score = mat[me.index()]
+        - opps.iter().map(|s| mat[s.index()]).sum::<i32>() / w.rival_share
+        - w.sovereign * opps.len() as i32
+        + w.mobility * mob[me.index()];
+    // What each opponent may take of ours before the bot moves again. The seat to move
+    // nearly surely takes its best target; each later seat may take its own (all of them
+    // move first), so its best target is charged a good part. With the bot to move a
+    // threatened piece can still step away: a small charge for each.
+    let mut best_target = [0i32; 6];
+    let mut threatened = 0;
+    for (c, p) in g.pieces() {
+        if g.controller(p.colour) != me || g.is_frozen(p) {
+            continue;
+        }
+        let sovereign = p.kind == Kind::Sovereign;
+        let v = if sovereign {
+            w.sovereign_hanging
+        } else {
+            value(p.kind)
+        };
+        let mut attacked = false;
+        for o in &opps {
+            if att[o.index()].contains(c) {
+                attacked = true;
+                let b = &mut best_target[o.index()];
+                *b = (*b).max(v);
+            }
+        }
+        if attacked && to == me {
+            threatened += if sovereign {
+                w.sovereign_attacked_to_move
+            } else {
+                v / w.attacked_share
+            };
+        }
+    }
+    if to != me {
+        for &o in &opps {
+            let b = best_target[o.index()];
+            threatened += if o == to {
+                b * w.next_seat_tenths / 10
+            } else if b >= w.sovereign_hanging {
+                w.sovereign_at_risk
+            } else {
+                b * w.later_seat_tenths / 10
+            };
+        }
+    }
+    score -= threatened;
+    if to == me {
+        // The best capture on offer is nearly banked: it is our move. An opponent's last
+        // Sovereign is credited a share of what taking it gains in this evaluation, never
+        // more, so that a search whose leaves have the bot to move (Best-Reply Search) takes
+        // it rather than keep it on offer.
+        let best = att[me.index()]
+            .iter()
+            .filter_map(|c| g.piece(c))
+            .map(|p| capture_gain(g, me, p, &mat, w))
+            .max()
+            .unwrap_or(0);
+        score += best * w.banked_tenths / 10;
+    } else {
+        for &o in &opps {
+            let pressed = g
+                .sovereigns_of(o)
+                .iter()
+                .any(|&c| att[me.index()].contains(c));
+            if pressed {
+                score += w.pressing;
+            }
+        }
+    }
+    score
+}
+
+/// What a capture on offer of the piece `p` is worth to the bot before its share is banked.
+/// An opponent's last Sovereign: what taking it gains in the evaluation (the seat out: its
+/// life, and its material no longer counted against the bot), so that it is never credited
+/// above the capture made. Anything else as before issue 21: a piece its value (more than the
+/// `rival_share` of it the capture gains), any other Sovereign 3 × `sovereign`. Cutting those
+/// too (a piece to its share, frozen and own pieces to nothing) lost hard BRS its Sovereign
+/// in 4 of 8 games; see docs/tournaments.md.
+fn capture_gain(g: &HexiMeros, me: Seat, p: Piece, mat: &[i32; 6], w: &Weights) -> i32 {
+    let owner = g.controller(p.colour);
+    if p.kind != Kind::Sovereign {
+        return value(p.kind);
+    }
+    if owner != me && g.is_active(owner) && g.sovereigns_of(owner).len() <= 1 {
+        w.sovereign + mat[owner.index()] / w.rival_share
+    } else {
+        w.sovereign * 3
+    }
+}
+
 impl Engine for HexiMeros {
     fn quiescence(&self) -> u32 {
         0
     }
 
     fn evaluate(&self, me: Seat) -> i32 {
-        if !self.is_active(me) {
-            return -WIN / 2;
-        }
-        let Some(to) = self.to_move() else {
-            return 0;
-        };
-        let mat = material(self);
-        let (att, mob) = attack_sets(self);
-        let opps: Vec<Seat> = self
-            .active_seats()
-            .into_iter()
-            .filter(|&s| s != me)
-            .collect();
-        // Opponents' material weighs a third: trading evenly with one of five rivals helps
-        // the other four, but taking a piece for free is always good.
-        let mut score = mat[me.index()]
-            - opps.iter().map(|s| mat[s.index()]).sum::<i32>() / 3
-            - SOVEREIGN * opps.len() as i32
-            + 2 * mob[me.index()];
-        // What each opponent may take of ours before the bot moves again. The seat to move
-        // nearly surely takes its best target; each later seat may take its own (all of them
-        // move first), so its best target is charged a good part. With the bot to move a
-        // threatened piece can still step away: a small charge for each.
-        let mut best_target = [0i32; 6];
-        let mut threatened = 0;
+        evaluate_with(self, me, &Weights::DEFAULT)
+    }
+
+    /// Everything the moves and the evaluation read: the pieces, who controls each colour,
+    /// the seats in, the Checks in force, the prisoners and the seat to move (not the draw
+    /// counters, as chess engines leave out theirs), through `FxHasher`.
+    fn tt_key(&self) -> Option<u64> {
+        let mut h = FxHasher::default();
+        self.to_move().hash(&mut h);
         for (c, p) in self.pieces() {
-            if self.controller(p.colour) != me || self.is_frozen(p) {
-                continue;
-            }
-            let sovereign = p.kind == Kind::Sovereign;
-            let v = if sovereign {
-                SOVEREIGN_HANGING
-            } else {
-                value(p.kind)
-            };
-            let mut attacked = false;
-            for o in &opps {
-                if att[o.index()].contains(c) {
-                    attacked = true;
-                    let b = &mut best_target[o.index()];
-                    *b = (*b).max(v);
-                }
-            }
-            if attacked && to == me {
-                threatened += if sovereign { 1500 } else { v / 8 };
-            }
+            (c.0, p).hash(&mut h);
         }
-        if to != me {
-            for &o in &opps {
-                let b = best_target[o.index()];
-                threatened += if o == to {
-                    b * 9 / 10
-                } else if b >= SOVEREIGN_HANGING {
-                    SOVEREIGN_AT_RISK
-                } else {
-                    b * LATER_SEAT_TENTHS / 10
-                };
-            }
+        for colour in 0..6u8 {
+            self.controller(colour).hash(&mut h);
         }
-        score -= threatened;
-        if to == me {
-            // The best capture on offer is nearly banked: it is our move.
-            let best = att[me.index()]
-                .iter()
-                .filter_map(|c| self.piece(c))
-                .map(|p| {
-                    if p.kind == Kind::Sovereign {
-                        SOVEREIGN * 3
-                    } else {
-                        value(p.kind)
-                    }
-                })
-                .max()
-                .unwrap_or(0);
-            score += best * 7 / 10;
-        } else {
-            for &o in &opps {
-                let pressed = self
-                    .sovereigns_of(o)
-                    .iter()
-                    .any(|&c| att[me.index()].contains(c));
-                if pressed {
-                    score += 400;
-                }
-            }
-        }
-        score
+        self.active_seats().hash(&mut h);
+        self.check_records().hash(&mut h);
+        self.prisoners().hash(&mut h);
+        Some(h.finish())
     }
 
     /// Players may not pass (§3), but a position can skip a turn (`Move::PASS`, a stalled

@@ -22,6 +22,7 @@ mod search;
 #[cfg(test)]
 mod tests;
 pub mod tournament;
+mod tt;
 
 use std::time::{Duration, Instant};
 
@@ -331,6 +332,7 @@ fn run<G: Engine + Tuning>(
                 score: 0,
                 depth: 0,
                 nodes: 0,
+                tt_hits: 0,
             })
         }
         Level::Easy => search::greedy(g, me, root, G::EASY_NOISE, &mut rng),

@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use super::SearchKind;
 use super::rng::Rng;
+use super::tt::{Probe, Table};
 use crate::games::{Outcome, Rules, Seat};
 
 /// A won game, minus the plies it took, so sooner wins score higher.
@@ -58,6 +59,12 @@ pub(crate) trait Engine: Rules {
         None
     }
 
+    /// A 64-bit key of the position, the seat to move included, for the transposition table
+    /// of the search of three or more seats ([`super::tt`]). None (the default): no table.
+    fn tt_key(&self) -> Option<u64> {
+        None
+    }
+
     /// Whether quiet moves that cut the search off are tried first at the same ply elsewhere in
     /// the tree (killer moves). Off by default, so the games tuned without it play as before.
     const KILLERS: bool = false;
@@ -79,6 +86,8 @@ pub(crate) struct Found<M> {
     /// The deepest fully searched depth (0: the move came from the static ordering alone).
     pub depth: u32,
     pub nodes: u64,
+    /// Nodes answered from the transposition table without a search.
+    pub tt_hits: u64,
 }
 
 pub(crate) fn terminal(outcome: &Outcome, me: Seat, ply: u32) -> i32 {
@@ -102,6 +111,9 @@ pub(crate) struct Searcher<M> {
     /// Best-Reply Search only: per quiet move, how much it has cut the search off (the history
     /// heuristic), to order quiet moves after the killers.
     history: HashMap<M, u32>,
+    /// The transposition table, when the search keeps one (three or more seats, a game with
+    /// [`Engine::tt_key`]).
+    tt: Option<Table<M>>,
 }
 
 /// Nodes between two looks at the clock when a deadline is set.
@@ -117,6 +129,56 @@ impl<M: Clone + PartialEq> Searcher<M> {
             next_clock_check: 0,
             killers: Vec::new(),
             history: HashMap::new(),
+            tt: None,
+        }
+    }
+
+    /// Look the node up in the transposition table: its key (None without a table or a key)
+    /// and what the table says.
+    fn tt_lookup<G: Engine<Move = M>>(
+        &mut self,
+        g: &G,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (Option<u64>, Probe<M>) {
+        let Some(t) = self.tt.as_mut() else {
+            return (None, Probe::Search(None));
+        };
+        let Some(key) = g.tt_key() else {
+            return (None, Probe::Search(None));
+        };
+        (Some(key), t.lookup(key, depth, ply, alpha, beta))
+    }
+
+    /// Keep a node's finding in the table, unless the budget cut its search short.
+    #[allow(clippy::too_many_arguments)] // one node's findings, passed as they are
+    fn tt_store(
+        &mut self,
+        key: Option<u64>,
+        depth: u32,
+        ply: u32,
+        alpha0: i32,
+        beta0: i32,
+        score: i32,
+        best: Option<M>,
+    ) {
+        if self.stopped || score.abs() >= INF {
+            return;
+        }
+        if let (Some(k), Some(t)) = (key, self.tt.as_mut()) {
+            t.store(k, depth, ply, alpha0, beta0, score, best);
+        }
+    }
+
+    /// Bring the table's move, if legal here, to the front.
+    fn tt_first(moves: &mut Vec<M>, tt_move: Option<M>) {
+        if let Some(m) = tt_move
+            && let Some(i) = moves.iter().position(|x| *x == m)
+        {
+            let m = moves.remove(i);
+            moves.insert(0, m);
         }
     }
 
@@ -200,23 +262,32 @@ impl<M: Clone + PartialEq> Searcher<M> {
         if self.out_of_budget() {
             return g.evaluate(self.me);
         }
+        let (alpha0, beta0) = (alpha, beta);
+        let (key, tt_move) = match self.tt_lookup(g, depth, ply, alpha, beta) {
+            (_, Probe::Cut(v)) => return v,
+            (key, Probe::Search(m)) => (key, m),
+        };
         let mut moves = g.legal_moves();
         g.prune(&mut moves);
         Self::ordered(g, &mut moves);
         if G::KILLERS {
             self.killers_first(g, &mut moves, ply);
         }
+        Self::tt_first(&mut moves, tt_move);
         let maximising = to == self.me;
         let mut best = if maximising { -INF } else { INF };
+        let mut best_move = None;
         for m in &moves {
             let mut child = g.clone();
             child.play_unchecked(m);
             let v = self.alphabeta(&child, depth - 1, alpha, beta, ply + 1);
+            if (maximising && v > best) || (!maximising && v < best) {
+                best = v;
+                best_move = Some(m);
+            }
             if maximising {
-                best = best.max(v);
                 alpha = alpha.max(v);
             } else {
-                best = best.min(v);
                 beta = beta.min(v);
             }
             if alpha >= beta {
@@ -229,6 +300,7 @@ impl<M: Clone + PartialEq> Searcher<M> {
                 break;
             }
         }
+        self.tt_store(key, depth, ply, alpha0, beta0, best, best_move.cloned());
         best
     }
 
@@ -355,6 +427,13 @@ impl<M: Clone + Eq + Hash> Searcher<M> {
             }
             return self.brs(&pos, depth, alpha, beta, ply + plies, false);
         }
+        // Past the `finishing` branch `replied` is false or the bot is to move, where it plays
+        // no part: the node's score depends on the position alone, the table's key.
+        let (alpha0, beta0) = (alpha, beta);
+        let (key, tt_move) = match self.tt_lookup(g, depth, ply, alpha, beta) {
+            (_, Probe::Cut(v)) => return v,
+            (key, Probe::Search(m)) => (key, m),
+        };
         let mut moves = g.legal_moves();
         g.prune(&mut moves);
         let fallback = if to == self.me {
@@ -363,21 +442,27 @@ impl<M: Clone + Eq + Hash> Searcher<M> {
             g.null_move().or_else(|| default_move(g, &moves))
         };
         self.brs_order(g, &mut moves, ply);
+        Self::tt_first(&mut moves, tt_move);
         let maximising = to == self.me;
         let mut best = if maximising { -INF } else { INF };
+        let mut best_move = None;
+        let mut settled = false;
         for m in &moves {
             let child = after(g, m);
             let v = self.brs(&child, depth - 1, alpha, beta, ply + 1, !maximising);
+            if (maximising && v > best) || (!maximising && v < best) {
+                best = v;
+                best_move = Some(m);
+            }
             if maximising {
-                best = best.max(v);
                 alpha = alpha.max(v);
             } else {
-                best = best.min(v);
                 beta = beta.min(v);
             }
             if alpha >= beta {
                 self.cut(g, m, ply, depth);
-                return best;
+                settled = true;
+                break;
             }
             if self.stopped {
                 return best;
@@ -385,13 +470,14 @@ impl<M: Clone + Eq + Hash> Searcher<M> {
         }
         // Or the reply is left to a later opponent of this layer: this one passes or plays its
         // default move. (The last opponent before the bot cannot leave it: one of them replies.)
-        if let Some(m) = fallback {
+        if !settled && let Some(m) = fallback {
             let child = after(g, &m);
             if child.outcome().is_none() && child.to_move().is_some_and(|t| t != self.me) {
                 let v = self.brs(&child, depth, alpha, beta, ply + 1, false);
                 best = best.min(v);
             }
         }
+        self.tt_store(key, depth, ply, alpha0, beta0, best, best_move.cloned());
         best
     }
 
@@ -448,9 +534,23 @@ fn after<G: Rules>(g: &G, m: &G::Move) -> G {
 pub(crate) fn search<G: Engine>(
     g: &G,
     me: Seat,
+    root: Vec<G::Move>,
+    budget: Budget,
+    kind: SearchKind,
+) -> Option<Found<G::Move>> {
+    search_with(g, me, root, budget, kind, true)
+}
+
+/// [`search`], with the transposition table (`table`) on or off. The table is kept only with
+/// three or more seats and a game that gives its positions a key ([`Engine::tt_key`]): the
+/// two-seat games search exactly as they were tuned.
+pub(crate) fn search_with<G: Engine>(
+    g: &G,
+    me: Seat,
     mut root: Vec<G::Move>,
     budget: Budget,
     kind: SearchKind,
+    table: bool,
 ) -> Option<Found<G::Move>> {
     Searcher::<G::Move>::ordered(g, &mut root);
     let first = root.first()?.clone();
@@ -459,6 +559,7 @@ pub(crate) fn search<G: Engine>(
         score: 0,
         depth: 0,
         nodes: 0,
+        tt_hits: 0,
     };
     if root.len() == 1 {
         return Some(found);
@@ -473,6 +574,9 @@ pub(crate) fn search<G: Engine>(
         .collect();
     let mut order: Vec<usize> = (0..root.len()).collect();
     let mut s = Searcher::new(me, budget);
+    if table && g.seat_count() > 2 && g.tt_key().is_some() {
+        s.tt = Some(Table::new(budget.nodes));
+    }
     for depth in 1..=budget.depth.max(1) {
         let mut alpha = -INF;
         let mut best: Option<usize> = None;
@@ -511,6 +615,7 @@ pub(crate) fn search<G: Engine>(
         }
     }
     found.nodes = s.nodes;
+    found.tt_hits = s.tt.as_ref().map_or(0, |t| t.hits);
     Some(found)
 }
 
@@ -549,5 +654,6 @@ pub(crate) fn greedy<G: Engine>(
         score,
         depth: 1,
         nodes: s.nodes,
+        tt_hits: 0,
     })
 }

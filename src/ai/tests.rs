@@ -638,19 +638,24 @@ fn best_reply_search_saves_a_sovereign_from_an_opponent_moving_before_it() {
 #[test]
 fn best_reply_search_takes_a_sovereign_on_offer() {
     // Red to move, its Alcazar on Q16 attacks Silver's Sovereign down the file and Orange's up
-    // it: taking either puts a seat out. (With an Orange Militant shielding Q50, BRS prefers
-    // taking the Militant, attacking both Sovereigns at once: one reply cannot save both, and
-    // the evaluation banks a Sovereign on offer above one taken; issue 21's evaluation work.)
-    let g = heximeros("red", &six_sovereigns(&["red alcazar Q16"]), &[]);
-    for level in [Level::Normal, Level::Hard] {
-        let c = choose_heximeros_searching(&g, &[], level, SearchKind::Brs, 3, SMALL).unwrap();
-        let after = g.after(&g.parse_move(&c.text).unwrap());
-        assert_eq!(
-            after.active_seats().len(),
-            5,
-            "{level}: {} takes no Sovereign",
-            c.text
-        );
+    // it: taking either puts a seat out. With an Orange Militant shielding Q50, taking the
+    // Militant instead attacks both Sovereigns at once (one reply cannot save both): the
+    // evaluation before issue 21's fix banked a Sovereign on offer above one taken, and BRS
+    // took the Militant.
+    for extra in [&[][..], &["orange militant Q40"][..]] {
+        let mut pieces = vec!["red alcazar Q16"];
+        pieces.extend_from_slice(extra);
+        let g = heximeros("red", &six_sovereigns(&pieces), &[]);
+        for level in [Level::Normal, Level::Hard] {
+            let c = choose_heximeros_searching(&g, &[], level, SearchKind::Brs, 3, SMALL).unwrap();
+            let after = g.after(&g.parse_move(&c.text).unwrap());
+            assert_eq!(
+                after.active_seats().len(),
+                5,
+                "{level} {extra:?}: {} takes no Sovereign",
+                c.text
+            );
+        }
     }
 }
 
@@ -770,4 +775,111 @@ fn paranoid_stays_the_default_and_two_seats_ignore_the_search_kind() {
             assert_eq!(brs, paranoid, "{name}: two seats search alike");
         }
     }
+}
+
+/// A fixed-depth search of `g` for the seat to move, with or without the transposition table,
+/// that no node budget stops.
+fn fixed_depth<G: search::Engine>(
+    g: &G,
+    depth: u32,
+    kind: SearchKind,
+    table: bool,
+) -> search::Found<G::Move> {
+    let me = g.to_move().unwrap();
+    let budget = search::Budget {
+        depth,
+        nodes: u64::MAX,
+        deadline: None,
+    };
+    search::search_with(g, me, g.legal_moves(), budget, kind, table).unwrap()
+}
+
+#[test]
+fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short() {
+    let mut hits = std::collections::HashMap::new();
+    for (name, g) in positions() {
+        if g.outcome().is_some() || g.seat_count() < 3 {
+            continue;
+        }
+        for kind in SearchKind::ALL {
+            // Depths at which a position recurs in the tree (own moves swapped around a reply),
+            // kept small for the test build.
+            let (with, without, nodes) = match &g {
+                AnyGame::Harmegedo(h) => {
+                    let depth = match kind {
+                        SearchKind::Brs if h.seat_count() == 3 => 4,
+                        SearchKind::Brs => 3,
+                        SearchKind::Paranoid if h.seat_count() == 3 => 5,
+                        SearchKind::Paranoid => 2,
+                    };
+                    let (a, b) = (
+                        fixed_depth(h, depth, kind, true),
+                        fixed_depth(h, depth, kind, false),
+                    );
+                    (
+                        (h.move_text(&a.best), a.score, a.depth, a.tt_hits),
+                        (h.move_text(&b.best), b.score, b.depth, b.tt_hits),
+                        (a.nodes, b.nodes),
+                    )
+                }
+                AnyGame::HexiMeros(h) => {
+                    let depth = match kind {
+                        SearchKind::Brs => 3,
+                        SearchKind::Paranoid => 2,
+                    };
+                    let (a, b) = (
+                        fixed_depth(h, depth, kind, true),
+                        fixed_depth(h, depth, kind, false),
+                    );
+                    (
+                        (h.move_text(&a.best), a.score, a.depth, a.tt_hits),
+                        (h.move_text(&b.best), b.score, b.depth, b.tt_hits),
+                        (a.nodes, b.nodes),
+                    )
+                }
+                _ => continue,
+            };
+            eprintln!("{name} {kind}: with {with:?} without {without:?} nodes {nodes:?}");
+            assert_eq!(without.3, 0, "{name} {kind}: hits without a table");
+            assert_eq!(
+                (&with.0, with.1, with.2),
+                (&without.0, without.1, without.2),
+                "{name} {kind}: the table changed the answer"
+            );
+            *hits.entry((g.kind(), kind)).or_insert(0) += with.3;
+        }
+    }
+    eprintln!("{hits:?}");
+    for kind in SearchKind::ALL {
+        assert!(
+            hits.get(&(GameKind::Harmegedo, kind)).copied().unwrap_or(0) > 0,
+            "Harmegedo {kind}: the table never answered a node"
+        );
+    }
+}
+
+#[test]
+fn a_sovereign_taken_scores_above_one_on_offer() {
+    // Red to move; its Alcazar on Q16 attacks Silver's lone Sovereign down the file, and up it
+    // an Orange Militant on Q40 shields Orange's. Taken, Silver is out; the turn then comes
+    // back round to Red (the others pass) with only Militants on offer (a Blue one on K8
+    // shields Blue's Sovereign from Q2).
+    let shields = ["red alcazar Q16", "orange militant Q40", "blue militant K8"];
+    let offer = heximeros("red", &six_sovereigns(&shields), &[]);
+    let mut taken = offer.after(&offer.parse_move("Q16xQ2").unwrap());
+    assert!(!taken.is_active(SILVER));
+    while taken.to_move() != Some(RED) {
+        taken.play_unchecked(&crate::games::heximeros::Move::PASS);
+    }
+    let (before, after) = (offer.evaluate(RED), taken.evaluate(RED));
+    assert!(
+        after > before,
+        "Silver out scores {after}, Silver's Sovereign on offer {before}"
+    );
+    // And for Silver, whose Sovereign hangs with Red to move: worse than any position it is
+    // still safe in, better than being out.
+    let safe = heximeros("red", &six_sovereigns(&shields[1..]), &[]);
+    let silver = offer.evaluate(SILVER);
+    assert!(silver < safe.evaluate(SILVER), "{silver}");
+    assert!(silver > taken.evaluate(SILVER), "{silver}");
 }

@@ -578,11 +578,12 @@ pub struct Timing {
 }
 
 /// Time `level` choosing a move in `game` with `seeds` different seeds (each a full search from
-/// scratch, as a host asks). `limits` gives each move's limits as it starts (a deadline is
+/// scratch, as a host asks), searching as `search` says with three or more seats. `limits` gives each move's limits as it starts (a deadline is
 /// counted from then); `clock` as in [`run`].
 pub fn time_moves(
     game: &AnyGame,
     level: Level,
+    search: SearchKind,
     seeds: u32,
     limits: &mut dyn FnMut() -> Limits,
     clock: &mut dyn FnMut() -> Stamp,
@@ -593,7 +594,7 @@ pub fn time_moves(
     };
     for seed in 0..seeds {
         let t0 = clock();
-        let c = choose_with(game, level, seed as u64, limits())?;
+        let c = choose_searching(game, level, search, seed as u64, limits())?;
         let d = clock() - t0;
         t.moves += 1;
         t.total = t.total + d;

@@ -344,6 +344,12 @@ impl Harmegedo {
         self.quiet_turns
     }
 
+    /// A 64-bit key of the position (pieces, kingdom to move, eliminated kingdoms, en passant
+    /// space): the repetition hash, also the bots' transposition-table key.
+    pub fn position_key(&self) -> u64 {
+        self.hash
+    }
+
     /// Whether `attacker` may capture a piece of `owner` (§4, §5, team mode, §6-7).
     fn can_capture(&self, attacker: u8, owner: u8) -> bool {
         if attacker == owner {
