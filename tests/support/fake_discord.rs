@@ -87,7 +87,8 @@
 //!   "carried out then answered 500", and dropped connections (half of them after the request
 //!   was carried out); [`FakeDiscord::set_outage`]`(true)` answers every REST call 503 until set
 //!   back. Each is counted in [`FakeDiscord::chaos_stats`]; [`FakeDiscord::made`] lists every
-//!   message the fake made (with its nonce), whatever the bot heard back.
+//!   message the fake made (with its nonce), whatever the bot heard back;
+//!   [`FakeDiscord::set_keep_files`]`(false)` stops keeping uploads in [`Sent`].
 //! * `enforce_nonce` is honoured as Discord does: a message whose nonce the bot used in the last
 //!   five minutes is not made again; the first one is returned.
 //!
@@ -302,6 +303,8 @@ pub struct ChaosStats {
     pub dropped_after: u64,
     /// Calls answered 503 by an outage.
     pub outage503: u64,
+    /// Messages asked for again with an enforced nonce, answered with the one already made.
+    pub nonce_answered: u64,
 }
 
 /// A message the fake made (posted, by the bot or a webhook), as it was made.
@@ -366,6 +369,8 @@ struct State {
     outage: bool,
     chaos_stats: ChaosStats,
     made: Vec<Made>,
+    /// Keep uploaded files in [`Sent`] (off for a long soak: pictures add up).
+    keep_files: bool,
 }
 
 type Reply = (u16, Value, Vec<(&'static str, String)>);
@@ -527,6 +532,7 @@ impl FakeDiscord {
             outage: false,
             chaos_stats: ChaosStats::default(),
             made: vec![],
+            keep_files: true,
         };
         let (changed, _) = watch::channel(0);
         let fake = FakeDiscord {
@@ -845,6 +851,12 @@ impl FakeDiscord {
     pub fn set_outage(&self, down: bool) {
         self.state().outage = down;
         self.bump();
+    }
+
+    /// Whether uploaded files are kept in the recorded requests (the default); a long soak
+    /// turns it off so that board pictures do not fill the memory.
+    pub fn set_keep_files(&self, keep: bool) {
+        self.state().keep_files = keep;
     }
 
     /// Counts of the faults injected by [`set_chaos`](Self::set_chaos) and
@@ -1481,6 +1493,9 @@ impl FakeDiscord {
                 && st.callback_was_late(&sent.path)
             {
                 st.late.push(sent.clone());
+            }
+            if !st.keep_files {
+                sent.files.clear();
             }
             st.requests.push(sent);
             reply
@@ -2500,6 +2515,7 @@ impl State {
                     return error(400, 50006, "Cannot send an empty message");
                 }
                 if let Some(first) = self.enforced_nonce(body) {
+                    self.chaos_stats.nonce_answered += 1;
                     return ok(first);
                 }
                 let m = self.create_message(channel, body, files, 0, false);

@@ -124,8 +124,10 @@ pub struct Report {
     pub effects_delivered: usize,
     /// Outbox attempts that failed and were tried again (the outbox's own count).
     pub outbox_attempts: i64,
-    /// REST calls the fake answered with a failure or dropped.
+    /// REST calls the fake answered with a failure or dropped (each one retried).
     pub failed_calls: u64,
+    /// Retried posts answered with the message already made (enforced nonce).
+    pub nonce_answered: u64,
     pub duplicates: usize,
     pub lost: usize,
     pub dropped_entries: i64,
@@ -513,6 +515,7 @@ pub async fn run(cfg: Config) -> Report {
         }
     };
     let fake = F::start().await;
+    fake.set_keep_files(false);
     let mut bot = Bot::start(&fake).await;
     let store = Store::open(&bot.db_url()).await.unwrap();
     let flags = Arc::new(Flags::default());
@@ -668,6 +671,13 @@ pub async fn run(cfg: Config) -> Report {
     report.dropped_entries = stats.dropped;
     let cs = fake.chaos_stats();
     report.failed_calls = cs.e500 + cs.e429 + cs.after500 + cs.dropped + cs.outage503;
+    report.nonce_answered = cs.nonce_answered;
+    if report.dropped_entries > 0 {
+        report.problems.push(format!(
+            "{} outbox entries were dropped, not sent",
+            report.dropped_entries
+        ));
+    }
     report.elapsed = t0.elapsed();
     say(format!("fake: {cs:?}"));
     store.close().await;
@@ -723,7 +733,22 @@ async fn check(
             by_channel.entry(m.channel).or_default().push(m);
         }
     }
+    let threads = fake.threads();
     for g in games {
+        // One thread per game: a retried thread creation must not open a second one.
+        let named: Vec<u64> = threads
+            .iter()
+            .filter(|(_, _, name)| name.ends_with(&format!("#{}", g.id)))
+            .map(|(id, _, _)| *id)
+            .collect();
+        if named.len() > 1 {
+            report.duplicates += named.len() - 1;
+            report.problems.push(format!(
+                "game #{}: {} threads opened for it: {named:?}",
+                g.id,
+                named.len()
+            ));
+        }
         let Some(st) = state(store, g.id).await else {
             report
                 .problems
@@ -795,10 +820,11 @@ impl Report {
             self.games, self.moves, self.turn_messages, self.challenge_questions, self.token_pings
         );
         eprintln!(
-            "soak: effects delivered {}, retries {} (outbox attempts) / {} failed calls at the fake, duplicates {}, lost {}, dropped entries {}",
+            "soak: effects delivered {}, retries {} (failed calls at the fake, {} answered later from the enforced nonce; outbox attempts {}), duplicates {}, lost {}, dropped entries {}",
             self.effects_delivered,
-            self.outbox_attempts,
             self.failed_calls,
+            self.nonce_answered,
+            self.outbox_attempts,
             self.duplicates,
             self.lost,
             self.dropped_entries
