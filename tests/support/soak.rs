@@ -391,15 +391,14 @@ fn next_act(g: &Game, st: &GameState, rng: &mut u64) -> Option<Act> {
             if moves.is_empty() {
                 return None;
             }
-            // Mostly moves that open no challenge window, sometimes one that does.
-            let quiet: Vec<_> = moves
-                .iter()
-                .filter(|m| h.challengers(m).is_empty())
-                .collect();
-            let pick = if !quiet.is_empty() && next(rng) % 4 != 0 {
-                quiet[(next(rng) as usize) % quiet.len()]
+            // Mostly moves that open no challenge window, one in three that does when there
+            // is one (its question is an effect the soak checks).
+            let (quiet, asking): (Vec<_>, Vec<_>) =
+                moves.iter().partition(|m| h.challengers(m).is_empty());
+            let pick = if !asking.is_empty() && (quiet.is_empty() || next(rng).is_multiple_of(3)) {
+                asking[(next(rng) as usize) % asking.len()]
             } else {
-                &moves[(next(rng) as usize) % moves.len()]
+                quiet[(next(rng) as usize) % quiet.len()]
             };
             h.move_text(pick)
         }
@@ -525,11 +524,17 @@ pub async fn run(cfg: Config) -> Report {
     let mut games = Vec::new();
     let mut specs = Vec::new();
     for i in 0..cfg.duels {
-        specs.push((vec![F::user(100 + 2 * i as u64), F::user(101 + 2 * i as u64)], false));
+        specs.push((
+            vec![F::user(100 + 2 * i as u64), F::user(101 + 2 * i as u64)],
+            false,
+        ));
     }
     for j in 0..cfg.meros {
         specs.push((
-            vec![F::user(10_000 + 2 * j as u64), F::user(10_001 + 2 * j as u64)],
+            vec![
+                F::user(10_000 + 2 * j as u64),
+                F::user(10_001 + 2 * j as u64),
+            ],
             true,
         ));
     }
@@ -665,7 +670,15 @@ pub async fn run(cfg: Config) -> Report {
     // Nothing more is being sent: the bot may go.
     drop(bot);
 
-    check(&fake, &store, &games, outage_end, &outage_pending, &mut report).await;
+    check(
+        &fake,
+        &store,
+        &games,
+        outage_end,
+        &outage_pending,
+        &mut report,
+    )
+    .await;
     let stats = store.outbox_stats().await.unwrap();
     report.outbox_attempts = stats.retries;
     report.dropped_entries = stats.dropped;
@@ -756,7 +769,9 @@ async fn check(
             continue;
         };
         let Some(thread) = thread_of(store, g.id).await else {
-            report.problems.push(format!("game #{} has no thread", g.id));
+            report
+                .problems
+                .push(format!("game #{} has no thread", g.id));
             continue;
         };
         let msgs = by_channel.get(&thread).cloned().unwrap_or_default();
