@@ -204,12 +204,17 @@ impl Bot {
 
     /// SIGKILL (no goodbye, as a crash) and a new process on the same file.
     pub async fn kill_and_restart(&mut self, fake: &F) {
+        let before = fake.gateway_stats().identifies;
         if let Some(mut c) = self.child.take() {
             c.kill().unwrap();
             c.wait().unwrap();
         }
         fake.drop_gateway().await;
         self.spawn();
+        // The new process, not a session of the old one the fake has not noticed is gone.
+        fake.wait_gateway(T, "the new process to identify", |s| s.identifies > before)
+            .await
+            .unwrap();
         fake.wait_ready(T).await.unwrap();
     }
 
@@ -578,6 +583,9 @@ pub async fn run(cfg: Config) -> Report {
         .map(|k| cfg.play.mul_f64((k as f64 + 0.5) / cfg.kills as f64))
         .collect();
     let mut kills_done = 0;
+    // Faults whose time passed during the outage or a restart come one after another, spaced.
+    let kill_gap = cfg.play / (2 * cfg.kills.max(1) as u32);
+    let mut next_kill_not_before = Duration::ZERO;
     let mut next_gateway = cfg.gateway_every;
     let mut gateway_drops = 0;
     let mut outage_started = false;
@@ -602,17 +610,24 @@ pub async fn run(cfg: Config) -> Report {
                 .collect();
             outage_end = Some(Instant::now());
             flags.hold.store(false, Ordering::Relaxed);
+            let now = play_start.elapsed();
+            next_kill_not_before = now + kill_gap;
+            next_gateway = next_gateway.max(now + cfg.gateway_every);
             say(format!(
                 "outage ends with {} effects pending",
                 outage_pending.len()
             ));
             continue;
         }
-        if !in_outage && kills_done < kill_at.len() && now >= kill_at[kills_done] {
+        if !in_outage
+            && kills_done < kill_at.len()
+            && now >= kill_at[kills_done].max(next_kill_not_before)
+        {
             flags.hold.store(true, Ordering::Relaxed);
             bot.kill_and_restart(&fake).await;
             flags.hold.store(false, Ordering::Relaxed);
             kills_done += 1;
+            next_kill_not_before = play_start.elapsed() + kill_gap;
             say(format!("SIGKILL + restart {kills_done}"));
             continue;
         }
@@ -624,7 +639,7 @@ pub async fn run(cfg: Config) -> Report {
                 _ => fake.close_gateway(1001).await,
             }
             gateway_drops += 1;
-            next_gateway += cfg.gateway_every;
+            next_gateway = (next_gateway + cfg.gateway_every).max(now + cfg.gateway_every / 2);
             let _ = fake.wait_ready(T).await;
             say(format!("gateway drop {gateway_drops}"));
         }
