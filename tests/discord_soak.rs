@@ -34,6 +34,7 @@ async fn nothing_is_lost_or_doubled_under_faults_an_outage_a_gateway_drop_and_a_
         kills: 1,
         drain: Duration::from_secs(60),
         max_moves: 1000,
+        think: Duration::from_millis(400),
         verbose: true,
     });
     let report = soak::run(cfg).await;
