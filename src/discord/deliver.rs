@@ -563,12 +563,25 @@ async fn open_thread(
         "type": 11, // a public thread
         "auto_archive_duration": 10080,
     });
-    let thread = match retry("opening a thread", || {
-        http.create_thread(parent, &body, None)
+    // Thread creation carries no nonce: when an attempt's answer was lost (a 5xx after Discord
+    // opened it, a dropped connection, a crash), the thread may exist already. Look for it
+    // before opening another (its title names the game, so it is unique).
+    let thread = match retry("opening a thread", || async {
+        if let Some(g) = guild {
+            let active = http.get_guild_active_threads(g).await?;
+            if let Some(t) = active
+                .threads
+                .iter()
+                .find(|t| t.parent_id == Some(parent) && t.name == title)
+            {
+                return Ok(t.id);
+            }
+        }
+        http.create_thread(parent, &body, None).await.map(|t| t.id)
     })
     .await
     {
-        Ok(t) => t.id,
+        Ok(t) => t,
         Err(err) if matches!(http_status(&err), Some((403, _))) => {
             tracing::warn!(game, error = %err, "no thread; the game uses the channel");
             parent

@@ -19,7 +19,8 @@
 //!   `set_guild_permissions(guild, user, bits)`, `close_dms(user)`, `archive_thread(t)`, `lock_thread(t)`, `delete_channel(c)`, `set_deadline(d)`,
 //!   `fail_next(method, path_contains, status, retry_after, times)`, `hang_next_after_doing(method,
 //!   path_contains, hang, times)`, `clear_failures()`.
-//! * Users act: `slash`, `autocomplete`, `button`, `select` (→ [`Interaction`]), `react`.
+//! * Users act: `slash`, `autocomplete`, `button`, `select` (→ [`Interaction`]), `react`;
+//!   `try_slash`, `try_button` (→ `None` when no bot is connected).
 //! * Observe: `requests()`, `unexpected()`, `wait_request(t, pred)`, `first_response(i, t)`
 //!   (the first callback request, whatever its status), `responses(i)`,
 //!   `wait_responses(i, t, n, pred)`, `messages(channel)`, `message(id)` (current state after
@@ -81,6 +82,14 @@
 //!   Note serenity with its rate limiter disabled (as the proxy requires) does not retry 429.
 //!   [`FakeDiscord::fail_next_after_doing`] carries a request out and then answers it with a
 //!   failure, as when Discord made a message but the answer was lost.
+//! * [`FakeDiscord::set_chaos`] injects random faults, from a seed, into the bot's own
+//!   `POST`/`PATCH`/`PUT` calls on channels, threads, messages, reactions and DMs (never
+//!   interaction callbacks, webhooks or command registration): 500s, 429s with `retry_after`,
+//!   "carried out then answered 500", and dropped connections (half of them after the request
+//!   was carried out); [`FakeDiscord::set_outage`]`(true)` answers every REST call 503 until set
+//!   back. Each is counted in [`FakeDiscord::chaos_stats`]; [`FakeDiscord::made`] lists every
+//!   message the fake made (with its nonce), whatever the bot heard back;
+//!   [`FakeDiscord::set_keep_files`]`(false)` stops keeping uploads in [`Sent`].
 //! * `enforce_nonce` is honoured as Discord does: a message whose nonce the bot used in the last
 //!   five minutes is not made again; the first one is returned.
 //!
@@ -268,6 +277,72 @@ struct Failure {
     hang: Option<Duration>,
 }
 
+/// Random fault rates (each a probability per eligible REST call) for [`FakeDiscord::set_chaos`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Chaos {
+    pub seed: u64,
+    /// HTTP 500, nothing done.
+    pub p500: f64,
+    /// HTTP 429 with `retry_after`, nothing done.
+    pub p429: f64,
+    /// The request is carried out, then answered 500 (the answer was lost).
+    pub p_after: f64,
+    /// The connection is dropped without an answer (half the time after carrying it out).
+    pub p_drop: f64,
+    /// `retry_after` of the 429s, in seconds.
+    pub retry_after: f64,
+}
+
+/// What [`FakeDiscord::set_chaos`] and [`FakeDiscord::set_outage`] did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ChaosStats {
+    /// REST calls chaos could have hit.
+    pub eligible: u64,
+    pub e500: u64,
+    pub e429: u64,
+    pub after500: u64,
+    pub dropped: u64,
+    /// Of `dropped`, those carried out before the connection was dropped.
+    pub dropped_after: u64,
+    /// Calls answered 503 by an outage.
+    pub outage503: u64,
+    /// Messages asked for again with an enforced nonce, answered with the one already made.
+    pub nonce_answered: u64,
+}
+
+/// A message the fake made (posted, by the bot or a webhook), as it was made.
+#[derive(Clone, Debug)]
+pub struct Made {
+    pub id: u64,
+    pub channel: u64,
+    pub nonce: Option<String>,
+    pub content: String,
+    pub at: Instant,
+}
+
+/// What the chaos decided for one call.
+#[derive(Clone, Copy, PartialEq)]
+enum Fault {
+    None,
+    Before(u16),
+    After500,
+    Drop { after: bool },
+}
+
+/// A small seeded generator (splitmix64), so the fake needs no extra crate.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next_f64(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 struct State {
     ws_url: String,
     requests: Vec<Sent>,
@@ -295,6 +370,12 @@ struct State {
     commands: Vec<Value>,
     snowflake_counter: u64,
     deadline: Duration,
+    chaos: Option<(Chaos, SplitMix)>,
+    outage: bool,
+    chaos_stats: ChaosStats,
+    made: Vec<Made>,
+    /// Keep uploaded files in [`Sent`] (off for a long soak: pictures add up).
+    keep_files: bool,
 }
 
 type Reply = (u16, Value, Vec<(&'static str, String)>);
@@ -453,6 +534,11 @@ impl FakeDiscord {
             commands: vec![],
             snowflake_counter: 0,
             deadline: Duration::from_secs(3),
+            chaos: None,
+            outage: false,
+            chaos_stats: ChaosStats::default(),
+            made: vec![],
+            keep_files: true,
         };
         let (changed, _) = watch::channel(0);
         let fake = FakeDiscord {
@@ -785,7 +871,35 @@ impl FakeDiscord {
         });
     }
 
+    /// Random faults from now on (`None`: no more). See [`Chaos`].
+    pub fn set_chaos(&self, chaos: Option<Chaos>) {
+        self.state().chaos = chaos.map(|c| (c, SplitMix(c.seed)));
+    }
+
+    /// A full outage: every REST call is answered 503 until set back.
+    pub fn set_outage(&self, down: bool) {
+        self.state().outage = down;
+        self.bump();
+    }
+
+    /// Whether uploaded files are kept in the recorded requests (the default); a long soak
+    /// turns it off so that board pictures do not fill the memory.
+    pub fn set_keep_files(&self, keep: bool) {
+        self.state().keep_files = keep;
+    }
+
+    /// Counts of the faults injected by [`set_chaos`](Self::set_chaos) and
+    /// [`set_outage`](Self::set_outage).
+    pub fn chaos_stats(&self) -> ChaosStats {
+        self.state().chaos_stats
+    }
+
     // ----- observations -----
+
+    /// Every message the fake made, in order, whatever the bot heard back.
+    pub fn made(&self) -> Vec<Made> {
+        self.state().made.clone()
+    }
 
     /// Every REST call received, in order.
     pub fn requests(&self) -> Vec<Sent> {
@@ -1101,6 +1215,31 @@ impl FakeDiscord {
         data
     }
 
+    /// Like [`slash`](Self::slash), but `None` instead of a panic when no bot is connected (a
+    /// soak acts while the gateway may be down).
+    pub fn try_slash(
+        &self,
+        user: u64,
+        channel: u64,
+        name: &str,
+        options: Value,
+    ) -> Option<Interaction> {
+        let data = self.command_data(channel, name, options);
+        self.try_dispatch_interaction(2, user, channel, data, None)
+    }
+
+    /// Like [`button`](Self::button), but `None` when no bot is connected.
+    pub fn try_button(
+        &self,
+        user: u64,
+        channel: u64,
+        message_id: u64,
+        custom_id: &str,
+    ) -> Option<Interaction> {
+        let data = json!({"custom_id": custom_id, "component_type": 2});
+        self.try_dispatch_interaction(3, user, channel, data, Some(message_id))
+    }
+
     fn dispatch_interaction(
         &self,
         kind: u8,
@@ -1109,6 +1248,20 @@ impl FakeDiscord {
         data: Value,
         message_id: Option<u64>,
     ) -> Interaction {
+        self.try_dispatch_interaction(kind, user, channel, data, message_id)
+            .unwrap_or_else(|| {
+                panic!("no bot is connected to the fake gateway (call wait_ready first)")
+            })
+    }
+
+    fn try_dispatch_interaction(
+        &self,
+        kind: u8,
+        user: u64,
+        channel: u64,
+        data: Value,
+        message_id: Option<u64>,
+    ) -> Option<Interaction> {
         let mut st = self.state();
         let id = st.snowflake();
         let token = format!("fake-token-{id}");
@@ -1166,18 +1319,19 @@ impl FakeDiscord {
             },
         );
         if !st.dispatch_latest("INTERACTION_CREATE", d, None) {
-            panic!("no bot is connected to the fake gateway (call wait_ready first)");
+            st.interactions.remove(&id);
+            return None;
         }
         drop(st);
         self.bump();
-        Interaction {
+        Some(Interaction {
             id,
             token,
             sent_at,
             kind,
             user,
             channel,
-        }
+        })
     }
 
     // ----- gateway -----
@@ -1344,10 +1498,25 @@ impl FakeDiscord {
             status: 0,
             response: Value::Null,
         };
+        let mut drop_connection = false;
         let ((status, value, extra_headers), hang) = {
             let mut st = self.state();
+            let fault = st.chaos_fault(&sent);
             let reply: Reply = if !raw_path.starts_with("/api/v10/") {
                 error(404, 0, "404: Not Found (the fake speaks /api/v10 only)")
+            } else if let Fault::Before(status) = fault {
+                st.chaos_reply(status)
+            } else if fault == (Fault::Drop { after: false }) {
+                drop_connection = true;
+                (599, json!({"dropped": "before"}), vec![])
+            } else if fault != Fault::None {
+                let done = st.route(&sent);
+                if fault == Fault::After500 {
+                    st.chaos_reply(500)
+                } else {
+                    drop_connection = true;
+                    (599, json!({"dropped": "after", "done": done.1}), vec![])
+                }
             } else if let Some(reply) = st.injected_failure(&sent, false) {
                 reply
             } else if !headers.contains_key("authorization")
@@ -1368,6 +1537,9 @@ impl FakeDiscord {
             {
                 st.late.push(sent.clone());
             }
+            if !st.keep_files {
+                sent.files.clear();
+            }
             st.requests.push(sent);
             (reply, st.hang.take())
         };
@@ -1375,6 +1547,17 @@ impl FakeDiscord {
             tokio::time::sleep(h).await;
         }
         self.bump();
+        if drop_connection {
+            // A body that fails at once: hyper drops the connection without a whole answer.
+            let failing = futures_util::stream::once(async {
+                Err::<Bytes, std::io::Error>(std::io::Error::other("connection dropped"))
+            });
+            return Response::builder()
+                .status(StatusCode::OK)
+                .header("content-type", "application/json")
+                .body(Body::from_stream(failing))
+                .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response());
+        }
         let mut builder = Response::builder()
             .status(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR));
         for (k, v) in extra_headers {
@@ -1969,7 +2152,74 @@ impl State {
             *archived = false;
         }
         self.messages.insert(id, m.clone());
+        self.made.push(Made {
+            id,
+            channel,
+            nonce: nonce_key(body),
+            content: body["content"].as_str().unwrap_or("").to_string(),
+            at: Instant::now(),
+        });
         m
+    }
+
+    /// The fault the chaos (or an outage) picks for a call, counted.
+    fn chaos_fault(&mut self, sent: &Sent) -> Fault {
+        if self.outage {
+            self.chaos_stats.outage503 += 1;
+            return Fault::Before(503);
+        }
+        let eligible = matches!(sent.method.as_str(), "POST" | "PATCH" | "PUT")
+            && (sent.path.starts_with("/channels/") || sent.path == "/users/@me/channels");
+        let Some((c, rng)) = self.chaos.as_mut().filter(|_| eligible) else {
+            return Fault::None;
+        };
+        self.chaos_stats.eligible += 1;
+        let r = rng.next_f64();
+        let mut edge = c.p500;
+        if r < edge {
+            self.chaos_stats.e500 += 1;
+            return Fault::Before(500);
+        }
+        edge += c.p429;
+        if r < edge {
+            self.chaos_stats.e429 += 1;
+            return Fault::Before(429);
+        }
+        edge += c.p_after;
+        if r < edge {
+            self.chaos_stats.after500 += 1;
+            return Fault::After500;
+        }
+        edge += c.p_drop;
+        if r < edge {
+            let after = rng.next_f64() < 0.5;
+            self.chaos_stats.dropped += 1;
+            self.chaos_stats.dropped_after += u64::from(after);
+            return Fault::Drop { after };
+        }
+        Fault::None
+    }
+
+    fn chaos_reply(&self, status: u16) -> Reply {
+        match status {
+            429 => {
+                let secs = self.chaos.as_ref().map_or(1.0, |(c, _)| c.retry_after);
+                (
+                    429,
+                    json!({"message": "You are being rate limited.", "retry_after": secs, "global": false, "code": 0}),
+                    vec![
+                        ("retry-after", format!("{}", secs.ceil() as u64)),
+                        ("x-ratelimit-limit", "5".into()),
+                        ("x-ratelimit-remaining", "0".into()),
+                        ("x-ratelimit-reset-after", format!("{secs:.3}")),
+                        ("x-ratelimit-bucket", "fake-bucket".into()),
+                        ("x-ratelimit-scope", "user".into()),
+                    ],
+                )
+            }
+            503 => error(503, 0, "503: Service Unavailable"),
+            s => error(s, 0, "500: Internal Server Error"),
+        }
     }
 
     /// Discord's `enforce_nonce`: a message with the nonce of one the same author made in the
@@ -2314,6 +2564,7 @@ impl State {
                     return error(400, 50006, "Cannot send an empty message");
                 }
                 if let Some(first) = self.enforced_nonce(body) {
+                    self.chaos_stats.nonce_answered += 1;
                     return ok(first);
                 }
                 let m = self.create_message(channel, body, files, 0, false);
