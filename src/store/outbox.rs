@@ -68,25 +68,45 @@ fn entry(r: sqlx::sqlite::SqliteRow) -> Result<Entry, sqlx::Error> {
     })
 }
 
-/// Add entries inside a write transaction (the one storing the event that causes them).
+/// Add entries inside a write transaction (the one storing the event that causes them), in one
+/// statement: each statement is a round trip to SQLite's worker thread, which cost more than
+/// the rows themselves.
 pub(super) async fn insert(
     tx: &mut Transaction<'_, Sqlite>,
     entries: &[NewEntry],
     now: i64,
 ) -> Result<(), StoreError> {
-    for e in entries {
-        sqlx::query(
-            "INSERT INTO outbox (lane, game_id, version, priority, body, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(&e.lane)
-        .bind(e.game)
-        .bind(e.version)
-        .bind(e.priority)
-        .bind(&e.body)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
+    // SQLite takes at most 32,766 parameters: 6 a row, in chunks well below that.
+    for chunk in entries.chunks(1000) {
+        let rows: Vec<String> = (0..chunk.len())
+            .map(|i| {
+                let p = i * 6;
+                format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${})",
+                    p + 1,
+                    p + 2,
+                    p + 3,
+                    p + 4,
+                    p + 5,
+                    p + 6
+                )
+            })
+            .collect();
+        let sql = format!(
+            "INSERT INTO outbox (lane, game_id, version, priority, body, created_at) VALUES {}",
+            rows.join(", ")
+        );
+        let mut q = sqlx::query(&sql);
+        for e in chunk {
+            q = q
+                .bind(&e.lane)
+                .bind(e.game)
+                .bind(e.version)
+                .bind(e.priority)
+                .bind(&e.body)
+                .bind(now);
+        }
+        q.execute(&mut **tx).await?;
     }
     Ok(())
 }
