@@ -144,11 +144,22 @@ impl Bot {
         std::fs::rename(tmp, self.dir.path().join("clock")).unwrap();
     }
 
-    /// The game as stored (a fresh host on the same file, so nothing is cached).
+    /// The game as stored (a fresh host on the same file, so nothing is cached). The game row
+    /// and the log are read by two statements while the bot may be writing, so a read that
+    /// falls between its commits (the row one version behind the log) is read again.
     async fn state(&self, game: i64) -> GameState {
         let store = hexmeros::store::Store::open(&self.db_url()).await.unwrap();
         let host = GameHost::new(store.clone(), std::sync::Arc::new(SystemClock));
-        let s = host.state(game).await.unwrap();
+        let deadline = tokio::time::Instant::now() + T;
+        let s = loop {
+            match host.state(game).await {
+                Ok(s) => break s,
+                Err(_) if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                Err(e) => panic!("game #{game} does not load: {e}"),
+            }
+        };
         store.close().await;
         s
     }
