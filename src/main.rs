@@ -195,11 +195,10 @@ fn run_host(cmd: Command) -> anyhow::Result<String> {
 /// how many games are in play.
 async fn status(host: &hexmeros::host::GameHost) -> anyhow::Result<String> {
     use std::fmt::Write as _;
-    let store = host.store();
     let now = host.now();
-    let stats = store.outbox_stats().await?;
-    let pending = store.outbox_pending().await?;
-    let games = store.all_games().await?;
+    let stats = host.outbox_stats().await?;
+    let pending = host.outbox_pending().await?;
+    let games = host.all_games().await?;
     let playing = games.iter().filter(|g| matches!(g.status, 10 | 20)).count();
     let paused = games.iter().filter(|g| g.status == 30).count();
     let mut out = String::new();

@@ -552,7 +552,7 @@ async fn open_thread(
     if data.links.by_game(game).await?.is_some() {
         return Ok(Outcome::Sent(None));
     }
-    let origin = data.host.store().game(game).await?.and_then(|g| g.channel);
+    let origin = data.host.origin(game).await?;
     let Some((guild, parent)) = origin.as_deref().and_then(parse_origin) else {
         return Ok(Outcome::Dropped(
             "the game was not started in a channel".into(),

@@ -181,7 +181,7 @@ impl Deliverer {
             if self.waiting_until(lane).is_some() || self.stopping() {
                 break;
             }
-            let entry = match data.host.store().outbox_head(lane).await {
+            let entry = match data.host.outbox_head(lane).await {
                 Ok(Some(e)) => e,
                 Ok(None) => break,
                 Err(e) => {
@@ -200,8 +200,6 @@ impl Deliverer {
 
     /// Deliver one entry; true if it left the outbox.
     async fn one(&self, http: &Arc<Http>, data: &Data, entry: &Entry) -> bool {
-        let store = data.host.store();
-        let now = data.host.now();
         let result = match serde_json::from_str::<Effect>(&entry.body) {
             Ok(effect) => deliver::entry(http, data, entry, effect).await,
             Err(e) => Ok(Outcome::Dropped(format!("unreadable entry: {e}"))),
@@ -226,7 +224,7 @@ impl Deliverer {
             Err(err) => {
                 let how = classify(&err);
                 let text = format!("{err:#}");
-                if let Err(e) = store.outbox_failed(entry.id, &text).await {
+                if let Err(e) = data.host.outbox_failed(entry.id, &text).await {
                     tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
                 }
                 if how == Failure::Permanent {
@@ -258,7 +256,7 @@ impl Deliverer {
             }
         };
         self.succeed(&entry.lane);
-        if let Err(e) = store.outbox_done(entry.id, &done, now).await {
+        if let Err(e) = data.host.outbox_done(entry.id, &done).await {
             // Delivered but not marked: it is sent again with the same nonce, which Discord
             // answers with the message already made (within a few minutes).
             tracing::error!(entry = entry.id, error = %e, "cannot mark an entry done");
@@ -281,7 +279,7 @@ impl Deliverer {
         if slots.available_permits() == 0 {
             return;
         }
-        let heads = match data.host.store().outbox_heads(256).await {
+        let heads = match data.host.outbox_heads(256).await {
             Ok(h) => h,
             Err(e) => {
                 tracing::warn!(error = %e, "the outbox cannot be read");
@@ -352,9 +350,8 @@ pub async fn run(http: Arc<Http>, data: Data) {
 /// Log the outbox's state when entries wait (an operator's first look during an outage), and
 /// forget entries delivered more than a week ago.
 async fn report(data: &Data) {
-    let store = data.host.store();
     let now = data.host.now();
-    match store.outbox_stats().await {
+    match data.host.outbox_stats().await {
         Ok(s) if s.pending > 0 => tracing::info!(
             pending = s.pending,
             oldest_s = s.oldest_created_at.map_or(0, |t| (now - t).max(0) / 1000),
@@ -366,7 +363,7 @@ async fn report(data: &Data) {
         Ok(_) => {}
         Err(e) => tracing::warn!(error = %e, "the outbox cannot be read"),
     }
-    match store.outbox_prune(now - KEEP_DONE_MS).await {
+    match data.host.outbox_prune(KEEP_DONE_MS).await {
         Ok(0) => {}
         Ok(n) => tracing::debug!(pruned = n, "old outbox entries forgotten"),
         Err(e) => tracing::warn!(error = %e, "old outbox entries cannot be pruned"),

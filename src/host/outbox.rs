@@ -7,10 +7,10 @@
 //! opened, a turn timer run out, a game finished): derived here from the states before and after
 //! each event, so every front end is told of them exactly once.
 
-use crate::store::NewEntry;
+use crate::store::{Done, Entry, NewEntry, OutboxStats};
 
 use super::bots::for_bot;
-use super::event::{Event, PlayerId};
+use super::event::{Event, GameId, PlayerId};
 use super::state::{GameState, Status};
 use super::{Effect, HostError, to_json};
 
@@ -109,4 +109,48 @@ pub(super) fn follow_ups(before: &GameState, after: &GameState) -> Vec<Effect> {
         fx.push(Effect::Replay { game });
     }
     fx
+}
+
+/// The outbox as a front end's deliverer reads and marks it (the rows are the store's; the host
+/// is the front ends' one door to them).
+impl super::GameHost {
+    /// The first pending entry of a lane.
+    pub async fn outbox_head(&self, lane: &str) -> Result<Option<Entry>, HostError> {
+        Ok(self.store.outbox_head(lane).await?)
+    }
+
+    /// The first pending entry of every lane, most urgent first, at most `limit`.
+    pub async fn outbox_heads(&self, limit: i64) -> Result<Vec<Entry>, HostError> {
+        Ok(self.store.outbox_heads(limit).await?)
+    }
+
+    /// Every pending entry, oldest first.
+    pub async fn outbox_pending(&self) -> Result<Vec<Entry>, HostError> {
+        Ok(self.store.outbox_pending().await?)
+    }
+
+    /// Mark an entry delivered or given up, now; false if it was done already.
+    pub async fn outbox_done(&self, id: i64, done: &Done) -> Result<bool, HostError> {
+        Ok(self.store.outbox_done(id, done, self.now()).await?)
+    }
+
+    /// Count a failed try of a pending entry.
+    pub async fn outbox_failed(&self, id: i64, error: &str) -> Result<(), HostError> {
+        Ok(self.store.outbox_failed(id, error).await?)
+    }
+
+    /// The outbox at a glance.
+    pub async fn outbox_stats(&self) -> Result<OutboxStats, HostError> {
+        Ok(self.store.outbox_stats().await?)
+    }
+
+    /// Forget entries done more than `keep_ms` ago; how many.
+    pub async fn outbox_prune(&self, keep_ms: i64) -> Result<u64, HostError> {
+        Ok(self.store.outbox_prune(self.now() - keep_ms).await?)
+    }
+
+    /// Where a front end started a game (its `origin`, until its thread is known).
+    pub async fn origin(&self, game: GameId) -> Result<Option<String>, HostError> {
+        Ok(self.store.game(game).await?.and_then(|g| g.channel))
+    }
 }
