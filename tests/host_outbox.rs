@@ -306,3 +306,41 @@ async fn after_a_storm_of_reminders_a_token_ping_is_delivered_first() {
     assert_eq!(heads[0].priority, URGENT);
     assert!(heads[1..].iter().all(|h| h.priority == REMINDER));
 }
+
+#[tokio::test]
+async fn bots_make_no_move_until_the_table_has_been_told_of_the_last() {
+    let e = env().await;
+    let bot = e.host.bot_player(hexmeros::ai::Level::Easy).await.unwrap();
+    let (g, _) = e
+        .host
+        .create(GameKind::HexDame, &[bot, bot], None, None)
+        .await
+        .unwrap();
+    // The opening is not delivered yet: no bot moves.
+    assert!(e.host.bot_turns(g).await.unwrap().is_empty());
+    assert_eq!(e.host.state(g).await.unwrap().record().len(), 0);
+    // Each call makes one move once the lane is empty, and none while its move is undelivered.
+    for n in 1..=5 {
+        deliver_all(&e.host).await;
+        let fx = e.host.bot_turns(g).await.unwrap();
+        assert!(!fx.is_empty());
+        assert_eq!(e.host.state(g).await.unwrap().record().len(), n);
+        assert!(
+            pending(&e.host)
+                .await
+                .iter()
+                .all(|x| x.lane == format!("g{g}"))
+        );
+        assert!(e.host.bot_turns(g).await.unwrap().is_empty());
+        e.host.tick().await.unwrap();
+        assert_eq!(e.host.state(g).await.unwrap().record().len(), n);
+    }
+    // The timers drive a game waiting on a bot once the lane is empty (one move at a time too).
+    deliver_all(&e.host).await;
+    e.host.tick().await.unwrap();
+    assert_eq!(e.host.state(g).await.unwrap().record().len(), 6);
+    // Without the outbox, nothing to wait for: a call plays on.
+    let free = GameHost::new(e.host.store().clone(), e.clock.clone());
+    free.bot_turns(g).await.unwrap();
+    assert!(free.state(g).await.unwrap().record().len() > 7);
+}

@@ -280,27 +280,37 @@ pub async fn deliver(
     }
     private
 }
-/// Let the game's bots play until a person must act, delivering what they do, if the bot queue
-/// has room. Else the game is left to the timers: a game waiting on a bot is due at once, so
-/// the next tick drives its bots (no bot turn is lost, and the queue does not grow).
+/// Let the game's bots play until a person must act, one action the table is told of at a time:
+/// each is delivered before the next is made (the host makes none while the game's lane holds
+/// anything undelivered), so bots play no faster than the thread shows their moves. If the lane
+/// cannot be delivered now, the deliverer calls this again once it has delivered it. Each
+/// action takes a place in the bot queue; when the queue is full the game is left to the timers:
+/// a game waiting on a bot is due at once, so the next tick drives its bots (no bot turn is
+/// lost, and the queue does not grow).
 pub fn bots(http: &Arc<Http>, data: &Data, game: GameId) {
-    let Some(slot) = data.limits.bot_slot() else {
-        tracing::info!(
-            game,
-            "the bot queue is full; the timers will drive this game's bots"
-        );
-        return;
-    };
     let http = http.clone();
     let data = data.clone();
     tokio::spawn(async move {
-        let _slot = slot;
-        match data.host.bot_turns(game).await {
-            Ok(fx) if !fx.is_empty() => {
-                Box::pin(deliver(&http, &data, fx, Origin::default())).await;
+        loop {
+            let Some(slot) = data.limits.bot_slot() else {
+                tracing::info!(
+                    game,
+                    "the bot queue is full; the timers will drive this game's bots"
+                );
+                return;
+            };
+            let fx = match data.host.bot_turns(game).await {
+                Ok(fx) => fx,
+                Err(e) => {
+                    tracing::error!(game, error = %e, "bots failed");
+                    return;
+                }
+            };
+            drop(slot);
+            if fx.is_empty() {
+                return;
             }
-            Ok(_) => {}
-            Err(e) => tracing::error!(game, error = %e, "bots failed"),
+            Box::pin(deliver(&http, &data, fx, Origin::default())).await;
         }
     });
 }

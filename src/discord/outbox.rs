@@ -306,7 +306,14 @@ impl Deliverer {
             let (http, data) = (http.clone(), data.clone());
             tokio::spawn(async move {
                 let _permit = permit;
-                me.drain(&http, &data, &lane).await;
+                let sent = me.drain(&http, &data, &lane).await;
+                // The table has seen what a game's bots did (or what a timer or an outage left):
+                // they may act again.
+                if sent > 0
+                    && let Some(game) = lane.strip_prefix('g').and_then(|g| g.parse().ok())
+                {
+                    deliver::bots(&http, &data, game);
+                }
                 me.busy
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())

@@ -66,7 +66,10 @@ impl GameHost {
     /// call this after every successful `handle`; if this host is already driving the game's
     /// bots, it returns at once (the running call picks the new state up). A safety valve stops
     /// a call after [`BOT_TURNS_MAX`] actions (a table left to bots alone may never end, §6);
-    /// such a game stays due, so `tick` carries on with it.
+    /// such a game stays due, so `tick` carries on with it. With the outbox
+    /// ([`GameHost::with_outbox`]) a call stops at the first action the table must be told of
+    /// and makes none while the game's lane holds anything undelivered: the front end delivers
+    /// and calls again.
     pub async fn bot_turns(&self, game: GameId) -> Result<Vec<Effect>, HostError> {
         self.drive_bots(game, BOT_TURNS_MAX).await
     }
@@ -86,12 +89,30 @@ impl GameHost {
         let _guard = Driving(&self.driving, game);
         let mut fx = Vec::new();
         for _ in 0..max {
+            if self.told_pending(game).await? {
+                break;
+            }
             match self.bot_step(game).await? {
                 Some(mut more) => fx.append(&mut more),
                 None => break,
             }
         }
         Ok(fx)
+    }
+
+    /// With the outbox: whether something the table must be told of `game` still waits in its
+    /// lane. A bot does not act then: bots play no faster than the thread shows their moves, and
+    /// an outage leaves at most one bot action per game waiting, not hundreds. The deliverer
+    /// drives the bots again once the lane is empty (and the timers, when a game waits on a bot).
+    async fn told_pending(&self, game: GameId) -> Result<bool, HostError> {
+        if !self.outbox {
+            return Ok(false);
+        }
+        Ok(self
+            .store
+            .outbox_head(&super::game_lane(game))
+            .await?
+            .is_some())
     }
 
     /// One bot action of `game`, stored; `None` when no bot has anything to do.

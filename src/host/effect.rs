@@ -73,11 +73,16 @@ impl Effect {
     /// Entries of one lane are delivered in order.
     pub fn lane(&self) -> String {
         match (self.game(), self) {
-            (Some(g), _) => format!("g{g}"),
+            (Some(g), _) => game_lane(g),
             (None, Effect::Dm { player, .. } | Effect::Private { player, .. }) => {
                 format!("p{player}")
             }
             (None, _) => "misc".to_string(),
         }
     }
+}
+
+/// The outbox lane of a game's thread: its effects, delivered in order.
+pub fn game_lane(game: GameId) -> String {
+    format!("g{game}")
 }

@@ -40,7 +40,7 @@ use serde_json::Value;
 
 pub use bots::{BOT_TURNS_MAX, think_time};
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use effect::Effect;
+pub use effect::{Effect, game_lane};
 pub use error::HostError;
 pub use event::{
     AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, REMINDER_HOURS, Setup,

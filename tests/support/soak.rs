@@ -461,6 +461,16 @@ async fn players(
         if st.status() == Status::Finished || st.record().len() >= max_moves {
             return;
         }
+        // A player acts on what the thread shows: once everything the game's thread must show
+        // is out (an approximation of "after reading the last board").
+        if store
+            .outbox_head(&format!("g{}", g.id))
+            .await
+            .ok()
+            .is_none_or(|head| head.is_some())
+        {
+            continue;
+        }
         let thread = thread_of(&store, g.id).await.unwrap_or(thread);
         let Some(act) = next_act(&g, &st, &mut rng) else {
             continue;
