@@ -6,6 +6,8 @@
 //! (`tests/support/soak.rs`, `Config::from_env`), e.g.
 //! `SOAK_DUELS=20 SOAK_MEROS=2 SOAK_PLAY_S=120 SOAK_OUTAGE_S=20 cargo bench --bench soak`.
 
+#[path = "../tests/support/bot.rs"]
+mod bot;
 #[path = "../tests/support/fake_discord.rs"]
 mod fake_discord;
 #[path = "../tests/support/soak.rs"]

@@ -4,262 +4,21 @@
 //! `tests/support/fake_discord.rs`, on a temporary SQLite file. Time is moved by writing the file
 //! `HEXMEROS_CLOCK_FILE` names; the bot's own tick task runs the timers.
 
+#[path = "support/bot.rs"]
+mod bot;
 #[path = "support/fake_discord.rs"]
 mod fake_discord;
 
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use fake_discord::{FakeDiscord as F, Interaction, Sent};
 use hexmeros::ai::Level;
 use hexmeros::games::heximeros::{HexiMeros, Move as HMove};
 use hexmeros::games::{AnyGame, GameKind, Outcome, Rules, Seat};
-use hexmeros::host::{GameHost, GameState, Motion, SystemClock};
+use hexmeros::host::{GameState, Motion};
 use serde_json::{Value, json};
 
-const T: Duration = Duration::from_secs(15);
-/// 2026-01-01, the tests' starting time.
-const START_MS: i64 = 1_767_225_600_000;
-
-/// One bot process on one database.
-struct Bot {
-    dir: tempfile::TempDir,
-    child: Option<Child>,
-    api_base: String,
-    /// `RUST_LOG` for the process, if set.
-    rust_log: Option<String>,
-    /// More environment for the process (a limit lowered for a test).
-    env: Vec<(String, String)>,
-}
-
-impl Bot {
-    async fn start(fake: &F) -> Bot {
-        Bot::start_logging(fake, None).await
-    }
-
-    /// A bot whose stderr (in `log()`) is filtered by `rust_log`.
-    async fn start_logging(fake: &F, rust_log: Option<&str>) -> Bot {
-        Bot::start_with(fake, rust_log, &[]).await
-    }
-
-    /// A bot with more environment variables.
-    async fn start_with(fake: &F, rust_log: Option<&str>, env: &[(&str, &str)]) -> Bot {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
-        let mut bot = Bot {
-            dir,
-            child: None,
-            api_base: fake.api_base(),
-            rust_log: rust_log.map(str::to_string),
-            env: env
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        };
-        bot.spawn();
-        fake.wait_ready(T).await.unwrap();
-        bot
-    }
-
-    fn db_url(&self) -> String {
-        format!("sqlite://{}", self.dir.path().join("bot.db").display())
-    }
-
-    fn log_path(&self) -> PathBuf {
-        self.dir.path().join("bot.log")
-    }
-
-    fn spawn(&mut self) {
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(self.log_path())
-            .unwrap();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_hexmeros"));
-        if let Some(filter) = &self.rust_log {
-            cmd.env("RUST_LOG", filter);
-        }
-        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
-        let child = cmd
-            .arg("serve")
-            .current_dir(self.dir.path())
-            .env("DISCORD_TOKEN", "fake-token")
-            .env("DISCORD_API_BASE", &self.api_base)
-            .env("DATABASE_URL", self.db_url())
-            .env("DEV_GUILD_ID", F::GUILD_ID.to_string())
-            .env("HEXMEROS_CLOCK_FILE", self.dir.path().join("clock"))
-            .env("HEXMEROS_TICK_MS", "100")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        self.child = Some(child);
-    }
-
-    /// Kill the process (no goodbye: as a crash would) and start a new one on the same file.
-    async fn restart(&mut self, fake: &F) {
-        if let Some(mut c) = self.child.take() {
-            c.kill().unwrap();
-            c.wait().unwrap();
-        }
-        fake.drop_gateway().await;
-        self.spawn();
-        fake.wait_ready(T).await.unwrap();
-    }
-
-    /// Stop the process as a service manager does (SIGTERM) and wait for it to exit: its exit
-    /// status.
-    async fn terminate(&mut self) -> std::process::ExitStatus {
-        let mut child = self.child.take().expect("a running bot");
-        let killed = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(40);
-        loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                return status;
-            }
-            if tokio::time::Instant::now() > deadline {
-                let _ = child.kill();
-                panic!("the bot did not stop after SIGTERM: {}", self.log());
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
-    /// Start the process again on the same database (after `terminate`).
-    async fn start_again(&mut self, fake: &F) {
-        fake.drop_gateway().await;
-        self.spawn();
-        fake.wait_ready(T).await.unwrap();
-    }
-
-    fn set_clock(&self, ms: i64) {
-        let tmp = self.dir.path().join("clock.tmp");
-        std::fs::write(&tmp, ms.to_string()).unwrap();
-        std::fs::rename(tmp, self.dir.path().join("clock")).unwrap();
-    }
-
-    /// The game as stored (a fresh host on the same file, so nothing is cached). The game row
-    /// and the log are read by two statements while the bot may be writing, so a read that
-    /// falls between its commits (the row one version behind the log) is read again.
-    async fn state(&self, game: i64) -> GameState {
-        let store = hexmeros::store::Store::open(&self.db_url()).await.unwrap();
-        let host = GameHost::new(store.clone(), std::sync::Arc::new(SystemClock));
-        let deadline = tokio::time::Instant::now() + T;
-        let s = loop {
-            match host.state(game).await {
-                Ok(s) => break s,
-                Err(_) if tokio::time::Instant::now() < deadline => {
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                }
-                Err(e) => panic!("game #{game} does not load: {e}"),
-            }
-        };
-        store.close().await;
-        s
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(self.log_path()).unwrap_or_default()
-    }
-}
-
-impl Drop for Bot {
-    fn drop(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-fn u(n: u64) -> u64 {
-    F::user(n)
-}
-
-fn sub(name: &str, options: Value) -> Value {
-    json!([{ "type": 1, "name": name, "options": options }])
-}
-
-fn user_opt(name: &str, id: u64) -> Value {
-    json!({ "type": 6, "name": name, "value": id.to_string() })
-}
-
-fn str_opt(name: &str, v: &str) -> Value {
-    json!({ "type": 3, "name": name, "value": v })
-}
-
-/// The text of a followup or message body.
-fn content(s: &Sent) -> String {
-    s.json
-        .as_ref()
-        .and_then(|j| j["content"].as_str())
-        .unwrap_or_default()
-        .to_string()
-}
-
-/// Every custom_id in a message body, in order.
-fn custom_ids(body: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    for row in body["components"].as_array().into_iter().flatten() {
-        for c in row["components"].as_array().into_iter().flatten() {
-            if let Some(id) = c["custom_id"].as_str() {
-                out.push(id.to_string());
-            }
-        }
-    }
-    out
-}
-
-fn id_with(body: &Value, action: &str) -> String {
-    custom_ids(body)
-        .into_iter()
-        .find(|id| id.split(':').nth(1) == Some(action))
-        .unwrap_or_else(|| panic!("no {action} control in {body}"))
-}
-
-/// Followups (webhook posts) of an interaction after its acknowledgement.
-async fn followup(fake: &F, i: &Interaction) -> Sent {
-    let s = fake
-        .wait_responses(i, T, 1, |s| {
-            s.method == "POST" && s.path.starts_with("/webhooks/")
-        })
-        .await
-        .unwrap();
-    s.into_iter().next().unwrap()
-}
-
-/// Check that the first callback came in time and was an acknowledgement or an answer.
-async fn acked(fake: &F, i: &Interaction) {
-    let first = fake.first_response(i, T).await.unwrap();
-    assert_eq!(first.status, 204, "first response {first:?}");
-}
-
-/// Wait for a message in `channel` whose content contains `needle`, posted after `after`
-/// earlier messages.
-async fn wait_message(fake: &F, channel: u64, after: usize, needle: &str) -> Sent {
-    let deadline = tokio::time::Instant::now() + T;
-    loop {
-        let msgs = fake.messages(channel);
-        if let Some(m) = msgs
-            .iter()
-            .skip(after)
-            .find(|m| content(m).contains(needle))
-        {
-            return m.clone();
-        }
-        if tokio::time::Instant::now() > deadline {
-            let all: Vec<String> = msgs.iter().map(content).collect();
-            panic!("no message with {needle:?} in {channel}; messages: {all:#?}");
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
+use bot::*;
 
 /// The board of a turn message: a PNG file (decoded) or a text board.
 fn assert_board(m: &Sent) {
@@ -388,10 +147,6 @@ fn id_with_opt(body: &Value, action: &str) -> bool {
         .any(|id| id.split(':').nth(1) == Some(action))
 }
 
-fn message_id(s: &Sent) -> u64 {
-    s.response["id"].as_str().unwrap().parse().unwrap()
-}
-
 fn legal(kind: GameKind, played: &[&str]) -> Vec<String> {
     let mut g = AnyGame::new(kind, None, None).unwrap();
     for m in played {
@@ -417,10 +172,6 @@ fn assert_clean(fake: &F, bot: &Bot) {
     assert!(unexpected.is_empty(), "unexpected calls: {unexpected:?}");
 }
 
-fn bool_opt(name: &str, v: bool) -> Value {
-    json!({ "type": 5, "name": name, "value": v })
-}
-
 /// `/hexmeros <group> <name> …`: a subcommand of a subcommand group (`vote yes`).
 fn group(group: &str, name: &str, options: Value) -> Value {
     json!([{ "type": 2, "name": group, "options": sub(name, options) }])
@@ -435,11 +186,6 @@ async fn slash(fake: &F, user: u64, channel: u64, name: &str, options: Value) ->
     let i = fake.slash(user, channel, name, options).await;
     acked(fake, &i).await;
     followup(fake, &i).await
-}
-
-/// `/hexmeros <name> …`: its reply.
-async fn hx(fake: &F, user: u64, channel: u64, name: &str, options: Value) -> Sent {
-    slash(fake, user, channel, "hexmeros", sub(name, options)).await
 }
 
 /// A click on control `id` of message `msg`, acknowledged in time: the private reply.

@@ -8,211 +8,22 @@
 //!
 //! Every wait polls a condition against a deadline; nothing sleeps for a fixed time.
 
+#[path = "support/bot.rs"]
+mod bot;
 #[path = "support/fake_discord.rs"]
 mod fake_discord;
 
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use fake_discord::{FakeDiscord as F, GatewayStats, Interaction, Sent};
+use fake_discord::{FakeDiscord as F, GatewayStats};
 use hexmeros::games::{AnyGame, GameKind};
-use hexmeros::host::{GameHost, GameState, SystemClock};
-use serde_json::{Value, json};
+use serde_json::json;
 
-/// For a command's answers and messages.
-const T: Duration = Duration::from_secs(15);
+use bot::*;
+
 /// For a reconnection: serenity waits up to 5 s for the old shard before it re-identifies, and
 /// retries a refused connection every 5 s.
 const RECONNECT: Duration = Duration::from_secs(40);
-/// 2026-01-01, the tests' starting time.
-const START_MS: i64 = 1_767_225_600_000;
-const HOUR_MS: i64 = 3_600_000;
-
-/// One bot process on one database.
-struct Bot {
-    dir: tempfile::TempDir,
-    child: Option<Child>,
-}
-
-impl Bot {
-    async fn start(fake: &F) -> Bot {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
-        let log = std::fs::File::create(dir.path().join("bot.log")).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
-            .arg("serve")
-            .current_dir(dir.path())
-            .env("RUST_LOG", "info")
-            .env("DISCORD_TOKEN", "fake-token")
-            .env("DISCORD_API_BASE", fake.api_base())
-            .env(
-                "DATABASE_URL",
-                format!("sqlite://{}", dir.path().join("bot.db").display()),
-            )
-            .env("DEV_GUILD_ID", F::GUILD_ID.to_string())
-            .env("HEXMEROS_CLOCK_FILE", dir.path().join("clock"))
-            .env("HEXMEROS_TICK_MS", "100")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        let bot = Bot {
-            dir,
-            child: Some(child),
-        };
-        fake.wait_ready(T).await.unwrap();
-        bot
-    }
-
-    fn db_url(&self) -> String {
-        format!("sqlite://{}", self.dir.path().join("bot.db").display())
-    }
-
-    fn log_path(&self) -> PathBuf {
-        self.dir.path().join("bot.log")
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(self.log_path()).unwrap_or_default()
-    }
-
-    fn set_clock(&self, ms: i64) {
-        let tmp = self.dir.path().join("clock.tmp");
-        std::fs::write(&tmp, ms.to_string()).unwrap();
-        std::fs::rename(tmp, self.dir.path().join("clock")).unwrap();
-    }
-
-    /// The game as stored (a fresh host on the same file, so nothing is cached). The game row
-    /// and the log are read by two statements while the bot may be writing, so a read that
-    /// falls between its commits is read again.
-    async fn state(&self, game: i64) -> GameState {
-        let store = hexmeros::store::Store::open(&self.db_url()).await.unwrap();
-        let host = GameHost::new(store.clone(), std::sync::Arc::new(SystemClock));
-        let deadline = tokio::time::Instant::now() + T;
-        let s = loop {
-            match host.state(game).await {
-                Ok(s) => break s,
-                Err(_) if tokio::time::Instant::now() < deadline => {
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                }
-                Err(e) => panic!("game #{game} does not load: {e}"),
-            }
-        };
-        store.close().await;
-        s
-    }
-
-    /// Whether the process is still running.
-    fn running(&mut self) -> bool {
-        self.child
-            .as_mut()
-            .is_some_and(|c| c.try_wait().unwrap().is_none())
-    }
-}
-
-impl Drop for Bot {
-    fn drop(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-fn u(n: u64) -> u64 {
-    F::user(n)
-}
-
-fn sub(name: &str, options: Value) -> Value {
-    json!([{ "type": 1, "name": name, "options": options }])
-}
-
-fn user_opt(name: &str, id: u64) -> Value {
-    json!({ "type": 6, "name": name, "value": id.to_string() })
-}
-
-fn str_opt(name: &str, v: &str) -> Value {
-    json!({ "type": 3, "name": name, "value": v })
-}
-
-fn bool_opt(name: &str, v: bool) -> Value {
-    json!({ "type": 5, "name": name, "value": v })
-}
-
-/// The text of a followup or message body.
-fn content(s: &Sent) -> String {
-    s.json
-        .as_ref()
-        .and_then(|j| j["content"].as_str())
-        .unwrap_or_default()
-        .to_string()
-}
-
-/// Every custom_id in a message body, in order.
-fn custom_ids(body: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    for row in body["components"].as_array().into_iter().flatten() {
-        for c in row["components"].as_array().into_iter().flatten() {
-            if let Some(id) = c["custom_id"].as_str() {
-                out.push(id.to_string());
-            }
-        }
-    }
-    out
-}
-
-fn message_id(s: &Sent) -> u64 {
-    s.response["id"].as_str().unwrap().parse().unwrap()
-}
-
-/// The first followup (webhook post) of an interaction.
-async fn followup(fake: &F, i: &Interaction) -> Sent {
-    let s = fake
-        .wait_responses(i, T, 1, |s| {
-            s.method == "POST" && s.path.starts_with("/webhooks/")
-        })
-        .await
-        .unwrap();
-    s.into_iter().next().unwrap()
-}
-
-/// The first callback came in time and acknowledged or answered.
-async fn acked(fake: &F, i: &Interaction) {
-    let first = fake.first_response(i, T).await.unwrap();
-    assert_eq!(first.status, 204, "first response {first:?}");
-}
-
-/// `/hexmeros <name> …` by `user` in `channel`, acknowledged in time: its reply.
-async fn hx(fake: &F, user: u64, channel: u64, name: &str, options: Value) -> Sent {
-    let i = fake
-        .slash(user, channel, "hexmeros", sub(name, options))
-        .await;
-    acked(fake, &i).await;
-    followup(fake, &i).await
-}
-
-/// A message in `channel` whose content contains `needle`, posted after `after` earlier
-/// messages, waited for.
-async fn wait_message(fake: &F, channel: u64, after: usize, needle: &str) -> Sent {
-    let deadline = tokio::time::Instant::now() + T;
-    loop {
-        let msgs = fake.messages(channel);
-        if let Some(m) = msgs
-            .iter()
-            .skip(after)
-            .find(|m| content(m).contains(needle))
-        {
-            return m.clone();
-        }
-        if tokio::time::Instant::now() > deadline {
-            let all: Vec<String> = msgs.iter().map(content).collect();
-            panic!("no message with {needle:?} in {channel}; messages: {all:#?}");
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
 
 /// A two-player HexDame game between users 1 (White, to move) and 2: its id and thread.
 async fn hexdame(fake: &F) -> (i64, u64) {
@@ -309,7 +120,7 @@ enum Fault {
 /// fault and once the bot was connected again, and the bot's log (serenity's, at info level).
 async fn a_move_before_and_after(fault: Fault) -> (GatewayStats, GatewayStats, String) {
     let fake = F::start().await;
-    let bot = Bot::start(&fake).await;
+    let bot = Bot::start_logging(&fake, Some("info")).await;
     let (game, thread) = hexdame(&fake).await;
     let mut mirror = AnyGame::new(GameKind::HexDame, None, None).unwrap();
     let white = mirror.legal_moves()[0].clone();
@@ -422,7 +233,7 @@ async fn a_resume_of_an_unknown_session_is_refused_and_the_bot_identifies_again(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reminder_due_while_the_gateway_is_down_is_posted_and_the_bot_answers_once_it_is_back() {
     let fake = F::start().await;
-    let mut bot = Bot::start(&fake).await;
+    let mut bot = Bot::start_logging(&fake, Some("info")).await;
     let (game, thread) = hexdame(&fake).await;
 
     // The gateway goes down and stays down: the bot's attempts to come back are refused.
@@ -468,7 +279,7 @@ async fn a_reminder_due_while_the_gateway_is_down_is_posted_and_the_bot_answers_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_fatal_close_serve_builds_a_new_client_and_keeps_answering() {
     let fake = F::start().await;
-    let mut bot = Bot::start(&fake).await;
+    let mut bot = Bot::start_logging(&fake, Some("info")).await;
     let (game, thread) = hexdame(&fake).await;
     let mut mirror = AnyGame::new(GameKind::HexDame, None, None).unwrap();
     let white = mirror.legal_moves()[0].clone();
@@ -521,7 +332,7 @@ async fn after_a_fatal_close_serve_builds_a_new_client_and_keeps_answering() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_sent_just_before_the_gateway_closes_is_answered_and_its_messages_posted() {
     let fake = F::start().await;
-    let bot = Bot::start(&fake).await;
+    let bot = Bot::start_logging(&fake, Some("info")).await;
     let (game, thread) = hexdame(&fake).await;
     let mut mirror = AnyGame::new(GameKind::HexDame, None, None).unwrap();
     let white = mirror.legal_moves()[0].clone();

@@ -4,6 +4,8 @@
 //! one outage of a few seconds, one gateway drop and one SIGKILL + restart of the bot. The full
 //! soak is `cargo bench --bench soak`; both are `tests/support/soak.rs`.
 
+#[path = "support/bot.rs"]
+mod bot;
 #[path = "support/fake_discord.rs"]
 mod fake_discord;
 #[path = "support/soak.rs"]

@@ -99,6 +99,9 @@ pub struct Limits {
     /// `HEXMEROS_BOT_QUEUE`: games whose bots think (or wait to) at once; more wait for the
     /// timers.
     pub bot_queue: usize,
+    /// `HEXMEROS_RATE_DISCORD`: the bot's own calls to Discord that count toward its global
+    /// rate limit (about 50 a second), at most this many; reminders take at most half of it.
+    pub discord: Option<Rate>,
 }
 
 impl Default for Limits {
@@ -111,6 +114,7 @@ impl Default for Limits {
             active_games: 10,
             render_queue: 16,
             bot_queue: 8,
+            discord: Some(Rate::new(45, 1)),
         }
     }
 }
@@ -130,6 +134,7 @@ impl Limits {
             active_games: count("HEXMEROS_MAX_ACTIVE_GAMES", d.active_games)?,
             render_queue: count("HEXMEROS_RENDER_QUEUE", d.render_queue)?,
             bot_queue: count("HEXMEROS_BOT_QUEUE", d.bot_queue)?,
+            discord: rate("HEXMEROS_RATE_DISCORD", d.discord)?,
         })
     }
 }
@@ -199,6 +204,7 @@ mod tests {
             ("HEXMEROS_MAX_ACTIVE_GAMES", "2"),
             ("HEXMEROS_RENDER_QUEUE", "4"),
             ("HEXMEROS_BOT_QUEUE", "1"),
+            ("HEXMEROS_RATE_DISCORD", "20/1s"),
         ]))
         .expect("valid limits");
         let r = |count, secs| Some(Rate::new(count, secs));
@@ -207,6 +213,7 @@ mod tests {
         assert_eq!(l.starts, r(3, 7200));
         assert_eq!(l.bot_seats, r(30, 300));
         assert_eq!((l.active_games, l.render_queue, l.bot_queue), (2, 4, 1));
+        assert_eq!(l.discord, r(20, 1));
     }
 
     #[test]
@@ -222,6 +229,7 @@ mod tests {
             ("HEXMEROS_MAX_ACTIVE_GAMES", "0"),
             ("HEXMEROS_RENDER_QUEUE", "-3"),
             ("HEXMEROS_BOT_QUEUE", "many"),
+            ("HEXMEROS_RATE_DISCORD", "50"),
         ] {
             let err = Limits::from_env(env(&[(name, bad)]))
                 .err()

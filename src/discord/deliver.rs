@@ -126,11 +126,30 @@ pub fn lost(e: &serenity::Error) -> bool {
     )
 }
 
-/// Run a Discord call, retrying rate limits (429), server errors (5xx), timeouts and lost
-/// connections with a growing pause. In production serenity's rate limiter waits out 429s
-/// itself; with the limiter off (a proxied API base) its error loses the Retry-After value, so
-/// the pause starts at a second, Discord's usual bucket reset.
-pub async fn retry<T, F, Fut>(what: &str, mut call: F) -> Result<T, serenity::Error>
+/// Run a Discord call that counts toward the bot's global rate limit, each attempt in its place
+/// (`pace`), retrying rate limits (429), server errors (5xx), timeouts and lost connections with
+/// a growing pause. In production serenity's rate limiter waits out 429s itself (their
+/// `retry_after`, global or per route); with the limiter off (a proxied API base) its error
+/// loses the Retry-After value, so the pause starts at a second, Discord's usual bucket reset.
+pub async fn retry<T, F, Fut>(what: &str, call: F) -> Result<T, serenity::Error>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    retrying(what, true, call).await
+}
+
+/// `retry` for an interaction's answer (its callback or a followup), which Discord does not
+/// count toward the global limit: it waits for no place.
+pub async fn retry_answer<T, F, Fut>(what: &str, call: F) -> Result<T, serenity::Error>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    retrying(what, false, call).await
+}
+
+async fn retrying<T, F, Fut>(what: &str, paced: bool, mut call: F) -> Result<T, serenity::Error>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T, serenity::Error>>,
@@ -139,6 +158,9 @@ where
     let mut attempt = 0;
     loop {
         attempt += 1;
+        if paced {
+            super::pace::wait().await;
+        }
         let result = match tokio::time::timeout(request_timeout(), call()).await {
             Ok(r) => r,
             Err(_) => Err(serenity::Error::Io(std::io::Error::new(

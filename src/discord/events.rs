@@ -205,7 +205,7 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     // Acknowledge first: everything after may take longer than Discord's three seconds.
     let ack =
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
-    deliver::retry("acknowledging a click", || {
+    deliver::retry_answer("acknowledging a click", || {
         ci.create_response(http, ack.clone())
     })
     .await?;
@@ -213,7 +213,7 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
         Ok(r) => r,
         Err(e) => Reply::text(super::reply::error_text(&e)),
     };
-    deliver::retry("answering a click", || {
+    deliver::retry_answer("answering a click", || {
         ci.create_followup(http, reply_clone(&reply))
     })
     .await?;

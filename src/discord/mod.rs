@@ -18,6 +18,7 @@ mod limits;
 mod links;
 mod lobby;
 mod outbox;
+mod pace;
 mod picture;
 mod reply;
 mod scope;
@@ -93,6 +94,7 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
         None => hexmeros::host::LOBBY_HOURS,
     };
     let limits = config::Limits::from_env(var)?;
+    pace::set(limits.discord);
     if let Some(t) = var("HEXMEROS_DISCORD_TIMEOUT_MS") {
         let ms = t
             .parse::<u64>()

@@ -25,7 +25,7 @@ use poise::serenity_prelude as serenity;
 use serenity::Http;
 use tokio::time::Instant;
 
-use hexmeros::host::{Effect, HostError};
+use hexmeros::host::{Effect, HostError, URGENT};
 use hexmeros::store::{Done, Entry};
 
 use super::Data;
@@ -92,6 +92,7 @@ pub fn backoff(failures: u32) -> Duration {
 struct Wait {
     until: Instant,
     failures: u32,
+    how: Failure,
 }
 
 /// The deliverer's shared state.
@@ -161,19 +162,42 @@ impl Deliverer {
             Wait {
                 until: Instant::now() + pause,
                 failures,
+                how,
             },
         );
         pause
     }
 
+    /// A lane's entry was delivered. If the lane had been failing, Discord is likely back (the
+    /// end of an outage): every lane waiting after transient failures is tried again within a
+    /// second, instead of at the end of its backoff (minutes, after a long outage); a lane that
+    /// fails again goes on with its backoff where it was.
     fn succeed(&self, lane: &str) {
         let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
-        waits.remove(lane);
+        if waits.remove(lane).is_none() {
+            return;
+        }
+        let now = Instant::now();
+        let soon = now + Duration::from_secs(1);
+        for w in waits.values_mut() {
+            if w.how == Failure::Transient && w.until > soon {
+                w.until = now + Duration::from_secs(1).mul_f64(rand::random_range(0.0..1.0));
+            }
+        }
+        drop(waits);
+        self.wake();
     }
 
     /// Deliver a lane's pending entries in order until it is empty or an entry fails (the lane
-    /// then waits; the background task tries again). Returns how many entries left the outbox.
+    /// then waits; the background task tries again), for a command or a bot that is waiting on
+    /// them: as urgent as a command's own calls (`pace`). Returns how many entries left the
+    /// outbox.
     pub async fn drain(&self, http: &Arc<Http>, data: &Data, lane: &str) -> usize {
+        self.drain_as(http, data, lane, false).await
+    }
+
+    /// `drain`; `background`: each entry's calls paced by its own priority.
+    async fn drain_as(&self, http: &Arc<Http>, data: &Data, lane: &str, background: bool) -> usize {
         let lock = self.lock_of(lane);
         let _held = lock.lock().await;
         let mut done = 0;
@@ -190,7 +214,7 @@ impl Deliverer {
                     break;
                 }
             };
-            if !self.one(http, data, &entry).await {
+            if !self.one(http, data, &entry, background).await {
                 break;
             }
             done += 1;
@@ -199,9 +223,13 @@ impl Deliverer {
     }
 
     /// Deliver one entry; true if it left the outbox.
-    async fn one(&self, http: &Arc<Http>, data: &Data, entry: &Entry) -> bool {
+    async fn one(&self, http: &Arc<Http>, data: &Data, entry: &Entry, background: bool) -> bool {
+        let priority = if background { entry.priority } else { URGENT };
         let result = match serde_json::from_str::<Effect>(&entry.body) {
-            Ok(effect) => deliver::entry(http, data, entry, effect).await,
+            Ok(effect) => {
+                super::pace::with_priority(priority, deliver::entry(http, data, entry, effect))
+                    .await
+            }
             Err(e) => Ok(Outcome::Dropped(format!("unreadable entry: {e}"))),
         };
         let done = match result {
@@ -306,7 +334,7 @@ impl Deliverer {
             let (http, data) = (http.clone(), data.clone());
             tokio::spawn(async move {
                 let _permit = permit;
-                let sent = me.drain(&http, &data, &lane).await;
+                let sent = me.drain_as(&http, &data, &lane, true).await;
                 // The table has seen what a game's bots did (or what a timer or an outage left):
                 // they may act again.
                 if sent > 0
@@ -397,6 +425,32 @@ mod tests {
             classify(&anyhow::anyhow!("pool timed out")),
             Failure::Transient
         );
+    }
+
+    #[test]
+    fn a_failing_lane_delivered_again_brings_the_others_retries_forward() {
+        let d = super::Deliverer::new();
+        for _ in 0..8 {
+            d.fail("g1", Failure::Transient);
+        }
+        d.fail("g2", Failure::Blocked);
+        d.fail("g3", Failure::Transient);
+        let soon = tokio::time::Instant::now() + Duration::from_millis(1100);
+        assert!(d.waiting_until("g1").unwrap() > soon);
+        // A lane that was not failing changes nothing.
+        d.succeed("g4");
+        assert!(d.waiting_until("g1").unwrap() > soon);
+        // Discord answered a lane that was failing: it is back.
+        d.succeed("g3");
+        assert!(d.waiting_until("g3").is_none());
+        assert!(d.waiting_until("g1").is_none_or(|t| t <= soon));
+        assert!(
+            d.waiting_until("g2").unwrap() > soon,
+            "access is still missing"
+        );
+        // g1 fails again: its backoff goes on from where it was.
+        let pause = d.fail("g1", Failure::Transient);
+        assert!(pause >= Duration::from_secs(128), "{pause:?}");
     }
 
     #[test]

@@ -79,7 +79,9 @@
 //!   which Discord authorises by token) → 401.
 //! * [`FakeDiscord::fail_next`] injects failures: 429 comes with `Retry-After`,
 //!   `X-RateLimit-*` headers and JSON `retry_after`; others with a Discord-shaped JSON error.
-//!   Note serenity with its rate limiter disabled (as the proxy requires) does not retry 429.
+//!   serenity with its rate limiter off (the bot's default behind `DISCORD_API_BASE`) does not
+//!   retry a 429 itself; with `HEXMEROS_DISCORD_RATELIMITER=on` it waits `Retry-After` and sends
+//!   again. [`FakeDiscord::set_global_limit`] enforces Discord's global limit.
 //!   [`FakeDiscord::fail_next_after_doing`] carries a request out and then answers it with a
 //!   failure, as when Discord made a message but the answer was lost.
 //! * [`FakeDiscord::set_chaos`] injects random faults, from a seed, into the bot's own
@@ -308,6 +310,18 @@ pub struct ChaosStats {
     pub outage503: u64,
     /// Messages asked for again with an enforced nonce, answered with the one already made.
     pub nonce_answered: u64,
+    /// Calls answered 429 by the global rate limit ([`FakeDiscord::set_global_limit`]).
+    pub global429: u64,
+    /// Calls the global rate limit let through.
+    pub global_passed: u64,
+}
+
+/// The global rate limit's count in the current one-second window.
+#[derive(Clone, Copy, Debug)]
+struct GlobalLimit {
+    per_second: u32,
+    window: Instant,
+    used: u32,
 }
 
 /// A message the fake made (posted, by the bot or a webhook), as it was made.
@@ -372,6 +386,8 @@ struct State {
     deadline: Duration,
     chaos: Option<(Chaos, SplitMix)>,
     outage: bool,
+    /// Discord's global rate limit, if enforced: at most this many calls a second.
+    global_limit: Option<GlobalLimit>,
     chaos_stats: ChaosStats,
     made: Vec<Made>,
     /// Keep uploaded files in [`Sent`] (off for a long soak: pictures add up).
@@ -393,6 +409,19 @@ fn ok(v: Value) -> Reply {
 
 fn no_content() -> Reply {
     (204, Value::Null, vec![])
+}
+
+/// Discord's answer to a call beyond the global rate limit.
+fn global_429(secs: f64) -> Reply {
+    (
+        429,
+        json!({"message": "You are being rate limited.", "retry_after": secs, "global": true, "code": 0}),
+        vec![
+            ("retry-after", format!("{}", secs.ceil() as u64)),
+            ("x-ratelimit-global", "true".into()),
+            ("x-ratelimit-scope", "global".into()),
+        ],
+    )
 }
 
 fn error(status: u16, code: u64, message: &str) -> Reply {
@@ -536,6 +565,7 @@ impl FakeDiscord {
             deadline: Duration::from_secs(3),
             chaos: None,
             outage: false,
+            global_limit: None,
             chaos_stats: ChaosStats::default(),
             made: vec![],
             keep_files: true,
@@ -879,6 +909,21 @@ impl FakeDiscord {
     /// A full outage: every REST call is answered 503 until set back.
     pub fn set_outage(&self, down: bool) {
         self.state().outage = down;
+        self.bump();
+    }
+
+    /// Enforce Discord's global rate limit (about 50 calls a second per bot; `None`: off): in
+    /// each second, the calls beyond `per_second` that count toward it (any with the bot's
+    /// token; not interaction callbacks or webhooks, which Discord does not count) are answered
+    /// 429 with `X-RateLimit-Global`, `X-RateLimit-Scope: global`, `Retry-After` (whole
+    /// seconds) and a JSON `retry_after` (to the end of the window) and `global: true`, and
+    /// nothing is done. Counted in [`chaos_stats`](Self::chaos_stats).
+    pub fn set_global_limit(&self, per_second: Option<u32>) {
+        self.state().global_limit = per_second.map(|per_second| GlobalLimit {
+            per_second,
+            window: Instant::now(),
+            used: 0,
+        });
         self.bump();
     }
 
@@ -1501,9 +1546,23 @@ impl FakeDiscord {
         let mut drop_connection = false;
         let ((status, value, extra_headers), hang) = {
             let mut st = self.state();
-            let fault = st.chaos_fault(&sent);
+            let counted = headers.contains_key("authorization")
+                && !sent.path.starts_with("/interactions/")
+                && !sent.path.starts_with("/webhooks/");
+            let limited = if counted {
+                st.over_global_limit()
+            } else {
+                None
+            };
+            let fault = if limited.is_some() {
+                Fault::None
+            } else {
+                st.chaos_fault(&sent)
+            };
             let reply: Reply = if !raw_path.starts_with("/api/v10/") {
                 error(404, 0, "404: Not Found (the fake speaks /api/v10 only)")
+            } else if let Some(secs) = limited {
+                global_429(secs)
             } else if let Fault::Before(status) = fault {
                 st.chaos_reply(status)
             } else if fault == (Fault::Drop { after: false }) {
@@ -2160,6 +2219,25 @@ impl State {
             at: Instant::now(),
         });
         m
+    }
+
+    /// With the global limit on: `Some(seconds to the end of the window)` if this call is one
+    /// too many in its second (counted), else `None` (counted as let through).
+    fn over_global_limit(&mut self) -> Option<f64> {
+        let g = self.global_limit.as_mut()?;
+        let now = Instant::now();
+        if now.duration_since(g.window) >= Duration::from_secs(1) {
+            g.window = now;
+            g.used = 0;
+        }
+        if g.used >= g.per_second {
+            self.chaos_stats.global429 += 1;
+            let left = Duration::from_secs(1).saturating_sub(now.duration_since(g.window));
+            return Some(left.as_secs_f64().max(0.001));
+        }
+        g.used += 1;
+        self.chaos_stats.global_passed += 1;
+        None
     }
 
     /// The fault the chaos (or an outage) picks for a call, counted.

@@ -12,16 +12,15 @@
 //! At the end, from the fake's own records: every committed move has exactly one turn message
 //! in its game's thread, in order; no effect (nonce `hx<entry>.<n>`) made two messages; every
 //! game's stored state replays and equals the reference replay of its record; the outbox
-//! drains. Include with `#[path = "support/soak.rs"] mod soak;` next to `fake_discord`.
+//! drains. Include with `#[path = "support/soak.rs"] mod soak;` next to `fake_discord` and `bot`.
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::bot::{Bot, custom_ids};
 use crate::fake_discord::{Chaos, FakeDiscord as F};
 use hexmeros::games::{AnyGame, GameKind, Rules};
 use hexmeros::host::{GameHost, GameState, Status, SystemClock};
@@ -154,113 +153,14 @@ pub struct Report {
 
 const T: Duration = Duration::from_secs(30);
 
-/// One bot process on one database file.
-pub struct Bot {
-    dir: tempfile::TempDir,
-    child: Option<Child>,
-    api_base: String,
-}
-
-impl Bot {
-    pub async fn start(fake: &F) -> Bot {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("clock"), "1767225600000").unwrap();
-        let mut bot = Bot {
-            dir,
-            child: None,
-            api_base: fake.api_base(),
-        };
-        bot.spawn();
-        fake.wait_ready(T).await.unwrap();
-        bot
-    }
-
-    pub fn db_url(&self) -> String {
-        format!("sqlite://{}", self.dir.path().join("bot.db").display())
-    }
-
-    pub fn log_path(&self) -> PathBuf {
-        self.dir.path().join("bot.log")
-    }
-
-    fn spawn(&mut self) {
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(self.log_path())
-            .unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
-            .arg("serve")
-            .current_dir(self.dir.path())
-            .env("RUST_LOG", "warn")
-            .env("DISCORD_TOKEN", "fake-token")
-            .env("DISCORD_API_BASE", &self.api_base)
-            .env("DATABASE_URL", self.db_url())
-            .env("DEV_GUILD_ID", F::GUILD_ID.to_string())
-            .env("HEXMEROS_CLOCK_FILE", self.dir.path().join("clock"))
-            .env("HEXMEROS_TICK_MS", "100")
-            .env("HEXMEROS_RATE_STARTS", "OFF")
-            .env("HEXMEROS_RATE_BOT_SEATS", "OFF")
-            .env("HEXMEROS_RATE_PICTURES", "OFF")
-            .env("HEXMEROS_MAX_ACTIVE_GAMES", "100000")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        self.child = Some(child);
-    }
-
-    /// SIGKILL (no goodbye, as a crash) and a new process on the same file.
-    pub async fn kill_and_restart(&mut self, fake: &F) {
-        let before = fake.gateway_stats().identifies;
-        if let Some(mut c) = self.child.take() {
-            c.kill().unwrap();
-            c.wait().unwrap();
-        }
-        fake.drop_gateway().await;
-        self.spawn();
-        // The new process, not a session of the old one the fake has not noticed is gone.
-        fake.wait_gateway(T, "the new process to identify", |s| s.identifies > before)
-            .await
-            .unwrap();
-        fake.wait_ready(T).await.unwrap();
-    }
-
-    pub fn log(&self) -> String {
-        std::fs::read_to_string(self.log_path()).unwrap_or_default()
-    }
-}
-
-impl Drop for Bot {
-    fn drop(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
 /// The game as stored (a fresh host: nothing cached).
 async fn state(store: &Store, game: i64) -> Option<GameState> {
     let host = GameHost::new(store.clone(), Arc::new(SystemClock));
     host.state(game).await.ok()
 }
 
-fn content(v: &Value) -> String {
+fn text_of(v: &Value) -> String {
     v["content"].as_str().unwrap_or_default().to_string()
-}
-
-fn custom_ids(body: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    for row in body["components"].as_array().into_iter().flatten() {
-        for c in row["components"].as_array().into_iter().flatten() {
-            if let Some(id) = c["custom_id"].as_str() {
-                out.push(id.to_string());
-            }
-        }
-    }
-    out
 }
 
 /// Players may act (no outage, no restart under way).
@@ -281,7 +181,7 @@ struct Game {
 
 /// Start a game: `/hexmeros start`, then everyone named joins the lobby. Retried until the game
 /// exists (the lobby message may take a while under faults).
-async fn start_game(fake: &F, store: &Store, users: &[u64], meros: bool) -> i64 {
+pub async fn start_game(fake: &F, store: &Store, users: &[u64], meros: bool) -> i64 {
     let mut opts: Vec<Value> = users
         .iter()
         .enumerate()
@@ -313,7 +213,7 @@ async fn start_game(fake: &F, store: &Store, users: &[u64], meros: bool) -> i64 
         })
         .await
         .unwrap();
-    let text = reply[0].json.as_ref().map(content).unwrap_or_default();
+    let text = reply[0].json.as_ref().map(text_of).unwrap_or_default();
     let lobby: i64 = text
         .split("lobby #")
         .nth(1)
@@ -349,7 +249,7 @@ async fn start_game(fake: &F, store: &Store, users: &[u64], meros: bool) -> i64 
             })
             .await
             .unwrap();
-        let text = r[0].json.as_ref().map(content).unwrap_or_default();
+        let text = r[0].json.as_ref().map(text_of).unwrap_or_default();
         game = text
             .split_once(" started")
             .and_then(|(b, _)| b.rsplit('#').next()?.parse::<i64>().ok());
@@ -365,7 +265,7 @@ async fn start_game(fake: &F, store: &Store, users: &[u64], meros: bool) -> i64 
     }
 }
 
-async fn thread_of(store: &Store, game: i64) -> Option<u64> {
+pub async fn thread_of(store: &Store, game: i64) -> Option<u64> {
     let row = store.game(game).await.ok()??;
     let ch: u64 = row.channel?.parse().ok()?;
     (ch != F::CHANNEL_ID).then_some(ch)
@@ -547,7 +447,17 @@ pub async fn run(cfg: Config) -> Report {
     };
     let fake = F::start().await;
     fake.set_keep_files(false);
-    let mut bot = Bot::start(&fake).await;
+    let mut bot = Bot::start_with(
+        &fake,
+        Some("warn"),
+        &[
+            ("HEXMEROS_RATE_STARTS", "OFF"),
+            ("HEXMEROS_RATE_BOT_SEATS", "OFF"),
+            ("HEXMEROS_RATE_PICTURES", "OFF"),
+            ("HEXMEROS_MAX_ACTIVE_GAMES", "100000"),
+        ],
+    )
+    .await;
     let store = Store::open(&bot.db_url()).await.unwrap();
     let flags = Arc::new(Flags::default());
     fake.set_chaos(Some(cfg.chaos));
@@ -651,7 +561,7 @@ pub async fn run(cfg: Config) -> Report {
             && now >= kill_at[kills_done].max(next_kill_not_before)
         {
             flags.hold.store(true, Ordering::Relaxed);
-            bot.kill_and_restart(&fake).await;
+            bot.restart(&fake).await;
             flags.hold.store(false, Ordering::Relaxed);
             kills_done += 1;
             next_kill_not_before = play_start.elapsed() + kill_gap;

@@ -1,0 +1,307 @@
+//! The real `hexmeros serve` binary as the Discord tests run it (`tests/discord_e2e.rs`,
+//! `tests/discord_gateway.rs`, `tests/discord_ratelimit.rs`, the soak): one process on one
+//! temporary SQLite file, pointed at the fake Discord, its clock moved by writing the file
+//! `HEXMEROS_CLOCK_FILE` names; and the small helpers those tests share to speak to it through
+//! the fake. Include with `#[path = "support/bot.rs"] mod bot;` next to `fake_discord`.
+#![allow(dead_code)] // each test file uses what it needs
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use crate::fake_discord::{FakeDiscord as F, Interaction, Sent};
+use hexmeros::host::{GameHost, GameState, SystemClock};
+use serde_json::{Value, json};
+
+/// For a command's answers and messages.
+pub const T: Duration = Duration::from_secs(15);
+/// For a process to connect (a loaded machine, a restart).
+const READY: Duration = Duration::from_secs(30);
+/// 2026-01-01, the tests' starting time.
+pub const START_MS: i64 = 1_767_225_600_000;
+pub const HOUR_MS: i64 = 3_600_000;
+
+/// One bot process on one database.
+pub struct Bot {
+    dir: tempfile::TempDir,
+    child: Option<Child>,
+    api_base: String,
+    /// `RUST_LOG` for the process, if set.
+    rust_log: Option<String>,
+    /// More environment for the process (a limit lowered for a test).
+    env: Vec<(String, String)>,
+}
+
+impl Bot {
+    pub async fn start(fake: &F) -> Bot {
+        Bot::start_logging(fake, None).await
+    }
+
+    /// A bot whose stderr (in `log()`) is filtered by `rust_log`.
+    pub async fn start_logging(fake: &F, rust_log: Option<&str>) -> Bot {
+        Bot::start_with(fake, rust_log, &[]).await
+    }
+
+    /// A bot with more environment variables.
+    pub async fn start_with(fake: &F, rust_log: Option<&str>, env: &[(&str, &str)]) -> Bot {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
+        let mut bot = Bot {
+            dir,
+            child: None,
+            api_base: fake.api_base(),
+            rust_log: rust_log.map(str::to_string),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        };
+        bot.spawn();
+        fake.wait_ready(READY).await.unwrap();
+        bot
+    }
+
+    /// Set an environment variable for the next process (`restart`, `start_again`).
+    pub fn set_env(&mut self, key: &str, value: &str) {
+        self.env.retain(|(k, _)| k != key);
+        self.env.push((key.to_string(), value.to_string()));
+    }
+
+    pub fn db_url(&self) -> String {
+        format!("sqlite://{}", self.dir.path().join("bot.db").display())
+    }
+
+    pub fn log_path(&self) -> PathBuf {
+        self.dir.path().join("bot.log")
+    }
+
+    fn spawn(&mut self) {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.log_path())
+            .unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_hexmeros"));
+        if let Some(filter) = &self.rust_log {
+            cmd.env("RUST_LOG", filter);
+        }
+        let child = cmd
+            .arg("serve")
+            .current_dir(self.dir.path())
+            .env("DISCORD_TOKEN", "fake-token")
+            .env("DISCORD_API_BASE", &self.api_base)
+            .env("DATABASE_URL", self.db_url())
+            .env("DEV_GUILD_ID", F::GUILD_ID.to_string())
+            .env("HEXMEROS_CLOCK_FILE", self.dir.path().join("clock"))
+            .env("HEXMEROS_TICK_MS", "100")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        self.child = Some(child);
+    }
+
+    /// Kill the process (SIGKILL, no goodbye: as a crash would) and start a new one on the same
+    /// file, connected: the new process, not a session of the old one the fake has not noticed
+    /// is gone.
+    pub async fn restart(&mut self, fake: &F) {
+        let before = fake.gateway_stats().identifies;
+        if let Some(mut c) = self.child.take() {
+            c.kill().unwrap();
+            c.wait().unwrap();
+        }
+        fake.drop_gateway().await;
+        self.spawn();
+        fake.wait_gateway(READY, "the new process to identify", |s| {
+            s.identifies > before
+        })
+        .await
+        .unwrap();
+        fake.wait_ready(READY).await.unwrap();
+    }
+
+    /// Stop the process as a service manager does (SIGTERM) and wait for it to exit: its exit
+    /// status.
+    pub async fn terminate(&mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("a running bot");
+        let killed = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(40);
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status;
+            }
+            if tokio::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("the bot did not stop after SIGTERM: {}", self.log());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Start the process again on the same database (after `terminate`).
+    pub async fn start_again(&mut self, fake: &F) {
+        fake.drop_gateway().await;
+        self.spawn();
+        fake.wait_ready(READY).await.unwrap();
+    }
+
+    /// Whether the process is still running.
+    pub fn running(&mut self) -> bool {
+        self.child
+            .as_mut()
+            .is_some_and(|c| c.try_wait().unwrap().is_none())
+    }
+
+    pub fn set_clock(&self, ms: i64) {
+        let tmp = self.dir.path().join("clock.tmp");
+        std::fs::write(&tmp, ms.to_string()).unwrap();
+        std::fs::rename(tmp, self.dir.path().join("clock")).unwrap();
+    }
+
+    /// The game as stored (a fresh host on the same file, so nothing is cached). The game row
+    /// and the log are read by two statements while the bot may be writing, so a read that
+    /// falls between its commits (the row one version behind the log) is read again.
+    pub async fn state(&self, game: i64) -> GameState {
+        let store = hexmeros::store::Store::open(&self.db_url()).await.unwrap();
+        let host = GameHost::new(store.clone(), std::sync::Arc::new(SystemClock));
+        let deadline = tokio::time::Instant::now() + T;
+        let s = loop {
+            match host.state(game).await {
+                Ok(s) => break s,
+                Err(_) if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                Err(e) => panic!("game #{game} does not load: {e}"),
+            }
+        };
+        store.close().await;
+        s
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.log_path()).unwrap_or_default()
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// The fake's `n`-th user.
+pub fn u(n: u64) -> u64 {
+    F::user(n)
+}
+
+/// A subcommand with its options.
+pub fn sub(name: &str, options: Value) -> Value {
+    json!([{ "type": 1, "name": name, "options": options }])
+}
+
+pub fn user_opt(name: &str, id: u64) -> Value {
+    json!({ "type": 6, "name": name, "value": id.to_string() })
+}
+
+pub fn str_opt(name: &str, v: &str) -> Value {
+    json!({ "type": 3, "name": name, "value": v })
+}
+
+pub fn bool_opt(name: &str, v: bool) -> Value {
+    json!({ "type": 5, "name": name, "value": v })
+}
+
+pub fn int_opt(name: &str, v: i64) -> Value {
+    json!({ "type": 4, "name": name, "value": v })
+}
+
+/// The text of a followup or message body.
+pub fn content(s: &Sent) -> String {
+    s.json
+        .as_ref()
+        .and_then(|j| j["content"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Every custom_id in a message body, in order.
+pub fn custom_ids(body: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for row in body["components"].as_array().into_iter().flatten() {
+        for c in row["components"].as_array().into_iter().flatten() {
+            if let Some(id) = c["custom_id"].as_str() {
+                out.push(id.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The custom_id of the control doing `action` in a message body.
+pub fn id_with(body: &Value, action: &str) -> String {
+    custom_ids(body)
+        .into_iter()
+        .find(|id| id.split(':').nth(1) == Some(action))
+        .unwrap_or_else(|| panic!("no {action} control in {body}"))
+}
+
+/// The id of the message a post made.
+pub fn message_id(s: &Sent) -> u64 {
+    s.response["id"].as_str().unwrap().parse().unwrap()
+}
+
+/// The first followup (webhook post) of an interaction after its acknowledgement.
+pub async fn followup(fake: &F, i: &Interaction) -> Sent {
+    let s = fake
+        .wait_responses(i, T, 1, |s| {
+            s.method == "POST" && s.path.starts_with("/webhooks/")
+        })
+        .await
+        .unwrap();
+    s.into_iter().next().unwrap()
+}
+
+/// The first callback came in time and was an acknowledgement.
+pub async fn acked(fake: &F, i: &Interaction) {
+    let first = fake.first_response(i, T).await.unwrap();
+    assert_eq!(first.status, 204, "first response {first:?}");
+}
+
+/// `/hexmeros <name> …` by `user` in `channel`, acknowledged in time: its reply.
+pub async fn hx(fake: &F, user: u64, channel: u64, name: &str, options: Value) -> Sent {
+    let i = fake
+        .slash(user, channel, "hexmeros", sub(name, options))
+        .await;
+    acked(fake, &i).await;
+    followup(fake, &i).await
+}
+
+/// A message in `channel` whose content contains `needle`, posted after `after` earlier
+/// messages, waited for.
+pub async fn wait_message(fake: &F, channel: u64, after: usize, needle: &str) -> Sent {
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        let msgs = fake.messages(channel);
+        if let Some(m) = msgs
+            .iter()
+            .skip(after)
+            .find(|m| content(m).contains(needle))
+        {
+            return m.clone();
+        }
+        if tokio::time::Instant::now() > deadline {
+            let all: Vec<String> = msgs.iter().map(content).collect();
+            panic!("no message with {needle:?} in {channel}; messages: {all:#?}");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
