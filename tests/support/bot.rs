@@ -195,6 +195,15 @@ impl Drop for Bot {
             let _ = c.kill();
             let _ = c.wait();
         }
+        // A failing test shows what the bot said last (its files go with the directory).
+        if std::thread::panicking() {
+            let log = self.log();
+            let tail: Vec<&str> = log.lines().rev().take(40).collect();
+            eprintln!("--- the bot's last log lines ---");
+            for line in tail.into_iter().rev() {
+                eprintln!("{line}");
+            }
+        }
     }
 }
 
