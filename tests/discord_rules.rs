@@ -1,0 +1,247 @@
+#![allow(clippy::unwrap_used)]
+//! End-to-end tests of `/hexmeros rules`: the real `hexmeros serve` binary against the fake
+//! Discord of `tests/support/fake_discord.rs` (the harness of `tests/discord_e2e.rs`, cut down
+//! to what rules help needs). Every answer is private; a legend or a piece's moves comes as a
+//! PNG, bad input as a sentence and nothing else.
+
+#[path = "support/fake_discord.rs"]
+mod fake_discord;
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use fake_discord::{FakeDiscord as F, Interaction, Sent};
+use serde_json::{Value, json};
+
+const T: Duration = Duration::from_secs(15);
+/// 2026-01-01, the tests' starting time.
+const START_MS: i64 = 1_767_225_600_000;
+
+/// One bot process on a temporary database.
+struct Bot {
+    _dir: tempfile::TempDir,
+    child: Child,
+}
+
+impl Bot {
+    async fn start(fake: &F) -> Bot {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
+        let log = std::fs::File::create(dir.path().join("bot.log")).unwrap();
+        let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+        let child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+            .arg("serve")
+            .current_dir(dir.path())
+            .env("DISCORD_TOKEN", "fake-token")
+            .env("DISCORD_API_BASE", fake.api_base())
+            .env("DATABASE_URL", db)
+            .env("DEV_GUILD_ID", F::GUILD_ID.to_string())
+            .env("HEXMEROS_CLOCK_FILE", dir.path().join("clock"))
+            .env("HEXMEROS_TICK_MS", "100")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        fake.wait_ready(T).await.unwrap();
+        Bot { _dir: dir, child }
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn rules(options: Value) -> Value {
+    json!([{ "type": 1, "name": "rules", "options": options }])
+}
+
+/// `game`: the index of the choice (0 HexiMeros, 1 HexDame, …), as poise registers choices.
+fn game_opt(index: u64) -> Value {
+    json!({"type": 4, "name": "game", "value": index})
+}
+
+fn str_opt(name: &str, v: &str) -> Value {
+    json!({"type": 3, "name": name, "value": v})
+}
+
+fn content(s: &Sent) -> String {
+    s.json
+        .as_ref()
+        .and_then(|j| j["content"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn is_private(s: &Sent) -> bool {
+    s.json
+        .as_ref()
+        .and_then(|j| j["flags"].as_u64())
+        .is_some_and(|f| f & 64 != 0)
+}
+
+/// Ask `/hexmeros rules` with `options` in the main channel, as user `user` (a picture costs
+/// from the asker's picture rate, so a test asking many spreads them over users): the
+/// acknowledgement must come in time, and the answer is the interaction's first followup.
+async fn ask(fake: &F, user: u64, options: Value) -> Sent {
+    let i: Interaction = fake
+        .slash(F::user(user), F::CHANNEL_ID, "hexmeros", rules(options))
+        .await;
+    let first = fake.first_response(&i, T).await.unwrap();
+    assert_eq!(first.status, 204, "first response {first:?}");
+    let sent = fake
+        .wait_responses(&i, T, 1, |s| {
+            s.method == "POST" && s.path.starts_with("/webhooks/")
+        })
+        .await
+        .unwrap();
+    sent.into_iter().next().unwrap()
+}
+
+/// The answer's one PNG, decoded: at least 200 px a side, and not one flat colour.
+fn picture(s: &Sent) -> image::RgbaImage {
+    let pngs: Vec<_> = s
+        .files
+        .iter()
+        .filter(|(n, _)| n.ends_with(".png"))
+        .collect();
+    assert_eq!(
+        pngs.len(),
+        1,
+        "files {:?}",
+        s.files.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    let (name, bytes) = pngs[0];
+    let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .to_rgba8();
+    assert!(
+        img.width() >= 200 && img.height() >= 200,
+        "{name} is too small"
+    );
+    let background = *img.get_pixel(0, 0);
+    let drawn = img.pixels().filter(|p| **p != background).count();
+    assert!(
+        drawn * 30 > (img.width() * img.height()) as usize,
+        "{name} is nearly blank"
+    );
+    img
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rules_answers_every_game_and_a_pieces_moves_with_a_picture() {
+    let fake = F::start().await;
+    let _bot = Bot::start(&fake).await;
+
+    let names = [
+        "HexiMeros",
+        "HexDame",
+        "Hexmeister",
+        "HexaEquo",
+        "Harmegedo",
+    ];
+    let mut sizes = Vec::new();
+    for (index, name) in names.iter().enumerate() {
+        let answer = ask(&fake, index as u64 + 1, json!([game_opt(index as u64)])).await;
+        assert!(is_private(&answer), "{name}: not private");
+        let text = content(&answer);
+        assert!(text.contains(&format!("{name} — rules in brief")), "{text}");
+        assert!(text.contains("Cell names"), "{text}");
+        let img = picture(&answer);
+        sizes.push((img.width(), img.height()));
+    }
+    // Five games, five legends (not one picture five times).
+    let mut distinct = sizes.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(distinct.len() >= 3, "{sizes:?}");
+
+    // Outside a game's thread and with no game named: HexiMeros.
+    let answer = ask(&fake, 6, json!([])).await;
+    assert!(content(&answer).contains("HexiMeros — rules in brief"));
+    picture(&answer);
+
+    // A piece's moves: a HexDame king in the centre reaches 24 cells.
+    let answer = ask(
+        &fake,
+        7,
+        json!([game_opt(1), str_opt("piece", "King"), str_opt("cell", "e5")]),
+    )
+    .await;
+    assert!(is_private(&answer));
+    let text = content(&answer);
+    assert!(text.contains("HexDame King on e5"), "{text}");
+    assert!(text.contains("24 targets"), "{text}");
+    assert!(text.contains("i9"), "{text}");
+    picture(&answer);
+
+    // No cell: the game's central one.
+    let answer = ask(&fake, 8, json!([str_opt("piece", "cavalier")])).await;
+    let text = content(&answer);
+    assert!(text.contains("HexiMeros Cavalier on Q20"), "{text}");
+    assert!(text.contains("24 targets"), "{text}");
+    picture(&answer);
+
+    // The piece option offers the pieces of the game named.
+    let focused = json!({"type": 3, "name": "piece", "value": "", "focused": true});
+    let i = fake
+        .autocomplete(
+            F::user(1),
+            F::CHANNEL_ID,
+            "hexmeros",
+            rules(json!([game_opt(4), focused])),
+        )
+        .await;
+    let s = fake.first_response(&i, T).await.unwrap();
+    let body = s.json.as_ref().unwrap();
+    assert_eq!(body["type"], 8, "{s:?}");
+    let offered: Vec<&str> = body["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        offered,
+        ["King", "Queen", "Rook", "Bishop", "Knight", "Pawn"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_rules_requests_get_a_private_sentence_and_no_picture() {
+    let fake = F::start().await;
+    let _bot = Bot::start(&fake).await;
+    let cases: [(Value, &str); 4] = [
+        // HexDame has no queen.
+        (
+            json!([game_opt(1), str_opt("piece", "queen")]),
+            "HexDame has no piece called \"queen\"",
+        ),
+        // Q21 is not a HexiMeros cell (a column holds every other row).
+        (
+            json!([str_opt("piece", "Regent"), str_opt("cell", "Q21")]),
+            "not a cell of the HexiMeros board",
+        ),
+        // A Harmegedo pawn would already have promoted on rank 8.
+        (
+            json!([
+                game_opt(4),
+                str_opt("piece", "pawn"),
+                str_opt("cell", "0.e8")
+            ]),
+            "cannot stand on 0.e8",
+        ),
+        // A cell without a piece says nothing.
+        (json!([str_opt("cell", "Q26")]), "give a piece too"),
+    ];
+    for (user, (options, expected)) in (1..).zip(cases) {
+        let answer = ask(&fake, user, options).await;
+        let text = content(&answer);
+        assert!(text.contains(expected), "{expected:?} not in {text:?}");
+        assert!(is_private(&answer), "{text}");
+        assert!(answer.files.is_empty(), "a picture with {text:?}");
+    }
+}
