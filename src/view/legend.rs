@@ -239,7 +239,7 @@ pub fn legend_png(kind: GameKind, size: Option<u32>) -> Result<Vec<u8>, HelpErro
 }
 
 /// Cap height of a legend name, in hex radii.
-const NAME_SIZE: f32 = 0.42;
+const NAME_SIZE: f32 = 0.5;
 
 /// Lays `(name, tile)` entries out top to bottom in one or two columns, each name to the right
 /// of its tile. Tiles sit on whole hexes of the board's own lattice: a flat-topped column
@@ -249,7 +249,7 @@ fn set_in_columns(
     orientation: Orientation,
     entries: Vec<(String, Tile)>,
 ) -> (Vec<Tile>, Vec<Label>) {
-    let per_column = if entries.len() > 4 {
+    let per_column = if entries.len() > 3 {
         entries.len().div_ceil(2)
     } else {
         entries.len()
