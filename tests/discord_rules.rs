@@ -87,8 +87,13 @@ fn is_private(s: &Sent) -> bool {
 /// from the asker's picture rate, so a test asking many spreads them over users): the
 /// acknowledgement must come in time, and the answer is the interaction's first followup.
 async fn ask(fake: &F, user: u64, options: Value) -> Sent {
+    ask_in(fake, F::CHANNEL_ID, user, options).await
+}
+
+/// [`ask`] in `channel`.
+async fn ask_in(fake: &F, channel: u64, user: u64, options: Value) -> Sent {
     let i: Interaction = fake
-        .slash(F::user(user), F::CHANNEL_ID, "hexmeros", rules(options))
+        .slash(F::user(user), channel, "hexmeros", rules(options))
         .await;
     let first = fake.first_response(&i, T).await.unwrap();
     assert_eq!(first.status, 204, "first response {first:?}");
@@ -99,6 +104,18 @@ async fn ask(fake: &F, user: u64, options: Value) -> Sent {
         .await
         .unwrap();
     sent.into_iter().next().unwrap()
+}
+
+/// The values an autocomplete answered.
+fn choices(s: &Sent) -> Vec<String> {
+    let body = s.json.as_ref().unwrap();
+    assert_eq!(body["type"], 8, "{s:?}");
+    body["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap().to_string())
+        .collect()
 }
 
 /// The answer's one PNG, decoded: at least 200 px a side, and not one flat colour.
@@ -195,18 +212,61 @@ async fn rules_answers_every_game_and_a_pieces_moves_with_a_picture() {
             rules(json!([game_opt(4), focused])),
         )
         .await;
-    let s = fake.first_response(&i, T).await.unwrap();
-    let body = s.json.as_ref().unwrap();
-    assert_eq!(body["type"], 8, "{s:?}");
-    let offered: Vec<&str> = body["data"]["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["value"].as_str().unwrap())
-        .collect();
+    let offered = choices(&fake.first_response(&i, T).await.unwrap());
     assert_eq!(
         offered,
         ["King", "Queen", "Rook", "Bishop", "Knight", "Pawn"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_games_thread_rules_are_that_games() {
+    let fake = F::start().await;
+    let _bot = Bot::start(&fake).await;
+    // A HexDame game against a bot starts at once, in a thread of its own.
+    let i = fake
+        .slash(
+            F::user(1),
+            F::CHANNEL_ID,
+            "hexmeros",
+            json!([{"type": 1, "name": "start", "options": [
+                {"type": 6, "name": "p1", "value": F::user(1).to_string()},
+                {"type": 4, "name": "game", "value": 1},
+                {"type": 4, "name": "bots", "value": 1},
+            ]}]),
+        )
+        .await;
+    fake.first_response(&i, T).await.unwrap();
+    let deadline = tokio::time::Instant::now() + T;
+    let thread = loop {
+        if let Some((thread, _, _)) = fake.threads().into_iter().next() {
+            break thread;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no game thread was opened"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+
+    let answer = ask_in(&fake, thread, 2, json!([])).await;
+    assert!(
+        content(&answer).contains("HexDame — rules in brief"),
+        "{}",
+        content(&answer)
+    );
+    picture(&answer);
+    // Naming a game still wins over the thread's.
+    let answer = ask_in(&fake, thread, 3, json!([game_opt(2)])).await;
+    assert!(content(&answer).contains("Hexmeister — rules in brief"));
+
+    let focused = json!({"type": 3, "name": "piece", "value": "k", "focused": true});
+    let i = fake
+        .autocomplete(F::user(2), thread, "hexmeros", rules(json!([focused])))
+        .await;
+    assert_eq!(
+        choices(&fake.first_response(&i, T).await.unwrap()),
+        ["King"]
     );
 }
 
