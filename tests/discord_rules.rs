@@ -106,6 +106,24 @@ async fn ask_in(fake: &F, channel: u64, user: u64, options: Value) -> Sent {
     sent.into_iter().next().unwrap()
 }
 
+/// What Discord counts toward a command's 8000 characters: names, descriptions and choice
+/// names and values, of the command, its options, subcommands and choices.
+fn characters(v: &Value) -> usize {
+    match v {
+        Value::Object(m) => m
+            .iter()
+            .map(|(k, x)| match (k.as_str(), x) {
+                ("name" | "description" | "value", Value::String(s)) => s.chars().count(),
+                ("value", n @ Value::Number(_)) => n.to_string().len(),
+                ("options" | "choices", x) => characters(x),
+                _ => 0,
+            })
+            .sum(),
+        Value::Array(a) => a.iter().map(characters).sum(),
+        _ => 0,
+    }
+}
+
 /// The values an autocomplete answered.
 fn choices(s: &Sent) -> Vec<String> {
     let body = s.json.as_ref().unwrap();
@@ -152,6 +170,36 @@ fn picture(s: &Sent) -> image::RgbaImage {
 async fn rules_answers_every_game_and_a_pieces_moves_with_a_picture() {
     let fake = F::start().await;
     let _bot = Bot::start(&fake).await;
+
+    // Registered as a subcommand with its three options, the command still within Discord's
+    // 8000 characters of names, descriptions and choices.
+    let deadline = tokio::time::Instant::now() + T;
+    let hexmeros = loop {
+        let found = fake
+            .commands()
+            .into_iter()
+            .find(|c| c["name"] == "hexmeros");
+        if let Some(c) = found {
+            break c;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no commands");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let sub = hexmeros["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "rules")
+        .expect("a rules subcommand");
+    let options: Vec<&str> = sub["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(options, ["game", "piece", "cell"]);
+    let used = characters(&hexmeros);
+    assert!((1000..=8000).contains(&used), "{used} characters");
 
     let names = [
         "HexiMeros",
