@@ -216,7 +216,7 @@ pub fn legend_scene(kind: GameKind) -> Result<Scene, HelpError> {
             })?;
         lifted.push((e.name, tile));
     }
-    let (tiles, labels) = set_in_columns(orientation, lifted);
+    let (tiles, labels) = set_in_columns(orientation, lifted)?;
     Ok(Scene {
         orientation,
         rotation: 0,
@@ -234,7 +234,11 @@ pub fn legend_scene(kind: GameKind) -> Result<Scene, HelpError> {
 /// The legend picture as PNG bytes, `size` px on its long side (default [`LEGEND_SIZE`]).
 pub fn legend_png(kind: GameKind, size: Option<u32>) -> Result<Vec<u8>, HelpError> {
     let scene = legend_scene(kind)?;
-    let theme = Theme::new(size.unwrap_or(LEGEND_SIZE));
+    let size = size.unwrap_or(LEGEND_SIZE);
+    let mut theme = Theme::new(size);
+    // Names are set beside their tiles by their width in hex radii: not capped small as rim
+    // labels are, so they are drawn as wide as they were measured (and readable).
+    theme.label_px_max = size as f32;
     Ok(hexmeros_render::render_png(&scene, &theme).map_err(ViewError::from)?)
 }
 
@@ -248,21 +252,19 @@ const NAME_SIZE: f32 = 0.5;
 fn set_in_columns(
     orientation: Orientation,
     entries: Vec<(String, Tile)>,
-) -> (Vec<Tile>, Vec<Label>) {
+) -> Result<(Vec<Tile>, Vec<Label>), ViewError> {
     let per_column = if entries.len() > 3 {
         entries.len().div_ceil(2)
     } else {
         entries.len()
     };
-    // Bold text is about 0.72 of its cap height wide per character, cap height 0.73 em.
-    let width = |s: &str| s.chars().count() as f32 * NAME_SIZE * 0.72;
-    let first_width = entries
+    let widths = entries
         .iter()
-        .take(per_column)
-        .map(|(n, _)| width(n))
-        .fold(0.0, f32::max);
+        .map(|(n, _)| hexmeros_render::label_width(n, NAME_SIZE))
+        .collect::<Result<Vec<f32>, _>>()?;
+    let first_width = widths.iter().take(per_column).copied().fold(0.0, f32::max);
     // From a tile's centre: its half, the gap, the name, a margin, the next tile's half.
-    let needed = 1.0 + 0.4 + first_width + 1.6 + 1.0;
+    let needed = 1.0 + 0.3 + first_width + 1.5 + 1.0;
     let (down, across) = match orientation {
         Orientation::FlatTop => {
             let w = ((needed / 1.5).ceil() as i32 + 1) & !1;
@@ -275,12 +277,12 @@ fn set_in_columns(
     };
     let mut tiles = Vec::new();
     let mut labels = Vec::new();
-    for (i, (name, mut tile)) in entries.into_iter().enumerate() {
+    for (i, ((name, mut tile), width)) in entries.into_iter().zip(widths).enumerate() {
         let (col, row) = ((i / per_column) as i32, (i % per_column) as i32);
         tile.hex = Hex::new(col * across.q + row * down.q, col * across.r + row * down.r);
         let (x, y) = hex_to_world(orientation, 0, HexPoint::from(tile.hex));
         tiles.push(tile);
-        let at = world_to_hex(orientation, 0, (x + 1.4 + width(&name) / 2.0, y));
+        let at = world_to_hex(orientation, 0, (x + 1.3 + width / 2.0, y));
         labels.push(Label {
             at,
             text: name,
@@ -288,7 +290,7 @@ fn set_in_columns(
             colour: LABEL,
         });
     }
-    (tiles, labels)
+    Ok((tiles, labels))
 }
 
 // ---------------------------------------------------------------------------------------------
