@@ -89,7 +89,7 @@ const HEXDAME_PIECES: [PieceHelp; 2] = [
     piece(
         "king",
         "King",
-        "a man that ended on the far back rank: flies any distance along the 6 directions, and captures by jumping a piece at any distance to any empty cell beyond",
+        "a man that ended on the far back rank: flies any distance along the 6 directions, and captures by jumping an enemy piece at any distance to any empty cell beyond",
     ),
 ];
 
@@ -177,7 +177,7 @@ pub fn key_rules(kind: GameKind) -> &'static [&'static str] {
             "Token: stage moves and take them back freely; nothing counts until you pass the Token. One piece moves, at most one capture.",
             "Check: if your staged move attacks a Sovereign you may declare Check; its player must relieve it next turn. If your move leaves your Sovereign attacked, that attacker may declare Check upon you and you must change it.",
             "Flat directions: the 6 touching cells. Line directions: between two of them to the cell beyond (same shade).",
-            "A Militant reaching its Center Line may become any piece but a Sovereign, else it gets the Hat. Ground Zero (Q26): a piece stopping there moves doubled next time (★).",
+            "A Militant reaching its Center Line may become any piece but a Sovereign, else it gets the Hat. Ground Zero (Q26): a piece stopping there moves doubled next time (★; not a Regent, Prelate or Alcazar).",
         ],
         GameKind::HexDame => &[
             "Two players, White and Black; White starts. Draughts on 61 hexagonal cells.",

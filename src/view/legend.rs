@@ -650,6 +650,61 @@ mod tests {
         assert_ne!(decode(&plain).as_raw(), img.as_raw());
     }
 
+    /// Where `to` lies from `from` in the moves picture of a piece on `from` (turned as it is
+    /// drawn): "up", "up-right", "right", … (y grows downward).
+    fn drawn_direction(kind: GameKind, from: &str, to: &str) -> &'static str {
+        let piece = &help::pieces(kind)[0];
+        let game = read(&lone_piece(kind, piece, from).unwrap()).unwrap();
+        let view = common::view_of(&game);
+        let scene = super::super::scene(&game, &ViewOptions::default()).unwrap();
+        let world = |name: &str| {
+            let h = view.locate(name).unwrap();
+            hex_to_world(scene.orientation, scene.rotation, HexPoint::from(h))
+        };
+        let ((x0, y0), (x1, y1)) = (world(from), world(to));
+        let (dx, dy) = (x1 - x0, y1 - y0);
+        let flat = |d: f32| d.abs() < 0.3;
+        match (flat(dx), flat(dy), dx > 0.0, dy > 0.0) {
+            (true, _, _, false) => "up",
+            (true, _, _, true) => "down",
+            (_, true, true, _) => "right",
+            (_, true, false, _) => "left",
+            (_, _, true, false) => "up-right",
+            (_, _, false, false) => "up-left",
+            (_, _, true, true) => "down-right",
+            (_, _, false, true) => "down-left",
+        }
+    }
+
+    #[test]
+    fn the_cell_names_text_tells_the_directions_the_picture_shows() {
+        let claims = [
+            (GameKind::HexiMeros, "Q26", "Q28", "up"),
+            (GameKind::HexiMeros, "Q26", "R27", "up-right"),
+            (GameKind::HexiMeros, "Q26", "R25", "down-right"),
+            (GameKind::HexDame, "e5", "f5", "up-right"),
+            (GameKind::HexDame, "e5", "e6", "up-left"),
+            (GameKind::HexDame, "e5", "f6", "up"),
+            (GameKind::Hexmeister, "f6", "g7", "right"),
+            (GameKind::Hexmeister, "f6", "f7", "up-right"),
+            (GameKind::Hexmeister, "f6", "e6", "up-left"),
+            (GameKind::HexaEquo, "I8", "J8", "right"),
+            (GameKind::HexaEquo, "I8", "I9", "down-right"),
+            (GameKind::HexaEquo, "I8", "H9", "down-left"),
+            // "In front" on the bent ring is towards the centre: up, one way or the other.
+            (GameKind::Harmegedo, "0.e1", "0.e2", "up*"),
+        ];
+        for (kind, from, to, said) in claims {
+            let text = help::cell_names(kind);
+            assert!(text.contains(to), "{kind}: the text does not name {to}");
+            let drawn = drawn_direction(kind, from, to);
+            match said.strip_suffix('*') {
+                Some(prefix) => assert!(drawn.starts_with(prefix), "{kind} {from} → {to}: {drawn}"),
+                None => assert_eq!(drawn, said, "{kind} {from} → {to}"),
+            }
+        }
+    }
+
     #[test]
     fn bad_input_is_named() {
         assert!(matches!(
