@@ -369,6 +369,30 @@ fn lone_piece(kind: GameKind, piece: &PieceHelp, cell: &str) -> Result<Value, He
     })
 }
 
+/// Why the first seat's `piece` is never found on `cell` in a game, where the position rules
+/// accept it (a piece that would have been promoted on its way there).
+fn never_there(kind: GameKind, piece: &PieceHelp, cell: &str) -> Option<&'static str> {
+    match (kind, piece.key, piece.hatted) {
+        (GameKind::HexDame, "man", _) => {
+            use crate::games::hexdame::{Colour, HexDame};
+            let c = HexDame::geometry().parse(cell)?;
+            HexDame::back_rank(Colour::Black)
+                .contains(c)
+                .then_some("a White man ending there is crowned king (Black's back rank)")
+        }
+        (GameKind::HexiMeros, "militant", false) => {
+            use crate::games::heximeros::BOARD;
+            let c = BOARD.geometry.parse(cell)?;
+            // Silver's forward coordinate is the display row (rules §2.4); its Center Line is
+            // row 26.
+            (BOARD.geometry.hex(c).to_doubled().1 >= 0).then_some(
+                "a Militant reaching its Center Line (row 26) is promoted or gets the Hat",
+            )
+        }
+        _ => None,
+    }
+}
+
 /// HexaEquo's board is its tiles: a disc is shown on its tile and the six around it, a ring on
 /// every tile it could reach (the 12 at distance 2) with only four of the six between, to show
 /// that a missing tile does not stop it. Black and white tiles alternate (9 of each at most).
@@ -447,6 +471,13 @@ pub fn piece_moves(
         game: kind.name(),
         cell: asked.trim().to_string(),
     })?;
+    if let Some(reason) = never_there(kind, found, &cell) {
+        return Err(HelpError::CannotStand {
+            piece: found.name,
+            cell,
+            reason: reason.into(),
+        });
+    }
     let position = lone_piece(kind, found, &cell)?;
     let game = read(&position).map_err(|e| HelpError::CannotStand {
         piece: found.name,
@@ -722,5 +753,13 @@ mod tests {
             piece_moves(GameKind::HexDame, "king", Some("z9"), None),
             Err(HelpError::NotACell { .. })
         ));
+        // Pieces that would have been promoted on their way there.
+        let e = piece_moves(GameKind::HexDame, "man", Some("i9"), None).unwrap_err();
+        assert!(e.to_string().contains("crowned"), "{e}");
+        assert!(piece_moves(GameKind::HexDame, "man", Some("h8"), None).is_ok());
+        let e = piece_moves(GameKind::HexiMeros, "militant", Some("Q26"), None).unwrap_err();
+        assert!(e.to_string().contains("Center Line"), "{e}");
+        assert!(piece_moves(GameKind::HexiMeros, "militant", Some("Q24"), None).is_ok());
+        assert!(piece_moves(GameKind::HexiMeros, "hatted militant", Some("Q50"), None).is_ok());
     }
 }
