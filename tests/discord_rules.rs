@@ -19,7 +19,7 @@ const START_MS: i64 = 1_767_225_600_000;
 
 /// One bot process on a temporary database.
 struct Bot {
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
     child: Child,
 }
 
@@ -44,8 +44,31 @@ impl Bot {
             .spawn()
             .unwrap();
         fake.wait_ready(T).await.unwrap();
-        Bot { _dir: dir, child }
+        Bot { dir, child }
     }
+}
+
+impl Bot {
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("bot.log")).unwrap_or_default()
+    }
+}
+
+/// Every first response came in time, the bot called nothing the fake does not know, and it
+/// logged no internal error (a refusal is not one).
+fn assert_clean(fake: &F, bot: &Bot) {
+    assert!(
+        fake.late_callbacks().is_empty(),
+        "late first responses: {:?}",
+        fake.late_callbacks()
+    );
+    let unexpected = fake.unexpected();
+    assert!(unexpected.is_empty(), "unexpected calls: {unexpected:?}");
+    let log = bot.log();
+    assert!(
+        !log.contains(" ERROR ") && !log.contains("panicked"),
+        "{log}"
+    );
 }
 
 impl Drop for Bot {
@@ -169,7 +192,7 @@ fn picture(s: &Sent) -> image::RgbaImage {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rules_answers_every_game_and_a_pieces_moves_with_a_picture() {
     let fake = F::start().await;
-    let _bot = Bot::start(&fake).await;
+    let bot = Bot::start(&fake).await;
 
     // Registered as a subcommand with its three options, the command still within Discord's
     // 8000 characters of names, descriptions and choices.
@@ -265,12 +288,13 @@ async fn rules_answers_every_game_and_a_pieces_moves_with_a_picture() {
         offered,
         ["King", "Queen", "Rook", "Bishop", "Knight", "Pawn"]
     );
+    assert_clean(&fake, &bot);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_a_games_thread_rules_are_that_games() {
     let fake = F::start().await;
-    let _bot = Bot::start(&fake).await;
+    let bot = Bot::start(&fake).await;
     // A HexDame game against a bot starts at once, in a thread of its own.
     let i = fake
         .slash(
@@ -316,12 +340,13 @@ async fn in_a_games_thread_rules_are_that_games() {
         choices(&fake.first_response(&i, T).await.unwrap()),
         ["King"]
     );
+    assert_clean(&fake, &bot);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_rules_requests_get_a_private_sentence_and_no_picture() {
     let fake = F::start().await;
-    let _bot = Bot::start(&fake).await;
+    let bot = Bot::start(&fake).await;
     let cases: [(Value, &str); 4] = [
         // HexDame has no queen.
         (
@@ -352,4 +377,5 @@ async fn bad_rules_requests_get_a_private_sentence_and_no_picture() {
         assert!(is_private(&answer), "{text}");
         assert!(answer.files.is_empty(), "a picture with {text:?}");
     }
+    assert_clean(&fake, &bot);
 }
