@@ -181,6 +181,15 @@ fn shared() -> Result<&'static Renderer, RenderError> {
         .ok_or(RenderError::Font("DejaVu Sans"))
 }
 
+/// How wide a [`Label`] of `text` at `size` (its cap height in hex radii) is drawn, in world
+/// units (hex radius 1): for a caller that sets a label beside something (the bot's legend
+/// puts a piece's name to the right of its tile) rather than centred on a point.
+pub fn label_width(text: &str, size: f32) -> Result<f32, RenderError> {
+    let fonts = &shared()?.fonts;
+    let size = layout::label_size(size);
+    Ok(fonts.measure_em(text::Face::Bold, text) * size / text::CAP_HEIGHT_EM)
+}
+
 /// [`Renderer::render_png`] on the shared renderer.
 pub fn render_png(scene: &Scene, theme: &Theme) -> Result<Vec<u8>, RenderError> {
     shared()?.render_png(scene, theme)

@@ -308,3 +308,14 @@ fn a_busy_picture_stays_under_a_mebibyte() {
     assert!(png.len() <= 1 << 20, "{} bytes", png.len());
     decode(&png);
 }
+
+#[test]
+fn a_label_is_as_wide_as_its_text_and_size() {
+    let w = |t: &str, size: f32| hexmeros_render::label_width(t, size).unwrap();
+    assert!(w("WWWW", 0.5) > w("iiii", 0.5));
+    assert!((w("Regent", 1.0) - 2.0 * w("Regent", 0.5)).abs() < 1e-4);
+    assert!(w("Regent Regent", 0.5) > 2.0 * w("Regent", 0.5));
+    // Nonsense sizes are no label, as the page layout counts them.
+    assert_eq!(w("Regent", f32::NAN), 0.0);
+    assert_eq!(w("", 0.5), 0.0);
+}

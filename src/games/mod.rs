@@ -7,6 +7,7 @@
 mod any;
 pub mod error;
 pub mod harmegedo;
+pub mod help;
 pub mod hexaequo;
 pub mod hexdame;
 pub mod heximeros;

@@ -44,6 +44,7 @@ mod hexaequo;
 mod hexdame;
 mod heximeros;
 mod hexmeister;
+pub mod legend;
 
 use hexmeros_render::{Arrow, GlyphState, HeaderLine, Hex, Marker, Rgba, Scene, Theme};
 

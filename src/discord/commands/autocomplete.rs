@@ -16,7 +16,7 @@ use super::super::{Data, Error};
 use super::resolve_game;
 
 /// The value of a (possibly nested) option of the interaction, as text.
-fn option_text(options: &[serenity::CommandDataOption], name: &str) -> Option<String> {
+pub(super) fn option_text(options: &[serenity::CommandDataOption], name: &str) -> Option<String> {
     for o in options {
         match &o.value {
             serenity::CommandDataOptionValue::SubCommand(inner)

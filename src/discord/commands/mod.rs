@@ -17,11 +17,13 @@ use super::{Context, Data, Error};
 mod autocomplete;
 mod info;
 mod play;
+mod rules;
 mod start;
 mod votes;
 
 use info::{admin, board, games, history, notify, score};
 use play::{challenge, check, concede, draw, move_, pass, prefer, resign, takeback};
+use rules::rules;
 use start::start;
 use votes::vote;
 
@@ -309,6 +311,7 @@ impl GameChoice {
         "board",
         "history",
         "games",
+        "rules",
         "notify",
         "admin"
     ),
