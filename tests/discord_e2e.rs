@@ -177,10 +177,6 @@ fn group(group: &str, name: &str, options: Value) -> Value {
     json!([{ "type": 2, "name": group, "options": sub(name, options) }])
 }
 
-fn is_private(s: &Sent) -> bool {
-    s.json.as_ref().unwrap()["flags"].as_u64().unwrap_or(0) & 64 == 64
-}
-
 /// A slash command by `user` in `channel`, acknowledged in time: its reply.
 async fn slash(fake: &F, user: u64, channel: u64, name: &str, options: Value) -> Sent {
     let i = fake.slash(user, channel, name, options).await;

@@ -1,58 +1,20 @@
 #![allow(clippy::unwrap_used)]
 //! End-to-end tests of `/hexmeros rules`: the real `hexmeros serve` binary against the fake
-//! Discord of `tests/support/fake_discord.rs` (the harness of `tests/discord_e2e.rs`, cut down
-//! to what rules help needs). Every answer is private; a legend or a piece's moves comes as a
-//! PNG, bad input as a sentence and nothing else.
+//! Discord of `tests/support/fake_discord.rs` (the harness of `tests/support/bot.rs`). Every
+//! answer is private; a legend or a piece's moves comes as a PNG, bad input as a sentence and
+//! nothing else.
 
+#[path = "support/bot.rs"]
+mod bot;
 #[path = "support/fake_discord.rs"]
 mod fake_discord;
 
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use fake_discord::{FakeDiscord as F, Interaction, Sent};
 use serde_json::{Value, json};
 
-const T: Duration = Duration::from_secs(15);
-/// 2026-01-01, the tests' starting time.
-const START_MS: i64 = 1_767_225_600_000;
-
-/// One bot process on a temporary database.
-struct Bot {
-    dir: tempfile::TempDir,
-    child: Child,
-}
-
-impl Bot {
-    async fn start(fake: &F) -> Bot {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
-        let log = std::fs::File::create(dir.path().join("bot.log")).unwrap();
-        let db = format!("sqlite://{}", dir.path().join("bot.db").display());
-        let child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
-            .arg("serve")
-            .current_dir(dir.path())
-            .env("DISCORD_TOKEN", "fake-token")
-            .env("DISCORD_API_BASE", fake.api_base())
-            .env("DATABASE_URL", db)
-            .env("DEV_GUILD_ID", F::GUILD_ID.to_string())
-            .env("HEXMEROS_CLOCK_FILE", dir.path().join("clock"))
-            .env("HEXMEROS_TICK_MS", "100")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        fake.wait_ready(T).await.unwrap();
-        Bot { dir, child }
-    }
-}
-
-impl Bot {
-    fn log(&self) -> String {
-        std::fs::read_to_string(self.dir.path().join("bot.log")).unwrap_or_default()
-    }
-}
+use bot::{Bot, T, content, is_private, str_opt};
 
 /// Every first response came in time, the bot called nothing the fake does not know, and it
 /// logged no internal error (a refusal is not one).
@@ -71,13 +33,6 @@ fn assert_clean(fake: &F, bot: &Bot) {
     );
 }
 
-impl Drop for Bot {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn rules(options: Value) -> Value {
     json!([{ "type": 1, "name": "rules", "options": options }])
 }
@@ -85,25 +40,6 @@ fn rules(options: Value) -> Value {
 /// `game`: the index of the choice (0 HexiMeros, 1 HexDame, …), as poise registers choices.
 fn game_opt(index: u64) -> Value {
     json!({"type": 4, "name": "game", "value": index})
-}
-
-fn str_opt(name: &str, v: &str) -> Value {
-    json!({"type": 3, "name": name, "value": v})
-}
-
-fn content(s: &Sent) -> String {
-    s.json
-        .as_ref()
-        .and_then(|j| j["content"].as_str())
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn is_private(s: &Sent) -> bool {
-    s.json
-        .as_ref()
-        .and_then(|j| j["flags"].as_u64())
-        .is_some_and(|f| f & 64 != 0)
 }
 
 /// Ask `/hexmeros rules` with `options` in the main channel, as user `user` (a picture costs

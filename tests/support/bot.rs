@@ -263,6 +263,14 @@ pub fn id_with(body: &Value, action: &str) -> String {
         .unwrap_or_else(|| panic!("no {action} control in {body}"))
 }
 
+/// Whether a followup or message is private (ephemeral).
+pub fn is_private(s: &Sent) -> bool {
+    s.json
+        .as_ref()
+        .and_then(|j| j["flags"].as_u64())
+        .is_some_and(|f| f & 64 != 0)
+}
+
 /// The id of the message a post made.
 pub fn message_id(s: &Sent) -> u64 {
     s.response["id"].as_str().unwrap().parse().unwrap()
