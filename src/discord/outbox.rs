@@ -31,8 +31,10 @@ use hexmeros::store::{Done, Entry};
 use super::Data;
 use super::deliver::{self, Outcome};
 
-/// The most lanes delivered at once by the background task.
-const PARALLEL: usize = 4;
+/// The most lanes delivered at once by the background task. Their calls keep the bot's pace
+/// (`pace`), so this bounds lanes waiting on Discord (a retry's pause, a slow answer) rather than
+/// the calls made: after an outage, many lanes get through at once.
+const PARALLEL: usize = 16;
 /// The longest pause between two tries of a failing entry.
 const MAX_BACKOFF: Duration = Duration::from_secs(300);
 /// The pause between tries of an entry Discord refused for lack of access.
