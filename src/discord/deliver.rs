@@ -289,11 +289,14 @@ pub async fn deliver(
         }
         lanes.insert(e.lane());
     }
+    let mut left = false;
     for lane in &lanes {
-        data.outbox.drain(http, data, lane).await;
+        left |= !data.outbox.drain(http, data, lane).await;
     }
     // Whatever is left (a lane waiting after a failure) is the background task's.
-    data.outbox.wake();
+    if left {
+        data.outbox.wake();
+    }
     // Bots act after a person: in their own task, so the person's reply does not wait for them.
     if origin.actor.is_some() {
         for g in games {

@@ -192,36 +192,41 @@ impl Deliverer {
 
     /// Deliver a lane's pending entries in order until it is empty or an entry fails (the lane
     /// then waits; the background task tries again), for a command or a bot that is waiting on
-    /// them: as urgent as a command's own calls (`pace`). Returns how many entries left the
-    /// outbox.
-    pub async fn drain(&self, http: &Arc<Http>, data: &Data, lane: &str) -> usize {
-        self.drain_as(http, data, lane, false).await
+    /// them: as urgent as a command's own calls (`pace`). Returns whether the lane is empty.
+    pub async fn drain(&self, http: &Arc<Http>, data: &Data, lane: &str) -> bool {
+        self.drain_as(http, data, lane, false).await.1
     }
 
-    /// `drain`; `background`: each entry's calls paced by its own priority.
-    async fn drain_as(&self, http: &Arc<Http>, data: &Data, lane: &str, background: bool) -> usize {
+    /// `drain`; `background`: each entry's calls paced by its own priority. Returns how many
+    /// entries left the outbox, and whether the lane is empty.
+    async fn drain_as(
+        &self,
+        http: &Arc<Http>,
+        data: &Data,
+        lane: &str,
+        background: bool,
+    ) -> (usize, bool) {
         let lock = self.lock_of(lane);
         let _held = lock.lock().await;
         let mut done = 0;
         loop {
             if self.waiting_until(lane).is_some() || self.stopping() {
-                break;
+                return (done, false);
             }
             let entry = match data.host.outbox_head(lane).await {
                 Ok(Some(e)) => e,
-                Ok(None) => break,
+                Ok(None) => return (done, true),
                 Err(e) => {
                     tracing::warn!(lane, error = %e, "the outbox cannot be read");
                     self.fail(lane, Failure::Transient);
-                    break;
+                    return (done, false);
                 }
             };
             if !self.one(http, data, &entry, background).await {
-                break;
+                return (done, false);
             }
             done += 1;
         }
-        done
     }
 
     /// Deliver one entry; true if it left the outbox.
@@ -336,7 +341,7 @@ impl Deliverer {
             let (http, data) = (http.clone(), data.clone());
             tokio::spawn(async move {
                 let _permit = permit;
-                let sent = me.drain_as(&http, &data, &lane, true).await;
+                let (sent, _) = me.drain_as(&http, &data, &lane, true).await;
                 // The table has seen what a game's bots did (or what a timer or an outage left):
                 // they may act again.
                 if sent > 0

@@ -89,9 +89,6 @@ impl GameHost {
         let _guard = Driving(&self.driving, game);
         let mut fx = Vec::new();
         for _ in 0..max {
-            if self.told_pending(game).await? {
-                break;
-            }
             match self.bot_step(game).await? {
                 Some(mut more) => fx.append(&mut more),
                 None => break,
@@ -122,6 +119,9 @@ impl GameHost {
             let Some(action) = state.bot_action() else {
                 return Ok(None);
             };
+            if self.told_pending(game).await? {
+                return Ok(None);
+            }
             // Think without holding the game's lock: people may vote or look meanwhile.
             let chosen = match action {
                 BotAction::Move { level, .. } => Some(self.think(&state, level).await?),

@@ -129,7 +129,7 @@ impl Store {
         );
         let rows = sqlx::query(&sql)
             .bind(limit)
-            .fetch_all(&self.writer)
+            .fetch_all(&self.pool)
             .await?;
         Ok(rows.into_iter().map(entry).collect::<Result<_, _>>()?)
     }
@@ -140,7 +140,7 @@ impl Store {
             format!("SELECT {COLUMNS} WHERE done_at IS NULL AND lane = $1 ORDER BY id LIMIT 1");
         let row = sqlx::query(&sql)
             .bind(lane)
-            .fetch_optional(&self.writer)
+            .fetch_optional(&self.pool)
             .await?;
         Ok(row.map(entry).transpose()?)
     }
@@ -148,7 +148,7 @@ impl Store {
     /// Every pending entry, oldest first (for operators and tests).
     pub async fn outbox_pending(&self) -> Result<Vec<Entry>, StoreError> {
         let sql = format!("SELECT {COLUMNS} WHERE done_at IS NULL ORDER BY id");
-        let rows = sqlx::query(&sql).fetch_all(&self.writer).await?;
+        let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
         Ok(rows.into_iter().map(entry).collect::<Result<_, _>>()?)
     }
 
