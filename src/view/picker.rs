@@ -137,9 +137,12 @@ pub fn page(len: usize, page: usize) -> Paged {
     }
 }
 
+/// A cell name's sort key (see [`board_order`]): its runs of letters and of digits.
+pub type BoardOrder = Vec<(u8, u64, String)>;
+
 /// A sort key for cell names in board order: files then ranks as the board names them, numbers
 /// compared as numbers and letter runs by length first (`K2` < `K10` < `AA10`, `0.b1` < `1.a1`).
-pub fn board_order(name: &str) -> Vec<(u8, u64, String)> {
+pub fn board_order(name: &str) -> BoardOrder {
     let mut key = Vec::new();
     let mut rest = name;
     while let Some(c) = rest.chars().next() {
@@ -342,7 +345,7 @@ fn taken(
     }
     let now = occupants(&after);
     let from = origin.to_ascii_lowercase();
-    let mut out: Vec<(Vec<(u8, u64, String)>, String)> = before
+    let mut out: Vec<(BoardOrder, String)> = before
         .iter()
         .filter(|(cell, _)| **cell != from)
         .filter(|(cell, (o, _))| now.get(*cell).is_none_or(|(n, _)| n.owner != o.owner))
