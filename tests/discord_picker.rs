@@ -330,11 +330,16 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
     followup(&fake, &i4).await;
     wait_message(&fake, thread, before, &format!("played {mv}")).await;
     assert_eq!(bot.state(game).await.record().len(), 1);
+    // The picker of a turn gone by is refused politely, in place.
+    let again = button(&staged, "Another piece").unwrap();
+    let i5 = fake.button(u(1), thread, picker_id, &again).await;
+    let stale = step(&fake, &i5).await;
+    assert!(content(&stale).contains("earlier turn"), "{stale:?}");
 
     // One private message: no followup for the three picker steps, one edit each, all of the
     // same message.
     let mut edits = BTreeSet::new();
-    for i in [&i1, &i2, &i3] {
+    for i in [&i1, &i2, &i3, &i5] {
         let sent = fake.responses(i);
         let followups = sent
             .iter()
@@ -453,5 +458,72 @@ async fn every_move_of_a_far_reaching_piece_and_a_promotion_is_reached_by_paging
     let st = bot.state(game).await;
     assert_eq!(st.version(), version);
     assert!(st.staged().is_none());
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_lists_its_pieces_and_a_pieces_numbered_targets() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let store = hexmeros::store::Store::open(&bot.db_url()).await.unwrap();
+    let host = GameHost::new(store.clone(), Arc::new(SystemClock));
+    let dm = fake.open_dm(u(1));
+    for kind in [
+        GameKind::HexDame,
+        GameKind::Hexmeister,
+        GameKind::HexaEquo,
+        GameKind::Harmegedo,
+    ] {
+        let start = AnyGame::new(kind, Some(2), None).unwrap();
+        let players: Vec<i64> = [u(1), u(2)].iter().map(|&p| p as i64).collect();
+        let (game, _) = host
+            .create_from_position(&players, &start.to_json(), None)
+            .await
+            .unwrap();
+        let version = host.state(game).await.unwrap().version();
+        let i = fake
+            .button(u(1), dm, 1, &format!("{game}:pick:{version}"))
+            .await;
+        assert_eq!(callback_type(&fake, &i).await, 5, "{kind}");
+        let pieces = edit(&fake, &i).await;
+        let (from_id, _) = menu(&pieces);
+        let (options, _) = all_pages(&fake, u(1), dm, pieces.clone()).await;
+        let origins: BTreeSet<String> = start
+            .legal_moves()
+            .iter()
+            .map(|m| match m.find('@') {
+                Some(at) => m[..=at].to_string(),
+                None => m.split(['-', 'x', '*']).next().unwrap().to_string(),
+            })
+            .collect();
+        let values: BTreeSet<String> = options.iter().map(|o| o.1.clone()).collect();
+        assert_eq!(values, origins, "{kind}");
+        let origin = &options[0].1;
+        let i = fake
+            .select(u(1), dm, message_id(&pieces), &from_id, &[origin])
+            .await;
+        let zoomed = step(&fake, &i).await;
+        assert!(
+            zoomed.files.iter().any(|(n, _)| n.ends_with(".png")),
+            "{kind}: {zoomed:?}"
+        );
+        let (targets, _) = all_pages(&fake, u(1), dm, zoomed).await;
+        let moves: Vec<String> = start
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.starts_with(origin.as_str()))
+            .filter(|m| origin.ends_with('@') || m[origin.len()..].starts_with(['-', 'x', '*']))
+            .collect();
+        let cells: BTreeSet<String> = moves
+            .iter()
+            .map(|m| destination(m.rsplit('@').next().unwrap()))
+            .collect();
+        assert_eq!(
+            targets.len(),
+            cells.len(),
+            "{kind}: {targets:?} for {moves:?}"
+        );
+    }
+    store.close().await;
     assert_clean(&fake, &bot);
 }
