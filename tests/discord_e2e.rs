@@ -324,14 +324,27 @@ async fn moves_by_buttons_and_by_command_pass_the_token() {
     wait_message(&fake, game.thread, 0, "you have the Token").await;
     let (turn, body) = turn_message(&fake, game.thread);
 
-    // Silver by buttons: Move… → piece → destination (staged, private preview) → Pass Token.
+    // Silver by buttons: Move… → piece → target (staged, private preview) → Pass Token. The
+    // picker is one private message: the Move… answer is edited, then updated in place.
+    let edited = |i: Interaction| {
+        let fake = fake.clone();
+        async move {
+            fake.wait_responses(&i, T, 1, |s| {
+                s.method == "PATCH" && s.path.ends_with("/messages/@original")
+            })
+            .await
+            .unwrap()
+            .remove(0)
+        }
+    };
     let i = fake
         .button(u(1), game.thread, turn, &id_with(&body, "pick"))
         .await;
     acked(&fake, &i).await;
-    let picker = followup(&fake, &i).await;
+    let picker = edited(i).await;
+    let stored = fake.message(message_id(&picker)).unwrap();
+    assert_eq!(stored["flags"].as_u64().unwrap_or(0) & 64, 64, "private");
     let pj = picker.json.clone().unwrap();
-    assert_eq!(pj["flags"].as_u64().unwrap_or(0) & 64, 64, "private");
     let first = legal(GameKind::HexiMeros, &[]);
     let mv = first[0].clone();
     let from = mv.split(['-', 'x']).next().unwrap().to_string();
@@ -345,31 +358,47 @@ async fn moves_by_buttons_and_by_command_pass_the_token() {
         )
         .await;
     acked(&fake, &i).await;
-    let dests = followup(&fake, &i).await;
+    let dests = edited(i).await;
+    assert_eq!(message_id(&dests), message_id(&picker), "updated in place");
     let dj = dests.json.clone().unwrap();
-    let options: Vec<String> = dj["components"][0]["components"][0]["options"]
+    let options: Vec<(String, String)> = dj["components"][0]["components"][0]["options"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|o| o["value"].as_str().unwrap().to_string())
+        .map(|o| {
+            let label = o["label"].as_str().unwrap();
+            let cell = label
+                .split(" → ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap();
+            (cell.to_string(), o["value"].as_str().unwrap().to_string())
+        })
         .collect();
-    let expected: Vec<String> = first
+    let mut expected: Vec<String> = first
         .iter()
         .filter(|m| m.starts_with(&format!("{from}-")) || m.starts_with(&format!("{from}x")))
-        .cloned()
+        .map(|m| m.rsplit(['-', 'x']).next().unwrap().to_string())
         .collect();
-    assert_eq!(options, expected);
+    expected.sort();
+    let mut cells: Vec<String> = options.iter().map(|o| o.0.clone()).collect();
+    cells.sort();
+    assert_eq!(cells, expected);
+    let to = mv.rsplit(['-', 'x']).next().unwrap();
+    let number = &options.iter().find(|o| o.0 == to).unwrap().1;
     let i = fake
         .select(
             u(1),
             game.thread,
             message_id(&dests),
-            &id_with(&dj, "to"),
-            &[&mv],
+            &id_with(&dj, "target"),
+            &[number],
         )
         .await;
     acked(&fake, &i).await;
-    let staged = followup(&fake, &i).await;
+    let staged = edited(i).await;
     assert!(
         content(&staged).contains(&format!("staged **{mv}**")),
         "{staged:?}"
@@ -604,7 +633,13 @@ async fn a_button_from_before_a_restart_still_works() {
         .button(u(1), game.thread, turn, &id_with(&body, "pick"))
         .await;
     acked(&fake, &i).await;
-    let picker = followup(&fake, &i).await;
+    let picker = fake
+        .wait_responses(&i, T, 1, |s| {
+            s.method == "PATCH" && s.path.ends_with("/messages/@original")
+        })
+        .await
+        .unwrap()
+        .remove(0);
     assert!(content(&picker).contains("pick a piece"), "{picker:?}");
     // And a reaction on that message passes the Token once a move is staged.
     let mv = legal(GameKind::HexiMeros, &[])[0].clone();
@@ -1721,8 +1756,16 @@ async fn a_stranger_cannot_act_in_a_dm_on_someone_elses_game() {
     let dm = fake.open_dm(u(1));
     let r = click(&fake, u(1), dm, turn, &id_with(&body, "board")).await;
     assert_board(&r);
-    let r = click(&fake, u(1), dm, turn, &id_with(&body, "pick")).await;
-    assert!(content(&r).starts_with("pick a piece"), "{r:?}");
+    let i = fake.button(u(1), dm, turn, &id_with(&body, "pick")).await;
+    acked(&fake, &i).await;
+    let r = fake
+        .wait_responses(&i, T, 1, |s| {
+            s.method == "PATCH" && s.path.ends_with("/messages/@original")
+        })
+        .await
+        .unwrap()
+        .remove(0);
+    assert!(content(&r).contains("pick a piece"), "{r:?}");
     assert_clean(&fake, &bot);
 }
 

@@ -3,14 +3,16 @@
 //! and the version it was made at; a reaction is matched to a game through the stored turn
 //! message. So both keep working after a restart, and an old one is refused politely.
 
+mod picker;
+
 use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 use serenity::{
     ComponentInteraction, ComponentInteractionDataKind, CreateActionRow, CreateAttachment,
     CreateButton, CreateInteractionResponse, CreateInteractionResponseFollowup,
-    CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu, CreateSelectMenuKind,
-    CreateSelectMenuOption, FullEvent, Http, Interaction, Reaction, ReactionType,
+    CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, FullEvent, Http,
+    Interaction, Reaction, ReactionType,
 };
 
 use hexmeros::ai::Level;
@@ -41,12 +43,18 @@ pub async fn handle(
     }
 }
 
-/// A private reply: text, maybe a file, maybe components. Sent as a slash command's reply or a
-/// component's followup.
+/// A private reply: text, maybe a file, maybe components. Sent as a slash command's reply, a
+/// component's followup, or (the move picker) an edit of the message the component sits on.
 pub struct Reply {
     content: String,
     file: Option<CreateAttachment>,
     components: Vec<CreateActionRow>,
+    /// As an edit without a file: keep the message's picture (a page of the same piece's
+    /// targets) rather than remove it.
+    keep_file: bool,
+    /// A step of the move picker: it edits the click's own private message (the first step,
+    /// from a turn message, the deferred answer's), where other replies are followups.
+    edit: bool,
 }
 
 impl Reply {
@@ -55,6 +63,8 @@ impl Reply {
             content: content.into(),
             file: None,
             components: Vec::new(),
+            keep_file: false,
+            edit: false,
         }
     }
 
@@ -87,6 +97,26 @@ impl Reply {
             .add_files(files)
     }
 
+    /// The reply as an edit of the interaction's original message: its text, components and
+    /// files replace the message's (its picture stays when `keep_file` and there is no file).
+    fn into_edit(self) -> EditInteractionResponse {
+        let keep = self.keep_file;
+        let (content, files, components) = self.fitted();
+        let mut e = EditInteractionResponse::new()
+            .content(content)
+            .components(components);
+        if files.is_empty() {
+            if !keep {
+                e = e.clear_attachments();
+            }
+        } else {
+            for f in files {
+                e = e.new_attachment(f);
+            }
+        }
+        e
+    }
+
     fn into_message(self) -> CreateMessage {
         let (content, files, _) = self.fitted();
         CreateMessage::new().content(content).add_files(files)
@@ -100,6 +130,8 @@ pub fn picture_reply(caption: String, pic: Picture) -> Reply {
             content: caption,
             file: Some(CreateAttachment::bytes(png, "board.png")),
             components: Vec::new(),
+            keep_file: false,
+            edit: false,
         },
         Picture::Text(t) if t.len() + caption.len() < 1900 => {
             Reply::text(format!("{caption}\n```\n{t}\n```"))
@@ -108,12 +140,14 @@ pub fn picture_reply(caption: String, pic: Picture) -> Reply {
             content: caption,
             file: Some(CreateAttachment::bytes(t.into_bytes(), "board.txt")),
             components: Vec::new(),
+            keep_file: false,
+            edit: false,
         },
     }
 }
 
 /// The reply after staging: the preview picture of the staged move with Pass / Take back /
-/// Declare Check buttons; or the host's words when nothing is staged (the move was passed).
+/// Another piece / Declare Check buttons; or the host's words when nothing is staged (the move was passed).
 pub async fn staged_reply(
     data: &Data,
     game: GameId,
@@ -156,8 +190,8 @@ pub async fn staged_reply(
         CreateButton::new(id(Action::Back))
             .label("Take back")
             .style(serenity::ButtonStyle::Secondary),
-        CreateButton::new(id(Action::Pick))
-            .label("Another move…")
+        CreateButton::new(id(Action::Pieces { page: 0 }))
+            .label("Another piece")
             .style(serenity::ButtonStyle::Primary),
     ];
     if state.kind() == GameKind::HexiMeros {
@@ -171,40 +205,20 @@ pub async fn staged_reply(
     Ok(reply)
 }
 
-/// Select menus of at most 25 options each, up to five rows; `action` makes menu number `i`'s
-/// action.
-fn menus(
-    game: GameId,
-    version: u64,
-    action: impl Fn(u8) -> Action,
-    placeholder: &str,
-    options: Vec<(String, String)>,
-) -> Vec<CreateActionRow> {
-    let pages = options.len().div_ceil(25);
-    (0u8..5)
-        .zip(options.chunks(25))
-        .map(|(i, chunk)| {
-            let opts = chunk
-                .iter()
-                .map(|(label, value)| CreateSelectMenuOption::new(label, value))
-                .collect();
-            let id = ComponentId::new(game, version, action(i)).encode();
-            CreateActionRow::SelectMenu(
-                CreateSelectMenu::new(id, CreateSelectMenuKind::String { options: opts })
-                    .placeholder(if chunk.len() < options.len() {
-                        format!("{placeholder} ({}/{pages})", i + 1)
-                    } else {
-                        placeholder.to_string()
-                    }),
-            )
-        })
-        .collect()
-}
-
 async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Result<(), Error> {
+    let action = ComponentId::decode(&ci.data.custom_id)
+        .ok()
+        .map(|id| id.action);
+    // A step of the move picker updates its own private message; every other control answers
+    // with a new private message (the picker's first step too: its deferred answer is edited
+    // into the picker, and a refusal is a followup as for any control).
+    let in_place = action.is_some_and(Action::in_place);
     // Acknowledge first: everything after may take longer than Discord's three seconds.
-    let ack =
-        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
+    let ack = if in_place {
+        CreateInteractionResponse::Acknowledge
+    } else {
+        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true))
+    };
     deliver::retry_answer("acknowledging a click", || {
         ci.create_response(http, ack.clone())
     })
@@ -213,20 +227,28 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
         Ok(r) => r,
         Err(e) => Reply::text(super::reply::error_text(&e)),
     };
-    deliver::retry_answer("answering a click", || {
-        ci.create_followup(http, reply_clone(&reply))
-    })
-    .await?;
+    if in_place || reply.edit {
+        deliver::retry_answer("updating a picker", || {
+            ci.edit_response(http, reply_clone(&reply).into_edit())
+        })
+        .await?;
+    } else {
+        deliver::retry_answer("answering a click", || {
+            ci.create_followup(http, reply_clone(&reply).into_followup())
+        })
+        .await?;
+    }
     Ok(())
 }
 
-fn reply_clone(r: &Reply) -> CreateInteractionResponseFollowup {
+fn reply_clone(r: &Reply) -> Reply {
     Reply {
         content: r.content.clone(),
         file: r.file.clone(),
         components: r.components.clone(),
+        keep_file: r.keep_file,
+        edit: r.edit,
     }
-    .into_followup()
 }
 
 /// What a click does; the returned reply is sent privately to the clicker.
@@ -257,8 +279,31 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
     }
     let c = Click::new(http, data, ci, id.game, me, id.version);
     match id.action {
-        Action::Pick => on_pick(&c).await,
-        Action::From { .. } => on_from(&c).await,
+        Action::Pick | Action::Pieces { .. } => {
+            let page = match id.action {
+                Action::Pieces { page } => usize::from(page),
+                _ => 0,
+            };
+            picker::pieces(&c, page).await
+        }
+        Action::From { .. } => picker::picked_piece(&c).await,
+        Action::Targets { piece, page } => {
+            picker::targets(&c, usize::from(piece), usize::from(page), false).await
+        }
+        Action::Target { piece } => picker::picked_target(&c, usize::from(piece)).await,
+        Action::Choices {
+            piece,
+            target,
+            page,
+        } => {
+            picker::choices(
+                &c,
+                usize::from(piece),
+                usize::from(target),
+                usize::from(page),
+            )
+            .await
+        }
         Action::To { .. } => on_to(&c).await,
         Action::Pass => on_pass(&c).await,
         Action::Back => on_back(&c).await,
@@ -353,50 +398,14 @@ impl<'a> Click<'a> {
     }
 }
 
-/// Move…: a select menu of the pieces that can move.
-async fn on_pick(c: &Click<'_>) -> Result<Reply, Error> {
-    // The host answers only the Token holder's mover; anyone else reads why not.
-    let pieces = c.data.host.movable_pieces(c.game, c.me).await?;
-    let state = c.data.host.state(c.game).await?;
-    let n = pieces.len();
-    let options = pieces.into_iter().map(|p| (p.clone(), p)).collect();
-    let mut r = Reply::text(format!(
-        "pick a piece ({n} can move){}",
-        if n > 125 {
-            "; more with /hexmeros move"
-        } else {
-            ""
-        }
-    ));
-    let from = |menu| Action::From { menu };
-    r.components = menus(c.game, state.version(), from, "piece", options);
-    Ok(r)
-}
-
-/// A piece was picked: a select menu of its moves.
-async fn on_from(c: &Click<'_>) -> Result<Reply, Error> {
-    let from = c.picked("piece")?;
-    let moves: Vec<(String, String)> = c
-        .data
-        .host
-        .piece_moves(c.game, c.me, &from)
-        .await?
-        .into_iter()
-        .map(|m| (m.clone(), m))
-        .collect();
-    let state = c.data.host.state(c.game).await?;
-    if moves.is_empty() {
-        return Ok(Reply::text(format!("{from} has no legal move now")));
-    }
-    let mut r = Reply::text(format!("{from}: pick a destination"));
-    let to = |menu| Action::To { menu };
-    r.components = menus(c.game, state.version(), to, "destination", moves);
-    Ok(r)
-}
-
 /// A move was picked: stage it and show the preview.
 async fn on_to(c: &Click<'_>) -> Result<Reply, Error> {
-    let text = c.picked("destination")?;
+    let text = c.picked("move")?;
+    stage(c, text).await
+}
+
+/// Stage move `text` through the host, as `/hexmeros move` does, and show the preview.
+async fn stage(c: &Click<'_>, text: String) -> Result<Reply, Error> {
     let lines = c
         .run(Command::Move {
             text,

@@ -22,13 +22,25 @@ pub struct ComponentId {
 /// What a component does, with its arguments (the wire key and argument in brackets).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Open the piece picker (turn message) [`pick`].
+    /// Open the move picker in a new private message (turn message) [`pick`].
     Pick,
-    /// A piece was picked from select menu number `menu` (25 pieces a menu): show its
-    /// destinations [`from:<menu>`].
+    /// A piece was picked (the option's value is its origin, `N27` or `D@`): show its zoomed
+    /// picture and numbered targets [`from:<menu>`; the picker makes menu 0].
     From { menu: u8 },
-    /// A destination was picked from select menu number `menu`: stage that move [`to:<menu>`].
+    /// A move was picked (the option's value is its text): stage it [`to:<menu>`; the picker
+    /// makes menu 0].
     To { menu: u8 },
+    /// Page `page` of the picker's pieces, in place [`pieces:<page>`].
+    Pieces { page: u8 },
+    /// Page `page` of the targets of the picker's piece number `piece`, in place
+    /// [`targets:<piece>-<page>`].
+    Targets { piece: u16, page: u8 },
+    /// A target of piece number `piece` was picked (the option's value is its number): stage
+    /// its move or offer its choices, in place [`target:<piece>`].
+    Target { piece: u16 },
+    /// Page `page` of the moves ending on target `target` of piece number `piece` (a
+    /// promotion's pieces), in place [`choices:<piece>-<target>-<page>`].
+    Choices { piece: u16, target: u16, page: u8 },
     /// Pass the Token with the staged move [`pass`].
     Pass,
     /// Take the staged move back [`back`].
@@ -128,6 +140,10 @@ impl Action {
             Action::Pick => "pick",
             Action::From { .. } => "from",
             Action::To { .. } => "to",
+            Action::Pieces { .. } => "pieces",
+            Action::Targets { .. } => "targets",
+            Action::Target { .. } => "target",
+            Action::Choices { .. } => "choices",
             Action::Pass => "pass",
             Action::Back => "back",
             Action::Checks => "checks",
@@ -153,6 +169,14 @@ impl Action {
             | Action::LobbyJoin
             | Action::LobbyDecline => None,
             Action::From { menu } | Action::To { menu } => Some(menu.to_string()),
+            Action::Pieces { page } => Some(page.to_string()),
+            Action::Targets { piece, page } => Some(format!("{piece}-{page}")),
+            Action::Target { piece } => Some(piece.to_string()),
+            Action::Choices {
+                piece,
+                target,
+                page,
+            } => Some(format!("{piece}-{target}-{page}")),
             Action::Check { seat } => Some(seat.0.to_string()),
             Action::Challenge { declare } => Some(yes_no(declare).to_string()),
             Action::Vote { motion, yes } => Some(format!("{motion}-{}", yes_no(yes))),
@@ -182,6 +206,28 @@ impl Action {
             "to" => Action::To {
                 menu: number(arg()?)?,
             },
+            "pieces" => Action::Pieces {
+                page: number(arg()?)?,
+            },
+            "target" => Action::Target {
+                piece: number(arg()?)?,
+            },
+            "targets" => {
+                let (piece, page) = arg()?.split_once('-').ok_or(BadId::Argument)?;
+                Action::Targets {
+                    piece: number(piece)?,
+                    page: number(page)?,
+                }
+            }
+            "choices" => {
+                let mut parts = arg()?.splitn(3, '-');
+                let mut next = || parts.next().ok_or(BadId::Argument);
+                Action::Choices {
+                    piece: number(next()?)?,
+                    target: number(next()?)?,
+                    page: number(next()?)?,
+                }
+            }
             "check" => Action::Check {
                 seat: Seat(number(arg()?)?),
             },
@@ -217,6 +263,20 @@ impl Action {
         }
     }
 
+    /// Whether the action is a step of the move picker after its first: its answer updates the
+    /// private message the control sits on instead of adding one.
+    pub fn in_place(self) -> bool {
+        matches!(
+            self,
+            Action::From { .. }
+                | Action::To { .. }
+                | Action::Pieces { .. }
+                | Action::Targets { .. }
+                | Action::Target { .. }
+                | Action::Choices { .. }
+        )
+    }
+
     /// Whether the action belongs to a turn message (or a reply to one), so that a control made
     /// before the current turn message is stale.
     pub fn of_turn(self) -> bool {
@@ -225,6 +285,10 @@ impl Action {
             Action::Pick
                 | Action::From { .. }
                 | Action::To { .. }
+                | Action::Pieces { .. }
+                | Action::Targets { .. }
+                | Action::Target { .. }
+                | Action::Choices { .. }
                 | Action::Pass
                 | Action::Back
                 | Action::Checks
@@ -289,6 +353,16 @@ mod tests {
             Just(Action::Pick),
             any::<u8>().prop_map(|menu| Action::From { menu }),
             any::<u8>().prop_map(|menu| Action::To { menu }),
+            any::<u8>().prop_map(|page| Action::Pieces { page }),
+            (any::<u16>(), any::<u8>()).prop_map(|(piece, page)| Action::Targets { piece, page }),
+            any::<u16>().prop_map(|piece| Action::Target { piece }),
+            (any::<u16>(), any::<u16>(), any::<u8>()).prop_map(|(piece, target, page)| {
+                Action::Choices {
+                    piece,
+                    target,
+                    page,
+                }
+            }),
             Just(Action::Pass),
             Just(Action::Back),
             Just(Action::Checks),
@@ -364,6 +438,24 @@ mod tests {
                 ),
             ),
             ("3:board:9", id(3, 9, Action::Board)),
+            ("3:pieces:9:1", id(3, 9, Action::Pieces { page: 1 })),
+            (
+                "3:targets:9:4-2",
+                id(3, 9, Action::Targets { piece: 4, page: 2 }),
+            ),
+            ("3:target:9:4", id(3, 9, Action::Target { piece: 4 })),
+            (
+                "3:choices:9:4-7-0",
+                id(
+                    3,
+                    9,
+                    Action::Choices {
+                        piece: 4,
+                        target: 7,
+                        page: 0,
+                    },
+                ),
+            ),
             ("3:claim:9", id(3, 9, Action::Claim)),
             ("4:ljoin:0", id(4, 0, Action::LobbyJoin)),
             ("4:ldecline:0", id(4, 0, Action::LobbyDecline)),
@@ -408,6 +500,10 @@ mod tests {
             ("3:stall:9:skip-0", BadId::Argument),
             ("3:stall:9:skip-0-4-1", BadId::Argument),
             ("4:ljoin:0:1", BadId::Argument),
+            ("3:pieces:9", BadId::Argument),
+            ("3:targets:9:4", BadId::Argument),
+            ("3:choices:9:4-7", BadId::Argument),
+            ("3:target:9:70000", BadId::Argument),
         ];
         for (text, want) in cases {
             assert_eq!(ComponentId::decode(text), Err(want), "{text}");

@@ -91,6 +91,8 @@ pub trait GameView {
     fn pic(&self) -> Pic;
     /// The scene hex of a cell name, if the name is a cell of this board.
     fn locate(&self, name: &str) -> Option<Hex>;
+    /// The name of the cell at `h`, if `h` is a cell this board names.
+    fn name_at(&self, h: Hex) -> Option<String>;
     /// The seat whose piece stands on `h`.
     fn owner_at(&self, h: Hex) -> Option<Seat>;
     /// The seat that moved before `seat` in turn order.

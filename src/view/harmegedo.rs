@@ -130,6 +130,12 @@ impl GameView for View<'_> {
             .map(|c| scene_hex(b.hex(c)))
     }
 
+    fn name_at(&self, h: Hex) -> Option<String> {
+        let b = self.0.board();
+        b.cell_at_hex(hex::Hex::new(h.q, h.r))
+            .map(|c| b.name(c).to_string())
+    }
+
     fn owner_at(&self, h: Hex) -> Option<Seat> {
         let b = self.0.board();
         let c = b.cell_at_hex(hex::Hex::new(h.q, h.r))?;

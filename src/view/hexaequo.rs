@@ -127,6 +127,10 @@ impl GameView for View<'_> {
         parse_cell(&name.to_ascii_uppercase()).map(scene_hex)
     }
 
+    fn name_at(&self, h: Hex) -> Option<String> {
+        cell_name(engine_hex(h))
+    }
+
     fn owner_at(&self, h: Hex) -> Option<Seat> {
         self.0
             .tile(engine_hex(h))

@@ -103,6 +103,12 @@ impl GameView for View<'_> {
         })
     }
 
+    fn name_at(&self, h: Hex) -> Option<String> {
+        let geo = HexDame::geometry();
+        geo.cell(hex::Hex::new(h.q, h.r))
+            .map(|c| geo.name(c).to_string())
+    }
+
     fn owner_at(&self, h: Hex) -> Option<Seat> {
         let c = HexDame::geometry().cell(hex::Hex::new(h.q, h.r))?;
         self.0.piece_at(c).map(|p| p.colour.seat())

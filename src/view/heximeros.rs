@@ -184,6 +184,12 @@ impl GameView for View<'_> {
             .map(|c| scene_hex(geo.hex(c)))
     }
 
+    fn name_at(&self, h: Hex) -> Option<String> {
+        let geo = &BOARD.geometry;
+        geo.cell(hex::Hex::new(h.q, h.r))
+            .map(|c| geo.name(c).to_string())
+    }
+
     fn owner_at(&self, h: Hex) -> Option<Seat> {
         let c = BOARD.geometry.cell(hex::Hex::new(h.q, h.r))?;
         self.0.piece(c).map(|p| self.0.controller(p.colour))

@@ -97,6 +97,13 @@ impl GameView for View<'_> {
             .map(scene_hex)
     }
 
+    fn name_at(&self, h: Hex) -> Option<String> {
+        let geo = hexmeister::geometry();
+        geo.cells()
+            .find(|&c| scene_hex(c) == h)
+            .map(|c| geo.name(c).to_string())
+    }
+
     fn owner_at(&self, h: Hex) -> Option<Seat> {
         hexmeister::cells()
             .find(|&(c, _)| scene_hex(c) == h)

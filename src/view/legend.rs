@@ -545,7 +545,7 @@ pub fn piece_moves(
 
 /// The name of the target cell `to` in move text `m`: its last maximal run of name characters
 /// that the board locates at `to` (`Q20-Q24` → `Q24`, `d4xf6xh8` → `h8`).
-fn target_name(view: &dyn GameView, m: &str, to: Hex) -> String {
+pub(super) fn target_name(view: &dyn GameView, m: &str, to: Hex) -> String {
     let is_name = |c: char| c.is_ascii_alphanumeric() || c == '.';
     m.split(|c: char| !is_name(c))
         .rev()

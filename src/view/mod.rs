@@ -45,6 +45,8 @@ mod hexdame;
 mod heximeros;
 mod hexmeister;
 pub mod legend;
+pub mod picker;
+pub mod zoom;
 
 use hexmeros_render::{Arrow, GlyphState, HeaderLine, Hex, Marker, Rgba, Scene, Theme};
 

@@ -1,0 +1,540 @@
+//! The move picker's contents, pure and front-end neutral: the pieces the side to move can move
+//! (grouped by kind in the rulebook's order, each kind's pieces in board order, with how many
+//! moves each has), a piece's targets numbered as the zoomed picture numbers them (what each
+//! takes, the Checks it may declare), the choices on one target (a promotion), and pages of at
+//! most [`PAGE`] entries, so that nothing is ever dropped.
+//!
+//! ```
+//! use hexmeros::games::{AnyGame, GameKind};
+//! use hexmeros::view::picker;
+//!
+//! let game = AnyGame::new(GameKind::HexDame, None, None)?;
+//! let pieces = picker::pieces(&game);
+//! assert_eq!(pieces[0].label(), "Man · a4 · 2 moves");
+//! let targets = picker::targets(&game, &pieces[0].origin);
+//! assert_eq!(targets[0].label(), "1 → a5");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use hexmeros_render::Hex;
+use serde_json::Value;
+
+use super::common::{self, title_case};
+use super::legend;
+use crate::games::help;
+use crate::games::notation;
+use crate::games::{AnyGame, Rules};
+
+/// Entries on one page of a picker menu: Discord's limit on a select menu's options.
+pub const PAGE: usize = 25;
+
+/// One entry of the first step: a piece on the board (or a reserve the player places from).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// What its move texts start with (`N27`, `0.a2`; `D@` for a placement).
+    pub origin: String,
+    /// The kind's name as the rulebook writes it (`Regent`, `Hatted Militant`, `Disc`).
+    pub kind: String,
+    /// The cell it stands on; `None` for a placement from the reserve or a word move.
+    pub cell: Option<String>,
+    /// How many legal moves start from it.
+    pub moves: usize,
+    /// The kind's place in the rulebook's list of pieces (placements and words after).
+    rank: usize,
+}
+
+impl Piece {
+    /// The menu line: `Regent · N27 · 12 moves`, `Place Disc · 9 cells`.
+    pub fn label(&self) -> String {
+        match &self.cell {
+            Some(cell) => format!("{} · {cell} · {}", self.kind, count(self.moves, "move")),
+            None if self.origin.ends_with('@') => {
+                format!("Place {} · {}", self.kind, count(self.moves, "cell"))
+            }
+            None => self.kind.clone(),
+        }
+    }
+}
+
+/// A destination of one piece: the cell, its number on the zoomed picture, and the moves that
+/// end there (more than one when the move has a choice left, such as a promotion).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// 1, 2, …: the number drawn on the cell.
+    pub number: usize,
+    /// The cell's name as the moves spell it (`N35`); a word move's text.
+    pub cell: String,
+    /// The cell on the picture (scene coordinates); `None` for a word move.
+    pub hex: Option<Hex>,
+    /// Every legal move of the piece that ends here, in the game's order.
+    pub moves: Vec<String>,
+    /// What the (first) move takes, as `Blue's Archer`.
+    pub takes: Vec<String>,
+    /// The seats it may declare Check on (`Red`).
+    pub checks: Vec<String>,
+}
+
+impl Target {
+    /// The menu line: `7 → N35 · takes Blue's Archer · Check on Red possible`.
+    pub fn label(&self) -> String {
+        let mut s = format!("{} → {}", self.number, self.cell);
+        s.push_str(&notes(&self.takes, &self.checks));
+        if self.moves.len() > 1 {
+            s.push_str(&format!(" · {} choices", self.moves.len()));
+        }
+        s
+    }
+}
+
+/// One of several moves that end on the same target: its menu line (a promotion's piece
+/// first) and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub label: String,
+    pub text: String,
+}
+
+/// `takes …` and `Check on …` notes, each after ` · `.
+fn notes(takes: &[String], checks: &[String]) -> String {
+    let mut s = String::new();
+    if !takes.is_empty() {
+        s.push_str(" · takes ");
+        s.push_str(&takes.join(", "));
+    }
+    if !checks.is_empty() {
+        s.push_str(" · Check on ");
+        s.push_str(&checks.join(", "));
+        s.push_str(" possible");
+    }
+    s
+}
+
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// A page of a list: which page (clamped to the last), how many there are, and the range of
+/// entries on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Paged {
+    pub page: usize,
+    pub pages: usize,
+    pub range: Range<usize>,
+}
+
+/// Page `page` of a list of `len` entries, [`PAGE`] a page. An empty list has one empty page.
+pub fn page(len: usize, page: usize) -> Paged {
+    let pages = len.div_ceil(PAGE).max(1);
+    let page = page.min(pages - 1);
+    let start = page * PAGE;
+    Paged {
+        page,
+        pages,
+        range: start..(start + PAGE).min(len),
+    }
+}
+
+/// A cell name's sort key (see [`board_order`]): its runs of letters and of digits.
+pub type BoardOrder = Vec<(u8, u64, String)>;
+
+/// A sort key for cell names in board order: files then ranks as the board names them, numbers
+/// compared as numbers and letter runs by length first (`K2` < `K10` < `AA10`, `0.b1` < `1.a1`).
+pub fn board_order(name: &str) -> BoardOrder {
+    let mut key = Vec::new();
+    let mut rest = name;
+    while let Some(c) = rest.chars().next() {
+        let digit = c.is_ascii_digit();
+        let end = rest
+            .find(|x: char| x.is_ascii_digit() != digit)
+            .unwrap_or(rest.len());
+        let (run, tail) = rest.split_at(end);
+        key.push(if digit {
+            (1, run.parse().unwrap_or(u64::MAX), String::new())
+        } else {
+            (0, run.len() as u64, run.to_ascii_lowercase())
+        });
+        rest = tail;
+    }
+    key
+}
+
+/// A piece as the position JSON lists it: owner and the name of its kind.
+struct Occupant {
+    owner: String,
+    kind: String,
+}
+
+/// The pieces on the board by lower-case cell name, and each kind's rank in the rulebook's
+/// list, read from the position JSON (the one shape every game shares).
+fn occupants(game: &AnyGame) -> HashMap<String, (Occupant, usize)> {
+    let known = help::pieces(game.kind());
+    let json: Value = serde_json::from_str(&game.to_json()).unwrap_or(Value::Null);
+    let mut out = HashMap::new();
+    for p in json["pieces"].as_array().into_iter().flatten() {
+        let (Some(cell), Some(kind)) = (p["cell"].as_str(), p["kind"].as_str()) else {
+            continue;
+        };
+        let hatted = p["hatted"].as_bool().unwrap_or(false);
+        let found = known
+            .iter()
+            .position(|k| k.key == kind && k.hatted == hatted)
+            .or_else(|| known.iter().position(|k| k.key == kind));
+        let (rank, name) = match found {
+            Some(i) => (i, known[i].name.to_string()),
+            None => (known.len(), title_case(kind)),
+        };
+        let owner = title_case(p["owner"].as_str().unwrap_or_default());
+        out.insert(
+            cell.to_ascii_lowercase(),
+            (Occupant { owner, kind: name }, rank),
+        );
+    }
+    out
+}
+
+/// What a placement's kind letter (`D` of `D@I8`) puts down.
+fn placed_kind(game: &AnyGame, letter: &str) -> String {
+    if letter.eq_ignore_ascii_case("t") && game.kind() == crate::games::GameKind::HexaEquo {
+        return "Tile".into();
+    }
+    help::pieces(game.kind())
+        .iter()
+        .find(|p| {
+            !p.hatted
+                && p.name
+                    .get(..letter.len())
+                    .is_some_and(|n| n.eq_ignore_ascii_case(letter))
+        })
+        .map_or_else(|| letter.to_string(), |p| p.name.to_string())
+}
+
+/// The pieces the side to move can move: grouped by kind in the rulebook's order, each kind's
+/// in board order, placements after the pieces, then word moves. Every legal move starts from
+/// exactly one entry.
+pub fn pieces(game: &AnyGame) -> Vec<Piece> {
+    let moves = game.legal_moves();
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for m in &moves {
+        let o = notation::origin(m).to_string();
+        match index.get(&o) {
+            Some(&i) => counts[i].1 += 1,
+            None => {
+                index.insert(o.clone(), counts.len());
+                counts.push((o, 1));
+            }
+        }
+    }
+    let on_board = occupants(game);
+    let after_pieces = help::pieces(game.kind()).len() + 1;
+    let mut out: Vec<Piece> = counts
+        .into_iter()
+        .map(|(origin, moves)| {
+            if let Some(letter) = origin.strip_suffix('@') {
+                Piece {
+                    kind: placed_kind(game, letter),
+                    cell: None,
+                    moves,
+                    rank: after_pieces,
+                    origin,
+                }
+            } else if let Some((o, rank)) = on_board.get(&origin.to_ascii_lowercase()) {
+                Piece {
+                    kind: o.kind.clone(),
+                    cell: Some(origin.clone()),
+                    moves,
+                    rank: *rank,
+                    origin,
+                }
+            } else if origin.bytes().any(|b| b.is_ascii_digit()) {
+                // A cell the position does not list (never expected): named by its cell.
+                Piece {
+                    kind: "Piece".into(),
+                    cell: Some(origin.clone()),
+                    moves,
+                    rank: after_pieces - 1,
+                    origin,
+                }
+            } else {
+                Piece {
+                    kind: title_case(&origin),
+                    cell: None,
+                    moves,
+                    rank: after_pieces + 1,
+                    origin,
+                }
+            }
+        })
+        .collect();
+    out.sort_by_cached_key(|p| (p.rank, p.kind.clone(), board_order(&p.origin)));
+    out
+}
+
+/// The targets of the piece `origin` (as [`pieces`] names it), numbered 1, 2, … in board order,
+/// each with the moves that end there.
+pub fn targets(game: &AnyGame, origin: &str) -> Vec<Target> {
+    let view = common::view_of(game);
+    let before = occupants(game);
+    let mut out: Vec<Target> = Vec::new();
+    for m in game.moves_from(origin) {
+        let cells = common::move_cells(view.as_ref(), &m);
+        let (hex, cell) = match cells.last() {
+            Some(&h) => (Some(h), legend::target_name(view.as_ref(), &m, h)),
+            None => (None, m.clone()),
+        };
+        match out.iter_mut().find(|t| t.cell.eq_ignore_ascii_case(&cell)) {
+            Some(t) => t.moves.push(m),
+            None => {
+                let takes = taken(game, &m, origin, &before);
+                let checks = check_targets(game, &m);
+                out.push(Target {
+                    number: 0,
+                    cell,
+                    hex,
+                    moves: vec![m],
+                    takes,
+                    checks,
+                });
+            }
+        }
+    }
+    out.sort_by_cached_key(|t| board_order(&t.cell));
+    for (i, t) in out.iter_mut().enumerate() {
+        t.number = i + 1;
+    }
+    out
+}
+
+/// The moves of one target as choices: a promotion names its piece (`Promote to Regent`), the
+/// move without one says so; any other move is its own text. Each notes what it takes.
+pub fn choices(game: &AnyGame, origin: &str, target: &Target) -> Vec<Choice> {
+    let before = occupants(game);
+    let promotes = target.moves.iter().any(|m| m.contains('='));
+    target
+        .moves
+        .iter()
+        .map(|m| {
+            let head = match m.split_once('=') {
+                Some((_, kind)) => format!("Promote to {}", kind.split('+').next().unwrap_or(kind)),
+                None if promotes => "No promotion".to_string(),
+                None => m.clone(),
+            };
+            let takes = taken(game, m, origin, &before);
+            let checks = check_targets(game, m);
+            Choice {
+                label: format!("{head} · {m}{}", notes(&takes, &checks)),
+                text: m.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The pieces move `m` (from `origin`) removes or takes over, as `Blue's Archer`.
+fn taken(
+    game: &AnyGame,
+    m: &str,
+    origin: &str,
+    before: &HashMap<String, (Occupant, usize)>,
+) -> Vec<String> {
+    let mut after = game.clone();
+    if after.play(m).is_err() {
+        return Vec::new();
+    }
+    let now = occupants(&after);
+    let from = origin.to_ascii_lowercase();
+    let mut out: Vec<(BoardOrder, String)> = before
+        .iter()
+        .filter(|(cell, _)| **cell != from)
+        .filter(|(cell, (o, _))| now.get(*cell).is_none_or(|(n, _)| n.owner != o.owner))
+        .map(|(cell, (o, _))| (board_order(cell), format!("{}'s {}", o.owner, o.kind)))
+        .collect();
+    out.sort();
+    out.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The seats move `m` may declare Check on, where the game knows Checks (HexiMeros).
+fn check_targets(game: &AnyGame, m: &str) -> Vec<String> {
+    match game {
+        AnyGame::HexiMeros(g) => g
+            .parse_move(m)
+            .map(|mv| g.check_targets(&mv))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| title_case(game.seat_name(s)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameKind;
+
+    fn start(kind: GameKind) -> AnyGame {
+        AnyGame::new(kind, None, None).unwrap()
+    }
+
+    #[test]
+    fn pages_hold_every_entry_once() {
+        for len in [0, 1, 24, 25, 26, 49, 50, 51, 130] {
+            let first = page(len, 0);
+            let mut seen = Vec::new();
+            for p in 0..first.pages {
+                let pg = page(len, p);
+                assert_eq!(pg.page, p);
+                assert!(pg.range.len() <= PAGE);
+                seen.extend(pg.range);
+            }
+            assert_eq!(seen, (0..len).collect::<Vec<_>>(), "{len}");
+        }
+        // A page past the end shows the last one.
+        assert_eq!(page(26, 9), page(26, 1));
+        assert_eq!(page(0, 3).range, 0..0);
+    }
+
+    #[test]
+    fn board_order_is_not_text_order() {
+        let mut cells = vec![
+            "AA10", "K10", "K2", "B7", "AD13", "0.b1", "1.a1", "0.a12", "0.a2",
+        ];
+        cells.sort_by_key(|c| board_order(c));
+        assert_eq!(
+            cells,
+            [
+                "B7", "K2", "K10", "AA10", "AD13", "0.a2", "0.a12", "0.b1", "1.a1"
+            ]
+        );
+    }
+
+    #[test]
+    fn every_legal_move_is_under_one_piece_and_one_target() {
+        for kind in GameKind::ALL {
+            let game = start(kind);
+            let legal = game.legal_moves();
+            let pieces = pieces(&game);
+            let mut all: Vec<String> = Vec::new();
+            let mut total = 0;
+            for p in &pieces {
+                let ts = targets(&game, &p.origin);
+                let n: usize = ts.iter().map(|t| t.moves.len()).sum();
+                assert_eq!(n, p.moves, "{kind:?} {}", p.origin);
+                total += p.moves;
+                for (i, t) in ts.iter().enumerate() {
+                    assert_eq!(t.number, i + 1);
+                    all.extend(t.moves.iter().cloned());
+                }
+            }
+            assert_eq!(total, legal.len(), "{kind:?}");
+            all.sort();
+            assert_eq!(all, legal, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn heximeros_pieces_are_grouped_by_kind_in_board_order() {
+        let game = start(GameKind::HexiMeros);
+        let pieces = pieces(&game);
+        let ranks: Vec<usize> = pieces.iter().map(|p| p.rank).collect();
+        assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
+        for w in pieces.windows(2) {
+            if w[0].rank == w[1].rank {
+                assert!(board_order(&w[0].origin) < board_order(&w[1].origin));
+            }
+        }
+        let militant = pieces.iter().find(|p| p.kind == "Militant").unwrap();
+        assert!(
+            militant
+                .label()
+                .starts_with(&format!("Militant · {} · ", militant.origin)),
+            "{}",
+            militant.label()
+        );
+        assert!(militant.label().ends_with(" moves"));
+    }
+
+    #[test]
+    fn placements_are_their_own_entries() {
+        let game = start(GameKind::HexaEquo);
+        let labels: Vec<String> = pieces(&game).iter().map(Piece::label).collect();
+        assert!(
+            labels.iter().any(|l| l.starts_with("Place Disc · ")),
+            "{labels:?}"
+        );
+        assert!(
+            labels.iter().any(|l| l.starts_with("Place Tile · ")),
+            "{labels:?}"
+        );
+        assert!(
+            labels.iter().any(|l| l.starts_with("Disc · J8 · ")),
+            "{labels:?}"
+        );
+        let game = start(GameKind::Hexmeister);
+        let labels: Vec<String> = pieces(&game).iter().map(Piece::label).collect();
+        assert!(labels[0].starts_with("Place Stone · "), "{labels:?}");
+    }
+
+    #[test]
+    fn captures_and_checks_are_named() {
+        // A Silver Regent looks north along a file at a Blue Archer, Blue's Sovereign behind.
+        let game = start(GameKind::HexiMeros);
+        let view = common::view_of(&game);
+        let at = |name: &str| view.locate(name).unwrap();
+        let from = at("Q20");
+        let north = |n: i32| view.name_at(Hex::new(from.q, from.r + n)).unwrap();
+        let (archer, sovereign) = (north(3), north(6));
+        let json = serde_json::json!({
+            "game": "heximeros", "to_move": "silver",
+            "pieces": [
+                {"cell": "Q2", "owner": "silver", "kind": "sovereign"},
+                {"cell": "Q20", "owner": "silver", "kind": "regent"},
+                {"cell": archer, "owner": "blue", "kind": "archer"},
+                {"cell": sovereign, "owner": "blue", "kind": "sovereign"},
+            ]
+        });
+        let game = AnyGame::from_json(&json.to_string()).unwrap();
+        let regent = pieces(&game)
+            .into_iter()
+            .find(|p| p.kind == "Regent")
+            .unwrap();
+        let ts = targets(&game, &regent.origin);
+        let take = ts.iter().find(|t| t.cell == archer).unwrap();
+        assert_eq!(take.takes, ["Blue's Archer"]);
+        assert!(
+            take.label()
+                .starts_with(&format!("{} → {archer} · takes Blue's Archer", take.number)),
+            "{}",
+            take.label()
+        );
+        assert!(ts.iter().any(|t| t.checks == ["Blue"]), "{ts:?}");
+        assert!(
+            ts.iter()
+                .filter(|t| t.cell != archer)
+                .all(|t| t.takes.is_empty())
+        );
+    }
+
+    #[test]
+    fn a_promotion_is_a_choice() {
+        let target = Target {
+            number: 3,
+            cell: "N35".into(),
+            hex: None,
+            moves: vec!["N34-N35".into(), "N34-N35=Regent".into()],
+            takes: vec!["Blue's Archer".into()],
+            checks: vec!["Red".into()],
+        };
+        assert_eq!(
+            target.label(),
+            "3 → N35 · takes Blue's Archer · Check on Red possible · 2 choices"
+        );
+        let game = start(GameKind::HexiMeros);
+        let c = choices(&game, "N34", &target);
+        assert_eq!(c[0].label, "No promotion · N34-N35");
+        assert_eq!(c[1].label, "Promote to Regent · N34-N35=Regent");
+        assert_eq!(c[1].text, "N34-N35=Regent");
+    }
+}

@@ -1,0 +1,216 @@
+//! The move picker's picture: the board around one piece, drawn by the game's own view (the
+//! same tiles, glyphs and rotation to the viewer's seat as the turn picture), cropped to the
+//! piece and its targets, with every cell's name inside it and each target carrying its number
+//! from [`picker::targets`](super::picker::targets) (outlined in red where the move takes
+//! something).
+//!
+//! ```
+//! use hexmeros::games::{AnyGame, GameKind};
+//! use hexmeros::view::{picker, zoom};
+//!
+//! let game = AnyGame::new(GameKind::HexDame, None, None)?;
+//! let piece = &picker::pieces(&game)[0];
+//! let targets = picker::targets(&game, &piece.origin);
+//! let png = zoom::zoom_png(&game, None, piece, &targets, None)?;
+//! assert!(png.starts_with(b"\x89PNG"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use hexmeros_render::layout::world_to_hex;
+use hexmeros_render::{HeaderLine, Hex, HexPoint, Label, Marker, Rgba, Scene, Theme, Tile};
+
+use super::common;
+use super::picker::{Piece, Target};
+use super::{ViewError, ViewOptions};
+use crate::games::{AnyGame, Seat};
+
+/// The long side of a zoomed picture unless the caller chooses one: small enough to post fast,
+/// big enough that a cell name reads on a phone.
+pub const ZOOM_SIZE: u32 = 720;
+
+/// The piece's cell and the targets' wash (the rules-help blue), a capture's outline.
+const TARGET: Rgba = Rgba::rgb(24, 120, 230);
+const CAPTURE: Rgba = Rgba::rgb(214, 38, 40);
+/// Cell names: a dark grey on light cells, a light grey on dark ones; target numbers: a deep
+/// blue on the targets' wash.
+const NAME_DARK: Rgba = Rgba::rgb(70, 64, 58);
+const NAME_LIGHT: Rgba = Rgba::rgb(228, 222, 210);
+const NUMBER: Rgba = Rgba::rgb(10, 30, 90);
+
+/// Cells shown around each target.
+const MARGIN: i32 = 1;
+/// The fewest cells shown on each side of the piece.
+const MIN_RADIUS: i32 = 2;
+
+fn distance(a: Hex, b: Hex) -> i32 {
+    let (dq, dr) = (a.q - b.q, a.r - b.r);
+    (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
+}
+
+/// The zoomed scene of `piece` (an entry of `picker::pieces(game)`) and its `targets`, seen
+/// from `viewer`'s side (the player to move's when `None`).
+pub fn zoom_scene(
+    game: &AnyGame,
+    viewer: Option<Seat>,
+    piece: &Piece,
+    targets: &[Target],
+) -> Result<Scene, ViewError> {
+    let view = common::view_of(game);
+    let mut scene = super::scene(
+        game,
+        &ViewOptions {
+            as_seat: viewer,
+            ..ViewOptions::default()
+        },
+    )?;
+    let from = piece.cell.as_deref().and_then(|c| view.locate(c));
+    let hexes: Vec<Hex> = targets.iter().filter_map(|t| t.hex).collect();
+    // The middle: the piece, or for a placement the middle of its cells.
+    let centre = from.unwrap_or_else(|| {
+        let n = hexes.len().max(1) as f32;
+        let q = hexes.iter().map(|h| h.q as f32).sum::<f32>() / n;
+        let r = hexes.iter().map(|h| h.r as f32).sum::<f32>() / n;
+        let c = Hex::new(q.round() as i32, r.round() as i32);
+        hexes
+            .iter()
+            .copied()
+            .min_by_key(|&h| distance(h, c))
+            .unwrap_or(c)
+    });
+    // The piece's neighbourhood and every target's: a tight crop even where targets lie far
+    // apart (a Harmegedo Queen reaching into the next kingdom).
+    scene.tiles.retain(|t| {
+        distance(t.hex, centre) <= MIN_RADIUS || hexes.iter().any(|&h| distance(t.hex, h) <= MARGIN)
+    });
+    // A cell a move lays (a HexaEquo tile) is not on the board yet: a pale cell of its own.
+    for &h in &hexes {
+        if !scene.tiles.iter().any(|t| t.hex == h) {
+            scene.tiles.push(Tile::new(h, Rgba::rgb(226, 226, 222)));
+        }
+    }
+    scene.arrows.clear();
+    scene.trays.clear();
+    scene.labels.clear();
+    let (up, down) = (offset(&scene, -0.58), offset(&scene, 0.6));
+    for t in &mut scene.tiles {
+        t.markers.retain(|m| matches!(m, Marker::Check));
+        if Some(t.hex) == from {
+            t.markers.insert(0, Marker::Outline(TARGET));
+        }
+        if let Some(name) = view.name_at(t.hex) {
+            scene.labels.push(Label {
+                at: HexPoint::new(t.hex.q as f32 + up.q, t.hex.r as f32 + up.r),
+                text: name,
+                size: 0.2,
+                colour: if t.fill.luminance() < 0.45 {
+                    NAME_LIGHT
+                } else {
+                    NAME_DARK
+                },
+            });
+        }
+    }
+    for target in targets {
+        let Some(h) = target.hex else { continue };
+        if let Some(t) = scene.tiles.iter_mut().find(|t| t.hex == h) {
+            t.markers.insert(0, Marker::Tint(TARGET.with_alpha(110)));
+            if !target.takes.is_empty() {
+                t.markers.push(Marker::Outline(CAPTURE));
+            }
+        }
+        scene.labels.push(Label {
+            at: HexPoint::new(h.q as f32 + down.q, h.r as f32 + down.r),
+            text: target.number.to_string(),
+            size: 0.34,
+            colour: NUMBER,
+        });
+    }
+    let n = targets.len();
+    scene.header = vec![
+        HeaderLine::new(format!("{} · {}", game.kind().name(), piece.label())),
+        HeaderLine::with_swatch(
+            format!(
+                "{n} target{} numbered as in the menu",
+                if n == 1 { "" } else { "s" }
+            ),
+            TARGET,
+        ),
+    ];
+    Ok(scene)
+}
+
+/// The scene offset that moves a label `dy` hex radii down the page (up when negative),
+/// whatever the board's orientation and rotation.
+fn offset(scene: &Scene, dy: f32) -> HexPoint {
+    world_to_hex(scene.orientation, scene.rotation, (0.0, dy))
+}
+
+/// The theme of a zoomed picture `size` px on its long side: labels may be larger than rim
+/// labels (they sit inside cells that are large here) and glyphs a little smaller, so that a
+/// cell's name and number show above and below its piece.
+pub fn zoom_theme(size: u32) -> Theme {
+    let mut theme = Theme::new(size);
+    theme.label_px_max = (size as f32 * 0.05).max(8.0);
+    theme.glyph_scale *= 0.78;
+    theme
+}
+
+/// The zoomed picture as PNG bytes, `size` px on its long side (default [`ZOOM_SIZE`]).
+pub fn zoom_png(
+    game: &AnyGame,
+    viewer: Option<Seat>,
+    piece: &Piece,
+    targets: &[Target],
+    size: Option<u32>,
+) -> Result<Vec<u8>, ViewError> {
+    let scene = zoom_scene(game, viewer, piece, targets)?;
+    Ok(hexmeros_render::render_png(
+        &scene,
+        &zoom_theme(size.unwrap_or(ZOOM_SIZE)),
+    )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameKind;
+    use crate::view::picker;
+
+    #[test]
+    fn every_target_is_numbered_once_on_the_picture() {
+        for kind in GameKind::ALL {
+            let game = AnyGame::new(kind, None, None).unwrap();
+            for piece in picker::pieces(&game) {
+                let targets = picker::targets(&game, &piece.origin);
+                let scene = zoom_scene(&game, None, &piece, &targets).unwrap();
+                for t in &targets {
+                    let n = t.number.to_string();
+                    let numbered = scene.labels.iter().filter(|l| l.text == n).count();
+                    assert_eq!(numbered, 1, "{kind:?} {} target {n}", piece.origin);
+                    let h = t.hex.unwrap();
+                    assert!(scene.tiles.iter().any(|x| x.hex == h));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_picture_is_a_crop_around_the_piece() {
+        let game = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
+        let full = crate::view::scene(&game, &ViewOptions::default()).unwrap();
+        let piece = picker::pieces(&game)
+            .into_iter()
+            .find(|p| p.kind == "Militant")
+            .unwrap();
+        let targets = picker::targets(&game, &piece.origin);
+        let scene = zoom_scene(&game, None, &piece, &targets).unwrap();
+        assert!(
+            scene.tiles.len() < full.tiles.len() / 10,
+            "{}",
+            scene.tiles.len()
+        );
+        assert_eq!(scene.rotation, full.rotation);
+        let cell = piece.cell.clone().unwrap();
+        assert!(scene.labels.iter().any(|l| l.text == cell));
+    }
+}

@@ -1,0 +1,529 @@
+#![allow(clippy::unwrap_used)]
+//! End-to-end tests of the move picker (issue 19): the real `hexmeros serve` binary against the
+//! fake Discord (`tests/support/bot.rs`, `tests/support/fake_discord.rs`). The picker is one
+//! private message: the turn message's Move… button opens it (a deferred private answer whose
+//! original is then edited), and every later step acknowledges its click as an update and
+//! edits that same message; the pieces, the zoomed picture's numbered targets and a promotion's
+//! choices are paged so that every legal move can be reached.
+
+#[path = "support/bot.rs"]
+mod bot;
+#[path = "support/fake_discord.rs"]
+mod fake_discord;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use fake_discord::{FakeDiscord as F, Interaction, Sent};
+use hexmeros::games::{AnyGame, GameKind};
+use hexmeros::host::{GameHost, SystemClock};
+use serde_json::{Value, json};
+
+use bot::*;
+
+fn six() -> Vec<u64> {
+    (1..=6).map(u).collect()
+}
+
+/// Start a HexiMeros game of the six users through the lobby: its id and thread.
+async fn start(fake: &F) -> (i64, u64) {
+    let players = six();
+    let opts: Vec<Value> = players
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| user_opt(&format!("p{}", i + 1), p))
+        .collect();
+    let mut text = content(&hx(fake, players[0], F::CHANNEL_ID, "start", json!(opts)).await);
+    if let Some(rest) = text.clone().split("lobby #").nth(1) {
+        let lobby: i64 = rest
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let join = format!("{lobby}:ljoin:0");
+        let deadline = tokio::time::Instant::now() + T;
+        let msg = loop {
+            if let Some(m) = fake.messages(F::CHANNEL_ID).into_iter().find(|m| {
+                m.json
+                    .as_ref()
+                    .is_some_and(|j| custom_ids(j).contains(&join))
+            }) {
+                break m;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "no lobby message");
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        };
+        for &p in &players[1..] {
+            let i = fake.button(p, F::CHANNEL_ID, message_id(&msg), &join).await;
+            acked(fake, &i).await;
+            text = content(&followup(fake, &i).await);
+        }
+    }
+    let (before, _) = text.split_once(" started").unwrap();
+    let id: i64 = before.rsplit('#').next().unwrap().parse().unwrap();
+    let (thread, _, _) = fake
+        .threads()
+        .into_iter()
+        .find(|(_, _, name)| name.ends_with(&format!("#{id}")))
+        .unwrap();
+    (id, thread)
+}
+
+/// The latest turn message in the thread (the one with a Move… button): its id and body.
+fn turn_message(fake: &F, thread: u64) -> (u64, Value) {
+    let m = fake
+        .messages(thread)
+        .into_iter()
+        .rev()
+        .find(|m| {
+            m.json.as_ref().is_some_and(|j| {
+                custom_ids(j)
+                    .iter()
+                    .any(|id| id.split(':').nth(1) == Some("pick"))
+            })
+        })
+        .expect("a turn message");
+    (message_id(&m), m.json.unwrap())
+}
+
+/// The callback type of an interaction's first response (5: a new private message, deferred;
+/// 6: an update of the message the control sits on, deferred).
+async fn callback_type(fake: &F, i: &Interaction) -> u64 {
+    let first = fake.first_response(i, T).await.unwrap();
+    assert_eq!(first.status, 204, "{first:?}");
+    first.json.unwrap()["type"].as_u64().unwrap()
+}
+
+/// The edit of the interaction's original message that answers it.
+async fn edit(fake: &F, i: &Interaction) -> Sent {
+    let sent = fake
+        .wait_responses(i, T, 1, |s| {
+            s.method == "PATCH" && s.path.ends_with("/messages/@original")
+        })
+        .await
+        .unwrap();
+    let s = sent.into_iter().next().unwrap();
+    assert_eq!(s.status, 200, "{s:?}");
+    s
+}
+
+/// A step of the picker after the first: acknowledged as an update, answered by an edit.
+async fn step(fake: &F, i: &Interaction) -> Sent {
+    assert_eq!(callback_type(fake, i).await, 6);
+    edit(fake, i).await
+}
+
+/// The select menu's custom id and its options as (label, value).
+fn menu(s: &Sent) -> (String, Vec<(String, String)>) {
+    let body = s.json.as_ref().unwrap();
+    for row in body["components"].as_array().unwrap() {
+        for c in row["components"].as_array().unwrap() {
+            if c["type"] == 3 {
+                let options = c["options"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|o| {
+                        (
+                            o["label"].as_str().unwrap().to_string(),
+                            o["value"].as_str().unwrap().to_string(),
+                        )
+                    })
+                    .collect();
+                return (c["custom_id"].as_str().unwrap().to_string(), options);
+            }
+        }
+    }
+    panic!("no select menu in {body}");
+}
+
+/// The custom id of the button labelled `label`, if there is one and it is enabled.
+fn button(s: &Sent, label: &str) -> Option<String> {
+    let body = s.json.as_ref().unwrap();
+    body["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row["components"].as_array().unwrap().iter())
+        .find(|c| c["type"] == 2 && c["label"] == label && c["disabled"] != true)
+        .map(|c| c["custom_id"].as_str().unwrap().to_string())
+}
+
+/// The destination cell of a move text: its last cell token (`Q20-Q24=Regent` → `Q24`).
+fn destination(m: &str) -> String {
+    let body = m.split(['=', '+']).next().unwrap();
+    body.rsplit(['-', 'x', '*']).next().unwrap().to_string()
+}
+
+/// The legal moves from `origin` in `game`.
+fn moves_from(game: &AnyGame, origin: &str) -> Vec<String> {
+    game.legal_moves()
+        .into_iter()
+        .filter(|m| m.split(['-', 'x', '*']).next() == Some(origin))
+        .collect()
+}
+
+/// Every option of a paged picker step, following Next until it is disabled; each page holds
+/// at most 25. Returns the last page's answer too.
+async fn all_pages(
+    fake: &F,
+    user: u64,
+    channel: u64,
+    first: Sent,
+) -> (Vec<(String, String)>, Sent) {
+    let mut options = Vec::new();
+    let mut page = first;
+    loop {
+        let (_, opts) = menu(&page);
+        assert!(!opts.is_empty() && opts.len() <= 25, "{page:?}");
+        options.extend(opts);
+        let Some(next) = button(&page, "Next ▶") else {
+            return (options, page);
+        };
+        let i = fake.button(user, channel, message_id(&page), &next).await;
+        page = step(fake, &i).await;
+    }
+}
+
+/// The bot logged no internal error, called nothing the fake does not know, and answered every
+/// interaction in time.
+fn assert_clean(fake: &F, bot: &Bot) {
+    assert!(
+        fake.late_callbacks().is_empty(),
+        "{:?}",
+        fake.late_callbacks()
+    );
+    assert!(fake.unexpected().is_empty(), "{:?}", fake.unexpected());
+    let log = bot.log();
+    assert!(
+        !log.contains(" ERROR ") && !log.contains("panicked"),
+        "{log}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_clicks() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, thread) = start(&fake).await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let (turn, body) = turn_message(&fake, thread);
+    let pick = custom_ids(&body)
+        .into_iter()
+        .find(|id| id.split(':').nth(1) == Some("pick"))
+        .unwrap();
+    assert!(custom_ids(&body).iter().all(|id| id.len() <= 100));
+
+    // 1. Move…: a new private message, the deferred answer edited into the pieces.
+    let i1 = fake.button(u(1), thread, turn, &pick).await;
+    assert_eq!(callback_type(&fake, &i1).await, 5);
+    let pieces = edit(&fake, &i1).await;
+    let picker_id = message_id(&pieces);
+    let stored = fake.message(picker_id).unwrap();
+    assert_eq!(stored["flags"].as_u64().unwrap_or(0) & 64, 64, "private");
+    assert!(content(&pieces).contains("pick a piece"), "{pieces:?}");
+    let (from_id, options) = menu(&pieces);
+    assert!(from_id.len() <= 100);
+    let start = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
+    let origins: BTreeSet<String> = start
+        .legal_moves()
+        .iter()
+        .map(|m| m.split(['-', 'x', '*']).next().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        options.iter().map(|o| o.1.clone()).collect::<BTreeSet<_>>(),
+        origins,
+        "every piece that can move, once"
+    );
+    // Labels name the kind, the cell and the number of moves.
+    for (label, origin) in &options {
+        let n = moves_from(&start, origin).len();
+        assert!(
+            label.contains(&format!(" · {origin} · {n} move")),
+            "{label} for {origin}"
+        );
+    }
+
+    // 2. A piece: the zoomed picture and its numbered targets, in the same message.
+    let (label, origin) = options
+        .iter()
+        .max_by_key(|(_, o)| moves_from(&start, o).len())
+        .unwrap()
+        .clone();
+    let i2 = fake
+        .select(u(1), thread, picker_id, &from_id, &[&origin])
+        .await;
+    let zoomed = step(&fake, &i2).await;
+    assert_eq!(message_id(&zoomed), picker_id, "the same message");
+    assert!(content(&zoomed).contains(&label), "{zoomed:?}");
+    let (name, png) = zoomed
+        .files
+        .iter()
+        .find(|(n, _)| n.ends_with(".png"))
+        .expect("the zoomed picture");
+    let img = image::load_from_memory_with_format(png, image::ImageFormat::Png)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .to_rgba8();
+    assert!(img.width().max(img.height()) >= 300, "{name} is too small");
+    let background = *img.get_pixel(0, 0);
+    assert!(img.pixels().filter(|p| **p != background).count() > 10_000);
+    let (target_id, targets) = menu(&zoomed);
+    let legal = moves_from(&start, &origin);
+    let cells: BTreeSet<String> = legal.iter().map(|m| destination(m)).collect();
+    assert_eq!(
+        targets.len(),
+        cells.len(),
+        "one entry per target: {targets:?}"
+    );
+    for (k, (label, value)) in targets.iter().enumerate() {
+        assert_eq!(value, &(k + 1).to_string());
+        assert!(label.starts_with(&format!("{} → ", k + 1)), "{label}");
+    }
+    let named: BTreeSet<String> = targets
+        .iter()
+        .map(|(l, _)| {
+            l.split(" → ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(named, cells);
+
+    // 3. A target: the move is staged through the host and the preview shown, same message.
+    let first = &targets[0];
+    let cell = first
+        .0
+        .split(" → ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let mv = legal
+        .iter()
+        .find(|m| destination(m) == cell)
+        .unwrap()
+        .clone();
+    let i3 = fake
+        .select(u(1), thread, picker_id, &target_id, &[&first.1])
+        .await;
+    let staged = step(&fake, &i3).await;
+    assert_eq!(message_id(&staged), picker_id);
+    assert!(
+        content(&staged).contains(&format!("staged **{mv}**")),
+        "{staged:?}"
+    );
+    assert!(staged.files.iter().any(|(n, _)| n.ends_with(".png")));
+    assert!(button(&staged, "Another piece").is_some());
+    assert!(button(&staged, "Take back").is_some());
+
+    // 4. Pass: the move is played.
+    let before = fake.messages(thread).len();
+    let pass = button(&staged, "Pass Token").unwrap();
+    let i4 = fake.button(u(1), thread, picker_id, &pass).await;
+    acked(&fake, &i4).await;
+    followup(&fake, &i4).await;
+    wait_message(&fake, thread, before, &format!("played {mv}")).await;
+    assert_eq!(bot.state(game).await.record().len(), 1);
+    // The picker of a turn gone by is refused politely, in place.
+    let again = button(&staged, "Another piece").unwrap();
+    let i5 = fake.button(u(1), thread, picker_id, &again).await;
+    let stale = step(&fake, &i5).await;
+    assert!(content(&stale).contains("earlier turn"), "{stale:?}");
+
+    // One private message: no followup for the three picker steps, one edit each, all of the
+    // same message.
+    let mut edits = BTreeSet::new();
+    for i in [&i1, &i2, &i3, &i5] {
+        let sent = fake.responses(i);
+        let followups = sent
+            .iter()
+            .filter(|s| s.method == "POST" && s.path.starts_with("/webhooks/"))
+            .count();
+        assert_eq!(followups, 0, "{sent:?}");
+        let patches: Vec<&Sent> = sent.iter().filter(|s| s.method == "PATCH").collect();
+        assert_eq!(patches.len(), 1, "{sent:?}");
+        edits.insert(message_id(patches[0]));
+    }
+    assert_eq!(edits, BTreeSet::from([picker_id]));
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_move_of_a_far_reaching_piece_and_a_promotion_is_reached_by_paging() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    // Silver to move: a Regent in the open (over a hundred targets) and a Militant two steps
+    // from its Center Line, where it promotes.
+    let position = json!({"game": "heximeros", "to_move": "silver", "pieces": [
+        {"cell": "Q2", "owner": "silver", "kind": "sovereign"},
+        {"cell": "Q20", "owner": "silver", "kind": "regent"},
+        {"cell": "M24", "owner": "silver", "kind": "militant", "moved": true},
+        {"cell": "Q50", "owner": "orange", "kind": "sovereign"},
+        {"cell": "Q48", "owner": "orange", "kind": "militant"},
+    ]})
+    .to_string();
+    let position_game = AnyGame::from_json(&position).unwrap();
+    let players: Vec<i64> = six().into_iter().map(|p| p as i64).collect();
+    let store = hexmeros::store::Store::open(&bot.db_url()).await.unwrap();
+    let host = GameHost::new(store.clone(), Arc::new(SystemClock));
+    let (game, _) = host
+        .create_from_position(&players, &position, None)
+        .await
+        .unwrap();
+    let version = host.state(game).await.unwrap().version();
+    store.close().await;
+
+    // In Silver's DM with the bot (a game of no server is named there by its players).
+    let dm = fake.open_dm(u(1));
+    let i = fake
+        .button(u(1), dm, 1, &format!("{game}:pick:{version}"))
+        .await;
+    assert_eq!(callback_type(&fake, &i).await, 5);
+    let pieces = edit(&fake, &i).await;
+    let picker_id = message_id(&pieces);
+    let (from_id, options) = menu(&pieces);
+    let labels: Vec<&str> = options.iter().map(|o| o.0.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "Sovereign · Q2 · 9 moves",
+            "Regent · Q20 · 105 moves",
+            "Militant · M24 · 8 moves"
+        ]
+    );
+
+    // The Regent: 105 targets on five pages, every legal move once.
+    let i = fake.select(u(1), dm, picker_id, &from_id, &["Q20"]).await;
+    let first = step(&fake, &i).await;
+    assert!(first.files.iter().any(|(n, _)| n.ends_with(".png")));
+    let (targets, last) = all_pages(&fake, u(1), dm, first).await;
+    let legal = moves_from(&position_game, "Q20");
+    assert!(legal.len() > 25);
+    assert_eq!(targets.len(), legal.len(), "none dropped");
+    let numbers: Vec<String> = targets.iter().map(|t| t.1.clone()).collect();
+    let want: Vec<String> = (1..=legal.len()).map(|n| n.to_string()).collect();
+    assert_eq!(numbers, want);
+    let named: BTreeSet<String> = targets
+        .iter()
+        .map(|(l, _)| {
+            l.split(" → ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let cells: BTreeSet<String> = legal.iter().map(|m| destination(m)).collect();
+    assert_eq!(named, cells);
+    assert!(content(&last).contains("page 5/5"), "{last:?}");
+
+    // Another piece: the Militant, its one target, and the promotion as its own step.
+    let again = button(&last, "Another piece").unwrap();
+    let i = fake.button(u(1), dm, picker_id, &again).await;
+    let pieces = step(&fake, &i).await;
+    let (from_id, _) = menu(&pieces);
+    let i = fake.select(u(1), dm, picker_id, &from_id, &["M24"]).await;
+    let zoomed = step(&fake, &i).await;
+    let (target_id, targets) = menu(&zoomed);
+    assert_eq!(targets.len(), 1, "{targets:?}");
+    assert!(targets[0].0.ends_with(" · 8 choices"), "{targets:?}");
+    let i = fake
+        .select(u(1), dm, picker_id, &target_id, &[&targets[0].1])
+        .await;
+    let promotion = step(&fake, &i).await;
+    let (to_id, choices) = menu(&promotion);
+    assert!(to_id.split(':').nth(1) == Some("to"), "{to_id}");
+    let values: BTreeSet<String> = choices.iter().map(|c| c.1.clone()).collect();
+    let want: BTreeSet<String> = moves_from(&position_game, "M24").into_iter().collect();
+    assert_eq!(values, want);
+    assert!(
+        choices
+            .iter()
+            .any(|c| c.0.starts_with("Promote to Regent · ")),
+        "{choices:?}"
+    );
+    assert!(
+        choices.iter().any(|c| c.0.starts_with("No promotion · ")),
+        "{choices:?}"
+    );
+    // Nothing was played or staged by looking.
+    let st = bot.state(game).await;
+    assert_eq!(st.version(), version);
+    assert!(st.staged().is_none());
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_lists_its_pieces_and_a_pieces_numbered_targets() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let store = hexmeros::store::Store::open(&bot.db_url()).await.unwrap();
+    let host = GameHost::new(store.clone(), Arc::new(SystemClock));
+    let dm = fake.open_dm(u(1));
+    for kind in [
+        GameKind::HexDame,
+        GameKind::Hexmeister,
+        GameKind::HexaEquo,
+        GameKind::Harmegedo,
+    ] {
+        let start = AnyGame::new(kind, Some(2), None).unwrap();
+        let players: Vec<i64> = [u(1), u(2)].iter().map(|&p| p as i64).collect();
+        let (game, _) = host
+            .create_from_position(&players, &start.to_json(), None)
+            .await
+            .unwrap();
+        let version = host.state(game).await.unwrap().version();
+        let i = fake
+            .button(u(1), dm, 1, &format!("{game}:pick:{version}"))
+            .await;
+        assert_eq!(callback_type(&fake, &i).await, 5, "{kind}");
+        let pieces = edit(&fake, &i).await;
+        let (from_id, _) = menu(&pieces);
+        let (options, _) = all_pages(&fake, u(1), dm, pieces.clone()).await;
+        let origins: BTreeSet<String> = start
+            .legal_moves()
+            .iter()
+            .map(|m| match m.find('@') {
+                Some(at) => m[..=at].to_string(),
+                None => m.split(['-', 'x', '*']).next().unwrap().to_string(),
+            })
+            .collect();
+        let values: BTreeSet<String> = options.iter().map(|o| o.1.clone()).collect();
+        assert_eq!(values, origins, "{kind}");
+        let origin = &options[0].1;
+        let i = fake
+            .select(u(1), dm, message_id(&pieces), &from_id, &[origin])
+            .await;
+        let zoomed = step(&fake, &i).await;
+        assert!(
+            zoomed.files.iter().any(|(n, _)| n.ends_with(".png")),
+            "{kind}: {zoomed:?}"
+        );
+        let (targets, _) = all_pages(&fake, u(1), dm, zoomed).await;
+        let moves: Vec<String> = start
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.starts_with(origin.as_str()))
+            .filter(|m| origin.ends_with('@') || m[origin.len()..].starts_with(['-', 'x', '*']))
+            .collect();
+        let cells: BTreeSet<String> = moves
+            .iter()
+            .map(|m| destination(m.rsplit('@').next().unwrap()))
+            .collect();
+        assert_eq!(
+            targets.len(),
+            cells.len(),
+            "{kind}: {targets:?} for {moves:?}"
+        );
+    }
+    store.close().await;
+    assert_clean(&fake, &bot);
+}

@@ -1,0 +1,112 @@
+//! The move picker's zoomed picture (`view::zoom`) of a piece in each golden mid-game position
+//! (tests/support/golden.rs) against its golden picture, for HexiMeros (a piece's moves),
+//! HexaEquo (a placement) and HexDame.
+//!
+//! Golden pictures live in `tests/data/golden/zoom-<game>.png`. After an intended change of
+//! look, look at the new pictures and regenerate them with
+//! `UPDATE_GOLDEN=1 cargo test --test zoom_golden`.
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/golden.rs"]
+mod golden;
+
+use golden::golden_position;
+use hexmeros::games::{AnyGame, GameKind};
+use hexmeros::view::picker::{self, Piece, Target};
+use hexmeros::view::zoom;
+
+/// Small: the files are committed.
+const GOLDEN_SIZE: u32 = 360;
+
+fn decode(png: &[u8]) -> image::RgbaImage {
+    image::load_from_memory_with_format(png, image::ImageFormat::Png)
+        .unwrap()
+        .to_rgba8()
+}
+
+/// Share of pixels whose colour differs by more than `tolerance` in any channel.
+fn differing(a: &[u8], b: &[u8], tolerance: u8) -> f64 {
+    let n = a
+        .chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| {
+            p.iter()
+                .zip(q.iter())
+                .any(|(x, y)| x.abs_diff(*y) > tolerance)
+        })
+        .count();
+    n as f64 / (a.len() / 4).max(1) as f64
+}
+
+/// The golden position's piece with the most targets (the first such in the picker's order),
+/// and its targets.
+fn busiest(game: &AnyGame) -> (Piece, Vec<Target>) {
+    picker::pieces(game)
+        .into_iter()
+        .map(|p| {
+            let t = picker::targets(game, &p.origin);
+            (p, t)
+        })
+        .reduce(|best, next| {
+            if next.1.len() > best.1.len() {
+                next
+            } else {
+                best
+            }
+        })
+        .unwrap()
+}
+
+#[test]
+fn zoomed_pictures_match_their_golden_pictures() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden");
+    let mut failures = Vec::new();
+    for kind in [GameKind::HexiMeros, GameKind::HexaEquo, GameKind::HexDame] {
+        let (game, _) = golden_position(kind);
+        let (piece, targets) = busiest(&game);
+        assert!(!targets.is_empty(), "{kind}");
+        let png = zoom::zoom_png(&game, None, &piece, &targets, Some(GOLDEN_SIZE)).unwrap();
+        let ours = decode(&png);
+        assert_eq!(ours.width().max(ours.height()), GOLDEN_SIZE, "{kind}");
+        if let Some(out) = std::env::var_os("ZOOM_OUT") {
+            std::fs::write(
+                format!("{}/{}.png", out.to_string_lossy(), kind.key()),
+                &png,
+            )
+            .unwrap();
+        }
+        let path = format!("{dir}/zoom-{}.png", kind.key());
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, &png).unwrap();
+        }
+        let golden = image::open(&path)
+            .unwrap_or_else(|_| panic!("{path} is missing: run with UPDATE_GOLDEN=1"))
+            .to_rgba8();
+        if (ours.width(), ours.height()) != (golden.width(), golden.height()) {
+            failures.push(format!(
+                "{kind}: {}x{} instead of {}x{}",
+                ours.width(),
+                ours.height(),
+                golden.width(),
+                golden.height()
+            ));
+            continue;
+        }
+        let share = differing(ours.as_raw(), golden.as_raw(), 24);
+        if share >= 0.005 {
+            failures.push(format!("{kind}: {:.2} % of pixels differ", share * 100.0));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+#[test]
+fn the_golden_comparison_notices_one_target_less() {
+    let (game, _) = golden_position(GameKind::HexiMeros);
+    let (piece, mut targets) = busiest(&game);
+    let a = zoom::zoom_png(&game, None, &piece, &targets, Some(GOLDEN_SIZE)).unwrap();
+    targets.pop();
+    let b = zoom::zoom_png(&game, None, &piece, &targets, Some(GOLDEN_SIZE)).unwrap();
+    assert!(differing(decode(&a).as_raw(), decode(&b).as_raw(), 24) > 0.001);
+}
