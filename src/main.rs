@@ -111,7 +111,8 @@ async fn host(db: Option<String>) -> anyhow::Result<hexmeros::host::GameHost> {
 }
 
 /// The bot's logs, on stderr (serenity's and poise's too): `RUST_LOG` from the environment or
-/// `.env` filters them (e.g. `hexmeros=debug,info`), `info` when unset.
+/// `.env` filters them (e.g. `hexmeros=debug,info`), `info` when unset; serenity's HTTP spans
+/// only at warn unless `RUST_LOG` names `serenity::http`.
 fn init_logging() {
     use std::io::IsTerminal as _;
     // A missing .env is fine: the variables may come from the environment.
@@ -126,6 +127,19 @@ fn init_logging() {
         Some(Ok(f)) => (f, None),
         Some(Err(e)) => (tracing_subscriber::EnvFilter::new("info"), Some(e)),
         None => (tracing_subscriber::EnvFilter::new("info"), None),
+    };
+    // serenity opens an info span per HTTP request that records the whole request in Debug
+    // form: an uploaded board picture as a list of numbers, tens of kilobytes of text per
+    // request (most of the bot's CPU under load). Off unless RUST_LOG names serenity::http.
+    let filter = match "serenity::http=warn".parse() {
+        Ok(quiet)
+            if !wanted
+                .as_deref()
+                .is_some_and(|w| w.contains("serenity::http")) =>
+        {
+            filter.add_directive(quiet)
+        }
+        _ => filter,
     };
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)

@@ -559,6 +559,19 @@ mod tests {
                 .unwrap();
             assert_eq!(journal, "wal");
         }
+        // Outbox bookkeeping is written at NORMAL, and the writer is FULL again after it.
+        store.ensure_player(1, "p1", 0).await.unwrap();
+        let done = crate::store::Done {
+            message: None,
+            outcome: "sent".into(),
+        };
+        store.outbox_done(1, &done, 0).await.unwrap();
+        store.outbox_failed(1, "x").await.unwrap();
+        let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(&store.writer)
+            .await
+            .unwrap();
+        assert_eq!(sync, 2, "the writer must be FULL again after bookkeeping");
         store.close().await;
     }
 }
