@@ -78,3 +78,44 @@ async fn a_corrupt_game_stops_its_timers() {
         HostError::Corrupt { .. }
     ));
 }
+
+/// Another process (a second host on the same file, nothing cached) reads a game while moves
+/// are committed: the game row and the log come from one snapshot, so no read ever sees the
+/// row of one version and the log of another ("the log has N events but the game says …").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_read_while_moves_are_committed_is_never_torn() {
+    let e = env().await;
+    ensure_players(&e.host, [1, 2]).await;
+    let (g, _) = e
+        .host
+        .create(GameKind::HexDame, &[1, 2], None, None)
+        .await
+        .unwrap();
+    let reader = host_on(&e.url, &e.clock).await;
+    let writer = async {
+        for _ in 0..60 {
+            let st = e.host.state(g).await.unwrap();
+            let Some(p) = st.holder_player() else { break };
+            if st.position().legal_moves().is_empty() {
+                break;
+            }
+            act(&e.host, g, p, cmd_move(&first_move(&e.host, g).await)).await;
+        }
+    };
+    let reads = async {
+        let mut n = 0;
+        for _ in 0..400 {
+            // A fresh host each time: every read is a replay from the file.
+            let fresh = host_on(&e.url, &e.clock).await;
+            match fresh.state(g).await {
+                Ok(_) => n += 1,
+                Err(err) => panic!("read {n} saw a torn game: {err}"),
+            }
+            tokio::task::yield_now().await;
+        }
+        n
+    };
+    let ((), n) = tokio::join!(writer, reads);
+    assert_eq!(n, 400);
+    assert!(reader.state(g).await.unwrap().version() > 10);
+}

@@ -341,9 +341,11 @@ impl GameHost {
 
     /// A replay of the whole log, or of its first `upto` events.
     async fn replay_to(&self, game: GameId, upto: Option<u64>) -> Result<GameState, HostError> {
-        let row = self
+        // The row and the log from one snapshot: read apart, a move committed between the two
+        // reads would look like a corrupt game.
+        let (row, log) = self
             .store
-            .game(game)
+            .game_and_log(game)
             .await?
             .ok_or(Refused::UnknownGame(game))?;
         let corrupt = |reason: String| HostError::Corrupt { game, reason };
@@ -357,7 +359,7 @@ impl GameHost {
         }
         let mut state = GameState::new(game, setup, row.created_at)
             .map_err(|e| corrupt(format!("its setup no longer starts a game: {e}")))?;
-        for e in self.store.events(game).await? {
+        for e in log {
             if upto.is_some_and(|v| e.version >= v as i64) {
                 break;
             }

@@ -300,22 +300,37 @@ impl Store {
     }
 
     pub async fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        let row = sqlx::query(
-            "SELECT id, kind, status, version, setup, channel, created_at FROM games WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        let Some(r) = row else { return Ok(None) };
-        Ok(Some(GameRow {
-            id: r.try_get(0)?,
-            kind: r.try_get(1)?,
-            status: r.try_get(2)?,
-            version: r.try_get(3)?,
-            setup: r.try_get(4)?,
-            channel: r.try_get(5)?,
-            created_at: r.try_get(6)?,
-        }))
+        let row = sqlx::query(GAME_ROW)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(game_row).transpose()
+    }
+
+    /// A game's row and its whole log, read in one transaction: the same snapshot of both, even
+    /// while a writer (this process's or another's) commits a move between the two reads.
+    pub async fn game_and_log(
+        &self,
+        id: i64,
+    ) -> Result<Option<(GameRow, Vec<EventRow>)>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(GAME_ROW)
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(row) = row.map(game_row).transpose()? else {
+            tx.rollback().await?;
+            return Ok(None);
+        };
+        let events = sqlx::query(EVENT_ROWS)
+            .bind(id)
+            .fetch_all(&mut *tx)
+            .await?
+            .into_iter()
+            .map(event_row)
+            .collect::<Result<Vec<_>, _>>()?;
+        tx.rollback().await?;
+        Ok(Some((row, events)))
     }
 
     /// The game's current version (number of events), if it exists.
@@ -330,23 +345,11 @@ impl Store {
 
     /// The whole log of a game, oldest first.
     pub async fn events(&self, id: i64) -> Result<Vec<EventRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT version, kind, actor, body, at FROM events WHERE game_id = $1 ORDER BY version",
-        )
-        .bind(id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.into_iter()
-            .map(|r| {
-                Ok(EventRow {
-                    version: r.try_get(0)?,
-                    kind: r.try_get(1)?,
-                    actor: r.try_get(2)?,
-                    body: r.try_get(3)?,
-                    at: r.try_get(4)?,
-                })
-            })
-            .collect()
+        let rows = sqlx::query(EVENT_ROWS)
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.into_iter().map(event_row).collect()
     }
 
     /// Append events and update the game row, in one transaction that fails with `Stale` if the
@@ -531,6 +534,34 @@ fn summary(r: sqlx::sqlite::SqliteRow) -> Result<GameSummary, StoreError> {
         status: r.try_get(2)?,
         to_move: r.try_get(3)?,
         version: r.try_get(4)?,
+    })
+}
+
+const GAME_ROW: &str =
+    "SELECT id, kind, status, version, setup, channel, created_at FROM games WHERE id = $1";
+
+const EVENT_ROWS: &str =
+    "SELECT version, kind, actor, body, at FROM events WHERE game_id = $1 ORDER BY version";
+
+fn game_row(r: sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
+    Ok(GameRow {
+        id: r.try_get(0)?,
+        kind: r.try_get(1)?,
+        status: r.try_get(2)?,
+        version: r.try_get(3)?,
+        setup: r.try_get(4)?,
+        channel: r.try_get(5)?,
+        created_at: r.try_get(6)?,
+    })
+}
+
+fn event_row(r: sqlx::sqlite::SqliteRow) -> Result<EventRow, StoreError> {
+    Ok(EventRow {
+        version: r.try_get(0)?,
+        kind: r.try_get(1)?,
+        actor: r.try_get(2)?,
+        body: r.try_get(3)?,
+        at: r.try_get(4)?,
     })
 }
 
