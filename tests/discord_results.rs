@@ -230,3 +230,25 @@ async fn a_server_that_wants_it_gets_finished_threads_locked_too() {
     );
     assert_clean(&fake);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_manage_threads_a_finished_thread_is_archived_only() {
+    let fake = F::start().await;
+    let bot = Bot::start_with(&fake, None, &[("HEXMEROS_LOCK_FINISHED", "on")]).await;
+    let players = [u(5), u(6)];
+    let (_, t) = start_hexdame(&fake, players).await;
+    // Discord refuses the lock (no Manage Threads): the bot archives without it.
+    fake.fail_next("PATCH", &format!("/channels/{t}"), 403, None, 1);
+    play_and_concede(&fake, players, t).await;
+    index_of(&fake, t, "is over:").await;
+    wait_archived(&fake, t, &bot).await;
+    assert!(!fake.thread_locked(t));
+    assert_eq!(
+        thread_edits(&fake, t),
+        vec![
+            json!({"archived": true, "locked": true}),
+            json!({"archived": true})
+        ]
+    );
+    assert_clean(&fake);
+}

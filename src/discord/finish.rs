@@ -99,8 +99,8 @@ pub async fn results(
 
 /// Close a game's thread: its last message, then the thread archived (and locked when the
 /// server wants). A game that lives in its channel (no thread) only gets the message. Without
-/// the permission to archive or lock, the thread stays open and that is logged: the game is
-/// over either way.
+/// the permission to lock (Manage Threads) the thread is archived only; without the permission
+/// to archive it stays open. Either is logged: the game is over either way.
 pub async fn close(
     http: &Http,
     data: &Data,
@@ -115,21 +115,43 @@ pub async fn close(
     if link.thread == link.parent {
         return Ok(outcome);
     }
-    let mut edit = EditThread::new().archived(true);
-    if lock_finished() {
-        edit = edit.locked(true);
-    }
     let thread = ChannelId::new(link.thread);
-    match retry("archiving a thread", || {
-        thread.edit_thread(http, edit.clone())
-    })
-    .await
-    {
-        Ok(_) => Ok(outcome),
-        Err(e) if matches!(http_status(&e), Some((403, _))) => {
+    let lock = lock_finished();
+    match archive(http, thread, lock).await {
+        Ok(()) => Ok(outcome),
+        // Locking needs Manage Threads: without it, archived only.
+        Err(e) if lock && forbidden(&e) => {
+            tracing::warn!(game, error = %e, "cannot lock the finished game's thread");
+            match archive(http, thread, false).await {
+                Ok(()) => Ok(outcome),
+                Err(e) if forbidden(&e) => {
+                    tracing::warn!(game, error = %e, "cannot archive the finished game's thread");
+                    Ok(outcome)
+                }
+                Err(e) => Err(e.into()),
+            }
+        }
+        Err(e) if forbidden(&e) => {
             tracing::warn!(game, error = %e, "cannot archive the finished game's thread");
             Ok(outcome)
         }
         Err(e) => Err(e.into()),
     }
+}
+
+fn forbidden(e: &serenity::Error) -> bool {
+    matches!(http_status(e), Some((403, _)))
+}
+
+/// Archive a thread, and lock it with `lock` (never unlock: a moderator's lock stays).
+async fn archive(http: &Http, thread: ChannelId, lock: bool) -> Result<(), serenity::Error> {
+    let mut edit = EditThread::new().archived(true);
+    if lock {
+        edit = edit.locked(true);
+    }
+    retry("archiving a thread", || {
+        thread.edit_thread(http, edit.clone())
+    })
+    .await
+    .map(|_| ())
 }
