@@ -90,6 +90,13 @@ fn serve_with_a_bad_request_timeout_names_it() {
 }
 
 #[test]
+fn serve_with_a_bad_lock_setting_names_it() {
+    for bad in ["yes", "1", "locked"] {
+        assert_refused(&[("HEXMEROS_LOCK_FINISHED", bad)], "HEXMEROS_LOCK_FINISHED");
+    }
+}
+
+#[test]
 fn serve_with_a_bad_guild_id_names_it() {
     for bad in ["my-server", "0", "-5"] {
         assert_refused(&[("DEV_GUILD_ID", bad)], "DEV_GUILD_ID");

@@ -60,6 +60,19 @@ pub fn lobby_hours(raw: &str) -> anyhow::Result<u32> {
         })
 }
 
+/// `HEXMEROS_LOCK_FINISHED`: whether a finished game's thread is locked as well as archived
+/// (nobody but moderators can chat in it then), `on` or `off`.
+pub fn lock_finished(raw: &str) -> anyhow::Result<bool> {
+    match raw.to_ascii_lowercase().as_str() {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(anyhow::anyhow!(
+            "HEXMEROS_LOCK_FINISHED must be on (a finished game's thread is archived and locked) \
+             or off (archived only), not {raw:?}; leave it empty for off"
+        )),
+    }
+}
+
 /// A rate: at most `count` in any `per` (all of them at once, then one every `per / count`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rate {
@@ -287,6 +300,22 @@ mod tests {
                 .unwrap_or_default();
             assert!(
                 err.starts_with("DISCORD_API_BASE must be"),
+                "{bad} accepted"
+            );
+        }
+    }
+
+    #[test]
+    fn locking_finished_threads_is_on_or_off() {
+        assert_eq!(lock_finished("on").ok(), Some(true));
+        assert_eq!(lock_finished("OFF").ok(), Some(false));
+        for bad in ["yes", "1", "true", ""] {
+            let err = lock_finished(bad)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(
+                err.starts_with("HEXMEROS_LOCK_FINISHED must be"),
                 "{bad} accepted"
             );
         }

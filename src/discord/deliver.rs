@@ -387,11 +387,7 @@ pub async fn entry(
     let version = entry.version.map(|v| v as u64);
     match effect {
         Effect::OpenThread { game, title } => open_thread(http, data, game, &title).await,
-        Effect::CloseThread { game } => {
-            let msg =
-                CreateMessage::new().content("this game is closed; the thread stays as its record");
-            to_game(http, data, entry, game, msg).await
-        }
+        Effect::CloseThread { game } => super::finish::close(http, data, entry, game).await,
         Effect::Board { game, caption, .. } => {
             let state = match version {
                 Some(v) => data.host.state_at(game, v).await?,
@@ -464,6 +460,7 @@ pub async fn entry(
                 None => Ok(Outcome::Dropped("no replay picture".into())),
             }
         }
+        Effect::Results { game } => super::finish::results(http, data, entry, game).await,
     }
 }
 
@@ -480,7 +477,7 @@ fn archived(e: &serenity::Error) -> bool {
 /// Send an entry's message in its game's thread. A thread that was archived and locked is
 /// reopened; one that was deleted (or cannot be reopened) is replaced by the channel the game
 /// was started in, where the players are told so, and the game goes on there.
-async fn to_game(
+pub(super) async fn to_game(
     http: &Http,
     data: &Data,
     entry: &Entry,

@@ -13,6 +13,7 @@ mod commands;
 mod config;
 mod deliver;
 mod events;
+mod finish;
 mod ids;
 mod limits;
 mod links;
@@ -94,6 +95,9 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
         None => hexmeros::host::LOBBY_HOURS,
     };
     let limits = config::Limits::from_env(var)?;
+    if let Some(v) = var("HEXMEROS_LOCK_FINISHED") {
+        finish::set_lock_finished(config::lock_finished(&v)?);
+    }
     pace::set(limits.discord);
     if let Some(t) = var("HEXMEROS_DISCORD_TIMEOUT_MS") {
         let ms = t

@@ -11,7 +11,8 @@ use crate::games::Seat;
 pub enum Effect {
     /// A new game: open its thread (or the terminal's equivalent).
     OpenThread { game: GameId, title: String },
-    /// The game has ended for good (aborted).
+    /// The game has ended for good (finished or aborted): the thread is closed (archived), after
+    /// everything else the game said.
     CloseThread { game: GameId },
     /// Post the board in the game's thread, with a caption.
     Board {
@@ -50,6 +51,9 @@ pub enum Effect {
     },
     /// The game has finished: its replay (an animated picture) in the thread.
     Replay { game: GameId },
+    /// The game has finished: its results table (places, §7 points, rating changes; see
+    /// `GameHost::results`, which rebuilds it from the store), pinging every player.
+    Results { game: GameId },
 }
 
 impl Effect {
@@ -64,7 +68,8 @@ impl Effect {
             | Effect::AskChallenge { game, .. }
             | Effect::Ballot { game, .. }
             | Effect::Stalled { game, .. }
-            | Effect::Replay { game } => Some(*game),
+            | Effect::Replay { game }
+            | Effect::Results { game } => Some(*game),
             Effect::Dm { .. } | Effect::Private { .. } => None,
         }
     }

@@ -13,8 +13,8 @@
 //!
 //! Rooms: `state/` (one game's table, replayed from its log), `commands` (who may send what),
 //! `bots`, `lobby` (a game waiting until everyone seated in it joined), `records` (export and
-//! import), `clock`, `say` (every sentence a player reads) and `error` (refusals and internal
-//! errors).
+//! import), `results` (a finished game's table), `clock`, `say` (every sentence a player reads)
+//! and `error` (refusals and internal errors).
 
 mod bots;
 mod clock;
@@ -27,6 +27,7 @@ mod outbox;
 mod players;
 mod queries;
 mod records;
+mod results;
 mod say;
 mod state;
 
@@ -51,6 +52,7 @@ pub use lobby::{
 };
 pub use outbox::{NORMAL, REMINDER, URGENT, is_reply};
 pub use players::{bot_id, bot_level};
+pub use results::{Place, Results};
 pub use say::Refused;
 pub use state::{BotAction, GameState, OpenMotion, PointEntry, Record, SeatState, Staged, Status};
 

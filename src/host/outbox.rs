@@ -36,6 +36,7 @@ fn priority(e: &Effect, ev: Option<&Event>) -> i64 {
         Effect::Say { .. }
         | Effect::CloseThread { .. }
         | Effect::Replay { .. }
+        | Effect::Results { .. }
         | Effect::Dm { .. }
         | Effect::Private { .. } => NORMAL,
     }
@@ -82,8 +83,9 @@ pub fn is_reply(e: &Effect, actor: Option<PlayerId>) -> bool {
 }
 
 /// What follows from `before` becoming `after` by one event: a ballot for each motion opened, the
-/// stall notice when the Token holder's timer runs out (a person's: bots never stall), and the
-/// replay when the game finishes.
+/// stall notice when the Token holder's timer runs out (a person's: bots never stall), and when
+/// the game finishes its results, its replay and the closing of its thread, in that order (the
+/// thread is closed last: a message in an archived thread would reopen it).
 pub(super) fn follow_ups(before: &GameState, after: &GameState) -> Vec<Effect> {
     let game = after.id();
     let mut fx: Vec<Effect> = after
@@ -106,7 +108,9 @@ pub(super) fn follow_ups(before: &GameState, after: &GameState) -> Vec<Effect> {
         });
     }
     if after.status() == Status::Finished && before.status() != Status::Finished {
+        fx.push(Effect::Results { game });
         fx.push(Effect::Replay { game });
+        fx.push(Effect::CloseThread { game });
     }
     fx
 }

@@ -138,6 +138,8 @@ pub enum Refused {
     /// A game record (export text) that cannot be imported.
     #[error("{0}")]
     BadRecord(String),
+    #[error("game #{0} is not over: it has no results yet")]
+    NotOver(GameId),
     #[error("there is no lobby #{0}")]
     UnknownLobby(i64),
     #[error(
@@ -303,6 +305,27 @@ pub fn motion_expired(id: u64, what: &str) -> String {
 
 pub fn now_you_play(seat: &str, game: GameId) -> String {
     format!("you now play {seat} in game #{game}")
+}
+
+/// One line of a results table after the place, colour and player: §7 points when the game is
+/// scored, then the rating before → after with the change (`None`: the game changed no rating).
+pub fn result_line(points: Option<i32>, rating: Option<(f64, f64)>) -> String {
+    let mut parts = Vec::new();
+    if let Some(p) = points {
+        parts.push(format!("{p} points"));
+    }
+    parts.push(match rating {
+        Some((before, after)) => {
+            // The change is of the rounded values, so the three numbers always add up.
+            let (b, a) = (
+                (before * 10.0).round() / 10.0,
+                (after * 10.0).round() / 10.0,
+            );
+            format!("rating {b:.1} → {a:.1} ({:+.1})", a - b)
+        }
+        None => "rating unchanged".to_string(),
+    });
+    parts.join(" · ")
 }
 
 pub fn game_over(outcome: &str) -> String {

@@ -556,6 +556,16 @@ impl<'h, W: Write> Local<'h, W> {
                 // Buttons and an animation on Discord; here the host's words already told of the
                 // motion and the stalled seat, and `vote` is typed.
                 Effect::Ballot { .. } | Effect::Stalled { .. } | Effect::Replay { .. } => {}
+                Effect::Results { game } => match self.host.results(game).await {
+                    Ok(r) => {
+                        writeln!(self.out, "[#{game}] results: {}", r.outcome)?;
+                        for p in &r.places {
+                            let n = self.name(p.player).await;
+                            writeln!(self.out, "  {}. {} {n}: {}", p.place, p.colour, p.summary())?;
+                        }
+                    }
+                    Err(e) => writeln!(self.out, "[#{game}] no results: {e}")?,
+                },
             }
         }
         Ok(())

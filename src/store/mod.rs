@@ -18,7 +18,7 @@ use thiserror::Error;
 
 pub use lobbies::{LobbyRow, LobbyWrite};
 pub use outbox::{Done, Entry, NewEntry, OutboxStats};
-pub use ratings::{Rating, conservative};
+pub use ratings::{Rating, RatingChange, conservative};
 
 /// The default database, next to where the bot runs.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://hexmeros.db";
@@ -427,7 +427,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             }
-            ratings::update(&mut tx, &f.kind, &f.ranks).await?;
+            ratings::update(&mut tx, w.game, &f.kind, &f.ranks).await?;
         }
         outbox::insert(&mut tx, &w.outbox, w.now).await?;
         tx.commit().await?;
@@ -524,6 +524,15 @@ impl Store {
     /// Ratings for a kind key (or `all`), best conservative rating (μ−3σ) first.
     pub async fn ratings(&self, kind: &str) -> Result<Vec<Rating>, StoreError> {
         ratings::list(&self.pool, kind).await
+    }
+
+    /// What game `game` changed in its players' ratings of a kind key (or `all`).
+    pub async fn rating_changes(
+        &self,
+        game: i64,
+        kind: &str,
+    ) -> Result<Vec<RatingChange>, StoreError> {
+        ratings::changes(&self.pool, game, kind).await
     }
 }
 

@@ -1,6 +1,7 @@
 //! Skill ratings: Weng-Lin (the `skillratings` crate) over a game's finishing order, each seat a
 //! team of one, per game kind and across all games (`all`). Shown as μ−3σ, a rating the player
-//! is very likely above, so a newcomer's one lucky game does not top the table.
+//! is very likely above, so a newcomer's one lucky game does not top the table. Each rated game
+//! keeps what it changed (`rating_changes`), for its results table.
 
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
@@ -22,6 +23,28 @@ impl Rating {
     /// What leaderboards show.
     pub fn shown(&self) -> f64 {
         conservative(self.mu, self.sigma)
+    }
+}
+
+/// What one game did to one player's rating of one kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChange {
+    pub player: i64,
+    pub mu_before: f64,
+    pub sigma_before: f64,
+    pub mu_after: f64,
+    pub sigma_after: f64,
+}
+
+impl RatingChange {
+    /// The rating shown before the game (μ−3σ).
+    pub fn before(&self) -> f64 {
+        conservative(self.mu_before, self.sigma_before)
+    }
+
+    /// The rating shown after it.
+    pub fn after(&self) -> f64 {
+        conservative(self.mu_after, self.sigma_after)
     }
 }
 
@@ -54,8 +77,10 @@ async fn get(
 }
 
 /// Rate one finished game: `ranks` are (player, finishing rank, 1 = best; equal ranks drew).
+/// What it changed is kept with the game.
 pub(super) async fn update(
     tx: &mut Transaction<'_, Sqlite>,
+    game: i64,
     kind: &str,
     ranks: &[(i64, usize)],
 ) -> Result<(), StoreError> {
@@ -74,8 +99,24 @@ pub(super) async fn update(
             .map(|(t, &(_, rank))| (&t[..], MultiTeamOutcome::new(rank)))
             .collect();
         let new = weng_lin_multi_team(&input, &WengLinConfig::new());
-        for ((&(p, _), team), (_, games)) in ranks.iter().zip(new).zip(&old) {
+        for ((&(p, _), team), (before, games)) in ranks.iter().zip(new).zip(&old) {
             let Some(r) = team.first() else { continue };
+            // A bot in several seats is ranked once (`finish_of`); a repeated player keeps the
+            // first change.
+            sqlx::query(
+                "INSERT INTO rating_changes (game_id, player_id, kind, mu_before, sigma_before, \
+                 mu_after, sigma_after) VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                 ON CONFLICT (game_id, player_id, kind) DO NOTHING",
+            )
+            .bind(game)
+            .bind(p)
+            .bind(k)
+            .bind(before.rating)
+            .bind(before.uncertainty)
+            .bind(r.rating)
+            .bind(r.uncertainty)
+            .execute(&mut **tx)
+            .await?;
             sqlx::query(
                 "INSERT INTO ratings (player_id, kind, mu, sigma, games) VALUES ($1, $2, $3, $4, $5) \
                  ON CONFLICT (player_id, kind) DO UPDATE SET mu = $3, sigma = $4, games = $5",
@@ -90,6 +131,34 @@ pub(super) async fn update(
         }
     }
     Ok(())
+}
+
+/// What game `game` changed in its players' ratings of `kind` (none for a game rated before
+/// changes were kept, or not rated).
+pub(super) async fn changes(
+    pool: &SqlitePool,
+    game: i64,
+    kind: &str,
+) -> Result<Vec<RatingChange>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT player_id, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes \
+         WHERE game_id = $1 AND kind = $2",
+    )
+    .bind(game)
+    .bind(kind)
+    .fetch_all(pool)
+    .await?;
+    rows.into_iter()
+        .map(|r| {
+            Ok(RatingChange {
+                player: r.try_get(0)?,
+                mu_before: r.try_get(1)?,
+                sigma_before: r.try_get(2)?,
+                mu_after: r.try_get(3)?,
+                sigma_after: r.try_get(4)?,
+            })
+        })
+        .collect()
 }
 
 pub(super) async fn list(pool: &SqlitePool, kind: &str) -> Result<Vec<Rating>, StoreError> {

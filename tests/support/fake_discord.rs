@@ -25,7 +25,7 @@
 //!   (the first callback request, whatever its status), `responses(i)`,
 //!   `wait_responses(i, t, n, pred)`, `messages(channel)`, `message(id)` (current state after
 //!   edits), `threads()`, `dm_channel(user)`, `open_dm(user)`, `late_callbacks()`, `commands()`,
-//!   `dispatched()`, `gateway_received()`, `thread_archived(t)`.
+//!   `dispatched()`, `gateway_received()`, `thread_archived(t)`, `thread_locked(t)`.
 //!
 //! # The world it pretends to be
 //! * Two guilds: [`FakeDiscord::GUILD_ID`] with one text channel [`FakeDiscord::CHANNEL_ID`]
@@ -63,7 +63,8 @@
 //! * `POST /channels/{c}/messages` (JSON or multipart) → Message; `GET/PATCH/DELETE
 //!   /channels/{c}/messages/{m}`; `GET /channels/{c}/messages`; a DM to a user whose DMs are
 //!   closed ([`FakeDiscord::close_dms`]) → 403 code 50007. Unknown channel → 404 code 10003,
-//!   unknown message → 404 code 10008. A message in an archived thread unarchives it.
+//!   unknown message → 404 code 10008. A message in an archived thread unarchives it (an
+//!   ephemeral interaction answer, flags 64, does not).
 //! * `POST /channels/{c}/threads` and `/channels/{c}/messages/{m}/threads` → thread channel
 //!   (type 11, or 12 when asked; a thread started from a message takes the message's id, as on
 //!   Discord); `PATCH /channels/{thread}` edits name/archived/locked.
@@ -834,6 +835,18 @@ impl FakeDiscord {
             self.state().channels.get(&thread),
             Some(FakeChannel {
                 kind: ChannelKind::Thread { archived: true, .. },
+                ..
+            })
+        )
+    }
+
+    /// Whether `thread` is locked now (by a `PATCH /channels/{t}` with `locked: true`, or
+    /// [`FakeDiscord::lock_thread`]).
+    pub fn thread_locked(&self, thread: u64) -> bool {
+        matches!(
+            self.state().channels.get(&thread),
+            Some(FakeChannel {
+                kind: ChannelKind::Thread { locked: true, .. },
                 ..
             })
         )
@@ -2202,12 +2215,15 @@ impl State {
             m["webhook_id"] = json!(FakeDiscord::APP_ID.to_string());
             m["application_id"] = json!(FakeDiscord::APP_ID.to_string());
         }
+        let ephemeral = body["flags"].as_u64().is_some_and(|f| f & 64 != 0);
         if let Some(FakeChannel {
             kind: ChannelKind::Thread { archived, .. },
             ..
         }) = self.channels.get_mut(&channel)
+            && !ephemeral
         {
-            // A message from the bot unarchives a thread.
+            // A message from the bot unarchives a thread; an ephemeral answer, which only its
+            // user sees, is no message in the thread and does not.
             *archived = false;
         }
         self.messages.insert(id, m.clone());
