@@ -29,6 +29,7 @@ mod queries;
 mod records;
 mod say;
 mod state;
+pub mod story;
 
 use std::collections::HashSet;
 use std::num::NonZeroUsize;

@@ -343,7 +343,16 @@ fn taken(
     if after.play(m).is_err() {
         return Vec::new();
     }
-    let now = occupants(&after);
+    taken_from(before, &occupants(&after), origin)
+}
+
+/// The pieces on the board before and not after (or after in another player's hands), the
+/// piece that left `origin` excepted, as `Blue's Archer`, in board order.
+fn taken_from(
+    before: &HashMap<String, (Occupant, usize)>,
+    now: &HashMap<String, (Occupant, usize)>,
+    origin: &str,
+) -> Vec<String> {
     let from = origin.to_ascii_lowercase();
     let mut out: Vec<(BoardOrder, String)> = before
         .iter()
@@ -353,6 +362,34 @@ fn taken(
         .collect();
     out.sort();
     out.into_iter().map(|(_, s)| s).collect()
+}
+
+/// What one played move did to the pieces, read from the positions before and after it (for
+/// the round story): what it took, as `Blue's Archer`, and what the moved piece became when
+/// its kind changed (a promotion: `Regent`, `King`, `Hatted Militant`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Played {
+    pub took: Vec<String>,
+    pub became: Option<String>,
+}
+
+/// What move `m` did, `before` being the position it was played on and `after` the result.
+pub fn played(before: &AnyGame, m: &str, after: &AnyGame) -> Played {
+    let origin = notation::origin(m);
+    let (was, now) = (occupants(before), occupants(after));
+    let took = taken_from(&was, &now, origin);
+    let became = was
+        .get(&origin.to_ascii_lowercase())
+        .and_then(|(moved, _)| {
+            // The moved piece stands where its path ends: the last cell before a shot, a
+            // promotion or a declaration.
+            let path = m.split(['*', '=', '+']).next().unwrap_or(m);
+            let last = path.rsplit(['-', 'x']).next()?;
+            let (arrived, _) = now.get(&last.to_ascii_lowercase())?;
+            (arrived.owner == moved.owner && arrived.kind != moved.kind)
+                .then(|| arrived.kind.clone())
+        });
+    Played { took, became }
 }
 
 /// The seats move `m` may declare Check on, where the game knows Checks (HexiMeros).
