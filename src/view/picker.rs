@@ -20,7 +20,6 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use hexmeros_render::Hex;
-use serde_json::Value;
 
 use super::common::{self, title_case};
 use super::legend;
@@ -168,27 +167,22 @@ struct Occupant {
 }
 
 /// The pieces on the board by lower-case cell name, and each kind's rank in the rulebook's
-/// list, read from the position JSON (the one shape every game shares).
+/// list, as the position JSON lists them (the one shape every game shares).
 fn occupants(game: &AnyGame) -> HashMap<String, (Occupant, usize)> {
     let known = help::pieces(game.kind());
-    let json: Value = serde_json::from_str(&game.to_json()).unwrap_or(Value::Null);
     let mut out = HashMap::new();
-    for p in json["pieces"].as_array().into_iter().flatten() {
-        let (Some(cell), Some(kind)) = (p["cell"].as_str(), p["kind"].as_str()) else {
-            continue;
-        };
-        let hatted = p["hatted"].as_bool().unwrap_or(false);
+    for p in game.piece_texts() {
         let found = known
             .iter()
-            .position(|k| k.key == kind && k.hatted == hatted)
-            .or_else(|| known.iter().position(|k| k.key == kind));
+            .position(|k| k.key == p.kind && k.hatted == p.hatted)
+            .or_else(|| known.iter().position(|k| k.key == p.kind));
         let (rank, name) = match found {
             Some(i) => (i, known[i].name.to_string()),
-            None => (known.len(), title_case(kind)),
+            None => (known.len(), title_case(&p.kind)),
         };
-        let owner = title_case(p["owner"].as_str().unwrap_or_default());
+        let owner = title_case(&p.owner);
         out.insert(
-            cell.to_ascii_lowercase(),
+            p.cell.to_ascii_lowercase(),
             (Occupant { owner, kind: name }, rank),
         );
     }
