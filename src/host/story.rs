@@ -47,11 +47,15 @@ pub fn told_move(before: &AnyGame, mover: Seat, text: &str, after: &AnyGame) -> 
     if !done.took.is_empty() {
         head.push_str(&format!(" took {}", done.took.join(", ")));
     }
-    if let Some(kind) = &done.became {
-        head.push_str(&format!(
-            "{} promoted to {kind}",
-            if done.took.is_empty() { "," } else { " and" }
-        ));
+    if let Some((was, kind)) = &done.became {
+        let joint = if done.took.is_empty() { "," } else { " and" };
+        // A piece that keeps its kind under a new name (a Militant gets its Hat) is not
+        // promoted.
+        if kind.ends_with(was.as_str()) {
+            head.push_str(&format!("{joint} now a {kind}"));
+        } else {
+            head.push_str(&format!("{joint} promoted to {kind}"));
+        }
     }
     let mut parts = vec![head];
     let declared: Vec<String> = text
@@ -397,5 +401,33 @@ mod tests {
         assert!(story.chars().count() <= MAX_STORY, "{}", story.len());
         assert!(story.starts_with("… · "), "{story}");
         assert!(story.ends_with("Blue move number 399"), "{story}");
+    }
+    #[test]
+    fn heximeros_a_militant_promoted_at_the_center_line() {
+        let game = from_json(json!({
+            "game": "heximeros", "to_move": "silver",
+            "pieces": [
+                {"cell": "Q2", "owner": "silver", "kind": "sovereign"},
+                {"cell": "Q24", "owner": "silver", "kind": "militant"},
+                {"cell": "E14", "owner": "red", "kind": "sovereign"},
+            ]
+        }));
+        let moves = game.moves_from("Q24");
+        let regent = moves
+            .iter()
+            // Off Ground Zero (Q26), whose own rules keep a Militant that declines bare.
+            .find(|m| m.ends_with("=Regent") && !m.contains("Q26"))
+            .unwrap_or_else(|| panic!("{moves:?}"));
+        let mut g = game.clone();
+        let told = tell(&mut g, regent);
+        assert_eq!(told.parts, [format!("Silver {regent}, promoted to Regent")]);
+        // Declining the promotion gives the Militant its Hat.
+        let plain = regent.trim_end_matches("=Regent");
+        let mut g = game.clone();
+        let told = tell(&mut g, plain);
+        assert_eq!(
+            told.parts,
+            [format!("Silver {plain}, now a Hatted Militant")]
+        );
     }
 }

@@ -359,12 +359,13 @@ fn taken_from(
 }
 
 /// What one played move did to the pieces, read from the positions before and after it (for
-/// the round story): what it took, as `Blue's Archer`, and what the moved piece became when
-/// its kind changed (a promotion: `Regent`, `King`, `Hatted Militant`).
+/// the round story): what it took, as `Blue's Archer`, and what the moved piece was and
+/// became when its kind changed (a promotion: `Militant` to `Regent`, `Man` to `King`,
+/// `Militant` to `Hatted Militant`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Played {
     pub took: Vec<String>,
-    pub became: Option<String>,
+    pub became: Option<(String, String)>,
 }
 
 /// What move `m` did, `before` being the position it was played on and `after` the result.
@@ -381,7 +382,7 @@ pub fn played(before: &AnyGame, m: &str, after: &AnyGame) -> Played {
             let last = path.rsplit(['-', 'x']).next()?;
             let (arrived, _) = now.get(&last.to_ascii_lowercase())?;
             (arrived.owner == moved.owner && arrived.kind != moved.kind)
-                .then(|| arrived.kind.clone())
+                .then(|| (moved.kind.clone(), arrived.kind.clone()))
         });
     Played { took, became }
 }
