@@ -965,6 +965,90 @@ async fn reminders_escalate_then_the_others_vote_to_skip() {
     assert!(engine(&e.host.state(g).await.unwrap()).is_active(Seat(5)));
 }
 
+/// The caption of the turn message among `fx`.
+fn caption(fx: &[Effect]) -> String {
+    fx.iter()
+        .find_map(|f| match f {
+            Effect::Board { caption, .. } => Some(caption.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no board in {fx:?}"))
+}
+
+fn title(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().unwrap().to_uppercase().chain(c).collect()
+}
+
+#[tokio::test]
+async fn the_turn_caption_tells_the_round_and_a_skip_or_resignation_keeps_its_highlights() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    act(&e.host, g, 1, cmd_move("K2-H3")).await;
+    // Blue stalls and is skipped; the sixth seat resigns; the third seat moves.
+    for hours in [1, 4, 20] {
+        e.clock.advance_minutes(hours * 60);
+        e.host.tick().await.unwrap();
+    }
+    act(
+        &e.host,
+        g,
+        1,
+        Command::Propose(Motion::Skip { seat: Seat(1) }),
+    )
+    .await;
+    act(&e.host, g, 3, vote(true)).await;
+    act(&e.host, g, 4, vote(true)).await;
+    act(&e.host, g, 6, Command::Resign { replacement: None }).await;
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.holder(), Some(Seat(2)));
+    let name = |s: u8| st.seat_name(Seat(s));
+    let mv = first_move(&e.host, g).await;
+    let fx = act(&e.host, g, 3, cmd_move(&mv)).await;
+    let text = caption(&fx);
+    let lines: Vec<&str> = text.lines().collect();
+    // The first line is the move alone (readers find it after " played ").
+    assert_eq!(lines[0], format!("{} played {mv}", name(2)));
+    // The fourth seat has had no turn: it reads the game so far.
+    assert_eq!(
+        lines[1],
+        format!(
+            "so far: Silver K2-H3 · Blue's turn was skipped · {} resigned · {} {mv}",
+            title(name(5)),
+            title(name(2))
+        )
+    );
+    // The picture keeps both moves highlighted across the skip and the resignation.
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(
+        st.last_round(),
+        ["silver K2-H3".to_string(), format!("{} {mv}", name(2))]
+    );
+
+    // Round two: Silver reads what happened since its own move.
+    let mut fx = Vec::new();
+    while e.host.state(g).await.unwrap().holder() != Some(Seat(0)) {
+        let st = e.host.state(g).await.unwrap();
+        let p = st.holder_player().unwrap();
+        let m = first_move(&e.host, g).await;
+        fx = act(&e.host, g, p, cmd_move(&m)).await;
+    }
+    let text = caption(&fx);
+    let story = text.lines().nth(1).unwrap();
+    assert!(
+        story.starts_with(&format!(
+            "since silver's last turn: Blue's turn was skipped · {} resigned · {} {mv} · ",
+            title(name(5)),
+            title(name(2))
+        )),
+        "{story}"
+    );
+    let st = e.host.state(g).await.unwrap();
+    let round = st.last_round();
+    assert_eq!(round.len(), 3, "{round:?}");
+    assert!(round.iter().all(|m| !m.starts_with("silver ")), "{round:?}");
+}
+
 #[tokio::test]
 async fn admin_pause_resume_abort() {
     let e = env().await;

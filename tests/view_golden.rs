@@ -225,6 +225,58 @@ fn last_moves_are_outlined_in_their_movers_colours() {
 }
 
 #[test]
+fn a_rounds_arrows_are_numbered_in_move_order_in_each_movers_colour() {
+    // Six seats, five moves since Green's previous turn: five movers, five colours, 1 to 5.
+    let (game, opts) = golden_position(GameKind::HexiMeros);
+    let scene = view::scene(&game, &opts).unwrap();
+    let numbered: Vec<_> = scene.arrows.iter().filter(|a| a.number.is_some()).collect();
+    let numbers: Vec<u16> = numbered.iter().filter_map(|a| a.number).collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 5]);
+    let mut colours: Vec<_> = numbered.iter().map(|a| a.colour.with_alpha(255)).collect();
+    // Each move's arrow has the colour its cells are outlined in: the mover's.
+    for (a, text) in numbered.iter().zip(&opts.last_moves) {
+        let from = text.split(['-', 'x', '*']).next().unwrap();
+        let t = tile(&scene, &game, from);
+        assert!(
+            t.markers
+                .contains(&Marker::Outline(a.colour.with_alpha(255))),
+            "{text}: {:?}",
+            t.markers
+        );
+    }
+    colours.dedup();
+    assert_eq!(colours.len(), 5, "one colour per mover");
+    // One move alone needs no number.
+    let one = ViewOptions {
+        last_moves: opts.last_moves[4..].to_vec(),
+        ..opts.clone()
+    };
+    let scene = view::scene(&game, &one).unwrap();
+    assert!(scene.arrows.iter().all(|a| a.number.is_none()));
+
+    // The golden of a round on a small board, where the badges are big enough to check by eye.
+    let (game, played) = playout(GameKind::HexDame, None, 24, 7);
+    let opts = ViewOptions {
+        last_moves: played[played.len() - 4..].to_vec(),
+        turn: Some(25),
+        size: Some(GOLDEN_SIZE),
+        ..ViewOptions::default()
+    };
+    let png = view::render_png(&game, &opts).unwrap();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden/round.png");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, &png).unwrap();
+    }
+    let golden = image::open(path)
+        .unwrap_or_else(|_| panic!("{path} is missing: run with UPDATE_GOLDEN=1"))
+        .to_rgba8();
+    let ours = decode(&png);
+    assert_eq!(ours.dimensions(), golden.dimensions());
+    let share = differing(ours.as_raw(), golden.as_raw(), 24);
+    assert!(share < 0.005, "{:.2} % of pixels differ", share * 100.0);
+}
+
+#[test]
 fn a_staged_move_is_a_dashed_preview_and_changes_nothing_else() {
     let game = AnyGame::new(GameKind::HexDame, None, None).unwrap();
     let staged = game.legal_moves()[0].clone();

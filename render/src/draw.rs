@@ -256,6 +256,45 @@ fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
     for arrow in &scene.arrows {
         paint_arrow(pm, scene, page, arrow);
     }
+    // Badges after every arrow, so a later shaft never hides an earlier number.
+    for arrow in &scene.arrows {
+        if let Some(n) = arrow.number {
+            paint_badge(ctx, pm, scene, arrow, n);
+        }
+    }
+}
+
+/// A numbered disc in the arrow's colour (opaque) where the arrow starts: its place in move
+/// order.
+fn paint_badge(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene, arrow: &Arrow, n: u16) {
+    let page = ctx.page;
+    let r = page.scale();
+    let (ax, ay) = page.hex_px(scene.orientation, scene.rotation, arrow.from);
+    let (bx, by) = page.hex_px(scene.orientation, scene.rotation, arrow.to);
+    let (dx, dy) = (bx - ax, by - ay);
+    let len = (dx * dx + dy * dy).sqrt();
+    if !(len.is_finite() && len > 1.0 && r.is_finite()) {
+        return;
+    }
+    // On the shaft, a little past the start: the piece that left is gone, a piece that arrived
+    // on the start cell since (a later move) keeps its centre visible.
+    let k = (0.55 * r).min(len / 2.0) / len;
+    let (cx, cy) = (ax + dx * k, ay + dy * k);
+    let radius = (0.36 * r).max(5.0);
+    let colour = arrow.colour.with_alpha(255);
+    let ink = colour.contrasting_outline();
+    let Some(disc) = PathBuilder::from_circle(cx, cy, radius) else {
+        return;
+    };
+    fill(pm, &disc, colour);
+    stroke(pm, &disc, ink, &round_stroke((0.05 * r).max(1.0)));
+    let text = n.to_string();
+    let cap = radius * if text.len() > 1 { 0.8 } else { 1.0 };
+    let line = ctx.fonts.line(Face::Bold, &text, cap / CAP_HEIGHT_EM);
+    if let Some(path) = line.path {
+        let ts = Transform::from_translate(cx - line.width / 2.0, cy + cap / 2.0);
+        pm.fill_path(&path, &paint(ink), FillRule::Winding, ts, None);
+    }
 }
 
 /// A heavier line along every cell edge that has no neighbour: the board's outline (and the

@@ -173,6 +173,7 @@ pub fn big_board() -> Scene {
             to,
             colour: colour.with_alpha(210),
             dashed: false,
+            number: None,
         });
     }
     let (from, to) = (from_doubled(0, -22), from_doubled(0, -16));
@@ -185,6 +186,7 @@ pub fn big_board() -> Scene {
         to,
         colour: PLAYERS[0].with_alpha(220),
         dashed: true,
+        number: None,
     });
 
     // Coordinates on the rim like a chart's axes: column letters in a line above and below the
@@ -299,6 +301,7 @@ pub fn small_board() -> Scene {
             to: Hex::new(1, -1),
             colour: Rgba::rgb(60, 130, 240).with_alpha(210),
             dashed: false,
+            number: None,
         }],
         labels,
         trays: vec![
@@ -342,6 +345,7 @@ pub fn replay(n: usize) -> Vec<Scene> {
                 to,
                 colour: PLAYERS[turn % 6].with_alpha(210),
                 dashed: false,
+                number: None,
             }];
         }
         next.header[1] = HeaderLine::with_swatch(

@@ -361,6 +361,9 @@ pub struct Arrow {
     pub colour: Rgba,
     /// Dashed, for a staged move that is not yet played.
     pub dashed: bool,
+    /// Its place in move order (1, 2, …), drawn as a numbered badge in the arrow's colour at
+    /// its start; `None`: no badge.
+    pub number: Option<u16>,
 }
 
 /// Text at a position in hex coordinates, centred there and kept upright under rotation.

@@ -65,6 +65,7 @@ fn small_scene() -> Scene {
             to: Hex::new(1, -1),
             colour: sample::PLAYERS[1].with_alpha(210),
             dashed: false,
+            number: None,
         }],
         labels: vec![Label {
             at: HexPoint::new(0.0, -3.1),
@@ -254,6 +255,7 @@ fn odd_scenes_render_without_panicking() {
         to: Hex::new(0, 0),
         colour: Rgba::BLACK,
         dashed: true,
+        number: None,
     });
     for size in [f32::NAN, f32::INFINITY, -1.0, 0.0, 1e30] {
         s.labels.push(Label {

@@ -8,7 +8,9 @@ use super::hexaequo::HexaEquo;
 use super::hexdame::HexDame;
 use super::heximeros::HexiMeros;
 use super::hexmeister::Hexmeister;
-use super::{Departure, GameKind, Outcome, PlayError, Points, PositionError, Rules, Seat};
+use super::{
+    Departure, GameKind, Outcome, PieceText, PlayError, Points, PositionError, Rules, Seat,
+};
 
 /// A position of one of the games.
 // One AnyGame is held per game being worked on, never in bulk, so the size of the largest
@@ -141,6 +143,11 @@ impl AnyGame {
 
     pub fn to_json(&self) -> String {
         dispatch!(self, g => g.to_json())
+    }
+
+    /// The pieces on the board, as the position JSON lists them.
+    pub fn piece_texts(&self) -> Vec<PieceText> {
+        dispatch!(self, g => g.piece_texts())
     }
 
     /// Every legal move as text, sorted.

@@ -134,6 +134,15 @@ pub trait Rules: Clone + Debug + Sized {
 
     fn to_setup(&self) -> Self::Setup;
 
+    /// The pieces on the board as the position JSON lists them (its `pieces`). The games
+    /// answer from their setup directly; this default reads the setup's JSON.
+    fn piece_texts(&self) -> Vec<PieceText> {
+        serde_json::to_value(self.to_setup())
+            .ok()
+            .and_then(|mut v| serde_json::from_value(v["pieces"].take()).ok())
+            .unwrap_or_default()
+    }
+
     fn house_rules(&self) -> &Self::HouseRules;
 
     /// Seats in this game (all of them, eliminated or not).

@@ -30,6 +30,7 @@ mod records;
 mod results;
 mod say;
 mod state;
+pub mod story;
 
 use std::collections::HashSet;
 use std::num::NonZeroUsize;

@@ -231,6 +231,29 @@ pub fn played(seat: &str, text: &str) -> String {
     format!("{seat} played {text}")
 }
 
+/// Whose previous turn a turn message's story starts after.
+pub enum Since<'a> {
+    /// The Token holder's previous turn.
+    Turn(&'a str),
+    /// The game's start: the holder has had no turn yet.
+    Start,
+    /// The move itself (the game is over).
+    Move,
+}
+
+/// A turn message's caption: the move on the first line (kept alone: readers find the move
+/// after " played "), then the story of the round on the next.
+pub fn with_story(played: &str, since: Since, story: &str) -> String {
+    if story.is_empty() {
+        return played.to_string();
+    }
+    match since {
+        Since::Turn(seat) => format!("{played}\nsince {seat}'s last turn: {story}"),
+        Since::Start => format!("{played}\nso far: {story}"),
+        Since::Move => format!("{played}\n{story}"),
+    }
+}
+
 pub fn your_token(seat: &str, checked_by: &[&str]) -> String {
     let mut text = format!("{seat}, you have the Token");
     if !checked_by.is_empty() {

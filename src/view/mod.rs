@@ -250,9 +250,12 @@ fn highlight_last_moves(
         next_mover = Some(mover);
         touched.extend(cells.iter().copied());
     }
-    for ((_, cells), mover) in parsed.iter().zip(movers) {
+    // Several moves are numbered in the order they were played (one move needs no number).
+    let numbered = parsed.len() > 1;
+    for (i, ((_, cells), mover)) in parsed.iter().zip(movers).enumerate() {
         let colour = view.accent(mover);
-        mark_move(pic, cells, colour, false);
+        let number = numbered.then(|| u16::try_from(i + 1).unwrap_or(u16::MAX));
+        mark_move(pic, cells, colour, false, number);
     }
     Ok(())
 }
@@ -271,7 +274,8 @@ fn split_seat<'a>(game: &AnyGame, text: &'a str) -> (Option<Seat>, &'a str) {
     (None, text)
 }
 
-fn mark_move(pic: &mut Pic, cells: &[Hex], colour: Rgba, dashed: bool) {
+/// Outlines `cells` and draws the arrows between them; `number` badges the move's first arrow.
+fn mark_move(pic: &mut Pic, cells: &[Hex], colour: Rgba, dashed: bool, number: Option<u16>) {
     for &h in cells {
         if let Some(t) = pic.tile_mut(h)
             && !t.markers.contains(&Marker::Outline(colour))
@@ -279,6 +283,7 @@ fn mark_move(pic: &mut Pic, cells: &[Hex], colour: Rgba, dashed: bool) {
             t.markers.push(Marker::Outline(colour));
         }
     }
+    let mut number = number;
     for w in cells.windows(2) {
         if w[0] != w[1] {
             pic.arrows.push(Arrow {
@@ -286,6 +291,7 @@ fn mark_move(pic: &mut Pic, cells: &[Hex], colour: Rgba, dashed: bool) {
                 to: w[1],
                 colour: colour.with_alpha(if dashed { 235 } else { 205 }),
                 dashed,
+                number: number.take(),
             });
         }
     }
@@ -333,7 +339,7 @@ fn stage(game: &AnyGame, view: &dyn GameView, pic: &mut Pic, text: &str) -> Resu
     } else {
         cells
     };
-    mark_move(pic, &cells, view.accent(mover), true);
+    mark_move(pic, &cells, view.accent(mover), true, None);
     Ok(())
 }
 

@@ -20,7 +20,6 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use hexmeros_render::Hex;
-use serde_json::Value;
 
 use super::common::{self, title_case};
 use super::legend;
@@ -168,27 +167,22 @@ struct Occupant {
 }
 
 /// The pieces on the board by lower-case cell name, and each kind's rank in the rulebook's
-/// list, read from the position JSON (the one shape every game shares).
+/// list, as the position JSON lists them (the one shape every game shares).
 fn occupants(game: &AnyGame) -> HashMap<String, (Occupant, usize)> {
     let known = help::pieces(game.kind());
-    let json: Value = serde_json::from_str(&game.to_json()).unwrap_or(Value::Null);
     let mut out = HashMap::new();
-    for p in json["pieces"].as_array().into_iter().flatten() {
-        let (Some(cell), Some(kind)) = (p["cell"].as_str(), p["kind"].as_str()) else {
-            continue;
-        };
-        let hatted = p["hatted"].as_bool().unwrap_or(false);
+    for p in game.piece_texts() {
         let found = known
             .iter()
-            .position(|k| k.key == kind && k.hatted == hatted)
-            .or_else(|| known.iter().position(|k| k.key == kind));
+            .position(|k| k.key == p.kind && k.hatted == p.hatted)
+            .or_else(|| known.iter().position(|k| k.key == p.kind));
         let (rank, name) = match found {
             Some(i) => (i, known[i].name.to_string()),
-            None => (known.len(), title_case(kind)),
+            None => (known.len(), title_case(&p.kind)),
         };
-        let owner = title_case(p["owner"].as_str().unwrap_or_default());
+        let owner = title_case(&p.owner);
         out.insert(
-            cell.to_ascii_lowercase(),
+            p.cell.to_ascii_lowercase(),
             (Occupant { owner, kind: name }, rank),
         );
     }
@@ -343,7 +337,16 @@ fn taken(
     if after.play(m).is_err() {
         return Vec::new();
     }
-    let now = occupants(&after);
+    taken_from(before, &occupants(&after), origin)
+}
+
+/// The pieces on the board before and not after (or after in another player's hands), the
+/// piece that left `origin` excepted, as `Blue's Archer`, in board order.
+fn taken_from(
+    before: &HashMap<String, (Occupant, usize)>,
+    now: &HashMap<String, (Occupant, usize)>,
+    origin: &str,
+) -> Vec<String> {
     let from = origin.to_ascii_lowercase();
     let mut out: Vec<(BoardOrder, String)> = before
         .iter()
@@ -353,6 +356,35 @@ fn taken(
         .collect();
     out.sort();
     out.into_iter().map(|(_, s)| s).collect()
+}
+
+/// What one played move did to the pieces, read from the positions before and after it (for
+/// the round story): what it took, as `Blue's Archer`, and what the moved piece was and
+/// became when its kind changed (a promotion: `Militant` to `Regent`, `Man` to `King`,
+/// `Militant` to `Hatted Militant`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Played {
+    pub took: Vec<String>,
+    pub became: Option<(String, String)>,
+}
+
+/// What move `m` did, `before` being the position it was played on and `after` the result.
+pub fn played(before: &AnyGame, m: &str, after: &AnyGame) -> Played {
+    let origin = notation::origin(m);
+    let (was, now) = (occupants(before), occupants(after));
+    let took = taken_from(&was, &now, origin);
+    let became = was
+        .get(&origin.to_ascii_lowercase())
+        .and_then(|(moved, _)| {
+            // The moved piece stands where its path ends: the last cell before a shot, a
+            // promotion or a declaration.
+            let path = m.split(['*', '=', '+']).next().unwrap_or(m);
+            let last = path.rsplit(['-', 'x']).next()?;
+            let (arrived, _) = now.get(&last.to_ascii_lowercase())?;
+            (arrived.owner == moved.owner && arrived.kind != moved.kind)
+                .then(|| (moved.kind.clone(), arrived.kind.clone()))
+        });
+    Played { took, became }
 }
 
 /// The seats move `m` may declare Check on, where the game knows Checks (HexiMeros).

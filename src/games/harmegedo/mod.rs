@@ -18,7 +18,7 @@ mod tests;
 
 use std::sync::{Arc, LazyLock};
 
-use super::{GameKind, Outcome, PlayError, PositionError, Rules, Seat};
+use super::{GameKind, Outcome, PieceText, PlayError, PositionError, Rules, Seat};
 use crate::hex::{Cell, CellSet};
 
 pub use board::{Board, BoardShape, Dir, SECTORS};
@@ -504,6 +504,10 @@ impl Rules for Harmegedo {
         let mut g = setup::from_setup(setup)?;
         g.settled = super::procedure::settled(settled, g.seat_count())?;
         Ok(g)
+    }
+
+    fn piece_texts(&self) -> Vec<PieceText> {
+        setup::to_setup(self).pieces
     }
 
     fn to_setup(&self) -> Setup {

@@ -23,7 +23,7 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
-use super::{GameKind, Outcome, PlayError, PositionError, Rules, Seat};
+use super::{GameKind, Outcome, PieceText, PlayError, PositionError, Rules, Seat};
 use crate::hex::Hex;
 
 pub use cells::{cell_name, parse_cell};
@@ -472,6 +472,10 @@ impl Rules for HexaEquo {
         let mut g = setup::from_setup(setup)?;
         g.settled = super::procedure::settled(settled, g.seat_count())?;
         Ok(g)
+    }
+
+    fn piece_texts(&self) -> Vec<PieceText> {
+        setup::to_setup(self).pieces
     }
 
     fn to_setup(&self) -> Setup {

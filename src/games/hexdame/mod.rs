@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::hex::{Cell, CellSet, Geometry};
 
-use super::{GameKind, Outcome, PlayError, PositionError, Rules, Seat};
+use super::{GameKind, Outcome, PieceText, PlayError, PositionError, Rules, Seat};
 use board::{BACK_RANK, GEOMETRY, XY, bit, bits};
 pub use moves::Move;
 use moves::{Board, generate, has_move};
@@ -346,6 +346,10 @@ impl Rules for HexDame {
         let mut g = setup::from_setup(setup)?;
         g.settled = super::procedure::settled(settled, g.seat_count())?;
         Ok(g)
+    }
+
+    fn piece_texts(&self) -> Vec<PieceText> {
+        setup::to_setup(self).pieces
     }
 
     fn to_setup(&self) -> Setup {

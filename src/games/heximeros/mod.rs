@@ -29,7 +29,9 @@ pub use house::{
 pub use score::{ScoreEvent, ScoreReason, totals};
 pub use setup::Setup;
 
-use super::{Departure, GameKind, Outcome, PlayError, Points, PositionError, Rules, Seat};
+use super::{
+    Departure, GameKind, Outcome, PieceText, PlayError, Points, PositionError, Rules, Seat,
+};
 use crate::hex::{Cell, CellSet};
 
 /// The colours in seat and turn order.
@@ -603,6 +605,10 @@ impl Rules for HexiMeros {
 
     fn to_setup(&self) -> Setup {
         setup::to_setup(self)
+    }
+
+    fn piece_texts(&self) -> Vec<PieceText> {
+        setup::to_setup(self).pieces
     }
 
     fn house_rules(&self) -> &HouseRules {

@@ -25,7 +25,7 @@ pub use board::{
 pub use house::{FirstPlayer, HouseRules, Stalemate};
 pub use setup::{ReserveText, Setup};
 
-use super::{GameKind, Outcome, PlayError, PositionError, Rules, Seat};
+use super::{GameKind, Outcome, PieceText, PlayError, PositionError, Rules, Seat};
 use crate::hex::{Cell, CellSet};
 use board::{ALIGNMENTS, Bits, MIDDLE_RING, NORTH, OUTER_RING, SOUTH, bits, board as tables};
 
@@ -333,6 +333,10 @@ impl Rules for Hexmeister {
         let mut g = setup::from_setup(setup)?;
         g.settled = super::procedure::settled(settled, g.seat_count())?;
         Ok(g)
+    }
+
+    fn piece_texts(&self) -> Vec<PieceText> {
+        setup::to_setup(self).pieces
     }
 
     fn to_setup(&self) -> Setup {

@@ -6,7 +6,7 @@ use super::super::effect::Effect;
 use super::super::error::HostError;
 use super::super::event::{Millis, Motion, PlayerId};
 use super::motions::against;
-use super::{Departure, GameState, Line, PointEntry, Refused, SeatState, rules, say};
+use super::{Departure, GameState, Line, PointEntry, Refused, SeatState, rules, say, story};
 use crate::games::Seat;
 use crate::host::bot_level;
 
@@ -83,9 +83,11 @@ impl GameState {
         if how != Departure::Concede {
             self.forfeit(player);
         }
+        let before = self.game.clone();
         self.game.depart(seat, how).map_err(rules)?;
         self.take_points();
         self.note(Some(seat), Line::Depart { seat, how }, at);
+        self.tell(story::told_departure(&before, seat, how, &self.game));
         if let Some(s) = self.seats.get_mut(seat.index()) {
             s.resigning = false;
         }
@@ -145,6 +147,11 @@ impl GameState {
             *s = SeatState::new(player);
         }
         self.replacements.push((seat, player, self.version));
+        self.tell(story::told_takeover(
+            &self.game,
+            seat,
+            bot_level(player).is_some(),
+        ));
         fx.push(Effect::Ping {
             game: self.id,
             player,

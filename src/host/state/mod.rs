@@ -27,6 +27,7 @@ use crate::ai::Level;
 use crate::games::record::{self, Line};
 use crate::games::{AnyGame, Departure, GameKind, Outcome, PositionError, Seat};
 use crate::host::bot_level;
+use crate::host::story::{self, Told};
 
 pub use bots::BotAction;
 
@@ -192,7 +193,14 @@ pub struct GameState {
     timed_out: bool,
     /// (seat, new player, version): replacements, for the seats table.
     replacements: Vec<(Seat, PlayerId, u64)>,
+    /// The latest moves, skips, departures and takeovers told in words (the round story),
+    /// oldest first; only the last [`TOLD_KEPT`] are kept.
+    told: Vec<Told>,
 }
+
+/// How many told events a game keeps: more than any round holds (six turns, their
+/// departures and takeovers), so a story since a seat's previous turn is whole.
+const TOLD_KEPT: usize = 48;
 
 /// What the game's rules refused, as the player reads it.
 fn rules(e: PositionError) -> HostError {
@@ -243,6 +251,7 @@ impl GameState {
             reminded: 0,
             timed_out: false,
             replacements: Vec::new(),
+            told: Vec::new(),
             setup,
         })
     }
@@ -439,6 +448,19 @@ impl GameState {
             line: line.write(&self.game),
             at,
         });
+    }
+
+    /// Keep `told` for the round story.
+    fn tell(&mut self, told: Told) {
+        if self.told.len() >= TOLD_KEPT {
+            self.told.remove(0);
+        }
+        self.told.push(told);
+    }
+
+    /// What happened since `seat`'s previous turn, in words (see `host::story`).
+    pub fn story_since(&self, seat: Seat) -> String {
+        story::since(&self.told, seat)
     }
 
     /// The game as text: setup, house rules, then one line per committed move or departure.

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::super::effect::Effect;
 use super::super::error::HostError;
 use super::super::event::{Millis, Motion, Timers};
-use super::{Departure, GameState, HOUR, Line, OpenMotion, Refused, Status, rules, say};
+use super::{Departure, GameState, HOUR, Line, OpenMotion, Refused, Status, rules, say, story};
 use crate::games::Seat;
 use crate::host::bot_level;
 
@@ -391,6 +391,7 @@ impl GameState {
                 self.game.skip_turn().map_err(rules)?;
                 self.take_points();
                 self.note(Some(*seat), Line::Skip { seat: *seat }, at);
+                self.tell(story::told_skip(&self.game, *seat));
                 self.new_turn(at, fx);
                 self.announce_turn(fx);
             }

@@ -3,7 +3,7 @@
 use super::super::effect::Effect;
 use super::super::error::HostError;
 use super::super::event::{ChallengePref, Millis, Motion, PlayerId};
-use super::{GameState, Line, Refused, Staged, Status, say};
+use super::{GameState, Line, Refused, Staged, Status, say, story};
 use crate::games::{AnyGame, PlayError, Seat, Unresolved};
 
 fn play_error(e: PlayError) -> Refused {
@@ -255,9 +255,11 @@ impl GameState {
             seat: Some(seat),
             text: canonical.clone(),
         };
+        let before = self.game.clone();
         line.apply(&mut self.game)
             .map_err(|e| Refused::Illegal(e.to_string()))?;
         self.note(Some(seat), line, at);
+        self.tell(story::told_move(&before, seat, &canonical, &self.game));
         self.take_points();
         if self.life == Status::HouseRules {
             self.life = Status::Playing;
@@ -269,10 +271,31 @@ impl GameState {
         fx.push(Effect::Board {
             game: self.id,
             board: self.game.show(),
-            caption: say::played(self.seat_name(seat), &canonical),
+            caption: self.turn_caption(seat, &canonical),
         });
         self.announce_turn(fx);
         Ok(())
+    }
+
+    /// The turn message's caption after `seat` played `text`: that move on the first line, then
+    /// what happened since the new Token holder's previous turn (or, when the game is over, the
+    /// last move's consequences).
+    fn turn_caption(&self, seat: Seat, text: &str) -> String {
+        let played = say::played(self.seat_name(seat), text);
+        match self.holder() {
+            Some(next) => {
+                let since = if self.told.iter().any(|t| t.turn_of == Some(next)) {
+                    say::Since::Turn(self.seat_name(next))
+                } else {
+                    say::Since::Start
+                };
+                say::with_story(&played, since, &self.story_since(next))
+            }
+            None => {
+                let last = self.told.len().saturating_sub(1);
+                say::with_story(&played, say::Since::Move, &story::line(&self.told[last..]))
+            }
+        }
     }
 
     /// A new turn: nothing staged, nobody declared, the clock restarts.

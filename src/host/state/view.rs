@@ -133,16 +133,36 @@ impl GameState {
     /// The committed moves, as recorded (`silver K2-H3`), oldest first: departures and other
     /// table lines left out.
     fn moves(&self) -> impl DoubleEndedIterator<Item = &Record> {
-        self.record.iter().filter(|r| {
-            r.seat.is_some_and(|s| {
-                r.line.split_once(' ').map(|(head, _)| head) == Some(self.seat_name(s))
-            })
+        self.record.iter().filter(|r| self.is_move(r))
+    }
+
+    /// Whether a record is a committed move (not a departure, skip or draw).
+    fn is_move(&self, r: &Record) -> bool {
+        r.seat.is_some_and(|s| {
+            r.line.split_once(' ').map(|(head, _)| head) == Some(self.seat_name(s))
         })
     }
 
-    /// The moves of the last round (one per seat), oldest first, as recorded (`silver K2-H3`):
-    /// what a viewer has not seen since their previous turn.
+    /// The moves of the round, oldest first, as recorded (`silver K2-H3`): while the game runs,
+    /// those since the Token holder's previous turn (its move or its skipped turn; every move
+    /// when it has had none), whatever departures and skips came between; once it is over, the
+    /// last move of each seat's worth.
     pub fn last_round(&self) -> Vec<String> {
+        if let Some(holder) = self.holder() {
+            let name = self.seat_name(holder);
+            let own_turn = |r: &Record| {
+                r.seat == Some(holder)
+                    && r.line.split_once(' ').is_some_and(|(head, _)| {
+                        head == name || (head == "skip" && r.line.ends_with(name))
+                    })
+            };
+            let start = self.record.iter().rposition(own_turn).map_or(0, |i| i + 1);
+            return self.record[start..]
+                .iter()
+                .filter(|r| self.is_move(r))
+                .map(|r| r.line.clone())
+                .collect();
+        }
         let n = self.game.seat_count();
         let moves: Vec<&Record> = self.moves().collect();
         moves[moves.len().saturating_sub(n)..]
