@@ -27,47 +27,7 @@ fn six() -> Vec<u64> {
 
 /// Start a HexiMeros game of the six users through the lobby: its id and thread.
 async fn start(fake: &F) -> (i64, u64) {
-    let players = six();
-    let opts: Vec<Value> = players
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| user_opt(&format!("p{}", i + 1), p))
-        .collect();
-    let mut text = content(&hx(fake, players[0], F::CHANNEL_ID, "start", json!(opts)).await);
-    if let Some(rest) = text.clone().split("lobby #").nth(1) {
-        let lobby: i64 = rest
-            .split(|c: char| !c.is_ascii_digit())
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        let join = format!("{lobby}:ljoin:0");
-        let deadline = tokio::time::Instant::now() + T;
-        let msg = loop {
-            if let Some(m) = fake.messages(F::CHANNEL_ID).into_iter().find(|m| {
-                m.json
-                    .as_ref()
-                    .is_some_and(|j| custom_ids(j).contains(&join))
-            }) {
-                break m;
-            }
-            assert!(tokio::time::Instant::now() < deadline, "no lobby message");
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        };
-        for &p in &players[1..] {
-            let i = fake.button(p, F::CHANNEL_ID, message_id(&msg), &join).await;
-            acked(fake, &i).await;
-            text = content(&followup(fake, &i).await);
-        }
-    }
-    let (before, _) = text.split_once(" started").unwrap();
-    let id: i64 = before.rsplit('#').next().unwrap().parse().unwrap();
-    let (thread, _, _) = fake
-        .threads()
-        .into_iter()
-        .find(|(_, _, name)| name.ends_with(&format!("#{id}")))
-        .unwrap();
-    (id, thread)
+    bot::start_game(fake, &six(), Vec::new()).await
 }
 
 /// The latest turn message in the thread (the one with a Move… button): its id and body.

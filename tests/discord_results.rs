@@ -16,51 +16,14 @@ use serde_json::{Value, json};
 
 use bot::*;
 
-/// A HexDame game between `players` (the first starts it, the second joins its lobby): its id
-/// and thread.
+/// A HexDame game of `players` through the lobby: its id and thread.
 async fn start_hexdame(fake: &F, players: [u64; 2]) -> (i64, u64) {
-    let opts = json!([
-        user_opt("p1", players[0]),
-        user_opt("p2", players[1]),
-        {"type": 4, "name": "game", "value": 1}
-    ]);
-    let r = hx(fake, players[0], F::CHANNEL_ID, "start", opts).await;
-    let text = content(&r);
-    let lobby: i64 = text
-        .split("lobby #")
-        .nth(1)
-        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no lobby in {text:?}"));
-    let join = format!("{lobby}:ljoin:0");
-    let deadline = tokio::time::Instant::now() + T;
-    let msg = loop {
-        if let Some(m) = fake.messages(F::CHANNEL_ID).into_iter().find(|m| {
-            m.json
-                .as_ref()
-                .is_some_and(|j| custom_ids(j).contains(&join))
-        }) {
-            break m;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "no lobby message");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
-    let i = fake
-        .button(players[1], F::CHANNEL_ID, message_id(&msg), &join)
-        .await;
-    acked(fake, &i).await;
-    let text = content(&followup(fake, &i).await);
-    let id: i64 = text
-        .split_once(" started")
-        .and_then(|(b, _)| b.rsplit('#').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no game in {text:?}"));
-    let (thread, _, _) = fake
-        .threads()
-        .into_iter()
-        .find(|(_, _, name)| name.ends_with(&format!("#{id}")))
-        .unwrap();
-    (id, thread)
+    bot::start_game(
+        fake,
+        &players,
+        vec![json!({"type": 4, "name": "game", "value": 1})],
+    )
+    .await
 }
 
 /// Two moves each way, then White (the first player) concedes: Black wins.

@@ -11,55 +11,18 @@ mod fake_discord;
 
 use fake_discord::FakeDiscord as F;
 use hexmeros::games::{AnyGame, GameKind};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use bot::*;
 
-/// Start a HexDame game of `players` (the first starts, the second joins the lobby); its id and
-/// thread.
+/// A HexDame game of `players` through the lobby: its id and thread.
 async fn start(fake: &F, players: [u64; 2]) -> (i64, u64) {
-    let opts: Vec<Value> = vec![
-        user_opt("p1", players[0]),
-        user_opt("p2", players[1]),
-        json!({"type": 4, "name": "game", "value": 1}),
-    ];
-    let mut text = content(&hx(fake, players[0], F::CHANNEL_ID, "start", json!(opts)).await);
-    if let Some(rest) = text.clone().split("lobby #").nth(1) {
-        let lobby: i64 = rest
-            .split(|c: char| !c.is_ascii_digit())
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        let join = format!("{lobby}:ljoin:0");
-        let deadline = tokio::time::Instant::now() + T;
-        let msg = loop {
-            if let Some(m) = fake.messages(F::CHANNEL_ID).into_iter().find(|m| {
-                m.json
-                    .as_ref()
-                    .is_some_and(|j| custom_ids(j).contains(&join))
-            }) {
-                break m;
-            }
-            assert!(tokio::time::Instant::now() < deadline, "no lobby message");
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        };
-        let i = fake
-            .button(players[1], F::CHANNEL_ID, message_id(&msg), &join)
-            .await;
-        acked(fake, &i).await;
-        text = content(&followup(fake, &i).await);
-    }
-    let (before, _) = text
-        .split_once(" started")
-        .unwrap_or_else(|| panic!("{text}"));
-    let id: i64 = before.rsplit('#').next().unwrap().parse().unwrap();
-    let (thread, _, _) = fake
-        .threads()
-        .into_iter()
-        .find(|(_, _, name)| name.ends_with(&format!("#{id}")))
-        .unwrap();
-    (id, thread)
+    bot::start_game(
+        fake,
+        &players,
+        vec![json!({"type": 4, "name": "game", "value": 1})],
+    )
+    .await
 }
 
 /// A move that offers the opponent a capture, if there is one; else the first legal move.

@@ -12,33 +12,13 @@
 #[path = "support/golden.rs"]
 mod golden;
 
-use golden::{golden_position, playout};
+use golden::{decode, differing, golden_position, playout};
 use hexmeros::games::{AnyGame, GameKind, Seat};
 use hexmeros::view::{self, ViewOptions};
 use hexmeros_render::layout::hex_to_world;
 use hexmeros_render::{Glyph, HexPoint, Marker, Scene, Theme, Tile, render_rgba};
 
 const GOLDEN_SIZE: u32 = 640;
-
-fn decode(png: &[u8]) -> image::RgbaImage {
-    image::load_from_memory_with_format(png, image::ImageFormat::Png)
-        .unwrap()
-        .to_rgba8()
-}
-
-/// Share of pixels whose colour differs by more than `tolerance` in any channel.
-fn differing(a: &[u8], b: &[u8], tolerance: u8) -> f64 {
-    let n = a
-        .chunks_exact(4)
-        .zip(b.chunks_exact(4))
-        .filter(|(p, q)| {
-            p.iter()
-                .zip(q.iter())
-                .any(|(x, y)| x.abs_diff(*y) > tolerance)
-        })
-        .count();
-    n as f64 / (a.len() / 4).max(1) as f64
-}
 
 #[test]
 fn every_game_matches_its_golden_picture() {
@@ -51,29 +31,7 @@ fn every_game_matches_its_golden_picture() {
         let ours = decode(&png);
         assert_eq!(ours.width().max(ours.height()), GOLDEN_SIZE, "{kind}");
         let path = format!("{dir}/{}.png", kind.key());
-        if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            std::fs::create_dir_all(dir).unwrap();
-            std::fs::write(&path, &png).unwrap();
-        }
-        let golden = image::open(&path)
-            .unwrap_or_else(|_| panic!("{path} is missing: run with UPDATE_GOLDEN=1"))
-            .to_rgba8();
-        if (ours.width(), ours.height()) != (golden.width(), golden.height()) {
-            failures.push(format!(
-                "{kind}: {}x{} instead of {}x{}",
-                ours.width(),
-                ours.height(),
-                golden.width(),
-                golden.height()
-            ));
-            continue;
-        }
-        // Anti-aliasing may shift by a shade between CPUs or library versions; a change of
-        // look (a colour, a piece, a moved label) touches far more than 0.5 % of the pixels.
-        let share = differing(ours.as_raw(), golden.as_raw(), 24);
-        if share >= 0.005 {
-            failures.push(format!("{kind}: {:.2} % of pixels differ", share * 100.0));
-        }
+        failures.extend(golden::compare(&png, &path, &kind.to_string()));
     }
     assert!(failures.is_empty(), "{failures:?}");
 }

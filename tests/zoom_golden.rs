@@ -11,33 +11,13 @@
 #[path = "support/golden.rs"]
 mod golden;
 
-use golden::golden_position;
+use golden::{decode, differing, golden_position};
 use hexmeros::games::{AnyGame, GameKind};
 use hexmeros::view::picker::{self, Piece, Target};
 use hexmeros::view::zoom;
 
 /// Small: the files are committed.
 const GOLDEN_SIZE: u32 = 360;
-
-fn decode(png: &[u8]) -> image::RgbaImage {
-    image::load_from_memory_with_format(png, image::ImageFormat::Png)
-        .unwrap()
-        .to_rgba8()
-}
-
-/// Share of pixels whose colour differs by more than `tolerance` in any channel.
-fn differing(a: &[u8], b: &[u8], tolerance: u8) -> f64 {
-    let n = a
-        .chunks_exact(4)
-        .zip(b.chunks_exact(4))
-        .filter(|(p, q)| {
-            p.iter()
-                .zip(q.iter())
-                .any(|(x, y)| x.abs_diff(*y) > tolerance)
-        })
-        .count();
-    n as f64 / (a.len() / 4).max(1) as f64
-}
 
 /// The golden position's piece with the most targets (the first such in the picker's order),
 /// and its targets.
@@ -77,26 +57,7 @@ fn zoomed_pictures_match_their_golden_pictures() {
             .unwrap();
         }
         let path = format!("{dir}/zoom-{}.png", kind.key());
-        if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            std::fs::write(&path, &png).unwrap();
-        }
-        let golden = image::open(&path)
-            .unwrap_or_else(|_| panic!("{path} is missing: run with UPDATE_GOLDEN=1"))
-            .to_rgba8();
-        if (ours.width(), ours.height()) != (golden.width(), golden.height()) {
-            failures.push(format!(
-                "{kind}: {}x{} instead of {}x{}",
-                ours.width(),
-                ours.height(),
-                golden.width(),
-                golden.height()
-            ));
-            continue;
-        }
-        let share = differing(ours.as_raw(), golden.as_raw(), 24);
-        if share >= 0.005 {
-            failures.push(format!("{kind}: {:.2} % of pixels differ", share * 100.0));
-        }
+        failures.extend(golden::compare(&png, &path, &kind.to_string()));
     }
     assert!(failures.is_empty(), "{failures:?}");
 }

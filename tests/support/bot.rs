@@ -322,3 +322,51 @@ pub async fn wait_message(fake: &F, channel: u64, after: usize, needle: &str) ->
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// `/hexmeros start` by `players[0]` naming all of `players` (plus `extra` options, e.g. the
+/// game), every other player joining the lobby if one opens: the game's id and its thread.
+pub async fn start_game(fake: &F, players: &[u64], extra: Vec<Value>) -> (i64, u64) {
+    let mut opts: Vec<Value> = players
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| user_opt(&format!("p{}", i + 1), p))
+        .collect();
+    opts.extend(extra);
+    let mut text = content(&hx(fake, players[0], F::CHANNEL_ID, "start", json!(opts)).await);
+    if let Some(rest) = text.clone().split("lobby #").nth(1) {
+        let lobby: i64 = rest
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no lobby in {text:?}"));
+        let join = format!("{lobby}:ljoin:0");
+        let deadline = tokio::time::Instant::now() + T;
+        let msg = loop {
+            if let Some(m) = fake.messages(F::CHANNEL_ID).into_iter().find(|m| {
+                m.json
+                    .as_ref()
+                    .is_some_and(|j| custom_ids(j).contains(&join))
+            }) {
+                break m;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "no lobby message");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        for &p in &players[1..] {
+            let i = fake.button(p, F::CHANNEL_ID, message_id(&msg), &join).await;
+            acked(fake, &i).await;
+            text = content(&followup(fake, &i).await);
+        }
+    }
+    let id: i64 = text
+        .split_once(" started")
+        .and_then(|(b, _)| b.rsplit('#').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no game in {text:?}"));
+    let (thread, _, _) = fake
+        .threads()
+        .into_iter()
+        .find(|(_, _, name)| name.ends_with(&format!("#{id}")))
+        .unwrap();
+    (id, thread)
+}

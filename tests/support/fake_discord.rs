@@ -412,6 +412,22 @@ fn no_content() -> Reply {
     (204, Value::Null, vec![])
 }
 
+/// Discord's answer to a call beyond its route's rate limit.
+fn route_429(secs: f64) -> Reply {
+    (
+        429,
+        json!({"message": "You are being rate limited.", "retry_after": secs, "global": false, "code": 0}),
+        vec![
+            ("retry-after", format!("{}", secs.ceil() as u64)),
+            ("x-ratelimit-limit", "5".into()),
+            ("x-ratelimit-remaining", "0".into()),
+            ("x-ratelimit-reset-after", format!("{secs:.3}")),
+            ("x-ratelimit-bucket", "fake-bucket".into()),
+            ("x-ratelimit-scope", "user".into()),
+        ],
+    )
+}
+
 /// Discord's answer to a call beyond the global rate limit.
 fn global_429(secs: f64) -> Reply {
     (
@@ -2296,21 +2312,7 @@ impl State {
 
     fn chaos_reply(&self, status: u16) -> Reply {
         match status {
-            429 => {
-                let secs = self.chaos.as_ref().map_or(1.0, |(c, _)| c.retry_after);
-                (
-                    429,
-                    json!({"message": "You are being rate limited.", "retry_after": secs, "global": false, "code": 0}),
-                    vec![
-                        ("retry-after", format!("{}", secs.ceil() as u64)),
-                        ("x-ratelimit-limit", "5".into()),
-                        ("x-ratelimit-remaining", "0".into()),
-                        ("x-ratelimit-reset-after", format!("{secs:.3}")),
-                        ("x-ratelimit-bucket", "fake-bucket".into()),
-                        ("x-ratelimit-scope", "user".into()),
-                    ],
-                )
-            }
+            429 => route_429(self.chaos.as_ref().map_or(1.0, |(c, _)| c.retry_after)),
             503 => error(503, 0, "503: Service Unavailable"),
             s => error(s, 0, "500: Internal Server Error"),
         }
@@ -2378,21 +2380,7 @@ impl State {
         }
         self.failures.retain(|f| f.times > 0);
         Some(match status {
-            429 => {
-                let secs = retry_after.unwrap_or(1.0);
-                (
-                    429,
-                    json!({"message": "You are being rate limited.", "retry_after": secs, "global": false, "code": 0}),
-                    vec![
-                        ("retry-after", format!("{}", secs.ceil() as u64)),
-                        ("x-ratelimit-limit", "5".into()),
-                        ("x-ratelimit-remaining", "0".into()),
-                        ("x-ratelimit-reset-after", format!("{secs:.3}")),
-                        ("x-ratelimit-bucket", "fake-bucket".into()),
-                        ("x-ratelimit-scope", "user".into()),
-                    ],
-                )
-            }
+            429 => route_429(retry_after.unwrap_or(1.0)),
             403 => error(403, 50013, "Missing Permissions"),
             404 => error(404, 10003, "Unknown Channel"),
             500 => error(500, 0, "500: Internal Server Error"),

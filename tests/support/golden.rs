@@ -52,3 +52,52 @@ pub fn golden_position(kind: GameKind) -> (AnyGame, ViewOptions) {
     };
     (game, opts)
 }
+
+/// A PNG decoded to RGBA.
+pub fn decode(png: &[u8]) -> image::RgbaImage {
+    image::load_from_memory_with_format(png, image::ImageFormat::Png)
+        .unwrap()
+        .to_rgba8()
+}
+
+/// Share of pixels whose colour differs by more than `tolerance` in any channel.
+pub fn differing(a: &[u8], b: &[u8], tolerance: u8) -> f64 {
+    let n = a
+        .chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| {
+            p.iter()
+                .zip(q.iter())
+                .any(|(x, y)| x.abs_diff(*y) > tolerance)
+        })
+        .count();
+    n as f64 / (a.len() / 4).max(1) as f64
+}
+
+/// Compare `png` with the golden picture at `path` (written first with `UPDATE_GOLDEN=1`): what
+/// differs, for `what`, if anything. Anti-aliasing may shift by a shade between CPUs or library
+/// versions; a change of look (a colour, a piece, a moved label) touches far more than 0.5 % of
+/// the pixels.
+pub fn compare(png: &[u8], path: &str, what: &str) -> Option<String> {
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        if let Some(dir) = std::path::Path::new(path).parent() {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(path, png).unwrap();
+    }
+    let ours = decode(png);
+    let golden = image::open(path)
+        .unwrap_or_else(|_| panic!("{path} is missing: run with UPDATE_GOLDEN=1"))
+        .to_rgba8();
+    if (ours.width(), ours.height()) != (golden.width(), golden.height()) {
+        return Some(format!(
+            "{what}: {}x{} instead of {}x{}",
+            ours.width(),
+            ours.height(),
+            golden.width(),
+            golden.height()
+        ));
+    }
+    let share = differing(ours.as_raw(), golden.as_raw(), 24);
+    (share >= 0.005).then(|| format!("{what}: {:.2} % of pixels differ", share * 100.0))
+}
