@@ -288,23 +288,44 @@ async fn start_opens_a_thread_posts_the_board_and_pings_silver() {
     assert_eq!(names, ["hexmeros", "score"]);
 
     let (game, _) = start(&fake, &six(), None).await;
-    let board = wait_message(&fake, game.thread, 0, "has the Token").await;
+    // The board pings Silver in its own message, at its start.
+    let board = wait_message(&fake, game.thread, 0, "you have the Token").await;
     assert_board(&board);
-    let ping = wait_message(&fake, game.thread, 0, "you have the Token").await;
-    assert!(
-        content(&ping).starts_with(&format!("<@{}>", u(1))),
-        "{ping:?}"
-    );
-    let mentions = &ping.json.as_ref().unwrap()["allowed_mentions"]["users"];
-    assert_eq!(mentions, &json!([u(1).to_string()]));
-    // The turn message carries the buttons and the three reactions.
-    let (turn, body) = turn_message(&fake, game.thread);
+    assert_pings(&board, u(1));
+    // The turn message carries the buttons; the three reactions are on the pinned status panel,
+    // whose post pinged all six players.
+    let (_, body) = turn_message(&fake, game.thread);
     assert!(custom_ids(&body).iter().all(|id| id.len() <= 100));
+    let panel = fake.wait_request(T, |s| s.method == "PUT" && s.path.contains("/pins/"));
+    let panel: u64 = panel
+        .await
+        .unwrap()
+        .path
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let posted = fake
+        .messages(game.thread)
+        .into_iter()
+        .find(|m| message_id(m) == panel)
+        .unwrap();
+    let mut told: Vec<String> = six().iter().map(u64::to_string).collect();
+    told.sort();
+    let mut pinged: Vec<String> = posted.json.as_ref().unwrap()["allowed_mentions"]["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    pinged.sort();
+    assert_eq!(pinged, told, "every seated player is told they were seated");
     for emoji in ["✅", "↩️", "🔄"] {
         let enc: String = emoji.bytes().map(|b| format!("%{b:02X}")).collect();
         fake.wait_request(T, |s| {
             s.method == "PUT"
-                && s.path.contains(&format!("/messages/{turn}/reactions/"))
+                && s.path.contains(&format!("/messages/{panel}/reactions/"))
                 && (s.path.contains(&enc) || s.path.contains(emoji))
         })
         .await
@@ -2448,12 +2469,13 @@ async fn wait_made(fake: &F, channel: u64, needle: &str) {
 }
 
 /// Messages of `channel` whose content contains `needle` (made once each: a post answered with
-/// a message already made by its nonce counts once).
+/// a message already made by its nonce counts once), the status panel aside: it names every
+/// player.
 fn made_with(fake: &F, channel: u64, needle: &str) -> usize {
     let mut ids: Vec<u64> = fake
         .messages(channel)
         .iter()
-        .filter(|m| content(m).contains(needle))
+        .filter(|m| content(m).contains(needle) && !content(m).starts_with("📋"))
         .map(message_id)
         .collect();
     ids.sort();
@@ -2574,13 +2596,27 @@ async fn sigterm_finishes_the_message_being_sent_and_the_next_process_sends_the_
     let status = bot.terminate().await;
     assert!(status.success(), "{status:?}: {}", bot.log());
     assert!(bot.log().contains("stopped cleanly"), "{}", bot.log());
-    // The entry being sent when the stop came was finished: the board is there, once.
-    assert_eq!(made_with(&fake, t, &format!("played {mv}")), 1);
-    // What was not begun waits in the outbox for the next process, which sends it once.
-    assert_eq!(made_with(&fake, t, &format!("<@{}> ", u(2))), 0);
-    bot.start_again(&fake).await;
+    // The entry being sent when the stop came was finished: the board, which pings the next
+    // player, is there, once.
     let ping = format!("<@{}> ", u(2));
-    wait_made(&fake, t, &ping).await;
+    assert_eq!(made_with(&fake, t, &format!("played {mv}")), 1);
+    assert_eq!(made_with(&fake, t, &ping), 1);
+    // What was not begun (the status panel's edit) waits in the outbox for the next process,
+    // which makes it.
+    let panel = |fake: &F| {
+        let id = fake.pinned(t)[0];
+        fake.message(id).unwrap()["content"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(panel(&fake).contains("Turn 1:"), "{}", panel(&fake));
+    bot.start_again(&fake).await;
+    let deadline = tokio::time::Instant::now() + T;
+    while !panel(&fake).contains("Turn 2:") {
+        assert!(tokio::time::Instant::now() < deadline, "{}", panel(&fake));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     assert_eq!(made_with(&fake, t, &ping), 1);
     assert_eq!(made_with(&fake, t, &format!("played {mv}")), 1);
     assert_eq!(bot.state(game.id).await.record().len(), 1);
@@ -2611,12 +2647,14 @@ async fn a_timeout_after_discord_made_the_message_does_not_post_twice() {
         posts.iter().filter(|s| played(s)).count() >= 2,
         "the board was sent again after the timeout: {posts:?}"
     );
-    // Discord's own record: one board, one ping.
+    // Discord's own record: one board, one ping (the status panel, which names every player,
+    // aside).
     let stored = fake.stored_messages(t);
     let with = |needle: &str| {
         stored
             .iter()
-            .filter(|m| m["content"].as_str().unwrap_or("").contains(needle))
+            .map(|m| m["content"].as_str().unwrap_or(""))
+            .filter(|c| c.contains(needle) && !c.starts_with("📋"))
             .count()
     };
     assert_eq!(with(&format!("played {mv}")), 1, "{stored:#?}");

@@ -201,7 +201,7 @@ async fn without_manage_threads_a_finished_thread_is_archived_only() {
     let players = [u(5), u(6)];
     let (_, t) = start_hexdame(&fake, players).await;
     // Discord refuses the lock (no Manage Threads): the bot archives without it.
-    fake.fail_next("PATCH", &format!("/channels/{t}"), 403, None, 1);
+    fake.fail_next("PATCH", &format!("/channels/{t}$"), 403, None, 1);
     play_and_concede(&fake, players, t).await;
     index_of(&fake, t, "is over:").await;
     wait_archived(&fake, t, &bot).await;

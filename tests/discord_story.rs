@@ -70,9 +70,11 @@ async fn after_a_capture_the_next_turn_message_names_it() {
         let turn = wait_message(&fake, thread, before, &format!("played {mv}")).await;
         let text = content(&turn);
         let lines: Vec<&str> = text.lines().collect();
-        // The first line is unchanged: the move after " played ".
+        // The next player's ping first, then the unchanged caption: the move after " played ".
+        let next = players[1 - mover.index()];
+        assert!(lines[0].starts_with(&format!("<@{next}> ")), "{text}");
         assert!(
-            lines[0].ends_with(&format!("{} played {mv}", mirror.seat_name(mover))),
+            lines[1].ends_with(&format!("{} played {mv}", mirror.seat_name(mover))),
             "{text}"
         );
         mirror.play(&mv).unwrap();

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use hexmeros::games::{GameKind, Seat};
 use hexmeros::host::{
-    Actor, Command, Effect, GameHost, GameId, HostError, Motion, REMINDER, URGENT, is_reply,
+    Actor, Command, Effect, GameHost, GameId, HostError, Motion, Pinged, REMINDER, URGENT, is_reply,
 };
 use hexmeros::store::{Entry, Store};
 use support::{T0, act, cmd_move, ensure_players};
@@ -46,18 +46,52 @@ fn effects(entries: &[Entry]) -> Vec<Effect> {
 }
 
 /// Effects as the outbox keeps them: boards without their text picture (drawn again at
-/// delivery from the game at the entry's version).
+/// delivery from the game at the entry's version), each Token ping that follows a board said in
+/// the board's message, and the status panel's update after the rest when the thread is told
+/// anything (right after a new game's thread, before a finished game's thread is closed).
 fn as_stored(fx: &[Effect]) -> Vec<Effect> {
-    fx.iter()
-        .map(|e| match e {
-            Effect::Board { game, caption, .. } => Effect::Board {
+    let mut out: Vec<Effect> = Vec::new();
+    for e in fx {
+        match (e, out.last_mut()) {
+            (Effect::Ping { player, text, .. }, Some(Effect::Board { ping: p @ None, .. })) => {
+                *p = Some(Pinged {
+                    player: *player,
+                    text: text.clone(),
+                });
+            }
+            (Effect::Board { game, caption, .. }, _) => out.push(Effect::Board {
                 game: *game,
                 board: String::new(),
                 caption: caption.clone(),
-            },
-            other => other.clone(),
+                ping: None,
+            }),
+            (other, _) => out.push(other.clone()),
+        }
+    }
+    let Some(game) = out.iter().find_map(Effect::game) else {
+        return out;
+    };
+    match out
+        .iter()
+        .position(|e| matches!(e, Effect::OpenThread { .. }))
+    {
+        Some(i) => out.insert(i + 1, Effect::Panel { game }),
+        None => out.push(Effect::Panel { game }),
+    }
+    out
+}
+
+/// The Token ping folded into the stored board of `stored`.
+fn board_ping(stored: &[Entry]) -> (Pinged, i64) {
+    let boards: Vec<(Pinged, i64)> = stored
+        .iter()
+        .filter_map(|x| match serde_json::from_str(&x.body).unwrap() {
+            Effect::Board { ping: Some(p), .. } => Some((p, x.priority)),
+            _ => None,
         })
-        .collect()
+        .collect();
+    assert_eq!(boards.len(), 1, "{stored:?}");
+    boards[0].clone()
 }
 
 /// Mark everything pending as delivered.
@@ -98,6 +132,13 @@ async fn a_new_game_and_a_move_are_stored_with_what_they_tell() {
     );
     assert!(stored.iter().all(|x| x.lane == format!("g{g}")));
     assert!(matches!(fx[0], Effect::OpenThread { .. }));
+    // The thread, its status panel first, the first words, and the board pinging Red.
+    let kinds: Vec<&str> = stored
+        .iter()
+        .map(|x| x.body.split('"').nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(kinds, ["OpenThread", "Panel", "Say", "Board"], "{stored:?}");
+    assert_eq!(board_ping(&stored).0.player, 1);
     deliver_all(&e.host).await;
 
     // Staging answers the mover privately: that answer is the command's reply, not stored.
@@ -128,12 +169,19 @@ async fn a_new_game_and_a_move_are_stored_with_what_they_tell() {
     assert_eq!(effects(&stored), as_stored(&meant));
     let version = e.host.state(g).await.unwrap().version() as i64;
     assert!(stored.iter().all(|x| x.version == Some(version)));
-    let ping = stored
-        .iter()
-        .find(|x| x.body.contains("\"Ping\""))
-        .expect("the next Token holder's ping");
-    assert_eq!(ping.priority, URGENT);
-    assert!(ping.body.contains("\"player\":2"), "{}", ping.body);
+    // One message for the move: the board pings the next Token holder; then the panel.
+    assert!(
+        !stored.iter().any(|x| x.body.contains("\"Ping\"")),
+        "{stored:?}"
+    );
+    let (ping, priority) = board_ping(&stored);
+    assert_eq!(priority, URGENT);
+    assert_eq!(ping.player, 2);
+    assert!(ping.text.contains("you have the Token"), "{}", ping.text);
+    assert!(
+        stored.last().unwrap().body.contains("\"Panel\""),
+        "{stored:?}"
+    );
 }
 
 #[tokio::test]
@@ -200,7 +248,14 @@ async fn a_motion_gets_one_ballot_and_a_finished_game_one_replay() {
         fx.contains(&Effect::Replay { game: d }),
         "the end of the game: {fx:?}"
     );
-    assert!(effects(&pending(&e.host).await).contains(&Effect::Replay { game: d }));
+    let stored = effects(&pending(&e.host).await);
+    assert!(stored.contains(&Effect::Replay { game: d }));
+    // The panel shows the result before the thread is archived (then it can be edited no more).
+    assert_eq!(
+        &stored[stored.len() - 2..],
+        [Effect::Panel { game: d }, Effect::CloseThread { game: d }],
+        "{stored:?}"
+    );
 }
 
 #[tokio::test]

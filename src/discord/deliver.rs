@@ -15,7 +15,7 @@ use serenity::{
 };
 
 use hexmeros::games::Seat;
-use hexmeros::host::{Effect, GameId, GameState, PlayerId, Status, is_reply};
+use hexmeros::host::{Effect, GameId, GameState, Pinged, PlayerId, Status, is_reply};
 use hexmeros::store::Entry;
 
 use super::Data;
@@ -388,13 +388,19 @@ pub async fn entry(
     match effect {
         Effect::OpenThread { game, title } => open_thread(http, data, game, &title).await,
         Effect::CloseThread { game } => super::finish::close(http, data, entry, game).await,
-        Effect::Board { game, caption, .. } => {
+        Effect::Board {
+            game,
+            caption,
+            ping,
+            ..
+        } => {
             let state = match version {
                 Some(v) => data.host.state_at(game, v).await?,
                 None => data.host.state(game).await?,
             };
-            post_turn(http, data, entry, &state, &caption).await
+            post_turn(http, data, entry, &state, &caption, ping).await
         }
+        Effect::Panel { game } => super::panel::update(http, data, entry, game).await,
         Effect::Say { game, text } => {
             let text = with_names(data, &text).await;
             // Players named in passing are not pinged.
@@ -654,19 +660,30 @@ async fn ask_challenge(
 }
 
 /// Post the board of a game (as it was at `state`) in its thread as the new turn message: the
-/// picture from the Token holder's side, the caption, the buttons, and the three reactions.
+/// picture from the Token holder's side, the caption, the buttons, and the new holder's ping (a
+/// folded `Ping`: one message per move). The ✅ ↩️ 🔄 reactions are on the status panel.
 async fn post_turn(
     http: &Http,
     data: &Data,
     entry: &Entry,
     state: &GameState,
     caption: &str,
+    ping: Option<Pinged>,
 ) -> anyhow::Result<Outcome> {
     let game = state.id();
-    let mut content = format!("**{}** — {caption}", title(state));
     let live = matches!(state.status(), Status::HouseRules | Status::Playing);
     let holder = state.holder_player().filter(|_| live);
-    if let (Some(seat), Some(p)) = (state.holder(), holder) {
+    let mut content = String::new();
+    let mut pinged = Vec::new();
+    if let Some(Pinged { player, text }) = ping {
+        // First, so that the notification on a phone says it.
+        let who = mention(data, player).await;
+        let text = with_names(data, &text).await;
+        content.push_str(&format!("{who} {text}\n"));
+        pinged.push(player);
+    }
+    content.push_str(&format!("**{}** — {caption}", title(state)));
+    if let (Some(seat), Some(p), true) = (state.holder(), holder, pinged.is_empty()) {
         content.push_str(&format!(
             "\n{} ({}) has the Token",
             state.seat_name(seat),
@@ -674,9 +691,9 @@ async fn post_turn(
         ));
     }
     let pic = picture::board(&data.limits, state, state.holder()).await;
-    let mut msg = with_picture(CreateMessage::new(), content, pic)
-        // The holder is pinged by its own message; the board itself pings nobody.
-        .allowed_mentions(CreateAllowedMentions::new());
+    // Only the folded ping pings: the board names others in passing.
+    let mut msg =
+        with_picture(CreateMessage::new(), content, pic).allowed_mentions(pinging(&pinged));
     if holder.is_some() {
         msg = msg.components(turn_buttons(game, state.version()));
     }
@@ -687,21 +704,6 @@ async fn post_turn(
         data.links
             .set_turn(game, posted.get(), state.version())
             .await?;
-        // The thread may have moved to the parent channel.
-        let thread = match data.links.by_game(game).await? {
-            Some(l) => ChannelId::new(l.thread),
-            None => return Ok(Outcome::Sent(Some(posted))),
-        };
-        for r in [PASS, TAKE_BACK, MY_SIDE] {
-            let emoji = ReactionType::Unicode(r.to_string());
-            if let Err(e) = retry("adding a reaction", || {
-                http.create_reaction(thread, posted, &emoji)
-            })
-            .await
-            {
-                tracing::warn!(game, reaction = r, error = %e, "cannot react to the turn message");
-            }
-        }
     }
     Ok(Outcome::Sent(Some(posted)))
 }

@@ -570,9 +570,10 @@ fn non_empty(lines: Vec<String>, default: &str) -> String {
     }
 }
 
-/// A reaction on a turn message: the Token holder's ✅ passes, ↩️ takes back; 🔄 sends any
-/// seated player the board from their side by DM (reactions have no private reply). Every other
-/// reaction is removed, and so is an acted-on one, so it can be used again.
+/// A reaction on a turn message or on the status panel (which carries the three): the Token
+/// holder's ✅ passes, ↩️ takes back; 🔄 sends any seated player the board from their side by DM
+/// (reactions have no private reply). Every other reaction is removed, and so is an acted-on
+/// one, so it can be used again.
 async fn reaction(
     http: &Arc<Http>,
     data: &Data,
@@ -585,7 +586,7 @@ async fn reaction(
     if user == bot {
         return Ok(());
     }
-    let Some(link) = data.links.by_turn_message(r.message_id.get()).await? else {
+    let Some(link) = data.links.by_reactable(r.message_id.get()).await? else {
         return Ok(());
     };
     // A turn message seen from anywhere but its game's server is no turn message.

@@ -8,7 +8,7 @@ use sqlx::{Row, SqlitePool};
 use hexmeros::host::GameId;
 
 /// A game's place on Discord.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameLink {
     pub game: GameId,
     /// The server the game was started in (none: no server, so no server may name it).
@@ -18,6 +18,9 @@ pub struct GameLink {
     pub turn_message: Option<u64>,
     pub turn_version: Option<u64>,
     pub gif_posted: bool,
+    /// The pinned status panel, and the text it shows now.
+    pub panel_message: Option<u64>,
+    pub panel_text: Option<String>,
 }
 
 /// Where a lobby lives on Discord.
@@ -48,11 +51,13 @@ fn link(r: sqlx::sqlite::SqliteRow) -> Result<GameLink, sqlx::Error> {
         turn_message: r.try_get::<Option<i64>, _>(4)?.map(|v| v as u64),
         turn_version: r.try_get::<Option<i64>, _>(5)?.map(|v| v as u64),
         gif_posted: r.try_get::<i64, _>(6)? != 0,
+        panel_message: r.try_get::<Option<i64>, _>(7)?.map(|v| v as u64),
+        panel_text: r.try_get(8)?,
     })
 }
 
 const COLUMNS: &str = "game_id, guild_id, parent_id, thread_id, turn_message, turn_version, \
-                       gif_posted FROM discord_games";
+                       gif_posted, panel_message, panel_text FROM discord_games";
 
 impl Links {
     pub fn new(pool: SqlitePool) -> Links {
@@ -130,12 +135,35 @@ impl Links {
         row.map(link).transpose()
     }
 
-    pub async fn by_turn_message(&self, message: u64) -> Result<Option<GameLink>, sqlx::Error> {
-        let row = sqlx::query(&format!("SELECT {COLUMNS} WHERE turn_message = $1"))
-            .bind(sf(message))
-            .fetch_optional(&self.pool)
-            .await?;
+    /// The game whose turn message or status panel `message` is (the messages that take ✅ ↩️
+    /// 🔄 reactions).
+    pub async fn by_reactable(&self, message: u64) -> Result<Option<GameLink>, sqlx::Error> {
+        let row = sqlx::query(&format!(
+            "SELECT {COLUMNS} WHERE turn_message = $1 UNION ALL \
+             SELECT {COLUMNS} WHERE panel_message = $1 LIMIT 1"
+        ))
+        .bind(sf(message))
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(link).transpose()
+    }
+
+    /// Record the status panel's message and the text it shows.
+    pub async fn set_panel(
+        &self,
+        game: GameId,
+        message: u64,
+        text: &str,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "UPDATE discord_games SET panel_message = $1, panel_text = $2 WHERE game_id = $3",
+        )
+        .bind(sf(message))
+        .bind(text)
+        .bind(game)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     /// Record the new turn message, unless a newer one (a higher version) is already recorded:

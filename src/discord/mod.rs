@@ -20,6 +20,7 @@ mod links;
 mod lobby;
 mod outbox;
 mod pace;
+mod panel;
 mod picture;
 mod reply;
 mod scope;

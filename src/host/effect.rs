@@ -19,6 +19,10 @@ pub enum Effect {
         game: GameId,
         board: String,
         caption: String,
+        /// The new Token holder's ping, said in the board's own message: the outbox folds a
+        /// `Ping` that follows its board into it (`host::outbox`), so a move costs one message.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ping: Option<Pinged>,
     },
     /// A public message in the game's thread.
     Say { game: GameId, text: String },
@@ -51,9 +55,20 @@ pub enum Effect {
     },
     /// The game has finished: its replay (an animated picture) in the thread.
     Replay { game: GameId },
+    /// The game's status panel (seats, whose turn since when, timers, house rules, open votes,
+    /// the last round: `GameState::panel`) is brought up to date: posted and pinned the first
+    /// time, edited afterwards. The outbox adds one after the effects of every event.
+    Panel { game: GameId },
     /// The game has finished: its results table (places, §7 points, rating changes; see
     /// `GameHost::results`, which rebuilds it from the store), pinging every player.
     Results { game: GameId },
+}
+
+/// A player pinged with a text (a folded [`Effect::Ping`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pinged {
+    pub player: PlayerId,
+    pub text: String,
 }
 
 impl Effect {
@@ -69,7 +84,8 @@ impl Effect {
             | Effect::Ballot { game, .. }
             | Effect::Stalled { game, .. }
             | Effect::Replay { game }
-            | Effect::Results { game } => Some(*game),
+            | Effect::Results { game }
+            | Effect::Panel { game } => Some(*game),
             Effect::Dm { .. } | Effect::Private { .. } => None,
         }
     }

@@ -42,7 +42,7 @@ use serde_json::Value;
 
 pub use bots::{BOT_TURNS_MAX, think_time};
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use effect::{Effect, game_lane};
+pub use effect::{Effect, Pinged, game_lane};
 pub use error::HostError;
 pub use event::{
     AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, REMINDER_HOURS, Setup,
@@ -55,7 +55,10 @@ pub use outbox::{NORMAL, REMINDER, URGENT, is_reply};
 pub use players::{bot_id, bot_level};
 pub use results::{Place, Results};
 pub use say::Refused;
-pub use state::{BotAction, GameState, OpenMotion, PointEntry, Record, SeatState, Staged, Status};
+pub use state::{
+    BotAction, GameState, OpenMotion, Panel, PanelSeat, PanelTurn, PointEntry, Record,
+    SeatStanding, SeatState, Staged, Status,
+};
 
 use crate::games::{GameKind, Seat};
 use crate::store::{
@@ -311,7 +314,7 @@ impl GameHost {
                 if !self.outbox {
                     return Ok(Vec::new());
                 }
-                outbox::entries(&opening(&state, id), None, None, 0)
+                outbox::entries(id, &opening(&state, id), None, None, 0)
                     .map_err(|e| StoreError::Encode(e.to_string()))
             })
             .await?;
@@ -442,7 +445,7 @@ impl GameHost {
         fx.extend(outbox::follow_ups(state, &next));
         fx.retain(|e| !bots::for_bot(e));
         let outbox = if self.outbox {
-            outbox::entries(&fx, Some(&ev), actor, next.version())?
+            outbox::entries(state.id(), &fx, Some(&ev), actor, next.version())?
         } else {
             Vec::new()
         };
@@ -666,6 +669,7 @@ fn opening(state: &GameState, id: GameId) -> Vec<Effect> {
             game: id,
             board: state.position().show(),
             caption: say::START_POSITION.into(),
+            ping: None,
         },
     ];
     if let (Some(seat), Some(player)) = (state.holder(), state.holder_player())

@@ -12,7 +12,7 @@ use crate::store::{Done, Entry, NewEntry, OutboxStats};
 use super::bots::for_bot;
 use super::event::{Event, GameId, PlayerId};
 use super::state::{GameState, Status};
-use super::{Effect, HostError, to_json};
+use super::{Effect, HostError, Pinged, to_json};
 
 /// Time-critical: a player is waiting for it (a question, a Token, a ballot, the board).
 pub const URGENT: i64 = 0;
@@ -38,20 +38,72 @@ fn priority(e: &Effect, ev: Option<&Event>) -> i64 {
         | Effect::Replay { .. }
         | Effect::Results { .. }
         | Effect::Dm { .. }
+        | Effect::Panel { .. }
         | Effect::Private { .. } => NORMAL,
     }
+}
+
+/// What the outbox keeps of `fx` for `game`: the effects players must receive, with each Token
+/// ping that follows its board folded into the board's message (one message per move, not two),
+/// and the status panel's update after them when the event told the thread anything (at the start
+/// of a new game right after its thread, so that it is the thread's first message; at the end
+/// before the thread is closed). Reminders change nothing the panel shows.
+fn told(game: GameId, fx: &[Effect], ev: Option<&Event>, actor: Option<PlayerId>) -> Vec<Effect> {
+    let mut out: Vec<Effect> = Vec::with_capacity(fx.len() + 1);
+    for e in fx.iter().filter(|e| !for_bot(e) && !is_reply(e, actor)) {
+        if let (
+            Effect::Ping {
+                game: g,
+                player,
+                text,
+            },
+            Some(Effect::Board {
+                game: b,
+                ping: p @ None,
+                ..
+            }),
+        ) = (e, out.last_mut())
+            && g == b
+        {
+            *p = Some(Pinged {
+                player: *player,
+                text: text.clone(),
+            });
+            continue;
+        }
+        out.push(e.clone());
+    }
+    let told_thread = out.iter().any(|e| e.game() == Some(game));
+    if !told_thread || matches!(ev, Some(Event::Reminded { .. })) {
+        return out;
+    }
+    // Before the thread is closed: a message of an archived thread cannot be edited.
+    let panel = Effect::Panel { game };
+    let opened = out
+        .iter()
+        .position(|e| matches!(e, Effect::OpenThread { .. }));
+    let closed = out
+        .iter()
+        .position(|e| matches!(e, Effect::CloseThread { .. }));
+    match (opened, closed) {
+        (Some(i), _) => out.insert(i + 1, panel),
+        (None, Some(i)) => out.insert(i, panel),
+        (None, None) => out.push(panel),
+    }
+    out
 }
 
 /// The outbox entries for the effects of `ev` (made by `actor`, leaving the game at `version`):
 /// all but the actor's own private replies and what is meant for bots.
 pub(super) fn entries(
+    game: GameId,
     fx: &[Effect],
     ev: Option<&Event>,
     actor: Option<PlayerId>,
     version: u64,
 ) -> Result<Vec<NewEntry>, HostError> {
-    fx.iter()
-        .filter(|e| !for_bot(e) && !is_reply(e, actor))
+    told(game, fx, ev, actor)
+        .iter()
         .map(|e| {
             Ok(NewEntry {
                 lane: e.lane(),
@@ -68,10 +120,16 @@ pub(super) fn entries(
 /// HexiMeros's 649 cells), which the deliverer draws again from the game at the entry's version.
 fn stored(e: &Effect) -> Effect {
     match e {
-        Effect::Board { game, caption, .. } => Effect::Board {
+        Effect::Board {
+            game,
+            caption,
+            ping,
+            ..
+        } => Effect::Board {
             game: *game,
             board: String::new(),
             caption: caption.clone(),
+            ping: ping.clone(),
         },
         other => other.clone(),
     }

@@ -26,7 +26,7 @@ pub struct Told {
 }
 
 /// A seat's name as a player reads it in a sentence: `Red`, `Kingdom0`.
-fn seat(game: &AnyGame, s: Seat) -> String {
+pub(crate) fn seat(game: &AnyGame, s: Seat) -> String {
     title(game.seat_name(s))
 }
 

@@ -15,7 +15,7 @@ use crate::ai::Level;
 use crate::games::{GameKind, Seat};
 use crate::host::{
     Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, Motion,
-    PlayerId, Status,
+    Pinged, PlayerId, Status,
 };
 
 #[derive(Debug, Error)]
@@ -527,10 +527,17 @@ impl<'h, W: Write> Local<'h, W> {
                     game,
                     caption,
                     board,
+                    ping,
                 } => {
                     writeln!(self.out, "{caption}\n{board}")?;
                     self.write_png(game).await?;
+                    if let Some(Pinged { player, text }) = ping {
+                        let n = self.name(player).await;
+                        writeln!(self.out, "[#{game}] @{n}: {text}")?
+                    }
                 }
+                // The terminal shows the game's state on request (`status`), not as a panel.
+                Effect::Panel { .. } => {}
                 Effect::Say { game, text } => writeln!(self.out, "[#{game}] {text}")?,
                 Effect::Ping { game, player, text } => {
                     let n = self.name(player).await;

@@ -71,6 +71,8 @@
 //! * Reactions `PUT/DELETE …/reactions/{emoji}/@me`, `DELETE …/reactions/{emoji}/{user}`,
 //!   `DELETE …/reactions[/{emoji}]`, thread members `PUT/DELETE /channels/{t}/thread-members/{u}`,
 //!   `POST /channels/{c}/typing` → 204.
+//! * Pins: `PUT/DELETE /channels/{c}/pins/{m}` → 204 (the message's `pinned`; unknown message →
+//!   404 code 10008), `GET /channels/{c}/pins`.
 //! * `POST /users/@me/channels` → DM channel (type 1), one per user.
 //! * Messages are checked against Discord's limits (content ≤ 2000, ≤ 10 embeds, ≤ 5 rows of ≤ 5
 //!   buttons or 1 select, custom_id ≤ 100 and unique, label ≤ 80, ≤ 25 select options, ≤ 10 files
@@ -870,6 +872,8 @@ impl FakeDiscord {
 
     /// Injects failures: the next `times` requests whose method is `method` ("*" = any) and
     /// whose path contains `path_contains` get `status` (429 with `Retry-After: retry_after`).
+    /// A `path_contains` ending in `$` must end the path (`/channels/5$` is the channel itself,
+    /// not its messages).
     pub fn fail_next(
         &self,
         method: &str,
@@ -1106,6 +1110,19 @@ impl FakeDiscord {
                 .map(|s| s.at)
         })
         .await
+    }
+
+    /// The messages pinned in `channel` (by `PUT /channels/{c}/pins/{m}`), oldest first.
+    pub fn pinned(&self, channel: u64) -> Vec<u64> {
+        let st = self.state();
+        let mut ids: Vec<u64> = st
+            .messages
+            .values()
+            .filter(|m| id_of(&m["channel_id"]) == Some(channel) && m["pinned"] == true)
+            .filter_map(|m| id_of(&m["id"]))
+            .collect();
+        ids.sort_unstable();
+        ids
     }
 
     /// The current state of a message (after edits), as Message JSON; `None` if unknown/deleted.
@@ -2371,7 +2388,10 @@ impl State {
             f.times > 0
                 && f.after == after
                 && (f.method == "*" || f.method == sent.method)
-                && sent.path.contains(&f.path_contains)
+                && match f.path_contains.strip_suffix('$') {
+                    Some(end) => sent.path.ends_with(end),
+                    None => sent.path.contains(&f.path_contains),
+                }
         })?;
         f.times -= 1;
         let (status, retry_after) = (f.status, f.retry_after);
@@ -2686,6 +2706,25 @@ impl State {
             }
             ("PUT" | "DELETE", ["messages", _, "reactions", _, _]) => no_content(),
             ("DELETE", ["messages", _, "reactions", ..]) => no_content(),
+            ("GET", ["pins"]) => {
+                let mut list: Vec<Value> = self
+                    .messages
+                    .values()
+                    .filter(|m| id_of(&m["channel_id"]) == Some(channel) && m["pinned"] == true)
+                    .cloned()
+                    .collect();
+                list.sort_by_key(|m| std::cmp::Reverse(id_of(&m["id"])));
+                ok(json!(list))
+            }
+            ("PUT" | "DELETE", ["pins", m]) => match num(m).filter(|&m| in_channel(self, m)) {
+                Some(m) => {
+                    if let Some(v) = self.messages.get_mut(&m) {
+                        v["pinned"] = json!(method == "PUT");
+                    }
+                    no_content()
+                }
+                None => error(404, 10008, "Unknown Message"),
+            },
             ("POST", ["messages", m, "threads"]) => {
                 let Some(m) = num(m) else {
                     return error(404, 10008, "Unknown Message");

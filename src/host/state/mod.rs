@@ -12,6 +12,7 @@
 mod bots;
 mod departures;
 mod motions;
+mod panel;
 mod points;
 mod timers;
 mod turn;
@@ -30,6 +31,7 @@ use crate::host::bot_level;
 use crate::host::story::{self, Told};
 
 pub use bots::BotAction;
+pub use panel::{Panel, PanelSeat, PanelTurn, SeatStanding};
 
 const HOUR: Millis = 3_600_000;
 const MINUTE: Millis = 60_000;

@@ -272,6 +272,7 @@ impl GameState {
             game: self.id,
             board: self.game.show(),
             caption: self.turn_caption(seat, &canonical),
+            ping: None,
         });
         self.announce_turn(fx);
         Ok(())

@@ -1,0 +1,174 @@
+//! The status panel of a game (issue 19): what a returning player reads first. Plain data, with
+//! players as ids; a front end words and formats it (the Discord one pins it in the game's thread
+//! and edits it after every turn).
+
+use super::{GameState, Line, Status, story};
+use crate::ai::Level;
+use crate::games::{Departure, Outcome, Seat};
+use crate::host::event::{Millis, PlayerId};
+
+/// Where a seat stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatStanding {
+    /// Still playing.
+    In,
+    /// Out of the game by the rules (a Sovereign or king lost, no move left...).
+    Out,
+    /// Left the game (resigned, expelled, conceded, lost on time).
+    Left(Departure),
+    /// The game is over and this seat won (or shared the win).
+    Won,
+    /// The game is over in a draw this seat was part of.
+    Drew,
+}
+
+/// One seat of the panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PanelSeat {
+    pub seat: Seat,
+    /// The seat's name as players read it (`Red`, `Kingdom0`).
+    pub name: String,
+    /// Who holds the seat now (the mover of a team).
+    pub player: PlayerId,
+    /// A bot's level, when a bot plays the seat.
+    pub bot: Option<Level>,
+    pub standing: SeatStanding,
+    /// Points so far (§7) in a scored game.
+    pub points: Option<i32>,
+}
+
+/// Whose turn it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PanelTurn {
+    pub seat: Seat,
+    pub player: PlayerId,
+    /// The turn's number (1 for the first move of the game).
+    pub number: u32,
+    /// When the Token holder got the Token.
+    pub since: Millis,
+    /// When the turn timer runs out (none: no timer, or the game is paused).
+    pub due: Option<Millis>,
+}
+
+/// Everything the status panel shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Panel {
+    pub status: Status,
+    pub paused: bool,
+    /// The result of a finished game, in words.
+    pub result: Option<String>,
+    pub seats: Vec<PanelSeat>,
+    pub turn: Option<PanelTurn>,
+    /// The turn timer in hours (0: none).
+    pub turn_timer_hours: u32,
+    /// The house rules given or voted (those that differ from the rules as written), as
+    /// `name: value`.
+    pub house: Vec<String>,
+    /// Open motions: what is voted on (players named as `player <id>`), and when the ballot
+    /// closes. Votes cast are not shown: casting one tells the thread nothing, so the panel
+    /// would show a stale count.
+    pub votes: Vec<(String, Millis)>,
+    /// The last round in words (`Red N1xN4 took Silver's Archer · Green is out`).
+    pub last_round: String,
+}
+
+impl GameState {
+    /// The status panel of the game as it is now.
+    pub fn panel(&self) -> Panel {
+        let outcome = self.outcome();
+        let active = self.active();
+        let points = self.player_points();
+        let seats = self
+            .all_seats()
+            .into_iter()
+            .map(|seat| {
+                let st = &self.seats[seat.index()];
+                let standing = match &outcome {
+                    Some(Outcome::Win { winners, .. }) if winners.contains(&seat) => {
+                        SeatStanding::Won
+                    }
+                    Some(Outcome::Draw { seats, .. }) if seats.contains(&seat) => {
+                        SeatStanding::Drew
+                    }
+                    _ if active.contains(&seat) && self.life != Status::Finished => {
+                        SeatStanding::In
+                    }
+                    _ => self
+                        .departure(seat)
+                        .map_or(SeatStanding::Out, SeatStanding::Left),
+                };
+                PanelSeat {
+                    seat,
+                    name: story::seat(&self.game, seat),
+                    player: st.mover,
+                    bot: self.bot(seat),
+                    standing,
+                    points: points
+                        .iter()
+                        .find(|(p, _)| *p == st.player)
+                        .map(|(_, n)| *n),
+                }
+            })
+            .collect();
+        let due = |since: Millis| {
+            (self.timers.turn_timer_hours > 0 && self.paused_at.is_none())
+                .then(|| since + i64::from(self.timers.turn_timer_hours) * 3_600_000)
+        };
+        let turn = self
+            .holder()
+            .zip(self.holder_player())
+            .map(|(seat, player)| PanelTurn {
+                seat,
+                player,
+                number: self.turn_number(),
+                since: self.turn_started,
+                due: due(self.turn_started),
+            });
+        let house = match &self.house {
+            serde_json::Value::Object(m) => m
+                .iter()
+                .map(|(k, v)| match v {
+                    serde_json::Value::String(s) => format!("{k}: {s}"),
+                    other => format!("{k}: {other}"),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let votes = self
+            .motions
+            .iter()
+            .map(|m| {
+                (
+                    format!("#{} {}", m.id, self.describe(&m.motion)),
+                    m.deadline,
+                )
+            })
+            .collect();
+        let last_round = match self.holder() {
+            Some(next) => self.story_since(next),
+            None => story::line(&self.told[self.told.len().saturating_sub(1)..]),
+        };
+        Panel {
+            status: self.life,
+            paused: self.paused_at.is_some(),
+            result: outcome.as_ref().map(|o| self.outcome_text(o)),
+            seats,
+            turn,
+            turn_timer_hours: self.timers.turn_timer_hours,
+            house,
+            votes,
+            last_round,
+        }
+    }
+
+    /// How `seat` left the game, if it did (the last departure recorded for it).
+    fn departure(&self, seat: Seat) -> Option<Departure> {
+        self.record
+            .iter()
+            .rev()
+            .find_map(|r| match Line::parse(&self.game, &r.line) {
+                Ok(Line::Depart { seat: s, how }) if s == seat => Some(how),
+                _ => None,
+            })
+    }
+}
