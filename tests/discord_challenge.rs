@@ -185,6 +185,14 @@ async fn the_asked_player_sees_the_move_and_the_mover_passes_when_the_window_clo
         "{told:?}"
     );
     let turn = wait_message(&fake, thread, before, &format!("blue played {b}")).await;
+    // One thread's messages go out in the order the host said them: the word, then the board.
+    let at = |m: &Sent| {
+        fake.messages(thread)
+            .iter()
+            .position(|x| message_id(x) == message_id(m))
+            .unwrap()
+    };
+    assert!(at(&told) < at(&turn), "told after the board");
     assert!(content(&turn).contains("has the Token"), "{turn:?}");
     png_of(&turn);
     let ping = wait_message(&fake, thread, before, "you have the Token").await;
@@ -246,4 +254,52 @@ async fn the_asked_player_sees_the_move_and_the_mover_passes_when_the_window_clo
     );
     assert_eq!(bot.state(game).await.version(), staged.version());
     assert_eq!(bot.state(game).await.staged(), staged.staged());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_the_window_timing_out_passes_the_token() {
+    let fake = F::start().await;
+    let mut bot = Bot::start(&fake).await;
+    let (a, b) = heximeros_pair(|g, b| g.challengers(b) == [Seat(0)]);
+    let players: Vec<u64> = (1..=6).map(u).collect();
+    let (game, thread) = start_game(&fake, &players, Vec::new()).await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let before = fake.messages(thread).len();
+    hx(
+        &fake,
+        u(1),
+        thread,
+        "move",
+        json!([str_opt("from", &a), bool_opt("pass", true)]),
+    )
+    .await;
+    wait_message(&fake, thread, before, &format!("played {a}")).await;
+    let before = fake.messages(thread).len();
+    let preview = hx(&fake, u(2), thread, "move", json!([str_opt("from", &b)])).await;
+    wait_message(&fake, thread, before, "declare Check upon them").await;
+    // Blue asks by command this time.
+    let r = hx(&fake, u(2), thread, "pass", json!([int_opt("when", 1)])).await;
+    assert!(
+        content(&r).contains("the Token will be passed with your staged move"),
+        "{r:?}"
+    );
+    assert!(id_with(preview.json.as_ref().unwrap(), "autopass").contains(":autopass:"));
+    // The bot stops and starts again; Silver never answers; the window's ten minutes pass.
+    bot.restart(&fake).await;
+    assert!(bot.state(game).await.staged().unwrap().pass_when_closed);
+    let before = fake.messages(thread).len();
+    bot.set_clock(START_MS + 11 * 60_000);
+    wait_message(
+        &fake,
+        thread,
+        before,
+        &format!("the Token was passed automatically with {b}"),
+    )
+    .await;
+    wait_message(&fake, thread, before, &format!("blue played {b}")).await;
+    let ping = wait_message(&fake, thread, before, "you have the Token").await;
+    assert_pings(&ping, u(3));
+    let st = bot.state(game).await;
+    assert_eq!(st.record().last().unwrap().line, format!("blue {b}"));
+    assert_eq!(st.holder(), Some(Seat(2)));
 }
