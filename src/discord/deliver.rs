@@ -635,7 +635,12 @@ async fn open_thread(
     Ok(Outcome::Sent(None))
 }
 
-/// The question to a player in a challenge window, with buttons.
+/// The question to a player in a challenge window, with buttons, and the picture of what is
+/// challenged: the board from the asked player's side with the staged move drawn as a preview
+/// (the game as it was when the window opened, `version`). The text names the move, its mover
+/// (whose Sovereign is attacked) and the asked player (the attacker). Without the picture (the
+/// staging is gone from the log, or the asked player is over their picture rate: a text board)
+/// the question is asked all the same.
 async fn ask_challenge(
     data: &Data,
     game: GameId,
@@ -653,10 +658,29 @@ async fn ask_challenge(
             .label("Let it stand")
             .style(serenity::ButtonStyle::Secondary),
     ]);
-    CreateMessage::new()
-        .content(format!("{who} {text}"))
+    let content = format!("{who} {text}");
+    let msg = CreateMessage::new()
         .components(vec![row])
-        .allowed_mentions(pinging(&[player]))
+        .allowed_mentions(pinging(&[player]));
+    let state = match data.host.state_at(game, version).await {
+        Ok(state) => state,
+        Err(e) => {
+            tracing::warn!(game, version, error = %e, "no picture for a challenge question");
+            return msg.content(content);
+        }
+    };
+    let Some(staged) = state.staged() else {
+        return msg.content(content);
+    };
+    let pic = picture::preview(
+        &data.limits,
+        player,
+        &state,
+        state.seat_of(player),
+        &staged.text,
+    )
+    .await;
+    with_picture(msg, content, pic)
 }
 
 /// Post the board of a game (as it was at `state`) in its thread as the new turn message: the

@@ -179,6 +179,9 @@ pub async fn staged_reply(
             "\nchallenge window open: waiting for {}",
             names.join(", ")
         ));
+        if st.pass_when_closed {
+            text.push_str("; the Token will be passed when it closes with nobody declaring");
+        }
     }
     let pic = picture::preview(&data.limits, me, &state, mine, &st.text).await;
     let mut reply = picture_reply(text, pic);
@@ -199,6 +202,14 @@ pub async fn staged_reply(
             CreateButton::new(id(Action::Checks))
                 .label("Declare Check…")
                 .style(serenity::ButtonStyle::Danger),
+        );
+    }
+    // A challenge window opened: the mover need not come back to pass once it closes.
+    if !waiting.is_empty() && !st.pass_when_closed {
+        buttons.push(
+            CreateButton::new(id(Action::PassWhenClosed))
+                .label("Pass when the window closes")
+                .style(serenity::ButtonStyle::Success),
         );
     }
     reply.components = vec![CreateActionRow::Buttons(buttons)];
@@ -306,6 +317,7 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
         }
         Action::To { .. } => on_to(&c).await,
         Action::Pass => on_pass(&c).await,
+        Action::PassWhenClosed => on_pass_when_closed(&c).await,
         Action::Back => on_back(&c).await,
         Action::Checks => on_checks(&c).await,
         Action::Check { seat } => on_check(&c, seat).await,
@@ -418,6 +430,16 @@ async fn stage(c: &Click<'_>, text: String) -> Result<Reply, Error> {
 async fn on_pass(c: &Click<'_>) -> Result<Reply, Error> {
     let lines = c.press(Command::Pass).await?;
     Ok(Reply::text(non_empty(lines, "the Token is passed")))
+}
+
+/// Pass when the window closes: the host passes the Token by itself once the staged move's
+/// challenge window closes with nobody declaring.
+async fn on_pass_when_closed(c: &Click<'_>) -> Result<Reply, Error> {
+    let lines = c.press(Command::PassWhenClosed).await?;
+    Ok(Reply::text(non_empty(
+        lines,
+        "the Token will be passed when the challenge window closes",
+    )))
 }
 
 async fn on_back(c: &Click<'_>) -> Result<Reply, Error> {

@@ -70,6 +70,9 @@ pub enum Action {
     LobbyJoin,
     /// Decline the lobby whose id stands where a game's would [`ldecline`].
     LobbyDecline,
+    /// Pass the Token with the staged move once its challenge window closes with nobody
+    /// declaring [`autopass`].
+    PassWhenClosed,
 }
 
 /// What a stalled-player button puts to the vote.
@@ -155,6 +158,7 @@ impl Action {
             Action::Stall { .. } => "stall",
             Action::LobbyJoin => "ljoin",
             Action::LobbyDecline => "ldecline",
+            Action::PassWhenClosed => "autopass",
         }
     }
 
@@ -167,7 +171,8 @@ impl Action {
             | Action::Claim
             | Action::Board
             | Action::LobbyJoin
-            | Action::LobbyDecline => None,
+            | Action::LobbyDecline
+            | Action::PassWhenClosed => None,
             Action::From { menu } | Action::To { menu } => Some(menu.to_string()),
             Action::Pieces { page } => Some(page.to_string()),
             Action::Targets { piece, page } => Some(format!("{piece}-{page}")),
@@ -200,6 +205,7 @@ impl Action {
             "claim" => bare(Action::Claim)?,
             "ljoin" => bare(Action::LobbyJoin)?,
             "ldecline" => bare(Action::LobbyDecline)?,
+            "autopass" => bare(Action::PassWhenClosed)?,
             "from" => Action::From {
                 menu: number(arg()?)?,
             },
@@ -293,6 +299,7 @@ impl Action {
                 | Action::Back
                 | Action::Checks
                 | Action::Check { .. }
+                | Action::PassWhenClosed
         )
     }
 }
@@ -378,6 +385,7 @@ mod tests {
             }),
             Just(Action::LobbyJoin),
             Just(Action::LobbyDecline),
+            Just(Action::PassWhenClosed),
         ]
     }
 
@@ -459,6 +467,7 @@ mod tests {
             ("3:claim:9", id(3, 9, Action::Claim)),
             ("4:ljoin:0", id(4, 0, Action::LobbyJoin)),
             ("4:ldecline:0", id(4, 0, Action::LobbyDecline)),
+            ("3:autopass:9", id(3, 9, Action::PassWhenClosed)),
         ];
         for (text, want) in cases {
             assert_eq!(ComponentId::decode(text), want, "{text}");
@@ -500,6 +509,7 @@ mod tests {
             ("3:stall:9:skip-0", BadId::Argument),
             ("3:stall:9:skip-0-4-1", BadId::Argument),
             ("4:ljoin:0:1", BadId::Argument),
+            ("3:autopass:9:y", BadId::Argument),
             ("3:pieces:9", BadId::Argument),
             ("3:targets:9:4", BadId::Argument),
             ("3:choices:9:4-7", BadId::Argument),

@@ -21,7 +21,11 @@ pub(super) fn event_for(
     let seat = state.seat_of(actor.player).ok_or(Refused::NotSeated)?;
     let mover_only = matches!(
         cmd,
-        Command::Move { .. } | Command::TakeBack | Command::Check { .. } | Command::Pass
+        Command::Move { .. }
+            | Command::TakeBack
+            | Command::Check { .. }
+            | Command::Pass
+            | Command::PassWhenClosed
     );
     if mover_only {
         state.require_mover(actor.player)?;
@@ -58,6 +62,7 @@ pub(super) fn event_for(
                 text: st.text.clone(),
             }
         }
+        Command::PassWhenClosed => Event::PassWhenClosed { seat },
         Command::Challenge { declare } => Event::Answered { seat, declare },
         Command::Prefer(pref) => Event::Preference { seat, pref },
         Command::Resign { replacement: None } => Event::Resigned { seat },
@@ -90,7 +95,7 @@ pub(super) fn event_for(
 /// its motion. Anything older is refused and changes nothing.
 pub(super) fn require_fresh(state: &GameState, cmd: &Command, made: u64) -> Result<(), Refused> {
     match cmd {
-        Command::Pass | Command::TakeBack | Command::Check { .. } => {
+        Command::Pass | Command::PassWhenClosed | Command::TakeBack | Command::Check { .. } => {
             state.require_preview_since(made)
         }
         Command::Challenge { .. } => state.require_window_since(made),

@@ -202,6 +202,12 @@ pub enum Event {
     TimeClaimed {
         seat: Seat,
     },
+    /// The Token holder asks that the Token be passed with the staged move as soon as its
+    /// challenge window closes with nobody declaring (all asked let it stand, or the window
+    /// times out). A declaration upon him, a take back or a new staging cancels it.
+    PassWhenClosed {
+        seat: Seat,
+    },
 }
 
 impl Event {
@@ -225,6 +231,7 @@ impl Event {
             Event::TurnTimedOut { .. } => "turn_timed_out",
             Event::Admin { .. } => "admin",
             Event::TimeClaimed { .. } => "time_claimed",
+            Event::PassWhenClosed { .. } => "pass_when_closed",
         }
     }
 }

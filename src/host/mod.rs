@@ -97,6 +97,9 @@ pub enum Command {
     },
     /// Pass the Token: commit the staged move.
     Pass,
+    /// Pass the Token with the staged move once its challenge window closes with nobody
+    /// declaring Check upon the mover (cancelled by a declaration or a take back).
+    PassWhenClosed,
     /// Answer the challenge window: declare Check upon the mover, or let the move stand.
     Challenge {
         declare: bool,

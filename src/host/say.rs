@@ -163,6 +163,10 @@ pub enum Refused {
     NotInvited(i64),
     #[error("you have no seat in lobby #{0}")]
     NoLobbySeat(i64),
+    #[error("no challenge window is open on your staged move: pass the Token now")]
+    NoWindowToWaitFor,
+    #[error("you already asked to pass the Token when the challenge window closes")]
+    AlreadyPassingWhenClosed,
 }
 
 impl Refused {
@@ -200,10 +204,11 @@ pub fn window_opened(mover: &str, asked: &[&str], minutes: i64) -> String {
     )
 }
 
-pub fn ask_challenge(mover: &str) -> String {
+/// The question to `attacker` in a challenge window about `mover`'s staged move `text`.
+pub fn ask_challenge(mover: &str, text: &str, attacker: &str) -> String {
     format!(
-        "{mover}'s staged move leaves their Sovereign attacked by you: declare Check upon them, \
-         or let it stand?"
+        "{mover}'s staged move {text} leaves {mover}'s Sovereign attacked by {attacker} (you): \
+         declare Check upon them, or let it stand?"
     )
 }
 
@@ -515,4 +520,31 @@ pub mod lobby {
             )
         }
     }
+}
+
+/// The mover's answer when he asks to pass once the window closes.
+pub fn will_pass_when_closed(waiting: &[&str]) -> String {
+    format!(
+        "the Token will be passed with your staged move as soon as the challenge window closes \
+         with nobody declaring (waiting for {}); a declaration upon you or a take back cancels it",
+        waiting.join(", ")
+    )
+}
+
+/// Said in the thread when the Token was passed on the mover's behalf.
+pub fn passed_automatically(mover: &str, text: &str) -> String {
+    format!(
+        "nobody declared Check upon {mover}: the Token was passed automatically with {text}, as \
+         {mover} asked"
+    )
+}
+
+pub const TAKEN_BACK_NO_AUTO_PASS: &str =
+    "move taken back: the Token will not be passed when the challenge window closes";
+
+pub fn declared_upon_you_no_auto_pass(declarer: &str) -> String {
+    format!(
+        "{} (the Token will not be passed automatically)",
+        declared_upon_you(declarer)
+    )
 }

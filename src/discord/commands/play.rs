@@ -37,13 +37,28 @@ pub(super) async fn move_(
     Ok(())
 }
 
-/// Pass the Token: commit your staged move.
+/// When `/hexmeros pass` passes the Token.
+#[derive(Clone, Copy, Debug, poise::ChoiceParameter)]
+pub enum PassWhen {
+    #[name = "now"]
+    Now,
+    #[name = "window-closes"]
+    WindowCloses,
+}
+
+/// Pass the Token: commit your staged move (now, or once its challenge window closes)
 #[poise::command(slash_command)]
 pub(super) async fn pass(
     ctx: Context<'_>,
+    #[description = "now (default), or window-closes: once the challenge window closes"]
+    when: Option<PassWhen>,
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
-    act(ctx, game, Command::Pass).await
+    let cmd = match when.unwrap_or(PassWhen::Now) {
+        PassWhen::Now => Command::Pass,
+        PassWhen::WindowCloses => Command::PassWhenClosed,
+    };
+    act(ctx, game, cmd).await
 }
 
 /// Take your staged move back.

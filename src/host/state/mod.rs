@@ -120,6 +120,9 @@ pub struct Staged {
     pub answered: Vec<Seat>,
     /// The window timed out.
     pub closed: bool,
+    /// The mover asked that the Token be passed with this move as soon as the window closes
+    /// with nobody declaring.
+    pub pass_when_closed: bool,
 }
 
 impl Staged {
@@ -394,8 +397,8 @@ impl GameState {
         match ev {
             Event::Staged { seat, text, asked } => self.stage(*seat, text, asked, at, &mut fx)?,
             Event::TakenBack { seat } => self.take_back(*seat, &mut fx)?,
-            Event::Answered { seat, declare } => self.answer(*seat, *declare, &mut fx)?,
-            Event::WindowClosed => self.close_window(&mut fx)?,
+            Event::Answered { seat, declare } => self.answer(*seat, *declare, at, &mut fx)?,
+            Event::WindowClosed => self.close_window(at, &mut fx)?,
             Event::Committed { seat, text } => self.commit(*seat, text, at, &mut fx)?,
             Event::Preference { seat, pref } => {
                 self.require_seat(*seat)?;
@@ -418,6 +421,7 @@ impl GameState {
             Event::TurnTimedOut { seat } => self.time_out(*seat, &mut fx)?,
             Event::Admin { action } => self.admin(*action, at, &mut fx)?,
             Event::TimeClaimed { seat } => self.claim_time(*seat, at, &mut fx)?,
+            Event::PassWhenClosed { seat } => self.pass_when_closed(*seat, &mut fx)?,
         }
         self.check_end(&mut fx);
         Ok(fx)

@@ -150,7 +150,7 @@ impl GameState {
                     game: self.id,
                     player: self.player(s),
                     version: self.version,
-                    text: say::ask_challenge(mover),
+                    text: say::ask_challenge(mover, &canonical, self.seat_name(s)),
                 });
             }
         }
@@ -162,6 +162,7 @@ impl GameState {
             asked: asked.to_vec(),
             answered: Vec::new(),
             closed: false,
+            pass_when_closed: false,
         });
         Ok(())
     }
@@ -169,14 +170,70 @@ impl GameState {
     pub(super) fn take_back(&mut self, seat: Seat, fx: &mut Vec<Effect>) -> Result<(), HostError> {
         self.live()?;
         self.require_holder(seat)?;
-        if self.staged.take().is_none() {
-            return Err(Refused::NothingStaged.into());
-        }
+        let st = self.staged.take().ok_or(Refused::NothingStaged)?;
         fx.push(Effect::Private {
             player: self.player(seat),
-            text: say::TAKEN_BACK.into(),
+            text: if st.pass_when_closed {
+                say::TAKEN_BACK_NO_AUTO_PASS.into()
+            } else {
+                say::TAKEN_BACK.into()
+            },
         });
         Ok(())
+    }
+
+    /// The Token holder asks that the staged move be passed as soon as its challenge window
+    /// closes with nobody declaring (see `pass_on_close`).
+    pub(super) fn pass_when_closed(
+        &mut self,
+        seat: Seat,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
+        self.live()?;
+        self.require_holder(seat)?;
+        let st = self.staged.as_mut().ok_or(Refused::NothingStaged)?;
+        if st.waiting().is_empty() {
+            return Err(Refused::NoWindowToWaitFor.into());
+        }
+        if st.pass_when_closed {
+            return Err(Refused::AlreadyPassingWhenClosed.into());
+        }
+        st.pass_when_closed = true;
+        let waiting = st.waiting();
+        fx.push(Effect::Private {
+            player: self.player(seat),
+            text: say::will_pass_when_closed(&self.seat_names(&waiting)),
+        });
+        Ok(())
+    }
+
+    /// The window closed with nobody declaring (`at`): when the mover asked for it, the staged
+    /// move is committed on his behalf, as an ordinary pass, and the thread is told; else (or if
+    /// that commit is refused) the mover is pinged with `ping` to pass himself.
+    fn pass_on_close(&mut self, ping: &str, at: Millis, fx: &mut Vec<Effect>) {
+        let Some(st) = self.staged.as_ref() else {
+            return;
+        };
+        let (mover, text) = (st.seat, st.text.clone());
+        if st.pass_when_closed {
+            // Tried on a copy: a refused commit must not leave the state half-changed (and
+            // the answer or the timer that closed the window still counts).
+            let mut next = self.clone();
+            let mut passed = vec![Effect::Say {
+                game: self.id,
+                text: say::passed_automatically(self.seat_name(mover), &text),
+            }];
+            if next.commit(mover, &text, at, &mut passed).is_ok() {
+                *self = next;
+                fx.append(&mut passed);
+                return;
+            }
+        }
+        fx.push(Effect::Ping {
+            game: self.id,
+            player: self.player(mover),
+            text: ping.into(),
+        });
     }
 
     /// A player asked in the challenge window answers: declare Check upon the mover, or not.
@@ -184,6 +241,7 @@ impl GameState {
         &mut self,
         seat: Seat,
         declare: bool,
+        at: Millis,
         fx: &mut Vec<Effect>,
     ) -> Result<(), HostError> {
         self.live()?;
@@ -195,6 +253,7 @@ impl GameState {
             st.answered.push(seat);
         }
         let mover = st.seat;
+        let auto = st.pass_when_closed;
         let all_answered = st.waiting().is_empty();
         if declare {
             self.staged = None;
@@ -203,33 +262,33 @@ impl GameState {
                 game: self.id,
                 text: say::declared_upon(self.seat_name(seat), self.seat_name(mover)),
             });
+            let declarer = self.seat_name(seat);
             fx.push(Effect::Ping {
                 game: self.id,
                 player: self.player(mover),
-                text: say::declared_upon_you(self.seat_name(seat)),
+                text: if auto {
+                    say::declared_upon_you_no_auto_pass(declarer)
+                } else {
+                    say::declared_upon_you(declarer)
+                },
             });
         } else if all_answered {
-            fx.push(Effect::Ping {
-                game: self.id,
-                player: self.player(mover),
-                text: say::NOBODY_DECLARED.into(),
-            });
+            self.pass_on_close(say::NOBODY_DECLARED, at, fx);
         }
         Ok(())
     }
 
-    pub(super) fn close_window(&mut self, fx: &mut Vec<Effect>) -> Result<(), HostError> {
+    pub(super) fn close_window(
+        &mut self,
+        at: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), HostError> {
         let st = self.staged.as_mut().ok_or(Refused::NothingStaged)?;
         if st.waiting().is_empty() {
             return Err(Refused::NoWindow.into());
         }
         st.closed = true;
-        let mover = st.seat;
-        fx.push(Effect::Ping {
-            game: self.id,
-            player: self.player(mover),
-            text: say::WINDOW_CLOSED.into(),
-        });
+        self.pass_on_close(say::WINDOW_CLOSED, at, fx);
         Ok(())
     }
 
