@@ -70,6 +70,14 @@ pub enum Action {
     LobbyJoin,
     /// Decline the lobby whose id stands where a game's would [`ldecline`].
     LobbyDecline,
+    /// The house rules menu's list of rules, in place [`hrules`].
+    HouseRules,
+    /// A house rule was picked (the option's value is its key): its values, in place
+    /// [`hrule`].
+    HouseRule,
+    /// A value of the house rules menu's rule number `rule` was picked (the option's value is
+    /// its JSON): propose it, in place [`hvalue:<rule>`].
+    HouseValue { rule: u8 },
 }
 
 /// What a stalled-player button puts to the vote.
@@ -155,6 +163,9 @@ impl Action {
             Action::Stall { .. } => "stall",
             Action::LobbyJoin => "ljoin",
             Action::LobbyDecline => "ldecline",
+            Action::HouseRules => "hrules",
+            Action::HouseRule => "hrule",
+            Action::HouseValue { .. } => "hvalue",
         }
     }
 
@@ -167,7 +178,9 @@ impl Action {
             | Action::Claim
             | Action::Board
             | Action::LobbyJoin
-            | Action::LobbyDecline => None,
+            | Action::LobbyDecline
+            | Action::HouseRules
+            | Action::HouseRule => None,
             Action::From { menu } | Action::To { menu } => Some(menu.to_string()),
             Action::Pieces { page } => Some(page.to_string()),
             Action::Targets { piece, page } => Some(format!("{piece}-{page}")),
@@ -185,6 +198,7 @@ impl Action {
                 seat,
                 turn,
             } => Some(format!("{}-{}-{turn}", proposal.key(), seat.0)),
+            Action::HouseValue { rule } => Some(rule.to_string()),
         }
     }
 
@@ -250,6 +264,11 @@ impl Action {
                     turn: number(next()?)?,
                 }
             }
+            "hrules" => bare(Action::HouseRules)?,
+            "hrule" => bare(Action::HouseRule)?,
+            "hvalue" => Action::HouseValue {
+                rule: number(arg()?)?,
+            },
             _ => return Err(BadId::UnknownAction),
         })
     }
@@ -274,6 +293,9 @@ impl Action {
                 | Action::Targets { .. }
                 | Action::Target { .. }
                 | Action::Choices { .. }
+                | Action::HouseRules
+                | Action::HouseRule
+                | Action::HouseValue { .. }
         )
     }
 
@@ -378,6 +400,9 @@ mod tests {
             }),
             Just(Action::LobbyJoin),
             Just(Action::LobbyDecline),
+            Just(Action::HouseRules),
+            Just(Action::HouseRule),
+            any::<u8>().prop_map(|rule| Action::HouseValue { rule }),
         ]
     }
 
@@ -459,6 +484,9 @@ mod tests {
             ("3:claim:9", id(3, 9, Action::Claim)),
             ("4:ljoin:0", id(4, 0, Action::LobbyJoin)),
             ("4:ldecline:0", id(4, 0, Action::LobbyDecline)),
+            ("5:hrules:2", id(5, 2, Action::HouseRules)),
+            ("5:hrule:2", id(5, 2, Action::HouseRule)),
+            ("5:hvalue:2:13", id(5, 2, Action::HouseValue { rule: 13 })),
         ];
         for (text, want) in cases {
             assert_eq!(ComponentId::decode(text), want, "{text}");
@@ -504,6 +532,9 @@ mod tests {
             ("3:targets:9:4", BadId::Argument),
             ("3:choices:9:4-7", BadId::Argument),
             ("3:target:9:70000", BadId::Argument),
+            ("5:hrule:2:0", BadId::Argument),
+            ("5:hvalue:2", BadId::Argument),
+            ("5:hvalue:2:256", BadId::Argument),
         ];
         for (text, want) in cases {
             assert_eq!(ComponentId::decode(text), Err(want), "{text}");
