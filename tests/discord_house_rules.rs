@@ -197,6 +197,34 @@ async fn a_house_rule_proposed_from_the_menu_opens_a_ballot_the_first_pass_close
     assert_refused(&step(&fake, &i).await, "there is no game #999");
     assert_eq!(bot.state(game).await.motions().len(), 1);
 
+    // `/hexmeros vote house-rule` completes keys and values from the same lists.
+    let focused =
+        |name: &str, v: &str| json!({"type": 3, "name": name, "value": v, "focused": true});
+    let ac = |opts| {
+        fake.autocomplete(u(2), thread, "hexmeros", json!([{
+        "type": 2, "name": "vote", "options": [{"type": 1, "name": "house-rule", "options": opts}]
+    }]))
+    };
+    let i = ac(json!([focused("key", "king")])).await;
+    let got = fake.first_response(&i, T).await.unwrap().json.unwrap();
+    assert_eq!(got["type"], 8, "{got}");
+    assert_eq!(
+        got["data"]["choices"],
+        json!([{"name": "King move limit (king_move_limit) · now: none", "value": "king_move_limit"}])
+    );
+    let i = ac(json!([
+        str_opt("key", "threefold_repetition"),
+        focused("value", "")
+    ]))
+    .await;
+    let got = fake.first_response(&i, T).await.unwrap().json.unwrap();
+    assert_eq!(
+        got["data"]["choices"],
+        json!([{"name": "true (now)", "value": "true"}, {"name": "false", "value": "false"}])
+    );
+    // Completing proposes nothing.
+    assert_eq!(bot.state(game).await.motions().len(), 1);
+
     // The first pass: the ballot closes with a sentence in the thread, and the motion is gone.
     let before = fake.messages(thread).len();
     let mv = AnyGame::new(GameKind::HexDame, None, None)
