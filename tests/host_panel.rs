@@ -158,7 +158,7 @@ async fn open_votes_and_house_rules_are_listed() {
         .unwrap();
     let p = e.host.state(g).await.unwrap().panel();
     assert_eq!(p.status, Status::HouseRules);
-    assert_eq!(p.house, ["scored: false"]);
+    assert_eq!(p.house, ["Scored: off"]);
     assert!(p.seats.iter().all(|s| s.points.is_none()), "not scored");
     assert!(p.votes.is_empty());
     act(

@@ -3,6 +3,7 @@
 //! and the version it was made at; a reaction is matched to a game through the stored turn
 //! message. So both keep working after a restart, and an old one is refused politely.
 
+pub mod house;
 mod picker;
 
 use std::sync::Arc;
@@ -331,6 +332,9 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
         } => on_stall(&c, proposal, seat, turn).await,
         Action::Board => on_board(&c).await,
         Action::LobbyJoin | Action::LobbyDecline => Err(anyhow::anyhow!("a lobby button")),
+        Action::HouseRules => house::rules(&c).await,
+        Action::HouseRule => house::picked_rule(&c).await,
+        Action::HouseValue { rule } => house::picked_value(&c, rule).await,
     }
 }
 

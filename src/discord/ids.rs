@@ -73,6 +73,14 @@ pub enum Action {
     /// Pass the Token with the staged move once its challenge window closes with nobody
     /// declaring [`autopass`].
     PassWhenClosed,
+    /// The house rules menu's list of rules, in place [`hrules`].
+    HouseRules,
+    /// A house rule was picked (the option's value is its key): its values, in place
+    /// [`hrule`].
+    HouseRule,
+    /// A value of the house rules menu's rule number `rule` was picked (the option's value is
+    /// its JSON): propose it, in place [`hvalue:<rule>`].
+    HouseValue { rule: u8 },
 }
 
 /// What a stalled-player button puts to the vote.
@@ -159,6 +167,9 @@ impl Action {
             Action::LobbyJoin => "ljoin",
             Action::LobbyDecline => "ldecline",
             Action::PassWhenClosed => "autopass",
+            Action::HouseRules => "hrules",
+            Action::HouseRule => "hrule",
+            Action::HouseValue { .. } => "hvalue",
         }
     }
 
@@ -172,7 +183,9 @@ impl Action {
             | Action::Board
             | Action::LobbyJoin
             | Action::LobbyDecline
-            | Action::PassWhenClosed => None,
+            | Action::PassWhenClosed
+            | Action::HouseRules
+            | Action::HouseRule => None,
             Action::From { menu } | Action::To { menu } => Some(menu.to_string()),
             Action::Pieces { page } => Some(page.to_string()),
             Action::Targets { piece, page } => Some(format!("{piece}-{page}")),
@@ -190,6 +203,7 @@ impl Action {
                 seat,
                 turn,
             } => Some(format!("{}-{}-{turn}", proposal.key(), seat.0)),
+            Action::HouseValue { rule } => Some(rule.to_string()),
         }
     }
 
@@ -256,6 +270,11 @@ impl Action {
                     turn: number(next()?)?,
                 }
             }
+            "hrules" => bare(Action::HouseRules)?,
+            "hrule" => bare(Action::HouseRule)?,
+            "hvalue" => Action::HouseValue {
+                rule: number(arg()?)?,
+            },
             _ => return Err(BadId::UnknownAction),
         })
     }
@@ -280,6 +299,9 @@ impl Action {
                 | Action::Targets { .. }
                 | Action::Target { .. }
                 | Action::Choices { .. }
+                | Action::HouseRules
+                | Action::HouseRule
+                | Action::HouseValue { .. }
         )
     }
 
@@ -386,6 +408,9 @@ mod tests {
             Just(Action::LobbyJoin),
             Just(Action::LobbyDecline),
             Just(Action::PassWhenClosed),
+            Just(Action::HouseRules),
+            Just(Action::HouseRule),
+            any::<u8>().prop_map(|rule| Action::HouseValue { rule }),
         ]
     }
 
@@ -468,6 +493,9 @@ mod tests {
             ("4:ljoin:0", id(4, 0, Action::LobbyJoin)),
             ("4:ldecline:0", id(4, 0, Action::LobbyDecline)),
             ("3:autopass:9", id(3, 9, Action::PassWhenClosed)),
+            ("5:hrules:2", id(5, 2, Action::HouseRules)),
+            ("5:hrule:2", id(5, 2, Action::HouseRule)),
+            ("5:hvalue:2:13", id(5, 2, Action::HouseValue { rule: 13 })),
         ];
         for (text, want) in cases {
             assert_eq!(ComponentId::decode(text), want, "{text}");
@@ -514,6 +542,9 @@ mod tests {
             ("3:targets:9:4", BadId::Argument),
             ("3:choices:9:4-7", BadId::Argument),
             ("3:target:9:70000", BadId::Argument),
+            ("5:hrule:2:0", BadId::Argument),
+            ("5:hvalue:2", BadId::Argument),
+            ("5:hvalue:2:256", BadId::Argument),
         ];
         for (text, want) in cases {
             assert_eq!(ComponentId::decode(text), Err(want), "{text}");

@@ -12,6 +12,7 @@ pub mod hexaequo;
 pub mod hexdame;
 pub mod heximeros;
 pub mod hexmeister;
+pub mod house_menu;
 pub mod notation;
 pub mod position;
 pub mod procedure;

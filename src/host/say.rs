@@ -6,6 +6,19 @@ use thiserror::Error;
 
 use super::event::{GameId, PlayerId};
 
+/// A house rule ballot still open at the first Token pass, closed.
+pub fn house_ballot_closed(id: u64, rule: &str, value: &str) -> String {
+    format!(
+        "the vote on {rule} = {value} (motion #{id}) closed without a decision: the first move \
+         was played"
+    )
+}
+
+/// One line of the house rules in force.
+pub fn house_line(rule: &str, value: &str) -> String {
+    format!("{rule}: {value}")
+}
+
 /// What a player may not do now, with the sentence they read. Returned only when nothing
 /// changed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

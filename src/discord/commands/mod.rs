@@ -15,12 +15,14 @@ use super::scope::{self, Scope};
 use super::{Context, Data, Error};
 
 mod autocomplete;
+mod house;
 mod info;
 mod play;
 mod rules;
 mod start;
 mod votes;
 
+use house::house_rules;
 use info::{admin, board, games, history, notify, score};
 use play::{challenge, check, concede, draw, move_, pass, prefer, resign, takeback};
 use rules::rules;
@@ -313,6 +315,7 @@ impl GameChoice {
         "games",
         "rules",
         "notify",
+        "house_rules",
         "admin"
     ),
     subcommand_required

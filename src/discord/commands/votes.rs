@@ -1,12 +1,19 @@
 //! `/hexmeros vote …`: house rules, expulsion, skipping or replacing a player, yes and no, and
 //! with two players left the claim on time.
 
+use std::time::Duration;
+
 use poise::serenity_prelude as serenity;
+use serde_json::Value;
+use serenity::CreateAutocompleteResponse;
 
 use hexmeros::games::Seat;
+use hexmeros::games::house_menu::{self, HouseRule};
 use hexmeros::host::{Command, Motion, PlayerId};
 
-use super::{Context, Error, act, game_for, seat_of_user};
+use super::super::scope::Scope;
+use super::autocomplete::option_text;
+use super::{Context, Data, Error, act, game_for, resolve_game, seat_of_user};
 
 /// Votes on house rules, expelling, skipping or replacing a player; yes/no; a claim on time.
 #[poise::command(
@@ -22,8 +29,12 @@ pub(super) async fn vote(_: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, rename = "house-rule")]
 pub(super) async fn house_rule(
     ctx: Context<'_>,
-    #[description = "the rule's key (see rules/heximeros.md), e.g. archer, scored"] key: String,
-    #[description = "its value, e.g. fly_over, false, 12"] value: String,
+    #[description = "the rule's key (see /hexmeros house-rules), e.g. archer, scored"]
+    #[autocomplete = "ac_rule_key"]
+    key: String,
+    #[description = "its value, e.g. fly_over, false, 12"]
+    #[autocomplete = "ac_rule_value"]
+    value: String,
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
     // Bare words are strings: `archer fly_over`.
@@ -34,6 +45,104 @@ pub(super) async fn house_rule(
         value,
     });
     act(ctx, game, cmd).await
+}
+
+/// How long a house rule autocomplete may look the game up before it answers with nothing.
+const LOOKUP: Duration = Duration::from_millis(2000);
+
+/// The house rules of the game the command is about (an option, else the thread's), each with
+/// its value in force; none when there is no such game here.
+async fn menu_of(ctx: poise::ApplicationContext<'_, Data, Error>) -> Vec<(HouseRule, Value)> {
+    let i = ctx.interaction;
+    let lookup = async {
+        let game = option_text(&i.data.options, "game").and_then(|g| g.parse().ok());
+        let scope = Scope::of(i.guild_id, i.user.id);
+        let channel = i.channel_id.get();
+        let game = resolve_game(ctx.data(), scope, channel, i.user.id.get(), game)
+            .await
+            .ok()?;
+        let state = ctx.data().host.state(game).await.ok()?;
+        Some(state.house_menu())
+    };
+    tokio::time::timeout(LOOKUP, lookup)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// The rules whose key or name has the typed text, as `Name (key) · now: X`.
+fn key_choices(menu: &[(HouseRule, Value)], typed: &str) -> CreateAutocompleteResponse {
+    let typed = typed.trim().to_ascii_lowercase();
+    let choices = menu
+        .iter()
+        .filter(|(r, _)| r.key.contains(&typed) || r.name.to_ascii_lowercase().contains(&typed))
+        .take(25)
+        .map(|(r, now)| {
+            let name = format!(
+                "{} ({}) · now: {}",
+                r.name,
+                r.key,
+                house_menu::value_text(now)
+            );
+            serenity::AutocompleteChoice::new(name, r.key)
+        })
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// A value as `vote house-rule` reads it: a bare word for a word, else JSON.
+fn value_arg(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The values the menu offers for `key`, those that start with the typed text.
+fn value_choices(
+    menu: &[(HouseRule, Value)],
+    key: &str,
+    typed: &str,
+) -> CreateAutocompleteResponse {
+    let typed = typed.trim().to_ascii_lowercase();
+    let choices = menu
+        .iter()
+        .find(|(r, _)| r.key == key.trim())
+        .map(|(r, now)| {
+            r.allowed
+                .offered()
+                .iter()
+                .map(|v| (value_arg(v), v == now))
+                .filter(|(arg, _)| arg.starts_with(&typed))
+                .take(25)
+                .map(|(arg, is_now)| {
+                    let name = if is_now {
+                        format!("{arg} (now)")
+                    } else {
+                        arg.clone()
+                    };
+                    serenity::AutocompleteChoice::new(name, arg)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+async fn ac_rule_key(
+    ctx: poise::ApplicationContext<'_, Data, Error>,
+    partial: &str,
+) -> CreateAutocompleteResponse {
+    key_choices(&menu_of(ctx).await, partial)
+}
+
+async fn ac_rule_value(
+    ctx: poise::ApplicationContext<'_, Data, Error>,
+    partial: &str,
+) -> CreateAutocompleteResponse {
+    let key = option_text(&ctx.interaction.data.options, "key").unwrap_or_default();
+    value_choices(&menu_of(ctx).await, &key, partial)
 }
 
 /// Seat-naming motions need the game's state to turn a user into a seat.

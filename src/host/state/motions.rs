@@ -8,10 +8,42 @@ use super::super::error::HostError;
 use super::super::event::{Millis, Motion, Timers};
 use super::{Departure, GameState, HOUR, Line, OpenMotion, Refused, Status, rules, say, story};
 use crate::games::Seat;
+use crate::games::house_menu::{self, Allowed, HouseRule};
 use crate::host::bot_level;
 
-/// The host's own house rules (timers), voted like the game's switches.
-const TIMER_KEYS: [&str; 3] = ["turn_timer_hours", "ballot_hours", "reminders"];
+/// The host's own house rules (the fields of `Timers`), voted like the game's switches.
+pub const TIMER_RULES: [HouseRule; 3] = [
+    HouseRule {
+        key: "turn_timer_hours",
+        name: "Turn timer (hours)",
+        about: "after this many hours without a move the Token holder is stalled (0: never)",
+        allowed: Allowed::Number {
+            min: 0,
+            max: u32::MAX,
+            offered: &[0, 6, 12, 24, 48, 72, 96, 168],
+        },
+    },
+    HouseRule {
+        key: "ballot_hours",
+        name: "Ballot length (hours)",
+        about: "ballots close after this many hours; a vote not cast counts as no",
+        allowed: Allowed::Number {
+            min: 0,
+            max: u32::MAX,
+            offered: &[1, 6, 12, 24, 48, 72],
+        },
+    },
+    HouseRule {
+        key: "reminders",
+        name: "Reminders",
+        about: "remind the Token holder after 1, 4 and 12 hours",
+        allowed: Allowed::Bool,
+    },
+];
+
+fn is_timer(key: &str) -> bool {
+    TIMER_RULES.iter().any(|r| r.key == key)
+}
 
 /// Merge `key = value` into a JSON object.
 fn merged(obj: &Value, key: &str, value: &Value) -> Value {
@@ -234,7 +266,7 @@ impl GameState {
 
     /// The game's house rules and the timers with `key = value` voted in.
     fn with_house_rule(&self, key: &str, value: &Value) -> Result<(Value, Timers), HostError> {
-        if TIMER_KEYS.contains(&key) {
+        if is_timer(key) {
             let bad = |e: serde_json::Error| Refused::BadTimer {
                 key: key.to_string(),
                 reason: e.to_string(),
@@ -415,6 +447,57 @@ impl GameState {
             }
         }
         Ok(())
+    }
+
+    /// Every house rule of this game, the game's then the host's timers, with the value in force
+    /// now (what a house rules menu lists).
+    pub fn house_menu(&self) -> Vec<(HouseRule, Value)> {
+        let game = house_menu::current(&self.game);
+        let timers = serde_json::to_value(&self.timers).unwrap_or(Value::Null);
+        let game_rules = house_menu::rules(self.kind())
+            .iter()
+            .map(|r| (*r, game[r.key].clone()));
+        let timer_rules = TIMER_RULES.iter().map(|r| (*r, timers[r.key].clone()));
+        game_rules.chain(timer_rules).collect()
+    }
+
+    /// The house rule `key` of this game (the game's or a timer) and its value now.
+    pub fn house_rule(&self, key: &str) -> Option<(HouseRule, Value)> {
+        self.house_menu().into_iter().find(|(r, _)| r.key == key)
+    }
+
+    /// The rules in force that differ from the spec's (and the timers from the host's
+    /// defaults), one `Name: value` line each, in menu order; empty when all are the default.
+    /// For the status panel.
+    pub fn house_lines(&self) -> Vec<String> {
+        let game = house_menu::defaults(self.kind());
+        let timers = serde_json::to_value(Timers::default()).unwrap_or(Value::Null);
+        self.house_menu()
+            .into_iter()
+            .filter(|(r, now)| {
+                let default = if is_timer(r.key) { &timers } else { &game };
+                default[r.key] != *now
+            })
+            .map(|(r, now)| say::house_line(r.name, &house_menu::value_text(&now)))
+            .collect()
+    }
+
+    /// The first Token pass ends the House Rules phase: each open house rule ballot closes
+    /// without a decision, said in the thread.
+    pub(super) fn close_house_ballots(&mut self, fx: &mut Vec<Effect>) {
+        let (closed, open): (Vec<OpenMotion>, Vec<OpenMotion>) = std::mem::take(&mut self.motions)
+            .into_iter()
+            .partition(|m| matches!(m.motion, Motion::HouseRule { .. }));
+        self.motions = open;
+        for m in closed {
+            if let Motion::HouseRule { key, value } = &m.motion {
+                let name = self.house_rule(key).map_or(key.as_str(), |(r, _)| r.name);
+                fx.push(Effect::Say {
+                    game: self.id,
+                    text: say::house_ballot_closed(m.id, name, &house_menu::value_text(value)),
+                });
+            }
+        }
     }
 
     /// A motion in words.

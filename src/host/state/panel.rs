@@ -61,8 +61,8 @@ pub struct Panel {
     pub turn: Option<PanelTurn>,
     /// The turn timer in hours (0: none).
     pub turn_timer_hours: u32,
-    /// The house rules given or voted (those that differ from the rules as written), as
-    /// `name: value`.
+    /// The house rules in force that differ from the rules as written (and timers that differ
+    /// from the defaults), as `Name: value` (`GameState::house_lines`).
     pub house: Vec<String>,
     /// Open motions: what is voted on (players named as `player <id>`), and when the ballot
     /// closes. Votes cast are not shown: casting one tells the thread nothing, so the panel
@@ -124,16 +124,7 @@ impl GameState {
                 since: self.turn_started,
                 due: due(self.turn_started),
             });
-        let house = match &self.house {
-            serde_json::Value::Object(m) => m
-                .iter()
-                .map(|(k, v)| match v {
-                    serde_json::Value::String(s) => format!("{k}: {s}"),
-                    other => format!("{k}: {other}"),
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+        let house = self.house_lines();
         let votes = self
             .motions
             .iter()

@@ -2,7 +2,7 @@
 
 use super::super::effect::Effect;
 use super::super::error::HostError;
-use super::super::event::{ChallengePref, Millis, Motion, PlayerId};
+use super::super::event::{ChallengePref, Millis, PlayerId};
 use super::{GameState, Line, Refused, Staged, Status, say, story};
 use crate::games::{AnyGame, PlayError, Seat, Unresolved};
 
@@ -322,9 +322,8 @@ impl GameState {
         self.take_points();
         if self.life == Status::HouseRules {
             self.life = Status::Playing;
-            // House rule ballots end with the phase.
-            self.motions
-                .retain(|m| !matches!(m.motion, Motion::HouseRule { .. }));
+            // House rule ballots end with the phase, each with a word in the thread.
+            self.close_house_ballots(fx);
         }
         self.new_turn(at, fx);
         fx.push(Effect::Board {
