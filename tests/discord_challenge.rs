@@ -193,7 +193,12 @@ async fn the_asked_player_sees_the_move_and_the_mover_passes_when_the_window_clo
             .unwrap()
     };
     assert!(at(&told) < at(&turn), "told after the board");
-    assert!(content(&turn).contains("has the Token"), "{turn:?}");
+    // The board pings the next Token holder in its own message.
+    assert!(
+        content(&turn).contains("you have the Token"),
+        "{}",
+        content(&turn)
+    );
     png_of(&turn);
     let ping = wait_message(&fake, thread, before, "you have the Token").await;
     assert_pings(&ping, u(3));

@@ -749,8 +749,12 @@ async fn check(
         let turns: Vec<String> = msgs
             .iter()
             .filter_map(|m| {
-                let first = m.content.lines().next()?;
-                let (_, after) = first.split_once(" played ")?;
+                // The caption: the first line, or the second after the next player's ping.
+                let (_, after) = m
+                    .content
+                    .lines()
+                    .take(2)
+                    .find_map(|l| l.split_once(" played "))?;
                 Some(after.split_whitespace().next()?.to_string())
             })
             .collect();
