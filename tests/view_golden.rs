@@ -46,6 +46,113 @@ fn the_golden_comparison_notices_one_more_highlighted_move() {
     assert!(differing(decode(&a).as_raw(), decode(&b).as_raw(), 24) > 0.001);
 }
 
+/// The rim labels of a scene: the coordinate labels in the rim colour.
+fn rim_labels(scene: &Scene) -> Vec<&hexmeros_render::Label> {
+    let rim = hexmeros_render::Rgba::rgb(214, 210, 200);
+    scene.labels.iter().filter(|l| l.colour == rim).collect()
+}
+
+#[test]
+fn rim_labels_are_at_least_8_dp_tall_on_a_phone() {
+    for kind in GameKind::ALL {
+        let (game, opts) = golden_position(kind);
+        // The picture as the bot posts it: its default size.
+        let png = view::render_png(&game, &opts).unwrap();
+        let img = decode(&png);
+        let (width, long) = (img.width(), img.width().max(img.height()));
+        let scene = view::scene(&game, &opts).unwrap();
+        let theme = view::theme(long);
+        // A label drawn in capitals, digits or tall lower-case letters only.
+        let i = scene
+            .labels
+            .iter()
+            .position(|l| {
+                l.colour == hexmeros_render::Rgba::rgb(214, 210, 200)
+                    && l.text
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || "ABCDEFGHIKLMNOPRSTUVWXYZbdhk".contains(c))
+            })
+            .unwrap_or_else(|| panic!("{kind}: no rim label to measure"));
+        let mut hidden = scene.clone();
+        hidden.labels[i].colour = theme.background;
+        let a = render_rgba(&scene, &theme).unwrap();
+        let b = render_rgba(&hidden, &theme).unwrap();
+        assert_eq!((a.width, a.height), (img.width(), img.height()), "{kind}");
+        let (mut top, mut bottom) = (u32::MAX, 0);
+        for (n, (p, q)) in a
+            .rgba
+            .chunks_exact(4)
+            .zip(b.rgba.chunks_exact(4))
+            .enumerate()
+        {
+            if p.iter().zip(q).any(|(x, y)| x.abs_diff(*y) > 40) {
+                let y = n as u32 / a.width;
+                top = top.min(y);
+                bottom = bottom.max(y);
+            }
+        }
+        assert!(
+            top <= bottom,
+            "{kind}: the label {:?} is not drawn",
+            scene.labels[i].text
+        );
+        // The picture opened on a phone fills about 400 dp of width.
+        let dp = (bottom - top + 1) as f32 * 400.0 / width as f32;
+        assert!(
+            dp >= 7.8,
+            "{kind}: the rim label {:?} is {dp:.1} dp tall on a phone",
+            scene.labels[i].text
+        );
+    }
+}
+
+#[test]
+fn every_board_line_has_one_rim_label_and_none_crowds_another() {
+    for kind in GameKind::ALL {
+        let (game, opts) = golden_position(kind);
+        let scene = view::scene(&game, &opts).unwrap();
+        let labels = rim_labels(&scene);
+        let mut texts: Vec<&str> = labels.iter().map(|l| l.text.as_str()).collect();
+        let expected = match kind {
+            // 33 columns A … AG, 51 rows 1 … 51.
+            GameKind::HexiMeros => 33 + 51,
+            // Files a … i, rows 1 … 9.
+            GameKind::HexDame => 9 + 9,
+            // Files a … k, rows 1 … 11.
+            GameKind::Hexmeister => 11 + 11,
+            // 66 files round the ring (a … k in each of 6 sectors, the corner files j, k too).
+            GameKind::Harmegedo => 66,
+            // The lines of the tiles laid so far.
+            GameKind::HexaEquo => texts.len(),
+        };
+        assert_eq!(labels.len(), expected, "{kind}: {texts:?}");
+        if kind != GameKind::Harmegedo {
+            texts.sort();
+            texts.dedup();
+            assert_eq!(texts.len(), expected, "{kind}: a line labelled twice");
+        }
+        let boxes: Vec<[f32; 4]> = labels
+            .iter()
+            .map(|l| {
+                let (x, y) = hex_to_world(scene.orientation, scene.rotation, l.at);
+                let w = hexmeros_render::label_width(&l.text, l.size).unwrap() / 2.0;
+                let h = l.size / 2.0;
+                [x - w, y - h, x + w, y + h]
+            })
+            .collect();
+        for (i, a) in boxes.iter().enumerate() {
+            for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+                let overlap = a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+                assert!(
+                    !overlap,
+                    "{kind}: rim labels {:?} and {:?} overlap",
+                    labels[i].text, labels[j].text
+                );
+            }
+        }
+    }
+}
+
 /// One glyph alone on a plain tile.
 fn glyph_pixels(glyph: Glyph) -> Vec<u8> {
     let scene = Scene {

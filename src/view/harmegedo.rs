@@ -6,11 +6,11 @@
 use hexmeros_render::{Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Rgba, Shape, Tile};
 
 use super::common::{
-    GameView, LABEL, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, missing, title_case, tray,
+    GameView, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, RimLabel, missing, title_case, tray,
 };
 use crate::games::harmegedo::{Harmegedo, KINGDOM_NAMES, Kind};
 use crate::games::{Rules, Seat};
-use crate::hex;
+use crate::hex::{self, Cell};
 
 pub struct View<'a>(pub &'a Harmegedo);
 
@@ -66,22 +66,26 @@ impl GameView for View<'_> {
             .collect();
         // Pointy-topped, so each kingdom's home row lies flat along one side of the picture.
         let mut pic = Pic::new(Orientation::PointyTop, tiles);
+        // One letter per file (the corner files j and k too), beyond its outermost space, away
+        // from the centre.
+        let mut outer: Vec<Option<Cell>> = vec![None; b.shape().files()];
         for c in b.cells() {
+            let slot = &mut outer[b.file(c)];
+            if slot.is_none_or(|o| b.rank(o) > b.rank(c)) {
+                *slot = Some(c);
+            }
+        }
+        for c in outer.into_iter().flatten() {
             let h = b.hex(c);
-            if b.rank(c) == 1 {
-                // Just outside the rim, away from the centre.
-                let len = h.length().max(1) as f32;
-                let k = 1.0 + 1.0 / len;
-                let name = b.name(c);
-                let letter = name.split('.').nth(1).and_then(|s| s.chars().next());
-                if let Some(l) = letter {
-                    pic.labels.push(Label {
-                        at: HexPoint::new(h.q as f32 * k, h.r as f32 * k),
-                        text: l.to_string(),
-                        size: 0.42,
-                        colour: LABEL,
-                    });
-                }
+            let len = h.length().max(1) as f32;
+            let k = 1.0 + 1.0 / len;
+            let letter = b.name(c).split('.').nth(1).and_then(|s| s.chars().next());
+            if let Some(l) = letter {
+                pic.rim.push(RimLabel {
+                    at: HexPoint::new(h.q as f32 * k, h.r as f32 * k),
+                    text: l.to_string(),
+                    out: HexPoint::new(h.q as f32 / len, h.r as f32 / len),
+                });
             }
         }
         // Kingdom numbers (the `s.` of a name) inside the void centre, by their side.

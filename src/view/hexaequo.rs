@@ -79,13 +79,12 @@ impl GameView for View<'_> {
             .collect();
         // A letter (q) file runs up-left in the scene (labels under it), a number (r) file to
         // the right (labels on the left).
-        pic.labels = rim_labels(
+        pic.rim = rim_labels(
             Orientation::PointyTop,
             &named,
             Hex::new(-1, 1),
             Hex::new(1, 0),
             0.9,
-            0.36,
         );
         for c in Colour::BOTH {
             let r = g.reserve(c);

@@ -532,7 +532,7 @@ pub fn piece_moves(
     // What the position is missing from a full game is no loss worth a tray here.
     scene.trays.clear();
     let size = size.unwrap_or_else(|| view.preferred_size().unwrap_or(MOVES_SIZE).min(MOVES_SIZE));
-    let png = hexmeros_render::render_png(&scene, &Theme::new(size)).map_err(ViewError::from)?;
+    let png = hexmeros_render::render_png(&scene, &super::theme(size)).map_err(ViewError::from)?;
     let mut names: Vec<String> = targets.into_iter().map(|(_, n)| n).collect();
     names.sort();
     Ok(PieceMoves {

@@ -22,7 +22,9 @@
 //!
 //! * [`scene`]`(game, opts)`: the plain-data scene (for callers that add their own marks).
 //! * [`render_png`]`(game, opts)`: the picture as PNG bytes, `opts.size` px on the long side
-//!   (default [`DEFAULT_SIZE`]).
+//!   (default [`DEFAULT_SIZE`]), drawn with [`theme`]`(size)`: rim labels 2 % of the long side,
+//!   at least 8 dp on a phone (one label per board line, moved out along its line where it
+//!   would crowd another).
 //! * [`replay_gif`]`(start, moves, opts)`: an animated GIF, one frame per move (the first frame
 //!   the start position), each move highlighted as it is played.
 //! * [`replay_gif_from_export`]`(text)`: the same from the host's export text
@@ -134,15 +136,28 @@ pub fn scene(game: &AnyGame, opts: &ViewOptions) -> Result<Scene, ViewError> {
     let rotation = view
         .home(viewer)
         .map_or(0, |home| choose_rotation(pic.orientation, &pic.tiles, home));
+    let size = common::rim_label_size(pic.orientation, &pic.tiles);
+    let mut labels =
+        common::place_rim_labels(pic.orientation, rotation, &pic.tiles, &pic.rim, size);
+    labels.extend(pic.labels);
     Ok(Scene {
         orientation: pic.orientation,
         rotation,
         header: header(game, view.as_ref(), opts),
         tiles: pic.tiles,
         arrows: pic.arrows,
-        labels: pic.labels,
+        labels,
         trays: pic.trays,
     })
+}
+
+/// The look of a board picture `size` px on its long side: the render crate's default, with rim
+/// labels up to [`common::RIM_LABEL_SHARE`] of the long side (32 px at [`DEFAULT_SIZE`], about
+/// 8 dp on a phone; the arithmetic is at the constant).
+pub fn theme(size: u32) -> Theme {
+    let mut theme = Theme::new(size);
+    theme.label_px_max = (size as f32 * common::RIM_LABEL_SHARE).max(theme.label_px_max);
+    theme
 }
 
 /// The picture as PNG bytes.
@@ -152,7 +167,7 @@ pub fn render_png(game: &AnyGame, opts: &ViewOptions) -> Result<Vec<u8>, ViewErr
         .size
         .or_else(|| common::view_of(game).preferred_size())
         .unwrap_or(DEFAULT_SIZE);
-    Ok(hexmeros_render::render_png(&scene, &Theme::new(size))?)
+    Ok(hexmeros_render::render_png(&scene, &theme(size))?)
 }
 
 /// An animated GIF of `moves` played from `start`: the start position, then one frame per move
@@ -184,7 +199,7 @@ pub fn replay_gif(
         let last = played.into_iter().collect();
         frames.push(scene(&game, &frame_opts(last, i + 1))?);
     }
-    let theme = Theme::new(opts.size.unwrap_or(REPLAY_SIZE));
+    let theme = theme(opts.size.unwrap_or(REPLAY_SIZE));
     // A long game is watched at a brisk pace; a short one slowly enough to follow.
     let delay = if moves.len() > 120 { 250 } else { 600 };
     Ok(hexmeros_render::replay_gif(&frames, &theme, delay)?)
