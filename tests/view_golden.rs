@@ -120,8 +120,10 @@ fn every_board_line_has_one_rim_label_and_none_crowds_another() {
             GameKind::HexDame => 9 + 9,
             // Files a … k, rows 1 … 11.
             GameKind::Hexmeister => 11 + 11,
-            // 66 files round the ring (a … k in each of 6 sectors, the corner files j, k too).
-            GameKind::Harmegedo => 66,
+            // 66 files round the ring (a … k in each of 6 sectors, the corner files j, k too),
+            // and beside each kingdom the numbers of its 2 outer ranks, set in the rim's gap
+            // (the corner file that carries the other rank numbers is void there).
+            GameKind::Harmegedo => 66 + 6 * 2,
             // The lines of the tiles laid so far.
             GameKind::HexaEquo => texts.len(),
         };
@@ -151,6 +153,46 @@ fn every_board_line_has_one_rim_label_and_none_crowds_another() {
             }
         }
     }
+}
+
+#[test]
+fn harmegedo_shows_rank_numbers_and_names_kingdoms_in_words() {
+    let (game, opts) = golden_position(GameKind::Harmegedo);
+    let scene = view::scene(&game, &opts).unwrap();
+    // Every rank number, once beside each of the six kingdoms.
+    for rank in 1..=8 {
+        let n = scene
+            .labels
+            .iter()
+            .filter(|l| l.text == rank.to_string())
+            .count();
+        assert_eq!(n, 6, "rank {rank}");
+    }
+    let texts: Vec<String> = scene
+        .header
+        .iter()
+        .map(|h| h.text.clone())
+        .chain(scene.trays.iter().map(|t| t.caption.clone()))
+        .chain(scene.labels.iter().map(|l| l.text.clone()))
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .all(|t| !t.to_lowercase().contains("kingdom0")
+                && !t.to_lowercase().contains("kingdom 0")),
+        "{texts:?}"
+    );
+    assert_eq!(scene.header[1].text, "Kingdom of Silver holds the Token");
+    assert!(texts.iter().any(|t| t == "0. Silver"), "{texts:?}");
+    assert!(
+        scene
+            .trays
+            .iter()
+            .all(|t| t.caption.starts_with("Kingdom of ")),
+        "{texts:?}"
+    );
+    // The notation is unchanged: the highlighted moves still name `kingdom0`'s cells.
+    assert!(game.seat_name(hexmeros::games::Seat(0)) == "kingdom0");
 }
 
 /// One glyph alone on a plain tile.

@@ -126,6 +126,11 @@ pub trait GameView {
     fn previous_seat(&self, seat: Seat) -> Seat;
     /// The colour of the seat's pieces (header swatch).
     fn swatch(&self, seat: Seat) -> Rgba;
+    /// The seat as people read it, where the game's seat name is notation (Harmegedo's
+    /// `kingdom0`); `None`: the seat name, title-cased.
+    fn seat_label(&self, _seat: Seat) -> Option<String> {
+        None
+    }
     /// The colour its moves are highlighted in.
     fn accent(&self, seat: Seat) -> Rgba;
     /// Where the seat sits (its home cells' middle): turned to the bottom for its view.
@@ -280,12 +285,14 @@ pub fn rim_label_size(orientation: Orientation, tiles: &[Tile]) -> f32 {
 
 /// Sets the rim labels of a board turned by `rotation` into plain labels `size` hex radii
 /// tall: each goes where its [`RimLabel`] says, or as little further out along its line as it
-/// takes to crowd no label placed before it and cover no cell. None is left out.
+/// takes to crowd no label placed before it nor any of `fixed` (labels drawn where the game
+/// put them) and cover no cell. None is left out.
 pub fn place_rim_labels(
     orientation: Orientation,
     rotation: u8,
     tiles: &[Tile],
     rim: &[RimLabel],
+    fixed: &[Label],
     size: f32,
 ) -> Vec<Label> {
     let world = |p: HexPoint| hex_to_world(orientation, rotation, p);
@@ -293,7 +300,15 @@ pub fn place_rim_labels(
     // A little air round each label; a cell's inner circle has radius √3 / 2.
     let pad = size * 0.12;
     let cell_r = 0.8;
-    let mut placed: Vec<[f32; 4]> = Vec::with_capacity(rim.len());
+    let mut placed: Vec<[f32; 4]> = fixed
+        .iter()
+        .map(|l| {
+            let (x, y) = world(l.at);
+            let half_w = label_width(&l.text, l.size).unwrap_or(l.size) / 2.0;
+            let half_h = l.size / 2.0;
+            [x - half_w, y - half_h, x + half_w, y + half_h]
+        })
+        .collect();
     let mut out = Vec::with_capacity(rim.len());
     for label in rim {
         let half_w =

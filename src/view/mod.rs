@@ -137,8 +137,14 @@ pub fn scene(game: &AnyGame, opts: &ViewOptions) -> Result<Scene, ViewError> {
         .home(viewer)
         .map_or(0, |home| choose_rotation(pic.orientation, &pic.tiles, home));
     let size = common::rim_label_size(pic.orientation, &pic.tiles);
-    let mut labels =
-        common::place_rim_labels(pic.orientation, rotation, &pic.tiles, &pic.rim, size);
+    let mut labels = common::place_rim_labels(
+        pic.orientation,
+        rotation,
+        &pic.tiles,
+        &pic.rim,
+        &pic.labels,
+        size,
+    );
     labels.extend(pic.labels);
     Ok(Scene {
         orientation: pic.orientation,
@@ -359,12 +365,16 @@ fn stage(game: &AnyGame, view: &dyn GameView, pic: &mut Pic, text: &str) -> Resu
 }
 
 fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<HeaderLine> {
+    let seat_label = |s: Seat| -> String {
+        view.seat_label(s)
+            .unwrap_or_else(|| common::title_case(game.seat_name(s)))
+    };
     let name = |s: Seat| -> String {
         opts.players
             .get(s.index())
             .filter(|n| !n.trim().is_empty())
             .cloned()
-            .unwrap_or_else(|| common::title_case(game.seat_name(s)))
+            .unwrap_or_else(|| seat_label(s))
     };
     let mut title = game.kind().name().to_string();
     if let Some(turn) = opts.turn {
@@ -384,7 +394,7 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
         (Some(Outcome::Draw { reason, .. }), _) => HeaderLine::new(format!("Drawn · {reason}")),
         (None, Some(s)) => {
             let who = name(s);
-            let colour = common::title_case(game.seat_name(s));
+            let colour = seat_label(s);
             let text = if who == colour {
                 format!("{who} holds the Token")
             } else {
