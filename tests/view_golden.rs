@@ -195,6 +195,29 @@ fn harmegedo_shows_rank_numbers_and_names_kingdoms_in_words() {
     assert!(game.seat_name(hexmeros::games::Seat(0)) == "kingdom0");
 }
 
+#[test]
+fn the_players_names_appear_in_the_header_and_nowhere_else() {
+    let (game, mut opts) = golden_position(GameKind::HexDame);
+    opts.size = Some(GOLDEN_SIZE);
+    let plain = decode(&view::render_png(&game, &opts).unwrap());
+    opts.players = vec!["Alice Wonder".into(), "Bob the Builder".into()];
+    let named = decode(&view::render_png(&game, &opts).unwrap());
+    assert_eq!(plain.dimensions(), named.dimensions());
+    let row = (plain.width() * 4) as usize;
+    // The header: the title and the holder's line, above an eighth of the picture.
+    let split = row * (plain.height() / 8) as usize;
+    let (top_a, rest_a) = plain.as_raw().split_at(split);
+    let (top_b, rest_b) = named.as_raw().split_at(split);
+    assert!(differing(top_a, top_b, 24) > 0.005, "no name in the header");
+    assert_eq!(differing(rest_a, rest_b, 24), 0.0, "the board changed");
+    let scene = view::scene(&game, &opts).unwrap();
+    assert!(
+        scene.header[1]
+            .text
+            .starts_with("Alice Wonder (White) holds the Token")
+    );
+}
+
 /// One glyph alone on a plain tile.
 fn glyph_pixels(glyph: Glyph) -> Vec<u8> {
     let scene = Scene {

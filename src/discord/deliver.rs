@@ -673,7 +673,7 @@ async fn post_turn(
             mention(data, p).await
         ));
     }
-    let pic = picture::board(&data.limits, state, state.holder()).await;
+    let pic = picture::board(data, state, state.holder()).await;
     let mut msg = with_picture(CreateMessage::new(), content, pic)
         // The holder is pinged by its own message; the board itself pings nobody.
         .allowed_mentions(CreateAllowedMentions::new());

@@ -157,6 +157,33 @@ pub fn scene(game: &AnyGame, opts: &ViewOptions) -> Result<Scene, ViewError> {
     })
 }
 
+/// The most characters of a player's name a picture shows; a longer name ends in `…`.
+pub const NAME_CHARS: usize = 24;
+
+/// A player's name as a picture shows it: control and text-direction characters taken out
+/// (a right-to-left name is drawn as its letters, and cannot turn the rest of the line round),
+/// runs of spaces made one, and at most [`NAME_CHARS`] characters, a longer name cut with `…`.
+/// Empty when nothing printable is left.
+pub fn fit_name(name: &str) -> String {
+    let is_format = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{061C}' | '\u{FEFF}')
+    };
+    let words: Vec<String> = name
+        .split_whitespace()
+        .map(|w| w.chars().filter(|&c| !is_format(c)).collect::<String>())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let clean = words.join(" ");
+    if clean.chars().count() <= NAME_CHARS {
+        return clean;
+    }
+    let mut cut: String = clean.chars().take(NAME_CHARS - 1).collect();
+    cut.truncate(cut.trim_end().len());
+    cut.push('…');
+    cut
+}
+
 /// The look of a board picture `size` px on its long side: the render crate's default, with rim
 /// labels up to [`common::RIM_LABEL_SHARE`] of the long side (32 px at [`DEFAULT_SIZE`], about
 /// 8 dp on a phone; the arithmetic is at the constant).
@@ -372,8 +399,8 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
     let name = |s: Seat| -> String {
         opts.players
             .get(s.index())
-            .filter(|n| !n.trim().is_empty())
-            .cloned()
+            .map(|n| fit_name(n))
+            .filter(|n| !n.is_empty())
             .unwrap_or_else(|| seat_label(s))
     };
     let mut title = game.kind().name().to_string();
@@ -410,4 +437,78 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
     }
     lines.push(status);
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameKind;
+
+    #[test]
+    fn a_name_is_cut_to_its_most_characters_with_an_ellipsis() {
+        assert_eq!(fit_name("alice"), "alice");
+        let long = "x".repeat(100);
+        let cut = fit_name(&long);
+        assert_eq!(cut.chars().count(), NAME_CHARS);
+        assert!(cut.ends_with('…'));
+        // Emoji count as characters and are kept.
+        let emoji = "🐉".repeat(40);
+        let cut = fit_name(&emoji);
+        assert_eq!(cut.chars().count(), NAME_CHARS);
+        assert!(cut.starts_with("🐉🐉"));
+        // No space before the ellipsis.
+        let spaced = format!("{} tail", "a".repeat(NAME_CHARS - 2));
+        assert_eq!(
+            fit_name(&spaced),
+            format!("{}…", "a".repeat(NAME_CHARS - 2))
+        );
+    }
+
+    #[test]
+    fn a_name_loses_its_control_and_direction_characters() {
+        // A right-to-left override would turn the rest of the header line round.
+        assert_eq!(fit_name("\u{202E}evil\u{202C} name"), "evil name");
+        assert_eq!(fit_name("שלום\u{200F}"), "שלום");
+        assert_eq!(fit_name("a\n\tb   c"), "a b c");
+        assert_eq!(fit_name("\u{200B}\u{0007} "), "");
+    }
+
+    #[test]
+    fn the_header_names_the_holder_and_never_grows_past_the_cut() {
+        let game = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+        let view = common::view_of(&game);
+        let opts = ViewOptions {
+            players: vec!["B".repeat(100), "bob".into()],
+            ..ViewOptions::default()
+        };
+        let lines = header(&game, view.as_ref(), &opts);
+        let status = &lines[1].text;
+        assert!(
+            status.starts_with(&format!("{}…", "B".repeat(NAME_CHARS - 1))),
+            "{status}"
+        );
+        assert!(status.contains("(White) holds the Token"), "{status}");
+        let name = status.split(" (White)").next().unwrap_or_default();
+        assert_eq!(name.chars().count(), NAME_CHARS, "{status}");
+        // A name with nothing printable falls back to the seat's name.
+        let opts = ViewOptions {
+            players: vec!["\u{202E}".into(), "bob".into()],
+            ..ViewOptions::default()
+        };
+        let lines = header(&game, view.as_ref(), &opts);
+        assert!(
+            lines[1].text.starts_with("White holds the Token"),
+            "{}",
+            lines[1].text
+        );
+        // Odd names draw.
+        for name in ["🐉".repeat(100), "مرحبا بالعالم".into(), "x".repeat(1000)] {
+            let opts = ViewOptions {
+                players: vec![name, "bob".into()],
+                size: Some(200),
+                ..ViewOptions::default()
+            };
+            assert!(render_png(&game, &opts).is_ok());
+        }
+    }
 }
