@@ -218,6 +218,51 @@ fn the_players_names_appear_in_the_header_and_nowhere_else() {
     );
 }
 
+#[test]
+fn hexaequo_is_black_and_white_and_both_read_on_the_page() {
+    let (game, opts) = golden_position(GameKind::HexaEquo);
+    let scene = view::scene(&game, &opts).unwrap();
+    let (mut black, mut white) = (0, 0);
+    for t in &scene.tiles {
+        let l = t.fill.luminance();
+        if l < 0.3 {
+            black += 1;
+        } else if l > 0.85 {
+            white += 1;
+        } else if t.markers.is_empty() {
+            panic!("a tile neither black nor white: {:?}", t.fill);
+        }
+        if let Some(g) = t.glyph {
+            let (f, o) = (g.fill.luminance(), g.outline.luminance());
+            assert!(
+                !(0.3..=0.85).contains(&f),
+                "a piece neither black nor white: {:?}",
+                g.fill
+            );
+            assert!(
+                (f - o).abs() > 0.6,
+                "a piece outlined in its own colour: {g:?}"
+            );
+        }
+    }
+    assert!(
+        black > 0 && white > 0,
+        "{black} black and {white} white tiles"
+    );
+    // The board's edge is light, so black tiles show against the dark page.
+    let theme = view::game_theme(&game, 640);
+    assert!(theme.rim.luminance() > 0.5);
+    assert!(theme.rim.luminance() - theme.background.luminance() > 0.4);
+    // Black moves first, and is called Black.
+    let first = AnyGame::new(GameKind::HexaEquo, None, None).unwrap();
+    let scene = view::scene(&first, &ViewOptions::default()).unwrap();
+    assert!(
+        scene.header[1].text.starts_with("Black holds the Token"),
+        "{}",
+        scene.header[1].text
+    );
+}
+
 /// One glyph alone on a plain tile.
 fn glyph_pixels(glyph: Glyph) -> Vec<u8> {
     let scene = Scene {

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use hexmeros_render::layout::hex_to_world;
 use hexmeros_render::{
-    Arrow, Badges, Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Rgba, Shape, Tile, Tray,
-    label_width,
+    Arrow, Badges, Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Rgba, Shape, Theme, Tile,
+    Tray, label_width,
 };
 
 use crate::games::heximeros::{HexiMeros, Kind as HKind};
@@ -144,6 +144,8 @@ pub trait GameView {
     fn preferred_size(&self) -> Option<u32> {
         None
     }
+    /// Changes to the page's look this board needs (HexaEquo's black tiles want a light rim).
+    fn adjust_theme(&self, _theme: &mut Theme) {}
     /// More to say in the header (eliminated players, reserves).
     fn status(&self) -> Vec<String> {
         Vec::new()

@@ -157,6 +157,14 @@ pub fn scene(game: &AnyGame, opts: &ViewOptions) -> Result<Scene, ViewError> {
     })
 }
 
+/// [`theme`] with what `game`'s board needs besides (HexaEquo's light rim round its black
+/// tiles).
+pub fn game_theme(game: &AnyGame, size: u32) -> Theme {
+    let mut theme = theme(size);
+    common::view_of(game).adjust_theme(&mut theme);
+    theme
+}
+
 /// The most characters of a player's name a picture shows; a longer name ends in `…`.
 pub const NAME_CHARS: usize = 24;
 
@@ -200,7 +208,10 @@ pub fn render_png(game: &AnyGame, opts: &ViewOptions) -> Result<Vec<u8>, ViewErr
         .size
         .or_else(|| common::view_of(game).preferred_size())
         .unwrap_or(DEFAULT_SIZE);
-    Ok(hexmeros_render::render_png(&scene, &theme(size))?)
+    Ok(hexmeros_render::render_png(
+        &scene,
+        &game_theme(game, size),
+    )?)
 }
 
 /// An animated GIF of `moves` played from `start`: the start position, then one frame per move
@@ -232,7 +243,7 @@ pub fn replay_gif(
         let last = played.into_iter().collect();
         frames.push(scene(&game, &frame_opts(last, i + 1))?);
     }
-    let theme = theme(opts.size.unwrap_or(REPLAY_SIZE));
+    let theme = game_theme(start, opts.size.unwrap_or(REPLAY_SIZE));
     // A long game is watched at a brisk pace; a short one slowly enough to follow.
     let delay = if moves.len() > 120 { 250 } else { 600 };
     Ok(hexmeros_render::replay_gif(&frames, &theme, delay)?)

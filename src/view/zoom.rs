@@ -196,10 +196,9 @@ pub fn zoom_png_named(
     size: Option<u32>,
 ) -> Result<Vec<u8>, ViewError> {
     let scene = zoom_scene_named(game, viewer, players, piece, targets)?;
-    Ok(hexmeros_render::render_png(
-        &scene,
-        &zoom_theme(size.unwrap_or(ZOOM_SIZE)),
-    )?)
+    let mut theme = zoom_theme(size.unwrap_or(ZOOM_SIZE));
+    common::view_of(game).adjust_theme(&mut theme);
+    Ok(hexmeros_render::render_png(&scene, &theme)?)
 }
 
 #[cfg(test)]
