@@ -196,26 +196,48 @@ fn harmegedo_shows_rank_numbers_and_names_kingdoms_in_words() {
 }
 
 #[test]
-fn the_players_names_appear_in_the_header_and_nowhere_else() {
+fn the_players_names_appear_in_the_header() {
     let (game, mut opts) = golden_position(GameKind::HexDame);
     opts.size = Some(GOLDEN_SIZE);
     let plain = decode(&view::render_png(&game, &opts).unwrap());
     opts.players = vec!["Alice Wonder".into(), "Bob the Builder".into()];
     let named = decode(&view::render_png(&game, &opts).unwrap());
-    assert_eq!(plain.dimensions(), named.dimensions());
-    let row = (plain.width() * 4) as usize;
-    // The header: the title and the holder's line, above an eighth of the picture.
-    let split = row * (plain.height() / 8) as usize;
-    let (top_a, rest_a) = plain.as_raw().split_at(split);
-    let (top_b, rest_b) = named.as_raw().split_at(split);
-    assert!(differing(top_a, top_b, 24) > 0.005, "no name in the header");
-    assert_eq!(differing(rest_a, rest_b, 24), 0.0, "the board changed");
+    // The header: the title, the holder's line and the players' line, above a sixth of the
+    // picture.
+    let top = |img: &image::RgbaImage| {
+        let row = (img.width() * 4) as usize;
+        img.as_raw()[..row * (img.height() / 6) as usize].to_vec()
+    };
+    assert!(
+        plain.dimensions() != named.dimensions()
+            || differing(&top(&plain), &top(&named), 24) > 0.005,
+        "no names"
+    );
     let scene = view::scene(&game, &opts).unwrap();
     assert!(
         scene.header[1]
             .text
             .starts_with("Alice Wonder (White) holds the Token")
     );
+    assert_eq!(
+        scene.header[2].text,
+        "White: Alice Wonder · Black: Bob the Builder"
+    );
+    // Six players: three a line.
+    let (game, mut opts) = golden_position(GameKind::HexiMeros);
+    opts.players = (1..=6).map(|n| format!("p{n}")).collect();
+    let scene = view::scene(&game, &opts).unwrap();
+    let lines: Vec<&str> = scene.header.iter().map(|h| h.text.as_str()).collect();
+    assert_eq!(
+        lines[2..],
+        [
+            "Silver: p1 · Blue: p2 · Yellow: p3",
+            "Orange: p4 · Green: p5 · Red: p6"
+        ]
+    );
+    // No names: no players' line.
+    opts.players.clear();
+    assert_eq!(view::scene(&game, &opts).unwrap().header.len(), 2);
 }
 
 #[test]

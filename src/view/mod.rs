@@ -81,7 +81,9 @@ pub struct ViewOptions {
     pub last_moves: Vec<String>,
     /// A staged (not yet committed) move of the player to move, drawn as a preview.
     pub staged: Option<String>,
-    /// Display names per seat for the header; empty (or too short): the seat names.
+    /// Display names per seat for the header: the Token holder's line names its player, and a
+    /// line (three seats a line) tells who plays which colour. Each is cut by [`fit_name`].
+    /// Empty (or too short): the seat names alone.
     pub players: Vec<String>,
     /// The turn number for the header.
     pub turn: Option<u32>,
@@ -447,8 +449,23 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
         status.text.push_str(&extra);
     }
     lines.push(status);
+    // Who plays which colour, when the caller knows the players: three seats a line, so that a
+    // six-player line stays readable on a phone.
+    let named: Vec<String> = (0..game.seat_count() as u8)
+        .map(Seat)
+        .filter_map(|s| {
+            let n = opts.players.get(s.index()).map(|n| fit_name(n))?;
+            (!n.is_empty()).then(|| format!("{}: {n}", seat_label(s)))
+        })
+        .collect();
+    for chunk in named.chunks(PLAYERS_PER_LINE) {
+        lines.push(HeaderLine::new(chunk.join(" · ")));
+    }
     lines
 }
+
+/// Seats named on one header line.
+const PLAYERS_PER_LINE: usize = 3;
 
 #[cfg(test)]
 mod tests {
