@@ -46,6 +46,245 @@ fn the_golden_comparison_notices_one_more_highlighted_move() {
     assert!(differing(decode(&a).as_raw(), decode(&b).as_raw(), 24) > 0.001);
 }
 
+/// The rim labels of a scene: the coordinate labels in the rim colour.
+fn rim_labels(scene: &Scene) -> Vec<&hexmeros_render::Label> {
+    let rim = hexmeros_render::Rgba::rgb(214, 210, 200);
+    scene.labels.iter().filter(|l| l.colour == rim).collect()
+}
+
+#[test]
+fn rim_labels_are_at_least_8_dp_tall_on_a_phone() {
+    for kind in GameKind::ALL {
+        let (game, opts) = golden_position(kind);
+        // The picture as the bot posts it: its default size.
+        let png = view::render_png(&game, &opts).unwrap();
+        let img = decode(&png);
+        let (width, long) = (img.width(), img.width().max(img.height()));
+        let scene = view::scene(&game, &opts).unwrap();
+        let theme = view::theme(long);
+        // A label drawn in capitals, digits or tall lower-case letters only.
+        let i = scene
+            .labels
+            .iter()
+            .position(|l| {
+                l.colour == hexmeros_render::Rgba::rgb(214, 210, 200)
+                    && l.text
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || "ABCDEFGHIKLMNOPRSTUVWXYZbdhk".contains(c))
+            })
+            .unwrap_or_else(|| panic!("{kind}: no rim label to measure"));
+        let mut hidden = scene.clone();
+        hidden.labels[i].colour = theme.background;
+        let a = render_rgba(&scene, &theme).unwrap();
+        let b = render_rgba(&hidden, &theme).unwrap();
+        assert_eq!((a.width, a.height), (img.width(), img.height()), "{kind}");
+        let (mut top, mut bottom) = (u32::MAX, 0);
+        for (n, (p, q)) in a
+            .rgba
+            .chunks_exact(4)
+            .zip(b.rgba.chunks_exact(4))
+            .enumerate()
+        {
+            if p.iter().zip(q).any(|(x, y)| x.abs_diff(*y) > 40) {
+                let y = n as u32 / a.width;
+                top = top.min(y);
+                bottom = bottom.max(y);
+            }
+        }
+        assert!(
+            top <= bottom,
+            "{kind}: the label {:?} is not drawn",
+            scene.labels[i].text
+        );
+        // The picture opened on a phone fills about 400 dp of width.
+        let dp = (bottom - top + 1) as f32 * 400.0 / width as f32;
+        assert!(
+            dp >= 7.8,
+            "{kind}: the rim label {:?} is {dp:.1} dp tall on a phone",
+            scene.labels[i].text
+        );
+    }
+}
+
+#[test]
+fn every_board_line_has_one_rim_label_and_none_crowds_another() {
+    for kind in GameKind::ALL {
+        let (game, opts) = golden_position(kind);
+        let scene = view::scene(&game, &opts).unwrap();
+        let labels = rim_labels(&scene);
+        let mut texts: Vec<&str> = labels.iter().map(|l| l.text.as_str()).collect();
+        let expected = match kind {
+            // 33 columns A … AG, 51 rows 1 … 51.
+            GameKind::HexiMeros => 33 + 51,
+            // Files a … i, rows 1 … 9.
+            GameKind::HexDame => 9 + 9,
+            // Files a … k, rows 1 … 11.
+            GameKind::Hexmeister => 11 + 11,
+            // 66 files round the ring (a … k in each of 6 sectors, the corner files j, k too),
+            // and beside each kingdom the numbers of its 2 outer ranks, set in the rim's gap
+            // (the corner file that carries the other rank numbers is void there).
+            GameKind::Harmegedo => 66 + 6 * 2,
+            // The lines of the tiles laid so far.
+            GameKind::HexaEquo => texts.len(),
+        };
+        assert_eq!(labels.len(), expected, "{kind}: {texts:?}");
+        if kind != GameKind::Harmegedo {
+            texts.sort();
+            texts.dedup();
+            assert_eq!(texts.len(), expected, "{kind}: a line labelled twice");
+        }
+        let boxes: Vec<[f32; 4]> = labels
+            .iter()
+            .map(|l| {
+                let (x, y) = hex_to_world(scene.orientation, scene.rotation, l.at);
+                let w = hexmeros_render::label_width(&l.text, l.size).unwrap() / 2.0;
+                let h = l.size / 2.0;
+                [x - w, y - h, x + w, y + h]
+            })
+            .collect();
+        for (i, a) in boxes.iter().enumerate() {
+            for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+                let overlap = a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+                assert!(
+                    !overlap,
+                    "{kind}: rim labels {:?} and {:?} overlap",
+                    labels[i].text, labels[j].text
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn harmegedo_shows_rank_numbers_and_names_kingdoms_in_words() {
+    let (game, opts) = golden_position(GameKind::Harmegedo);
+    let scene = view::scene(&game, &opts).unwrap();
+    // Every rank number, once beside each of the six kingdoms.
+    for rank in 1..=8 {
+        let n = scene
+            .labels
+            .iter()
+            .filter(|l| l.text == rank.to_string())
+            .count();
+        assert_eq!(n, 6, "rank {rank}");
+    }
+    let texts: Vec<String> = scene
+        .header
+        .iter()
+        .map(|h| h.text.clone())
+        .chain(scene.trays.iter().map(|t| t.caption.clone()))
+        .chain(scene.labels.iter().map(|l| l.text.clone()))
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .all(|t| !t.to_lowercase().contains("kingdom0")
+                && !t.to_lowercase().contains("kingdom 0")),
+        "{texts:?}"
+    );
+    assert_eq!(scene.header[1].text, "Kingdom of Silver holds the Token");
+    assert!(texts.iter().any(|t| t == "0. Silver"), "{texts:?}");
+    assert!(
+        scene
+            .trays
+            .iter()
+            .all(|t| t.caption.starts_with("Kingdom of ")),
+        "{texts:?}"
+    );
+    // The notation is unchanged: the highlighted moves still name `kingdom0`'s cells.
+    assert!(game.seat_name(hexmeros::games::Seat(0)) == "kingdom0");
+}
+
+#[test]
+fn the_players_names_appear_in_the_header() {
+    let (game, mut opts) = golden_position(GameKind::HexDame);
+    opts.size = Some(GOLDEN_SIZE);
+    let plain = decode(&view::render_png(&game, &opts).unwrap());
+    opts.players = vec!["Alice Wonder".into(), "Bob the Builder".into()];
+    let named = decode(&view::render_png(&game, &opts).unwrap());
+    // The header: the title, the holder's line and the players' line, above a sixth of the
+    // picture.
+    let top = |img: &image::RgbaImage| {
+        let row = (img.width() * 4) as usize;
+        img.as_raw()[..row * (img.height() / 6) as usize].to_vec()
+    };
+    assert!(
+        plain.dimensions() != named.dimensions()
+            || differing(&top(&plain), &top(&named), 24) > 0.005,
+        "no names"
+    );
+    let scene = view::scene(&game, &opts).unwrap();
+    assert!(
+        scene.header[1]
+            .text
+            .starts_with("Alice Wonder (White) holds the Token")
+    );
+    assert_eq!(
+        scene.header[2].text,
+        "White: Alice Wonder · Black: Bob the Builder"
+    );
+    // Six players: three a line.
+    let (game, mut opts) = golden_position(GameKind::HexiMeros);
+    opts.players = (1..=6).map(|n| format!("p{n}")).collect();
+    let scene = view::scene(&game, &opts).unwrap();
+    let lines: Vec<&str> = scene.header.iter().map(|h| h.text.as_str()).collect();
+    assert_eq!(
+        lines[2..],
+        [
+            "Silver: p1 · Blue: p2 · Yellow: p3",
+            "Orange: p4 · Green: p5 · Red: p6"
+        ]
+    );
+    // No names: no players' line.
+    opts.players.clear();
+    assert_eq!(view::scene(&game, &opts).unwrap().header.len(), 2);
+}
+
+#[test]
+fn hexaequo_is_black_and_white_and_both_read_on_the_page() {
+    let (game, opts) = golden_position(GameKind::HexaEquo);
+    let scene = view::scene(&game, &opts).unwrap();
+    let (mut black, mut white) = (0, 0);
+    for t in &scene.tiles {
+        let l = t.fill.luminance();
+        if l < 0.3 {
+            black += 1;
+        } else if l > 0.85 {
+            white += 1;
+        } else if t.markers.is_empty() {
+            panic!("a tile neither black nor white: {:?}", t.fill);
+        }
+        if let Some(g) = t.glyph {
+            let (f, o) = (g.fill.luminance(), g.outline.luminance());
+            assert!(
+                !(0.3..=0.85).contains(&f),
+                "a piece neither black nor white: {:?}",
+                g.fill
+            );
+            assert!(
+                (f - o).abs() > 0.6,
+                "a piece outlined in its own colour: {g:?}"
+            );
+        }
+    }
+    assert!(
+        black > 0 && white > 0,
+        "{black} black and {white} white tiles"
+    );
+    // The board's edge is light, so black tiles show against the dark page.
+    let theme = view::game_theme(&game, 640);
+    assert!(theme.rim.luminance() > 0.5);
+    assert!(theme.rim.luminance() - theme.background.luminance() > 0.4);
+    // Black moves first, and is called Black.
+    let first = AnyGame::new(GameKind::HexaEquo, None, None).unwrap();
+    let scene = view::scene(&first, &ViewOptions::default()).unwrap();
+    assert!(
+        scene.header[1].text.starts_with("Black holds the Token"),
+        "{}",
+        scene.header[1].text
+    );
+}
+
 /// One glyph alone on a plain tile.
 fn glyph_pixels(glyph: Glyph) -> Vec<u8> {
     let scene = Scene {

@@ -672,14 +672,7 @@ async fn ask_challenge(
     let Some(staged) = state.staged() else {
         return msg.content(content);
     };
-    let pic = picture::preview(
-        &data.limits,
-        player,
-        &state,
-        state.seat_of(player),
-        &staged.text,
-    )
-    .await;
+    let pic = picture::preview(data, player, &state, state.seat_of(player), &staged.text).await;
     with_picture(msg, content, pic)
 }
 
@@ -714,7 +707,7 @@ async fn post_turn(
             mention(data, p).await
         ));
     }
-    let pic = picture::board(&data.limits, state, state.holder()).await;
+    let pic = picture::board(data, state, state.holder()).await;
     // Only the folded ping pings: the board names others in passing.
     let mut msg =
         with_picture(CreateMessage::new(), content, pic).allowed_mentions(pinging(&pinged));

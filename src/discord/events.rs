@@ -22,7 +22,6 @@ use hexmeros::host::{Actor, Command, GameId, GameState, HostError, Motion, Playe
 
 use super::deliver::{self, Origin};
 use super::ids::{Action, ComponentId, Proposal};
-use super::limits::Limits;
 use super::picture::{self, Picture};
 use super::scope::{self, Scope};
 use super::{Data, Error};
@@ -184,7 +183,7 @@ pub async fn staged_reply(
             text.push_str("; the Token will be passed when it closes with nobody declaring");
         }
     }
-    let pic = picture::preview(&data.limits, me, &state, mine, &st.text).await;
+    let pic = picture::preview(data, me, &state, mine, &st.text).await;
     let mut reply = picture_reply(text, pic);
     let id = |a| ComponentId::new(game, state.version(), a).encode();
     let mut buttons = vec![
@@ -278,7 +277,7 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
     // (before anything else, so nothing tells it from a game that does not exist).
     scope::admit(data, Scope::of(ci.guild_id, ci.user.id), id.game).await?;
     let me = ci.user.id.get() as PlayerId;
-    data.host.ensure_player(me, &ci.user.name).await?;
+    data.host.ensure_player(me, ci.user.display_name()).await?;
     // A control made before the current turn message belongs to an earlier turn.
     if id.action.of_turn()
         && let Some(link) = data.links.by_game(id.game).await?
@@ -566,13 +565,13 @@ async fn on_board(c: &Click<'_>) -> Result<Reply, Error> {
     c.data.limits.picture(c.me)?;
     let state = c.data.host.state(c.game).await?;
     let viewer = state.seat_of(c.me).or(state.holder());
-    board_reply(&c.data.limits, &state, viewer).await
+    board_reply(c.data, &state, viewer).await
 }
 
 /// The board from `viewer`'s side as a private reply, if the picture queue has room (the
 /// caller checks the user's picture rate).
 pub async fn board_reply(
-    limits: &Limits,
+    data: &Data,
     state: &GameState,
     viewer: Option<Seat>,
 ) -> Result<Reply, Error> {
@@ -584,7 +583,7 @@ pub async fn board_reply(
         ),
         None => deliver::title(state),
     };
-    let pic = picture::asked_board(limits, state, viewer).await?;
+    let pic = picture::asked_board(data, state, viewer).await?;
     Ok(picture_reply(caption, pic))
 }
 
@@ -676,7 +675,5 @@ async fn reaction(
 /// or when the picture queue is full (a reaction has no private answer to refuse with).
 async fn my_side(data: &Data, state: &GameState, me: PlayerId) -> Option<Reply> {
     data.limits.picture(me).ok()?;
-    board_reply(&data.limits, state, state.seat_of(me))
-        .await
-        .ok()
+    board_reply(data, state, state.seat_of(me)).await.ok()
 }

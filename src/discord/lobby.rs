@@ -118,7 +118,7 @@ pub async fn click(
         return Err(HostError::from(Refused::UnknownLobby(id)).into());
     };
     let me = ci.user.id.get() as PlayerId;
-    data.host.ensure_player(me, &ci.user.name).await?;
+    data.host.ensure_player(me, ci.user.display_name()).await?;
     if !join {
         let (lobby, how) = data.host.decline_lobby(id, me).await?;
         show(http, data, &lobby, link).await;

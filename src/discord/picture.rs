@@ -15,7 +15,7 @@ use hexmeros::host::GameState;
 use hexmeros::view::{self, ViewOptions};
 
 use super::limits::{self, Limits};
-use super::{Error, reply};
+use super::{Data, Error, reply};
 
 /// A board ready to post: a PNG, or a text picture (sent in a code block).
 pub enum Picture {
@@ -45,20 +45,41 @@ async fn draw_in(
     }
 }
 
-fn board_options(state: &GameState, viewer: Option<Seat>) -> ViewOptions {
+/// The names of the seated players, in seat order, as the pictures' headers show them: the
+/// name the host keeps for each (a Discord user's name, a bot's label such as `Bot (easy)`);
+/// empty where it has none, and the picture names that seat by its colour. The view cuts long
+/// names and drops control and text-direction characters (`view::fit_name`).
+pub async fn seat_names(data: &Data, state: &GameState) -> Vec<String> {
+    let mut names = Vec::with_capacity(state.seats().len());
+    for seat in state.seats() {
+        let name = match data.host.player_name(seat.player).await {
+            Ok(Some(n)) => n,
+            Ok(None) => String::new(),
+            Err(e) => {
+                tracing::warn!(game = state.id(), error = %e, "no player name for a picture");
+                String::new()
+            }
+        };
+        names.push(name);
+    }
+    names
+}
+
+async fn board_options(data: &Data, state: &GameState, viewer: Option<Seat>) -> ViewOptions {
     ViewOptions {
         as_seat: viewer,
         last_moves: state.last_round(),
         turn: Some(state.turn_number()),
+        players: seat_names(data, state).await,
         ..ViewOptions::default()
     }
 }
 
 /// The board of a game from `viewer`'s side (the Token holder's when `None`), as the game
 /// posts it (a turn message), once the picture queue has room.
-pub async fn board(limits: &Limits, state: &GameState, viewer: Option<Seat>) -> Picture {
-    match limits.render_slot_waiting().await {
-        Some(slot) => draw_in(slot, state, board_options(state, viewer)).await,
+pub async fn board(data: &Data, state: &GameState, viewer: Option<Seat>) -> Picture {
+    match data.limits.render_slot_waiting().await {
+        Some(slot) => draw_in(slot, state, board_options(data, state, viewer).await).await,
         None => Picture::Text(state.board_text()),
     }
 }
@@ -66,25 +87,27 @@ pub async fn board(limits: &Limits, state: &GameState, viewer: Option<Seat>) -> 
 /// A board a user asked for (their rate is checked by the caller, before anything else): the
 /// private "busy" refusal when the picture queue is full.
 pub async fn asked_board(
-    limits: &Limits,
+    data: &Data,
     state: &GameState,
     viewer: Option<Seat>,
 ) -> Result<Picture, Error> {
-    let slot = limits
+    let slot = data
+        .limits
         .render_slot()
         .ok_or_else(|| reply::refused(limits::BUSY))?;
-    Ok(draw_in(slot, state, board_options(state, viewer)).await)
+    Ok(draw_in(slot, state, board_options(data, state, viewer).await).await)
 }
 
 /// The board with the staged move `staged` drawn as a preview, from the mover's side; as text
 /// when `user` is over their picture rate or the queue is full (the move is staged anyway).
 pub async fn preview(
-    limits: &Limits,
+    data: &Data,
     user: hexmeros::host::PlayerId,
     state: &GameState,
     viewer: Option<Seat>,
     staged: &str,
 ) -> Picture {
+    let limits = &data.limits;
     let slot = match limits.render_slot() {
         Some(slot) if limits.picture_allowed(user) => slot,
         _ => return Picture::Text(state.board_text()),
@@ -93,6 +116,7 @@ pub async fn preview(
         as_seat: viewer,
         staged: Some(staged.to_string()),
         turn: Some(state.turn_number()),
+        players: seat_names(data, state).await,
         ..ViewOptions::default()
     };
     draw_in(slot, state, opts).await

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 
 use hexmeros_render::layout::hex_to_world;
 use hexmeros_render::{
-    Arrow, Badges, Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Rgba, Shape, Tile, Tray,
+    Arrow, Badges, Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Rgba, Shape, Theme, Tile,
+    Tray, label_width,
 };
 
 use crate::games::heximeros::{HexiMeros, Kind as HKind};
@@ -51,12 +52,37 @@ pub const BLACK_ACCENT: Rgba = Rgba::rgb(200, 50, 30);
 
 pub const LABEL: Rgba = Rgba::rgb(214, 210, 200);
 
-/// A board picture being built: tiles (with an index by hex), arrows, rim labels, trays.
+/// A rim label's capital height as a share of the picture's long side (the cap the picture's
+/// theme puts on label sizes, see `view::theme`). Phone arithmetic: the default picture is
+/// [`super::DEFAULT_SIZE`] = 1600 px on its long side, so a label is 1600 × 0.02 = 32 px tall;
+/// a phone shows the opened picture about 400 dp wide, a scale of at most 400 / 1600 = 1/4 (the
+/// picture's width is at most its long side), so the label is at least 32 / 4 = 8 dp tall.
+/// HexDame's 1200 px (24 px labels) and HexaEquo's 560 px and up keep the same 8 dp.
+pub const RIM_LABEL_SHARE: f32 = 0.02;
+
+/// The least share of the picture's long side the board (tiles) takes: header, trays, margins
+/// and the labels themselves take the rest. Rim labels are sized in hex radii from it so that
+/// their capital height reaches [`RIM_LABEL_SHARE`] of the picture (the theme caps it there).
+const BOARD_SHARE: f32 = 0.62;
+
+/// A coordinate label beyond one end of a board line: `at` is where it goes if there is room,
+/// `out` the direction (scene hex steps) pointing away from the board along the line, in which
+/// it moves until it crowds no other label and covers no cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RimLabel {
+    pub at: HexPoint,
+    pub text: String,
+    pub out: HexPoint,
+}
+
+/// A board picture being built: tiles (with an index by hex), arrows, rim labels (one per board
+/// line the cell names use), other labels (drawn as given), trays.
 pub struct Pic {
     pub orientation: Orientation,
     pub tiles: Vec<Tile>,
     index: HashMap<Hex, usize>,
     pub arrows: Vec<Arrow>,
+    pub rim: Vec<RimLabel>,
     pub labels: Vec<Label>,
     pub trays: Vec<Tray>,
 }
@@ -69,6 +95,7 @@ impl Pic {
             tiles,
             index,
             arrows: Vec::new(),
+            rim: Vec::new(),
             labels: Vec::new(),
             trays: Vec::new(),
         }
@@ -99,6 +126,11 @@ pub trait GameView {
     fn previous_seat(&self, seat: Seat) -> Seat;
     /// The colour of the seat's pieces (header swatch).
     fn swatch(&self, seat: Seat) -> Rgba;
+    /// The seat as people read it, where the game's seat name is notation (Harmegedo's
+    /// `kingdom0`); `None`: the seat name, title-cased.
+    fn seat_label(&self, _seat: Seat) -> Option<String> {
+        None
+    }
     /// The colour its moves are highlighted in.
     fn accent(&self, seat: Seat) -> Rgba;
     /// Where the seat sits (its home cells' middle): turned to the bottom for its view.
@@ -112,6 +144,8 @@ pub trait GameView {
     fn preferred_size(&self) -> Option<u32> {
         None
     }
+    /// Changes to the page's look this board needs (HexaEquo's black tiles want a light rim).
+    fn adjust_theme(&self, _theme: &mut Theme) {}
     /// More to say in the header (eliminated players, reserves).
     fn status(&self) -> Vec<String> {
         Vec::new()
@@ -197,8 +231,7 @@ pub fn rim_labels(
     letter_dir: Hex,
     number_dir: Hex,
     gap: f32,
-    size: f32,
-) -> Vec<Label> {
+) -> Vec<RimLabel> {
     let mut letters: HashMap<String, Vec<Hex>> = HashMap::new();
     let mut numbers: HashMap<String, Vec<Hex>> = HashMap::new();
     for (h, name) in cells {
@@ -218,23 +251,108 @@ pub fn rim_labels(
             w.0 * d.0 + w.1 * d.1
         };
         let mut groups: Vec<_> = groups.into_iter().collect();
-        groups.sort();
+        // Files in board order (a, b, … z, aa; 1, 2, … 10), so crowded neighbours alternate.
+        groups.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
         for (text, hexes) in groups {
             let Some(end) = hexes.iter().min_by(|a, b| along(a).total_cmp(&along(b))) else {
                 continue;
             };
-            labels.push(Label {
+            labels.push(RimLabel {
                 at: HexPoint::new(
                     end.q as f32 - gap * dir.q as f32,
                     end.r as f32 - gap * dir.r as f32,
                 ),
                 text,
-                size,
-                colour: LABEL,
+                out: HexPoint::new(-dir.q as f32, -dir.r as f32),
             });
         }
     }
     labels
+}
+
+/// The rim labels' capital height in hex radii for a board of `tiles`: [`RIM_LABEL_SHARE`] of
+/// the picture's long side when the board takes [`BOARD_SHARE`] of it (more when it takes more;
+/// the theme's cap then keeps the label at the share).
+pub fn rim_label_size(orientation: Orientation, tiles: &[Tile]) -> f32 {
+    let mut b = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+    for t in tiles {
+        let (x, y) = hex_to_world(orientation, 0, HexPoint::from(t.hex));
+        b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+    }
+    // A turned board is as wide as its widest way round: the larger of its two extents, plus a
+    // cell each side.
+    let extent = ((b[2] - b[0]).max(b[3] - b[1]) + 2.0).max(2.0);
+    RIM_LABEL_SHARE * extent / BOARD_SHARE
+}
+
+/// Sets the rim labels of a board turned by `rotation` into plain labels `size` hex radii
+/// tall: each goes where its [`RimLabel`] says, or as little further out along its line as it
+/// takes to crowd no label placed before it nor any of `fixed` (labels drawn where the game
+/// put them) and cover no cell. None is left out.
+pub fn place_rim_labels(
+    orientation: Orientation,
+    rotation: u8,
+    tiles: &[Tile],
+    rim: &[RimLabel],
+    fixed: &[Label],
+    size: f32,
+) -> Vec<Label> {
+    let world = |p: HexPoint| hex_to_world(orientation, rotation, p);
+    let centres: Vec<(f32, f32)> = tiles.iter().map(|t| world(HexPoint::from(t.hex))).collect();
+    // A little air round each label; a cell's inner circle has radius √3 / 2.
+    let pad = size * 0.12;
+    let cell_r = 0.8;
+    let mut placed: Vec<[f32; 4]> = fixed
+        .iter()
+        .map(|l| {
+            let (x, y) = world(l.at);
+            let half_w = label_width(&l.text, l.size).unwrap_or(l.size) / 2.0;
+            let half_h = l.size / 2.0;
+            [x - half_w, y - half_h, x + half_w, y + half_h]
+        })
+        .collect();
+    let mut out = Vec::with_capacity(rim.len());
+    for label in rim {
+        let half_w =
+            label_width(&label.text, size).unwrap_or(size * label.text.len() as f32) / 2.0 + pad;
+        let half_h = size / 2.0 + pad;
+        let (ux, uy) = world(label.out);
+        let len = ux.hypot(uy);
+        let step = if len > 1e-6 {
+            HexPoint::new(label.out.q / len, label.out.r / len)
+        } else {
+            HexPoint::new(0.0, 0.0)
+        };
+        let at = |t: f32| HexPoint::new(label.at.q + t * step.q, label.at.r + t * step.r);
+        let fits = |(x, y): (f32, f32)| {
+            let b = [x - half_w, y - half_h, x + half_w, y + half_h];
+            let crowds = placed
+                .iter()
+                .any(|p| b[0] < p[2] && p[0] < b[2] && b[1] < p[3] && p[1] < b[3]);
+            let covers = centres.iter().any(|&(cx, cy)| {
+                let dx = cx - cx.clamp(b[0], b[2]);
+                let dy = cy - cy.clamp(b[1], b[3]);
+                dx.hypot(dy) < cell_r
+            });
+            !(crowds || covers)
+        };
+        // Steps of a quarter hex radius, up to sixteen radii out; failing that, the farthest try.
+        let tries = 64;
+        let t = (0..=tries)
+            .map(|i| i as f32 * 0.25)
+            .find(|&t| fits(world(at(t))))
+            .unwrap_or(tries as f32 * 0.25);
+        let p = at(t);
+        let (x, y) = world(p);
+        placed.push([x - half_w, y - half_h, x + half_w, y + half_h]);
+        out.push(Label {
+            at: p,
+            text: label.text.clone(),
+            size,
+            colour: LABEL,
+        });
+    }
+    out
 }
 
 /// A tray of glyphs with counts: `(glyph, how many)`, the count shown as a badge when above 1.

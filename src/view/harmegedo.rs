@@ -6,13 +6,31 @@
 use hexmeros_render::{Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Rgba, Shape, Tile};
 
 use super::common::{
-    GameView, LABEL, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, missing, title_case, tray,
+    GameView, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, RimLabel, missing, title_case, tray,
 };
-use crate::games::harmegedo::{Harmegedo, KINGDOM_NAMES, Kind};
+use crate::games::harmegedo::{Harmegedo, Kind};
+use crate::games::heximeros::COLOURS;
 use crate::games::{Rules, Seat};
-use crate::hex;
+use crate::hex::{self, Cell};
 
 pub struct View<'a>(pub &'a Harmegedo);
+
+/// The rank numbers in the corner file's spaces: a dark ink on its light and dark spaces.
+const RANK_INK: Rgba = Rgba::rgb(60, 52, 44);
+/// Their capital height in hex radii: 30 px of a space about 40 px across at the default
+/// 1600 px, as tall on a phone as the rim labels.
+const RANK_SIZE: f32 = 0.75;
+
+/// The colour a kingdom plays in (the six HexiMeros colours, in sector order): `Silver`.
+pub fn colour_name(kingdom: u8) -> String {
+    title_case(COLOURS[kingdom as usize % 6])
+}
+
+/// A kingdom as people read it (the rules give kingdoms no names, only numbers; the notation
+/// keeps `kingdom0`): `Kingdom of Silver`.
+pub fn kingdom_label(kingdom: u8) -> String {
+    format!("Kingdom of {}", colour_name(kingdom))
+}
 
 const LIGHT: Rgba = Rgba::rgb(240, 232, 214);
 const DARK: Rgba = Rgba::rgb(184, 160, 126);
@@ -66,25 +84,54 @@ impl GameView for View<'_> {
             .collect();
         // Pointy-topped, so each kingdom's home row lies flat along one side of the picture.
         let mut pic = Pic::new(Orientation::PointyTop, tiles);
+        // One letter per file (the corner files j and k too), beyond its outermost space, away
+        // from the centre.
+        let mut outer: Vec<Option<Cell>> = vec![None; b.shape().files()];
         for c in b.cells() {
-            let h = b.hex(c);
-            if b.rank(c) == 1 {
-                // Just outside the rim, away from the centre.
-                let len = h.length().max(1) as f32;
-                let k = 1.0 + 1.0 / len;
-                let name = b.name(c);
-                let letter = name.split('.').nth(1).and_then(|s| s.chars().next());
-                if let Some(l) = letter {
-                    pic.labels.push(Label {
-                        at: HexPoint::new(h.q as f32 * k, h.r as f32 * k),
-                        text: l.to_string(),
-                        size: 0.42,
-                        colour: LABEL,
-                    });
-                }
+            let slot = &mut outer[b.file(c)];
+            if slot.is_none_or(|o| b.rank(o) > b.rank(c)) {
+                *slot = Some(c);
             }
         }
-        // Kingdom numbers (the `s.` of a name) inside the void centre, by their side.
+        for c in outer.into_iter().flatten() {
+            let h = b.hex(c);
+            let len = h.length().max(1) as f32;
+            let k = 1.0 + 1.0 / len;
+            let letter = b.name(c).split('.').nth(1).and_then(|s| s.chars().next());
+            if let Some(l) = letter {
+                pic.rim.push(RimLabel {
+                    at: HexPoint::new(h.q as f32 * k, h.r as f32 * k),
+                    text: l.to_string(),
+                    out: HexPoint::new(h.q as f32 / len, h.r as f32 / len),
+                });
+            }
+        }
+        // Rank numbers (the number of a name, 1 on the outer rim to 8 on the inner) beside each
+        // kingdom: along the first corner file after it (j), in its spaces, and where its outer
+        // ranks are void, in the gap where they would be (one step on from the kingdom's i-file).
+        let ranks = b.shape().ranks as usize;
+        let files = b.shape().kingdom_files as usize;
+        for s in 0..6usize {
+            for rank in 1..=ranks {
+                let at = |x: usize| b.cell_at(s, x, rank).map(|c| b.hex(c));
+                let (at, ink) = match (at(files), at(files - 1), at(files - 2)) {
+                    (Some(h), _, _) => (HexPoint::new(h.q as f32, h.r as f32), RANK_INK),
+                    (None, Some(i), Some(h)) => (
+                        HexPoint::new((2 * i.q - h.q) as f32, (2 * i.r - h.r) as f32),
+                        super::common::LABEL,
+                    ),
+                    _ => continue,
+                };
+                pic.labels.push(Label {
+                    at,
+                    text: rank.to_string(),
+                    size: RANK_SIZE,
+                    colour: ink,
+                });
+            }
+        }
+        // Kingdom numbers (the `s.` of a name) inside the void centre, by their side, with the
+        // kingdom's name.
         let inner = b.shape().ranks as usize;
         for s in 0..6usize {
             let cells: Vec<hex::Hex> = b
@@ -97,9 +144,9 @@ impl GameView for View<'_> {
                 .iter()
                 .fold((0.0, 0.0), |(q, r), h| (q + h.q as f32, r + h.r as f32));
             pic.labels.push(Label {
-                at: HexPoint::new(q / n * 0.72, r / n * 0.72),
-                text: format!("{s}."),
-                size: 0.7,
+                at: HexPoint::new(q / n * 0.7, r / n * 0.7),
+                text: format!("{s}. {}", colour_name(s as u8)),
+                size: 1.0,
                 colour: Rgba::rgb(236, 236, 230),
             });
         }
@@ -117,8 +164,11 @@ impl GameView for View<'_> {
                     .iter()
                     .map(|&kind| (Glyph::new(shape(kind), colour), lost[kind as usize]))
                     .collect();
-                pic.trays
-                    .push(tray(format!("Kingdom {k} lost"), Some(colour), items));
+                pic.trays.push(tray(
+                    format!("{} lost", kingdom_label(k)),
+                    Some(colour),
+                    items,
+                ));
             }
         }
         pic
@@ -177,13 +227,17 @@ impl GameView for View<'_> {
         Some(HexPoint::new(q / n, r / n))
     }
 
+    fn seat_label(&self, seat: Seat) -> Option<String> {
+        self.0.kingdom_of(seat).map(kingdom_label)
+    }
+
     fn status(&self) -> Vec<String> {
         let out: Vec<String> = self
             .0
             .kingdoms()
             .iter()
             .filter(|&&k| self.0.is_eliminated(k))
-            .map(|&k| title_case(KINGDOM_NAMES[k as usize % 6]))
+            .map(|&k| kingdom_label(k))
             .collect();
         if out.is_empty() {
             Vec::new()

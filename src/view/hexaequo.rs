@@ -2,7 +2,7 @@
 //! with the board; black and white tiles, discs and rings on them, and trays of what each side
 //! has in hand and the prisoners it holds.
 
-use hexmeros_render::{Glyph, Hex, HexPoint, Orientation, Rgba, Shape, Tile};
+use hexmeros_render::{Glyph, Hex, HexPoint, Orientation, Rgba, Shape, Theme, Tile};
 
 use super::common::{
     BLACK, BLACK_ACCENT, GameView, Pic, WHITE, WHITE_ACCENT, rim_labels, title_case, tray,
@@ -13,8 +13,14 @@ use crate::hex;
 
 pub struct View<'a>(pub &'a HexaEquo);
 
-const BLACK_TILE: Rgba = Rgba::rgb(118, 108, 98);
-const WHITE_TILE: Rgba = Rgba::rgb(238, 231, 214);
+/// The rules' Black and White (Black moves first): black and white tiles under black and white
+/// pieces, each piece outlined in the other colour so it reads on a tile of its own colour.
+const BLACK_TILE: Rgba = Rgba::rgb(56, 56, 62);
+const WHITE_TILE: Rgba = Rgba::rgb(244, 242, 236);
+/// The board's edge and the lines between tiles: light, so black tiles stand out from the dark
+/// page and from each other.
+const RIM: Rgba = Rgba::rgb(200, 196, 188);
+const GRID: Rgba = Rgba::rgb(132, 128, 122);
 
 /// The spec's pointy-topped `(q, r)` has `r` growing downward; the scene's grows upward.
 fn scene_hex(h: hex::Hex) -> Hex {
@@ -45,11 +51,19 @@ fn glyph(c: Colour, k: Kind) -> Glyph {
         Kind::Disc => Shape::Disc,
         Kind::Ring => Shape::Ring,
     };
-    Glyph::new(shape, piece_fill(c))
+    Glyph::new(shape, piece_fill(c)).with_outline(other_ink(c))
+}
+
+/// The outline of a piece or tile of colour `c`: the other colour.
+fn other_ink(c: Colour) -> Rgba {
+    match c {
+        Colour::Black => Rgba::rgb(236, 234, 228),
+        Colour::White => Rgba::rgb(30, 30, 34),
+    }
 }
 
 fn tile_glyph(c: Colour) -> Glyph {
-    Glyph::new(Shape::Letter('⬢'), tile_fill(c)).with_outline(Rgba::rgb(60, 56, 50))
+    Glyph::new(Shape::Letter('⬢'), tile_fill(c)).with_outline(other_ink(c))
 }
 
 fn tile_fill(c: Colour) -> Rgba {
@@ -79,13 +93,12 @@ impl GameView for View<'_> {
             .collect();
         // A letter (q) file runs up-left in the scene (labels under it), a number (r) file to
         // the right (labels on the left).
-        pic.labels = rim_labels(
+        pic.rim = rim_labels(
             Orientation::PointyTop,
             &named,
             Hex::new(-1, 1),
             Hex::new(1, 0),
             0.9,
-            0.36,
         );
         for c in Colour::BOTH {
             let r = g.reserve(c);
@@ -113,6 +126,11 @@ impl GameView for View<'_> {
             ));
         }
         pic
+    }
+
+    fn adjust_theme(&self, theme: &mut Theme) {
+        theme.rim = RIM;
+        theme.grid = GRID;
     }
 
     fn preferred_size(&self) -> Option<u32> {

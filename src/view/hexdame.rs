@@ -72,13 +72,12 @@ impl GameView for View<'_> {
             })
             .collect();
         // A letter file runs NW (x fixed, y growing), a number file NE.
-        pic.labels = rim_labels(
+        pic.rim = rim_labels(
             Orientation::FlatTop,
             &named,
             Hex::new(-1, 1),
             Hex::new(1, 0),
             0.95,
-            0.38,
         );
         for side in [Colour::White, Colour::Black] {
             let enemy = side.opponent();

@@ -6,11 +6,10 @@
 
 use std::collections::HashMap;
 
-use hexmeros_render::layout::hex_to_world;
-use hexmeros_render::{Glyph, Hex, HexPoint, Label, Orientation, Rgba, Tile};
+use hexmeros_render::{Glyph, Hex, HexPoint, Orientation, Rgba, Tile};
 
 use super::common::{
-    GameView, LABEL, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, TONES, heximeros_start, missing,
+    GameView, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, RimLabel, TONES, heximeros_start, missing,
     piece_glyph_heximeros, title_case, tray,
 };
 use crate::games::heximeros::{BOARD, COLOURS, HexiMeros, Kind};
@@ -85,8 +84,11 @@ impl GameView for View<'_> {
             .collect();
         let mut pic = Pic::new(Orientation::FlatTop, tiles);
 
-        // Coordinates on the rim: each column's letters beyond both its ends, each row's number
-        // beyond both its ends, so the labels follow the board when it is turned to a seat.
+        // Coordinates on the rim, one label per line, each family on its own edges so they do
+        // not crowd each other: the upper rows' numbers beyond their left ends, the lower rows'
+        // beyond their right ends; the left columns' letters beyond their lower ends, the right
+        // columns' beyond their upper ends. Where neighbours would still crowd, a label moves
+        // further out along its line (see `place_rim_labels`).
         let mut cols: HashMap<i32, (i32, i32)> = HashMap::new();
         let mut rows: HashMap<i32, (i32, i32)> = HashMap::new();
         for c in geo.cells() {
@@ -96,43 +98,24 @@ impl GameView for View<'_> {
             let row = rows.entry(y).or_insert((x, x));
             *row = (row.0.min(x), row.1.max(x));
         }
-        // Row numbers first; a column's letters are left out where they would crowd a number
-        // (on the slanted edges, where rows and columns end on the same cells).
-        let mut numbers = Vec::new();
-        let mut row_keys: Vec<i32> = rows.keys().copied().collect();
-        row_keys.sort();
-        for y in row_keys {
-            // Beyond the neighbouring rows' ends too, so the number sits off the zig-zag rim.
-            let near = (y - 1..=y + 1).filter_map(|r| rows.get(&r));
-            let lo = near.clone().map(|e| e.0).min().unwrap_or(0);
-            let hi = near.map(|e| e.1).max().unwrap_or(0);
-            for x in [lo as f32 - 1.4, hi as f32 + 1.4] {
-                numbers.push((doubled_point(x, y as f32), (y + 26).to_string()));
-            }
+        let mut rows: Vec<_> = rows.into_iter().collect();
+        rows.sort();
+        for (y, (lo, hi)) in rows {
+            let (end, side) = if y < 0 { (lo, -1.0) } else { (hi, 1.0) };
+            pic.rim.push(RimLabel {
+                at: doubled_point(end as f32 + side, y as f32),
+                text: (y + 26).to_string(),
+                out: doubled_point(2.0 * side, 0.0),
+            });
         }
-        let world = |p: HexPoint| hex_to_world(Orientation::FlatTop, 0, p);
         let mut cols: Vec<_> = cols.into_iter().collect();
         cols.sort();
-        let mut letters = Vec::new();
         for (x, (lo, hi)) in cols {
-            for y in [lo as f32 - 1.9, hi as f32 + 1.9] {
-                let at = doubled_point(x as f32, y);
-                let (wx, wy) = world(at);
-                let crowded = numbers.iter().any(|(p, _)| {
-                    let (nx, ny) = world(*p);
-                    (nx - wx).hypot(ny - wy) < 1.9
-                });
-                if !crowded {
-                    letters.push((at, column_name(x)));
-                }
-            }
-        }
-        for (at, text) in numbers.into_iter().chain(letters) {
-            pic.labels.push(Label {
-                at,
-                text,
-                size: 0.45,
-                colour: LABEL,
+            let (end, side) = if x <= 0 { (hi, 1.0) } else { (lo, -1.0) };
+            pic.rim.push(RimLabel {
+                at: doubled_point(x as f32, end as f32 + 1.2 * side),
+                text: column_name(x),
+                out: doubled_point(0.0, 2.0 * side),
             });
         }
 

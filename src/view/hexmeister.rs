@@ -62,14 +62,7 @@ impl GameView for View<'_> {
         // In the spec's map a letter file runs up to the right, a number file up to the left.
         let letter_dir = scene_hex_step(geo, "a1", "a2");
         let number_dir = scene_hex_step(geo, "a1", "b1");
-        pic.labels = rim_labels(
-            Orientation::PointyTop,
-            &named,
-            letter_dir,
-            number_dir,
-            0.95,
-            0.36,
-        );
+        pic.rim = rim_labels(Orientation::PointyTop, &named, letter_dir, number_dir, 0.95);
         for seat in [Seat(0), Seat(1)] {
             let on_board = g.stones_of(seat).len() as u16;
             let reserve = u16::from(g.reserve(seat));

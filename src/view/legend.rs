@@ -239,6 +239,10 @@ pub fn legend_png(kind: GameKind, size: Option<u32>) -> Result<Vec<u8>, HelpErro
     // Names are set beside their tiles by their width in hex radii: not capped small as rim
     // labels are, so they are drawn as wide as they were measured (and readable).
     theme.label_px_max = size as f32;
+    // The board's own look (HexaEquo's light edge round its black tiles).
+    if let Ok(game) = AnyGame::new(kind, None, None) {
+        common::view_of(&game).adjust_theme(&mut theme);
+    }
     Ok(hexmeros_render::render_png(&scene, &theme).map_err(ViewError::from)?)
 }
 
@@ -532,7 +536,8 @@ pub fn piece_moves(
     // What the position is missing from a full game is no loss worth a tray here.
     scene.trays.clear();
     let size = size.unwrap_or_else(|| view.preferred_size().unwrap_or(MOVES_SIZE).min(MOVES_SIZE));
-    let png = hexmeros_render::render_png(&scene, &Theme::new(size)).map_err(ViewError::from)?;
+    let png = hexmeros_render::render_png(&scene, &super::game_theme(&game, size))
+        .map_err(ViewError::from)?;
     let mut names: Vec<String> = targets.into_iter().map(|(_, n)| n).collect();
     names.sort();
     Ok(PieceMoves {

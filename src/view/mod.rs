@@ -22,7 +22,9 @@
 //!
 //! * [`scene`]`(game, opts)`: the plain-data scene (for callers that add their own marks).
 //! * [`render_png`]`(game, opts)`: the picture as PNG bytes, `opts.size` px on the long side
-//!   (default [`DEFAULT_SIZE`]).
+//!   (default [`DEFAULT_SIZE`]), drawn with [`theme`]`(size)`: rim labels 2 % of the long side,
+//!   at least 8 dp on a phone (one label per board line, moved out along its line where it
+//!   would crowd another).
 //! * [`replay_gif`]`(start, moves, opts)`: an animated GIF, one frame per move (the first frame
 //!   the start position), each move highlighted as it is played.
 //! * [`replay_gif_from_export`]`(text)`: the same from the host's export text
@@ -79,7 +81,9 @@ pub struct ViewOptions {
     pub last_moves: Vec<String>,
     /// A staged (not yet committed) move of the player to move, drawn as a preview.
     pub staged: Option<String>,
-    /// Display names per seat for the header; empty (or too short): the seat names.
+    /// Display names per seat for the header: the Token holder's line names its player, and a
+    /// line (three seats a line) tells who plays which colour. Each is cut by [`fit_name`].
+    /// Empty (or too short): the seat names alone.
     pub players: Vec<String>,
     /// The turn number for the header.
     pub turn: Option<u32>,
@@ -134,15 +138,69 @@ pub fn scene(game: &AnyGame, opts: &ViewOptions) -> Result<Scene, ViewError> {
     let rotation = view
         .home(viewer)
         .map_or(0, |home| choose_rotation(pic.orientation, &pic.tiles, home));
+    let size = common::rim_label_size(pic.orientation, &pic.tiles);
+    let mut labels = common::place_rim_labels(
+        pic.orientation,
+        rotation,
+        &pic.tiles,
+        &pic.rim,
+        &pic.labels,
+        size,
+    );
+    labels.extend(pic.labels);
     Ok(Scene {
         orientation: pic.orientation,
         rotation,
         header: header(game, view.as_ref(), opts),
         tiles: pic.tiles,
         arrows: pic.arrows,
-        labels: pic.labels,
+        labels,
         trays: pic.trays,
     })
+}
+
+/// [`theme`] with what `game`'s board needs besides (HexaEquo's light rim round its black
+/// tiles).
+pub fn game_theme(game: &AnyGame, size: u32) -> Theme {
+    let mut theme = theme(size);
+    common::view_of(game).adjust_theme(&mut theme);
+    theme
+}
+
+/// The most characters of a player's name a picture shows; a longer name ends in `…`.
+pub const NAME_CHARS: usize = 24;
+
+/// A player's name as a picture shows it: control and text-direction characters taken out
+/// (a right-to-left name is drawn as its letters, and cannot turn the rest of the line round),
+/// runs of spaces made one, and at most [`NAME_CHARS`] characters, a longer name cut with `…`.
+/// Empty when nothing printable is left.
+pub fn fit_name(name: &str) -> String {
+    let is_format = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{061C}' | '\u{FEFF}')
+    };
+    let words: Vec<String> = name
+        .split_whitespace()
+        .map(|w| w.chars().filter(|&c| !is_format(c)).collect::<String>())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let clean = words.join(" ");
+    if clean.chars().count() <= NAME_CHARS {
+        return clean;
+    }
+    let mut cut: String = clean.chars().take(NAME_CHARS - 1).collect();
+    cut.truncate(cut.trim_end().len());
+    cut.push('…');
+    cut
+}
+
+/// The look of a board picture `size` px on its long side: the render crate's default, with rim
+/// labels up to [`common::RIM_LABEL_SHARE`] of the long side (32 px at [`DEFAULT_SIZE`], about
+/// 8 dp on a phone; the arithmetic is at the constant).
+pub fn theme(size: u32) -> Theme {
+    let mut theme = Theme::new(size);
+    theme.label_px_max = (size as f32 * common::RIM_LABEL_SHARE).max(theme.label_px_max);
+    theme
 }
 
 /// The picture as PNG bytes.
@@ -152,7 +210,10 @@ pub fn render_png(game: &AnyGame, opts: &ViewOptions) -> Result<Vec<u8>, ViewErr
         .size
         .or_else(|| common::view_of(game).preferred_size())
         .unwrap_or(DEFAULT_SIZE);
-    Ok(hexmeros_render::render_png(&scene, &Theme::new(size))?)
+    Ok(hexmeros_render::render_png(
+        &scene,
+        &game_theme(game, size),
+    )?)
 }
 
 /// An animated GIF of `moves` played from `start`: the start position, then one frame per move
@@ -184,7 +245,7 @@ pub fn replay_gif(
         let last = played.into_iter().collect();
         frames.push(scene(&game, &frame_opts(last, i + 1))?);
     }
-    let theme = Theme::new(opts.size.unwrap_or(REPLAY_SIZE));
+    let theme = game_theme(start, opts.size.unwrap_or(REPLAY_SIZE));
     // A long game is watched at a brisk pace; a short one slowly enough to follow.
     let delay = if moves.len() > 120 { 250 } else { 600 };
     Ok(hexmeros_render::replay_gif(&frames, &theme, delay)?)
@@ -344,12 +405,16 @@ fn stage(game: &AnyGame, view: &dyn GameView, pic: &mut Pic, text: &str) -> Resu
 }
 
 fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<HeaderLine> {
+    let seat_label = |s: Seat| -> String {
+        view.seat_label(s)
+            .unwrap_or_else(|| common::title_case(game.seat_name(s)))
+    };
     let name = |s: Seat| -> String {
         opts.players
             .get(s.index())
-            .filter(|n| !n.trim().is_empty())
-            .cloned()
-            .unwrap_or_else(|| common::title_case(game.seat_name(s)))
+            .map(|n| fit_name(n))
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| seat_label(s))
     };
     let mut title = game.kind().name().to_string();
     if let Some(turn) = opts.turn {
@@ -369,7 +434,7 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
         (Some(Outcome::Draw { reason, .. }), _) => HeaderLine::new(format!("Drawn · {reason}")),
         (None, Some(s)) => {
             let who = name(s);
-            let colour = common::title_case(game.seat_name(s));
+            let colour = seat_label(s);
             let text = if who == colour {
                 format!("{who} holds the Token")
             } else {
@@ -384,5 +449,94 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
         status.text.push_str(&extra);
     }
     lines.push(status);
+    // Who plays which colour, when the caller knows the players: three seats a line, so that a
+    // six-player line stays readable on a phone.
+    let named: Vec<String> = (0..game.seat_count() as u8)
+        .map(Seat)
+        .filter_map(|s| {
+            let n = opts.players.get(s.index()).map(|n| fit_name(n))?;
+            (!n.is_empty()).then(|| format!("{}: {n}", seat_label(s)))
+        })
+        .collect();
+    for chunk in named.chunks(PLAYERS_PER_LINE) {
+        lines.push(HeaderLine::new(chunk.join(" · ")));
+    }
     lines
+}
+
+/// Seats named on one header line.
+const PLAYERS_PER_LINE: usize = 3;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameKind;
+
+    #[test]
+    fn a_name_is_cut_to_its_most_characters_with_an_ellipsis() {
+        assert_eq!(fit_name("alice"), "alice");
+        let long = "x".repeat(100);
+        let cut = fit_name(&long);
+        assert_eq!(cut.chars().count(), NAME_CHARS);
+        assert!(cut.ends_with('…'));
+        // Emoji count as characters and are kept.
+        let emoji = "🐉".repeat(40);
+        let cut = fit_name(&emoji);
+        assert_eq!(cut.chars().count(), NAME_CHARS);
+        assert!(cut.starts_with("🐉🐉"));
+        // No space before the ellipsis.
+        let spaced = format!("{} tail", "a".repeat(NAME_CHARS - 2));
+        assert_eq!(
+            fit_name(&spaced),
+            format!("{}…", "a".repeat(NAME_CHARS - 2))
+        );
+    }
+
+    #[test]
+    fn a_name_loses_its_control_and_direction_characters() {
+        // A right-to-left override would turn the rest of the header line round.
+        assert_eq!(fit_name("\u{202E}evil\u{202C} name"), "evil name");
+        assert_eq!(fit_name("שלום\u{200F}"), "שלום");
+        assert_eq!(fit_name("a\n\tb   c"), "a b c");
+        assert_eq!(fit_name("\u{200B}\u{0007} "), "");
+    }
+
+    #[test]
+    fn the_header_names_the_holder_and_never_grows_past_the_cut() {
+        let game = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+        let view = common::view_of(&game);
+        let opts = ViewOptions {
+            players: vec!["B".repeat(100), "bob".into()],
+            ..ViewOptions::default()
+        };
+        let lines = header(&game, view.as_ref(), &opts);
+        let status = &lines[1].text;
+        assert!(
+            status.starts_with(&format!("{}…", "B".repeat(NAME_CHARS - 1))),
+            "{status}"
+        );
+        assert!(status.contains("(White) holds the Token"), "{status}");
+        let name = status.split(" (White)").next().unwrap_or_default();
+        assert_eq!(name.chars().count(), NAME_CHARS, "{status}");
+        // A name with nothing printable falls back to the seat's name.
+        let opts = ViewOptions {
+            players: vec!["\u{202E}".into(), "bob".into()],
+            ..ViewOptions::default()
+        };
+        let lines = header(&game, view.as_ref(), &opts);
+        assert!(
+            lines[1].text.starts_with("White holds the Token"),
+            "{}",
+            lines[1].text
+        );
+        // Odd names draw.
+        for name in ["🐉".repeat(100), "مرحبا بالعالم".into(), "x".repeat(1000)] {
+            let opts = ViewOptions {
+                players: vec![name, "bob".into()],
+                size: Some(200),
+                ..ViewOptions::default()
+            };
+            assert!(render_png(&game, &opts).is_ok());
+        }
+    }
 }

@@ -55,6 +55,18 @@ pub fn zoom_scene(
     piece: &Piece,
     targets: &[Target],
 ) -> Result<Scene, ViewError> {
+    zoom_scene_named(game, viewer, &[], piece, targets)
+}
+
+/// [`zoom_scene`] with the players' names per seat (as [`ViewOptions::players`]): the header
+/// names the player to move with their colour (`Alice (White) · 3 targets …`).
+pub fn zoom_scene_named(
+    game: &AnyGame,
+    viewer: Option<Seat>,
+    players: &[String],
+    piece: &Piece,
+    targets: &[Target],
+) -> Result<Scene, ViewError> {
     let view = common::view_of(game);
     let mut scene = super::scene(
         game,
@@ -126,15 +138,23 @@ pub fn zoom_scene(
         });
     }
     let n = targets.len();
+    let mut second = format!(
+        "{n} target{} numbered as in the menu",
+        if n == 1 { "" } else { "s" }
+    );
+    if let Some(s) = game.to_move() {
+        let label = view
+            .seat_label(s)
+            .unwrap_or_else(|| common::title_case(game.seat_name(s)));
+        let who = match players.get(s.index()).map(|n| super::fit_name(n)) {
+            Some(name) if !name.is_empty() => format!("{name} ({label})"),
+            _ => label,
+        };
+        second = format!("{who} · {second}");
+    }
     scene.header = vec![
         HeaderLine::new(format!("{} · {}", game.kind().name(), piece.label())),
-        HeaderLine::with_swatch(
-            format!(
-                "{n} target{} numbered as in the menu",
-                if n == 1 { "" } else { "s" }
-            ),
-            TARGET,
-        ),
+        HeaderLine::with_swatch(second, TARGET),
     ];
     Ok(scene)
 }
@@ -163,11 +183,22 @@ pub fn zoom_png(
     targets: &[Target],
     size: Option<u32>,
 ) -> Result<Vec<u8>, ViewError> {
-    let scene = zoom_scene(game, viewer, piece, targets)?;
-    Ok(hexmeros_render::render_png(
-        &scene,
-        &zoom_theme(size.unwrap_or(ZOOM_SIZE)),
-    )?)
+    zoom_png_named(game, viewer, &[], piece, targets, size)
+}
+
+/// [`zoom_png`] with the players' names per seat (see [`zoom_scene_named`]).
+pub fn zoom_png_named(
+    game: &AnyGame,
+    viewer: Option<Seat>,
+    players: &[String],
+    piece: &Piece,
+    targets: &[Target],
+    size: Option<u32>,
+) -> Result<Vec<u8>, ViewError> {
+    let scene = zoom_scene_named(game, viewer, players, piece, targets)?;
+    let mut theme = zoom_theme(size.unwrap_or(ZOOM_SIZE));
+    common::view_of(game).adjust_theme(&mut theme);
+    Ok(hexmeros_render::render_png(&scene, &theme)?)
 }
 
 #[cfg(test)]
@@ -212,5 +243,56 @@ mod tests {
         assert_eq!(scene.rotation, full.rotation);
         let cell = piece.cell.clone().unwrap();
         assert!(scene.labels.iter().any(|l| l.text == cell));
+    }
+
+    #[test]
+    fn the_header_names_the_player_to_move() {
+        let game = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+        let piece = &picker::pieces(&game)[0];
+        let targets = picker::targets(&game, &piece.origin);
+        let players = vec!["Alice".to_string(), "Bob".to_string()];
+        let scene = zoom_scene_named(&game, None, &players, piece, &targets).unwrap();
+        assert!(
+            scene.header[1].text.starts_with("Alice (White) · "),
+            "{}",
+            scene.header[1].text
+        );
+        let long = vec!["\u{202E}".to_string() + &"z".repeat(300), "Bob".to_string()];
+        let scene = zoom_scene_named(&game, None, &long, piece, &targets).unwrap();
+        assert!(
+            scene.header[1]
+                .text
+                .starts_with(&format!("{}…", "z".repeat(23)))
+        );
+        let scene = zoom_scene(&game, None, piece, &targets).unwrap();
+        assert!(
+            scene.header[1].text.starts_with("White · "),
+            "{}",
+            scene.header[1].text
+        );
+    }
+
+    #[test]
+    fn every_named_cell_of_every_games_zoom_carries_its_name_inside_it() {
+        for kind in GameKind::ALL {
+            let game = AnyGame::new(kind, None, None).unwrap();
+            let view = common::view_of(&game);
+            let piece = &picker::pieces(&game)[0];
+            let targets = picker::targets(&game, &piece.origin);
+            let scene = zoom_scene(&game, None, piece, &targets).unwrap();
+            let mut named = 0;
+            for t in &scene.tiles {
+                let Some(name) = view.name_at(t.hex) else {
+                    continue;
+                };
+                named += 1;
+                // Within the cell: less than a hex radius from its centre.
+                let inside = scene.labels.iter().any(|l| {
+                    l.text == name && (l.at.q - t.hex.q as f32).hypot(l.at.r - t.hex.r as f32) < 1.0
+                });
+                assert!(inside, "{kind}: {name} has no name inside its cell");
+            }
+            assert!(named >= 3, "{kind}: {named} named cells");
+        }
     }
 }

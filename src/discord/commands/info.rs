@@ -30,7 +30,7 @@ pub(super) async fn board(
         Some(c) => Some(seat_named(&state, &c)?),
         None => state.seat_of(me).or(state.holder()),
     };
-    let reply = board_reply(&ctx.data().limits, &state, viewer).await?;
+    let reply = board_reply(ctx.data(), &state, viewer).await?;
     ctx.send(reply.into_poise()).await?;
     Ok(())
 }

@@ -183,7 +183,7 @@ async fn player(ctx: Context<'_>) -> Result<PlayerId, Error> {
     let u = ctx.author();
     let id = u.id.get() as PlayerId;
     let data = ctx.data();
-    data.host.ensure_player(id, &u.name).await?;
+    data.host.ensure_player(id, u.display_name()).await?;
     Ok(id)
 }
 

@@ -135,7 +135,7 @@ pub(super) async fn resign(
     if let Some(u) = &replacement {
         ctx.data()
             .host
-            .ensure_player(u.id.get() as PlayerId, &u.name)
+            .ensure_player(u.id.get() as PlayerId, u.display_name())
             .await?;
     }
     let replacement = replacement.map(|u| u.id.get() as PlayerId);

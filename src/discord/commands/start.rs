@@ -114,7 +114,7 @@ async fn people(data: &Data, users: &[serenity::User]) -> Result<Vec<PlayerId>, 
             )));
         }
         data.host
-            .ensure_player(u.id.get() as PlayerId, &u.name)
+            .ensure_player(u.id.get() as PlayerId, u.display_name())
             .await?;
         players.push(u.id.get() as PlayerId);
     }

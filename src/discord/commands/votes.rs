@@ -188,7 +188,7 @@ pub(super) async fn replace(
 ) -> Result<(), Error> {
     ctx.data()
         .host
-        .ensure_player(by.id.get() as PlayerId, &by.name)
+        .ensure_player(by.id.get() as PlayerId, by.display_name())
         .await?;
     let newcomer = by.id.get() as PlayerId;
     seat_motion(ctx, game, &player, move |seat| Motion::Replace {

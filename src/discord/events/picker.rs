@@ -226,8 +226,9 @@ async fn zoom_picture(
         return None;
     }
     let viewer = state.seat_of(c.me);
+    let players = super::super::picture::seat_names(c.data, state).await;
     let drawn = on_position(state, move |g| {
-        zoom::zoom_png(g, viewer, &piece, &targets, None)
+        zoom::zoom_png_named(g, viewer, &players, &piece, &targets, None)
     })
     .await;
     drop(slot);
