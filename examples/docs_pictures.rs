@@ -1,5 +1,8 @@
 //! Writes the README's board pictures, `docs/board-<game>.png`: each game's golden position
-//! (tests/support/golden.rs) at 1200 px. Run by hand after an intended change of look:
+//! (tests/support/golden.rs) at 1200 px; and the move picker's zoomed picture of the HexiMeros
+//! golden position's busiest piece, `docs/picker-heximeros.png`, at the 720 px the bot sends,
+//! with sample players' names.
+//! Run by hand after an intended change of look:
 //! `cargo run --release --example docs_pictures`.
 
 #[path = "../tests/support/golden.rs"]
@@ -7,6 +10,8 @@ mod golden;
 
 use hexmeros::games::GameKind;
 use hexmeros::view;
+use hexmeros::view::picker;
+use hexmeros::view::zoom;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/docs");
@@ -18,5 +23,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::fs::write(&path, png)?;
         println!("wrote {path}");
     }
+    let (game, _) = golden::golden_position(GameKind::HexiMeros);
+    let (piece, targets) = picker::pieces(&game)
+        .into_iter()
+        .map(|p| {
+            let t = picker::targets(&game, &p.origin);
+            (p, t)
+        })
+        .max_by_key(|(_, t)| t.len())
+        .ok_or("no movable piece")?;
+    let names: Vec<String> = ["Ana", "Ben", "Chidi", "Dana", "Emil", "Fay"]
+        .map(String::from)
+        .to_vec();
+    let png = zoom::zoom_png_named(&game, None, &names, &piece, &targets, Some(720))?;
+    let path = format!("{dir}/picker-heximeros.png");
+    std::fs::write(&path, png)?;
+    println!("wrote {path}");
     Ok(())
 }

@@ -73,6 +73,8 @@ fn drawn(state: &GameState, seat: Seat, staged: Option<&str>) -> image::RgbaImag
         as_seat: Some(seat),
         staged: staged.map(str::to_string),
         turn: Some(state.turn_number()),
+        // The fake's users' display names, in seat order (players 1…6 sit in order).
+        players: (1..=6).map(|n| format!("Player {n}")).collect(),
         ..ViewOptions::default()
     };
     let png = state.render(&opts).unwrap();

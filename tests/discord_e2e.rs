@@ -870,7 +870,7 @@ async fn hexdame_to_the_end_posts_the_replay_and_updates_the_scores() {
     let text = content(&r);
     assert!(text.contains("Ratings"), "{text}");
     assert!(
-        text.contains("player1") && text.contains("player2"),
+        text.contains("Player 1") && text.contains("Player 2"),
         "{text}"
     );
     assert_clean(&fake, &bot);
@@ -1131,6 +1131,8 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
     assert_board(&board);
     let st = bot.state(game.id).await;
     assert_eq!(st.record().last().unwrap().line, format!("blue {declared}"));
+    // The status panel's last round says so.
+    wait_panel(&fake, game.thread, "Blue declared Check on Silver").await;
     let mut g = heximeros(&st).clone();
     assert!(
         g.check_records().iter().any(|r| r.declarer == Seat(1)),
@@ -1337,6 +1339,22 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
     let st = bot.state(game.id).await;
     assert_eq!(st.status(), hexmeros::host::Status::Finished);
     assert_eq!(st.record().last().unwrap().line, "concede blue");
+    // The status panel tells how each seat left.
+    let panel = wait_panel(&fake, t, "finished").await;
+    for (seat, how) in [
+        ("Silver", "🏆 won"),
+        ("Red", "expelled"),
+        ("Green", "resigned"),
+        ("Yellow", "resigned"),
+        ("Blue", "conceded"),
+    ] {
+        assert!(
+            panel
+                .lines()
+                .any(|l| l.contains(&format!("**{seat}**")) && l.contains(how)),
+            "{seat} {how}: {panel}"
+        );
+    }
     // The points table: the expelled player carries his −500 (and more loss points, if any).
     let r = slash(
         &fake,
@@ -1349,7 +1367,7 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
     let text = content(&r);
     let red: i64 = text
         .lines()
-        .find(|l| l.contains("player6 —"))
+        .find(|l| l.contains("Player 6 —"))
         .and_then(|l| l.split("— ").nth(1))
         .and_then(|l| l.split(' ').next())
         .and_then(|n| n.parse().ok())
@@ -1616,8 +1634,9 @@ async fn hexdame_played_to_a_win_on_the_board() {
         .split("**Ratings**")
         .nth(1)
         .unwrap_or_else(|| panic!("{text}"));
-    let w = format!("player{}", winners[0].0 + 1);
-    let l = format!("player{}", 2 - winners[0].0);
+    // Players are named by their display names, "Player N".
+    let w = format!("Player {}", winners[0].0 + 1);
+    let l = format!("Player {}", 2 - winners[0].0);
     let (wi, li) = (ratings.find(&w).unwrap(), ratings.find(&l).unwrap());
     assert!(wi < li, "{text}");
     assert_clean(&fake, &bot);

@@ -52,9 +52,10 @@ async fn a_turns_board_names_the_seated_players() {
         turn: Some(state.turn_number()),
         ..ViewOptions::default()
     };
-    // The fake's users are called player1 … player6.
+    // The fake's users are shown as "Player 1" … "Player 6" (their display names; their
+    // usernames are player1 … player6).
     let named = ViewOptions {
-        players: (1..=6).map(|n| format!("player{n}")).collect(),
+        players: (1..=6).map(|n| format!("Player {n}")).collect(),
         ..opts.clone()
     };
     let with_names = decode(&state.render(&named).unwrap());

@@ -1,6 +1,6 @@
 //! The move picker's zoomed picture (`view::zoom`) of a piece in each golden mid-game position
-//! (tests/support/golden.rs) against its golden picture, for HexiMeros (a piece's moves),
-//! HexaEquo (a placement) and HexDame.
+//! (tests/support/golden.rs) against its golden picture, for every game: HexiMeros (a piece's
+//! moves), HexaEquo (a placement), HexDame, Hexmeister and Harmegedo.
 //!
 //! Golden pictures live in `tests/data/golden/zoom-<game>.png`. After an intended change of
 //! look, look at the new pictures and regenerate them with
@@ -42,7 +42,7 @@ fn busiest(game: &AnyGame) -> (Piece, Vec<Target>) {
 fn zoomed_pictures_match_their_golden_pictures() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden");
     let mut failures = Vec::new();
-    for kind in [GameKind::HexiMeros, GameKind::HexaEquo, GameKind::HexDame] {
+    for kind in GameKind::ALL {
         let (game, _) = golden_position(kind);
         let (piece, targets) = busiest(&game);
         assert!(!targets.is_empty(), "{kind}");

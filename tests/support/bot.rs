@@ -370,3 +370,25 @@ pub async fn start_game(fake: &F, players: &[u64], extra: Vec<Value>) -> (i64, u
         .unwrap();
     (id, thread)
 }
+
+/// The text of the status panel pinned in `thread` once it contains `needle`, waited for (the
+/// panel is edited after the turn message, so it may lag behind it).
+pub async fn wait_panel(fake: &F, thread: u64, needle: &str) -> String {
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        let text = fake
+            .pinned(thread)
+            .first()
+            .and_then(|&id| fake.message(id))
+            .and_then(|m| m["content"].as_str().map(str::to_string))
+            .unwrap_or_default();
+        if text.contains(needle) {
+            return text;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no {needle:?} on the status panel of {thread}: {text:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
