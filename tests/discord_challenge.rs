@@ -12,28 +12,12 @@ mod bot;
 mod fake_discord;
 
 use fake_discord::{FakeDiscord as F, Sent};
-use hexmeros::games::heximeros::{HexiMeros, Move as HMove};
 use hexmeros::games::{AnyGame, Rules, Seat};
 use hexmeros::host::GameState;
 use hexmeros::view::{DEFAULT_SIZE, ViewOptions};
 use serde_json::json;
 
 use bot::*;
-
-/// Silver's first move `a` and Blue's answer `b` such that `pred(after a, b)`.
-fn heximeros_pair(pred: impl Fn(&HexiMeros, &HMove) -> bool) -> (String, String) {
-    let g = HexiMeros::start(Default::default());
-    for a in g.legal_moves() {
-        if !g.challengers(&a).is_empty() {
-            continue;
-        }
-        let g1 = g.after(&a);
-        if let Some(b) = g1.legal_moves().into_iter().find(|b| pred(&g1, b)) {
-            return (g.move_text(&a), g1.move_text(&b));
-        }
-    }
-    panic!("no such pair of moves");
-}
 
 /// A click by `user` on control `id` of message `msg`: its private answer.
 async fn click(fake: &F, user: u64, channel: u64, msg: u64, id: &str) -> Sent {

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use fake_discord::{FakeDiscord as F, Interaction, Sent};
 use hexmeros::ai::Level;
-use hexmeros::games::heximeros::{HexiMeros, Move as HMove};
+use hexmeros::games::heximeros::HexiMeros;
 use hexmeros::games::{AnyGame, GameKind, Outcome, Rules, Seat};
 use hexmeros::host::{GameState, Motion};
 use serde_json::{Value, json};
@@ -228,23 +228,6 @@ fn assert_pings(m: &Sent, user: u64) {
     assert!(content(m).starts_with(&format!("<@{user}>")), "{m:?}");
     let mentions = &m.json.as_ref().unwrap()["allowed_mentions"]["users"];
     assert_eq!(mentions, &json!([user.to_string()]), "{m:?}");
-}
-
-/// Silver's first move `a` and Blue's answer `b` such that `pred(after a, b)`: the shortest
-/// way to a position a scenario needs, searched in the rules engine (a few milliseconds).
-fn heximeros_pair(pred: impl Fn(&HexiMeros, &HMove) -> bool) -> (String, String) {
-    let g = HexiMeros::start(Default::default());
-    for a in g.legal_moves() {
-        // Silver's own move must open no challenge window.
-        if !g.challengers(&a).is_empty() {
-            continue;
-        }
-        let g1 = g.after(&a);
-        if let Some(b) = g1.legal_moves().into_iter().find(|b| pred(&g1, b)) {
-            return (g.move_text(&a), g1.move_text(&b));
-        }
-    }
-    panic!("no such pair of moves");
 }
 
 fn heximeros(st: &GameState) -> &HexiMeros {

@@ -75,22 +75,6 @@ fn assert_refused(s: &Sent, sentence: &str) {
     assert_eq!(content(s), format!("⚠️ {sentence}"), "{s:?}");
 }
 
-/// The bot logged no internal error, called nothing the fake does not know, and answered every
-/// interaction in time.
-fn assert_clean(fake: &F, bot: &Bot) {
-    assert!(
-        fake.late_callbacks().is_empty(),
-        "{:?}",
-        fake.late_callbacks()
-    );
-    assert!(fake.unexpected().is_empty(), "{:?}", fake.unexpected());
-    let log = bot.log();
-    assert!(
-        !log.contains(" ERROR ") && !log.contains("panicked"),
-        "{log}"
-    );
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_house_rule_proposed_from_the_menu_opens_a_ballot_the_first_pass_closes() {
     let fake = F::start().await;

@@ -146,22 +146,6 @@ async fn all_pages(
     }
 }
 
-/// The bot logged no internal error, called nothing the fake does not know, and answered every
-/// interaction in time.
-fn assert_clean(fake: &F, bot: &Bot) {
-    assert!(
-        fake.late_callbacks().is_empty(),
-        "{:?}",
-        fake.late_callbacks()
-    );
-    assert!(fake.unexpected().is_empty(), "{:?}", fake.unexpected());
-    let log = bot.log();
-    assert!(
-        !log.contains(" ERROR ") && !log.contains("panicked"),
-        "{log}"
-    );
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_clicks() {
     let fake = F::start().await;

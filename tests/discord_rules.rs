@@ -14,24 +14,7 @@ use std::time::Duration;
 use fake_discord::{FakeDiscord as F, Interaction, Sent};
 use serde_json::{Value, json};
 
-use bot::{Bot, T, content, is_private, str_opt};
-
-/// Every first response came in time, the bot called nothing the fake does not know, and it
-/// logged no internal error (a refusal is not one).
-fn assert_clean(fake: &F, bot: &Bot) {
-    assert!(
-        fake.late_callbacks().is_empty(),
-        "late first responses: {:?}",
-        fake.late_callbacks()
-    );
-    let unexpected = fake.unexpected();
-    assert!(unexpected.is_empty(), "unexpected calls: {unexpected:?}");
-    let log = bot.log();
-    assert!(
-        !log.contains(" ERROR ") && !log.contains("panicked"),
-        "{log}"
-    );
-}
+use bot::{Bot, T, assert_clean, content, is_private, str_opt};
 
 fn rules(options: Value) -> Value {
     json!([{ "type": 1, "name": "rules", "options": options }])

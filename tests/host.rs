@@ -17,7 +17,9 @@ use hexmeros::host::{
     Refused, Status,
 };
 use hexmeros::store::Store;
-use support::{act, cmd_move, ensure_players, env, first_move, host_on, let_it_stand, said, vote};
+use support::{
+    act, cmd_move, ensure_players, env, first_move, host_on, let_it_stand, said, scenario, vote,
+};
 
 /// From the start position, 31 plies (found by `cargo run --example find_scenarios`, seed 0)
 /// after which Blue may play F11-G14 declaring Check, or E14-F13 moving his Sovereign into
@@ -226,20 +228,6 @@ async fn heximeros(host: &GameHost) -> GameId {
 
 async fn play_prefix(host: &GameHost, game: GameId) {
     play_line(host, game, &PREFIX).await;
-}
-
-/// Players 1…6 in seats Silver…Red of a game set up from `tests/data/scenarios/<name>.json`.
-async fn scenario(host: &GameHost, name: &str) -> GameId {
-    ensure_players(host, 1..=7).await;
-    let path = format!(
-        "{}/tests/data/scenarios/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let json = std::fs::read_to_string(&path).unwrap();
-    host.create_from_position(&[1, 2, 3, 4, 5, 6], &json, None)
-        .await
-        .unwrap()
-        .0
 }
 
 /// Play moves as their Token holders; returns the effects of the last one.

@@ -13,22 +13,13 @@ use hexmeros::games::{AnyGame, Rules, Seat};
 use hexmeros::host::{
     Actor, Clock, Command, Effect, GameHost, GameId, GameState, HostError, Refused,
 };
-use support::{act, ensure_players, env, host_on, said};
+use support::{act, env, host_on, said};
 
 /// Players 1…6 in seats Silver…Red of a game set up from
 /// `tests/data/scenarios/heximeros_blue_may_check.json`: Blue (2) to move; E14-F13 moves his
 /// Sovereign into Green's attack, so Green (5) alone is asked.
 async fn scenario(host: &GameHost) -> GameId {
-    ensure_players(host, 1..=7).await;
-    let path = format!(
-        "{}/tests/data/scenarios/heximeros_blue_may_check.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let json = std::fs::read_to_string(&path).unwrap();
-    host.create_from_position(&[1, 2, 3, 4, 5, 6], &json, None)
-        .await
-        .unwrap()
-        .0
+    support::scenario(host, "heximeros_blue_may_check").await
 }
 
 const INTO_ATTACK: &str = "E14-F13";

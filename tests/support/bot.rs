@@ -10,6 +10,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use crate::fake_discord::{FakeDiscord as F, Interaction, Sent};
+use hexmeros::games::Rules;
+use hexmeros::games::heximeros::{HexiMeros, Move as HMove};
 use hexmeros::host::{GameHost, GameState, SystemClock};
 use serde_json::{Value, json};
 
@@ -391,4 +393,38 @@ pub async fn wait_panel(fake: &F, thread: u64, needle: &str) -> String {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// Every first response came in time, the bot called nothing the fake does not know, and it
+/// logged no internal error (a refusal is not one).
+pub fn assert_clean(fake: &F, bot: &Bot) {
+    assert!(
+        fake.late_callbacks().is_empty(),
+        "late first responses: {:?}",
+        fake.late_callbacks()
+    );
+    let unexpected = fake.unexpected();
+    assert!(unexpected.is_empty(), "unexpected calls: {unexpected:?}");
+    let log = bot.log();
+    assert!(
+        !log.contains(" ERROR ") && !log.contains("panicked"),
+        "{log}"
+    );
+}
+
+/// Silver's first move `a` (one that opens no challenge window) and Blue's answer `b` such that
+/// `pred(after a, b)`: the shortest way to a HexiMeros position a scenario needs, searched in the
+/// rules engine (a few milliseconds).
+pub fn heximeros_pair(pred: impl Fn(&HexiMeros, &HMove) -> bool) -> (String, String) {
+    let g = HexiMeros::start(Default::default());
+    for a in g.legal_moves() {
+        if !g.challengers(&a).is_empty() {
+            continue;
+        }
+        let g1 = g.after(&a);
+        if let Some(b) = g1.legal_moves().into_iter().find(|b| pred(&g1, b)) {
+            return (g.move_text(&a), g1.move_text(&b));
+        }
+    }
+    panic!("no such pair of moves");
 }

@@ -83,3 +83,17 @@ pub async fn first_move(host: &GameHost, game: GameId) -> String {
 pub fn said(fx: &[Effect], needle: &str) -> bool {
     fx.iter().any(|e| format!("{e:?}").contains(needle))
 }
+
+/// Players 1…6 in seats Silver…Red of a game set up from `tests/data/scenarios/<name>.json`.
+pub async fn scenario(host: &GameHost, name: &str) -> GameId {
+    ensure_players(host, 1..=7).await;
+    let path = format!(
+        "{}/tests/data/scenarios/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let json = std::fs::read_to_string(&path).unwrap();
+    host.create_from_position(&[1, 2, 3, 4, 5, 6], &json, None)
+        .await
+        .unwrap()
+        .0
+}
