@@ -582,6 +582,24 @@ impl GameHost {
         Ok((canonical, next.show()))
     }
 
+    /// A move tried by any seated player at any time (`/hexmeros try`): a move of the seat to
+    /// move in the game as it is now, checked by the rules; its canonical text and the game it
+    /// was tried in (to draw it as a preview). Nothing is stored and nobody is told.
+    pub async fn try_move(
+        &self,
+        game: GameId,
+        player: PlayerId,
+        text: &str,
+    ) -> Result<(String, GameState), HostError> {
+        let state = self.state(game).await?;
+        state.seat_of(player).ok_or(Refused::NotSeated)?;
+        if state.holder().is_none() {
+            return Err(Refused::GameOver.into());
+        }
+        let (canonical, _) = state.preview(text)?;
+        Ok((canonical, state))
+    }
+
     /// Run every timer that is due: close challenge windows and ballots, remind, time out turns.
     /// Each timer event is stored like a command (with a version check), so two hosts ticking at
     /// once cannot both act.

@@ -24,7 +24,7 @@ mod votes;
 
 use house::house_rules;
 use info::{admin, board, games, history, notify, score};
-use play::{challenge, check, concede, draw, move_, pass, prefer, resign, takeback};
+use play::{challenge, check, concede, draw, move_, pass, prefer, resign, takeback, try_};
 use rules::rules;
 use start::start;
 use votes::vote;
@@ -301,6 +301,7 @@ impl GameChoice {
     subcommands(
         "start",
         "move_",
+        "try_",
         "pass",
         "takeback",
         "check",

@@ -6,7 +6,9 @@ use poise::serenity_prelude as serenity;
 use hexmeros::games::notation;
 use hexmeros::host::{Actor, ChallengePref, Command, Motion, PlayerId};
 
-use super::super::events::staged_reply;
+use super::super::deliver::title;
+use super::super::events::{picture_reply, staged_reply};
+use super::super::picture;
 use super::autocomplete::{ac_from, ac_to};
 use super::{Context, Error, act, game_for, player, run, seat_named};
 
@@ -34,6 +36,33 @@ pub(super) async fn move_(
     let lines = run(ctx, game, Actor::player(me), cmd).await?;
     let reply = staged_reply(ctx.data(), game, me, lines).await?;
     ctx.send(reply.into_poise()).await?;
+    Ok(())
+}
+
+/// Try a move privately: the board with it, from your side. Nothing is staged or told
+#[poise::command(slash_command, rename = "try")]
+pub(super) async fn try_(
+    ctx: Context<'_>,
+    #[description = "a move of the Token holder's, e.g. Q4-Q8 (yours when it is your turn)"]
+    #[rename = "move"]
+    text: String,
+    #[description = "game number (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = player(ctx).await?;
+    let game = game_for(ctx, game).await?;
+    let data = ctx.data();
+    let (canonical, state) = data.host.try_move(game, me, &text).await?;
+    let mover = state
+        .holder()
+        .map(|s| state.seat_name(s).to_string())
+        .unwrap_or_default();
+    let caption = format!(
+        "{}: if {mover} played **{canonical}** — only tried: nothing is staged, nobody else sees this",
+        title(&state)
+    );
+    let pic = picture::preview(data, me, &state, state.seat_of(me), &canonical).await;
+    ctx.send(picture_reply(caption, pic).into_poise()).await?;
     Ok(())
 }
 
