@@ -565,17 +565,18 @@ async fn on_board(c: &Click<'_>) -> Result<Reply, Error> {
     c.data.limits.picture(c.me)?;
     let state = c.data.host.state(c.game).await?;
     let viewer = state.seat_of(c.me).or(state.holder());
-    board_reply(c.data, &state, viewer).await
+    board_reply(c.data, &state, viewer, c.me).await
 }
 
-/// The board from `viewer`'s side as a private reply, if the picture queue has room (the
-/// caller checks the user's picture rate).
+/// The board from `viewer`'s side as a private reply to `me`, with `me`'s private notes on the
+/// game under it, if the picture queue has room (the caller checks the user's picture rate).
 pub async fn board_reply(
     data: &Data,
     state: &GameState,
     viewer: Option<Seat>,
+    me: PlayerId,
 ) -> Result<Reply, Error> {
-    let caption = match viewer {
+    let mut caption = match viewer {
         Some(s) => format!(
             "{} from {}'s side",
             deliver::title(state),
@@ -583,8 +584,36 @@ pub async fn board_reply(
         ),
         None => deliver::title(state),
     };
+    let notes = data.host.notes(state.id(), me).await?;
+    caption.push_str(&notes_text(&notes));
     let pic = picture::asked_board(data, state, viewer).await?;
     Ok(picture_reply(caption, pic))
+}
+
+/// A player's notes as lines under a private board: the newest that fit in a message beside
+/// the caption (older ones are counted, not shown).
+pub fn notes_text(notes: &[hexmeros::store::Note]) -> String {
+    const ROOM: usize = 1500;
+    if notes.is_empty() {
+        return String::new();
+    }
+    let mut shown: Vec<String> = Vec::new();
+    let mut used = 0;
+    for n in notes.iter().rev() {
+        let line = format!("\n• {} (<t:{}:R>)", n.text, n.at.div_euclid(1000));
+        if used + line.chars().count() > ROOM {
+            break;
+        }
+        used += line.chars().count();
+        shown.push(line);
+    }
+    let hidden = notes.len() - shown.len();
+    let mut out = String::from("\n📝 your notes (only you see them):");
+    if hidden > 0 {
+        out.push_str(&format!("\n• … {hidden} older"));
+    }
+    out.extend(shown.into_iter().rev());
+    out
 }
 
 fn non_empty(lines: Vec<String>, default: &str) -> String {
@@ -675,5 +704,5 @@ async fn reaction(
 /// or when the picture queue is full (a reaction has no private answer to refuse with).
 async fn my_side(data: &Data, state: &GameState, me: PlayerId) -> Option<Reply> {
     data.limits.picture(me).ok()?;
-    board_reply(data, state, state.seat_of(me)).await.ok()
+    board_reply(data, state, state.seat_of(me), me).await.ok()
 }

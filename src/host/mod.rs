@@ -62,7 +62,7 @@ pub use state::{
 
 use crate::games::{GameKind, Seat};
 use crate::store::{
-    EventRow, Finish, GameSummary, GameWrite, NewGame, Rating, Standing, Store, StoreError,
+    EventRow, Finish, GameSummary, GameWrite, NewGame, Note, Rating, Standing, Store, StoreError,
 };
 
 /// Who sends a command. The front end decides `admin` (Discord: Manage Server).
@@ -126,6 +126,9 @@ pub enum Command {
 }
 
 type Slot = Arc<tokio::sync::Mutex<Option<GameState>>>;
+
+/// The most lines of private notes a player keeps on one game.
+pub const NOTES_KEPT: i64 = 20;
 
 /// The most games whose state the host keeps between commands; the least recently used goes
 /// first (it is rebuilt from its log when asked for again).
@@ -580,6 +583,46 @@ impl GameHost {
         }
         let (canonical, next) = state.preview(text)?;
         Ok((canonical, next.show()))
+    }
+
+    /// Add a line to `player`'s private notes on `game` (`/hexmeros note`): only a seated
+    /// player, at most [`NOTES_KEPT`] lines. Their notes, oldest first, come back.
+    pub async fn add_note(
+        &self,
+        game: GameId,
+        player: PlayerId,
+        text: &str,
+    ) -> Result<Vec<Note>, HostError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(Refused::EmptyNote.into());
+        }
+        let state = self.state(game).await?;
+        state.seat_of(player).ok_or(Refused::NotSeated)?;
+        if !self
+            .store
+            .add_note(game, player, text, self.now(), NOTES_KEPT)
+            .await?
+        {
+            return Err(Refused::TooManyNotes(NOTES_KEPT).into());
+        }
+        Ok(self.store.notes(game, player).await?)
+    }
+
+    /// `player`'s private notes on `game`, oldest first (none for someone not seated).
+    pub async fn notes(&self, game: GameId, player: PlayerId) -> Result<Vec<Note>, HostError> {
+        let state = self.state(game).await?;
+        if state.seat_of(player).is_none() {
+            return Ok(Vec::new());
+        }
+        Ok(self.store.notes(game, player).await?)
+    }
+
+    /// Forget `player`'s notes on `game`; how many lines went.
+    pub async fn clear_notes(&self, game: GameId, player: PlayerId) -> Result<u64, HostError> {
+        let state = self.state(game).await?;
+        state.seat_of(player).ok_or(Refused::NotSeated)?;
+        Ok(self.store.clear_notes(game, player).await?)
     }
 
     /// A move tried by any seated player at any time (`/hexmeros try`): a move of the seat to

@@ -180,6 +180,10 @@ pub enum Refused {
     NoWindowToWaitFor,
     #[error("you already asked to pass the Token when the challenge window closes")]
     AlreadyPassingWhenClosed,
+    #[error("a note needs some text")]
+    EmptyNote,
+    #[error("you have {0} notes on this game, the most it keeps: clear them first")]
+    TooManyNotes(i64),
 }
 
 impl Refused {

@@ -6,6 +6,7 @@
 //! follow.
 
 mod lobbies;
+mod notes;
 mod outbox;
 mod ratings;
 
@@ -17,6 +18,7 @@ use sqlx::{Row, SqlitePool};
 use thiserror::Error;
 
 pub use lobbies::{LobbyRow, LobbyWrite};
+pub use notes::Note;
 pub use outbox::{Done, Entry, NewEntry, OutboxStats};
 pub use ratings::{Rating, RatingChange, conservative};
 

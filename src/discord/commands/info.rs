@@ -6,9 +6,9 @@ use poise::serenity_prelude as serenity;
 use serenity::CreateAttachment;
 
 use hexmeros::games::GameKind;
-use hexmeros::host::{AdminAction, Command, PlayerId};
+use hexmeros::host::{AdminAction, Command, NOTES_KEPT, PlayerId};
 
-use super::super::events::board_reply;
+use super::super::events::{board_reply, notes_text};
 use super::super::reply;
 use super::{Context, Error, GameChoice, act, game_for, player, private, seat_named};
 
@@ -30,9 +30,49 @@ pub(super) async fn board(
         Some(c) => Some(seat_named(&state, &c)?),
         None => state.seat_of(me).or(state.holder()),
     };
-    let reply = board_reply(ctx.data(), &state, viewer).await?;
+    let reply = board_reply(ctx.data(), &state, viewer, me).await?;
     ctx.send(reply.into_poise()).await?;
     Ok(())
+}
+
+/// Your private notes on a game: add a line, show them, or clear them (only you see them)
+#[poise::command(slash_command)]
+pub(super) async fn note(
+    ctx: Context<'_>,
+    #[description = "a line to add (none: show your notes)"] text: Option<String>,
+    #[description = "forget all your notes on this game"] clear: Option<bool>,
+    #[description = "game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = player(ctx).await?;
+    let g = game_for(ctx, game).await?;
+    let host = &ctx.data().host;
+    let said = match (text, clear.unwrap_or(false)) {
+        (Some(_), true) => {
+            return Err(reply::refused("give a line to add or clear:True, not both"));
+        }
+        (None, true) => {
+            let gone = host.clear_notes(g, me).await?;
+            format!("game #{g}: your {gone} notes are forgotten")
+        }
+        (Some(t), false) => {
+            let notes = host.add_note(g, me, &t).await?;
+            format!(
+                "game #{g}: noted ({} of {NOTES_KEPT} lines){}",
+                notes.len(),
+                notes_text(&notes)
+            )
+        }
+        (None, false) => {
+            let notes = host.notes(g, me).await?;
+            if notes.is_empty() {
+                format!("game #{g}: you have no notes (add one with /hexmeros note text:…)")
+            } else {
+                format!("game #{g}:{}", notes_text(&notes))
+            }
+        }
+    };
+    private(ctx, said).await
 }
 
 /// The game's record as a file (the replay text `hexmeros import` reads).

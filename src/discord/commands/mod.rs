@@ -23,7 +23,7 @@ mod start;
 mod votes;
 
 use house::house_rules;
-use info::{admin, board, games, history, notify, score};
+use info::{admin, board, games, history, note, notify, score};
 use play::{challenge, check, concede, draw, move_, pass, prefer, resign, takeback, try_};
 use rules::rules;
 use start::start;
@@ -313,6 +313,7 @@ impl GameChoice {
         "vote",
         "board",
         "history",
+        "note",
         "games",
         "rules",
         "notify",
