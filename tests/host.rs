@@ -1612,3 +1612,20 @@ async fn unfinished_games_count_the_games_a_player_sits_in_until_they_end() {
         (0, 1, 1)
     );
 }
+
+/// A Discord user who changed their display name is shown under the new one.
+#[tokio::test]
+async fn a_player_seen_again_under_a_new_name_is_renamed() {
+    let e = env().await;
+    e.host.ensure_player(1 << 40, "Ana").await.unwrap();
+    e.host.ensure_player(1 << 40, "Ana").await.unwrap();
+    assert_eq!(
+        e.host.player_name(1 << 40).await.unwrap().as_deref(),
+        Some("Ana")
+    );
+    e.host.ensure_player(1 << 40, "Ana B.").await.unwrap();
+    assert_eq!(
+        e.host.player_name(1 << 40).await.unwrap().as_deref(),
+        Some("Ana B.")
+    );
+}

@@ -23,9 +23,15 @@ pub fn bot_level(player: PlayerId) -> Option<Level> {
 }
 
 impl GameHost {
-    /// Make sure a player with a known id (a Discord user) exists, named `name`.
+    /// Make sure a player with a known id (a Discord user) exists, named `name` (renamed when
+    /// their name changed since: pictures and tables show it).
     pub async fn ensure_player(&self, id: PlayerId, name: &str) -> Result<(), HostError> {
-        Ok(self.store.ensure_player(id, name, self.now()).await?)
+        // Read first: most calls find the name unchanged and write nothing.
+        match self.store.player_name(id).await? {
+            Some(known) if known == name => Ok(()),
+            Some(_) => Ok(self.store.rename_player(id, name).await?),
+            None => Ok(self.store.ensure_player(id, name, self.now()).await?),
+        }
     }
 
     /// The player id of the bot of `level` (created on first use as "Bot (level)"). Seat it

@@ -246,6 +246,16 @@ impl Store {
         )
     }
 
+    /// A player's name as it is now (a Discord user who changed their display name).
+    pub async fn rename_player(&self, id: i64, name: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE players SET name = $1 WHERE id = $2")
+            .bind(name)
+            .bind(id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
     pub async fn player_name(&self, id: i64) -> Result<Option<String>, StoreError> {
         Ok(sqlx::query_scalar("SELECT name FROM players WHERE id = $1")
             .bind(id)
