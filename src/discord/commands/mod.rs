@@ -109,8 +109,11 @@ pub async fn acknowledge(ctx: Context<'_>) {
     }
     if let poise::Context::Application(a) = ctx {
         let public = PUBLIC.iter().any(|p| p == name);
-        if let Err(e) = a.defer_response(!public).await {
-            tracing::warn!(user = ctx.author().id.get(), error = %e, "cannot acknowledge a command");
+        match a.defer_response(!public).await {
+            Ok(()) => activity::command_acknowledged(ctx).await,
+            Err(e) => {
+                tracing::warn!(user = ctx.author().id.get(), error = %e, "cannot acknowledge a command")
+            }
         }
     }
 }
