@@ -218,3 +218,34 @@ async fn a_game_and_a_failed_request_show_in_the_metrics() {
     );
     drop(bot);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bots_search_is_timed() {
+    let fake = F::start().await;
+    let addr = format!("127.0.0.1:{}", free_port());
+    let bot = Bot::start_with(&fake, None, &[("HEXMEROS_METRICS", &addr)]).await;
+    let opts = json!([
+        user_opt("p1", u(1)),
+        json!({"type": 4, "name": "game", "value": 1}),
+        json!({"type": 4, "name": "bots", "value": 1}),
+        json!({"type": 4, "name": "level", "value": 0})
+    ]);
+    hx(&fake, u(1), F::CHANNEL_ID, "start", opts).await;
+    let thread = fake.threads()[0].0;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let mv = AnyGame::new(GameKind::HexDame, None, None)
+        .unwrap()
+        .legal_moves()[0]
+        .clone();
+    let after = fake.messages(thread).len();
+    let opts = json!([str_opt("from", &mv), bool_opt("pass", true)]);
+    let r = hx(&fake, u(1), thread, "move", opts).await;
+    assert!(!content(&r).starts_with("⚠️"), "{mv}: {r:?}");
+    // The bot moved: the person has the Token again.
+    wait_message(&fake, thread, after, "you have the Token").await;
+    wait_metrics(&addr, "the bot's search", |t| {
+        at_least(t, "hexmeros_bot_think_seconds_count", &[], 1.0)
+    })
+    .await;
+    drop(bot);
+}
