@@ -109,11 +109,10 @@ pub async fn acknowledge(ctx: Context<'_>) {
     }
     if let poise::Context::Application(a) = ctx {
         let public = PUBLIC.iter().any(|p| p == name);
-        match a.defer_response(!public).await {
-            Ok(()) => activity::command_acknowledged(ctx).await,
-            Err(e) => {
-                tracing::warn!(user = ctx.author().id.get(), error = %e, "cannot acknowledge a command")
-            }
+        if let Err(e) = a.defer_response(!public).await {
+            tracing::warn!(user = ctx.author().id.get(), error = %e, "cannot acknowledge a command");
+        } else {
+            activity::command_acknowledged(ctx).await;
         }
     }
 }
