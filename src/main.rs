@@ -27,6 +27,10 @@ enum Command {
         /// The database; default: $DATABASE_URL, else sqlite://hexmeros.db.
         #[arg(long, value_name = "URL")]
         db: Option<String>,
+        /// Serve Prometheus metrics at http://ADDR/metrics (an IP:PORT, as 127.0.0.1:9100);
+        /// default: $HEXMEROS_METRICS, else none.
+        #[arg(long, value_name = "ADDR")]
+        metrics: Option<String>,
     },
     /// Rules engines: start positions, legal moves, playing moves, perft, board pictures.
     #[command(subcommand)]
@@ -154,9 +158,9 @@ fn init_logging() {
 fn run_host(cmd: Command) -> anyhow::Result<String> {
     runtime()?.block_on(async move {
         match cmd {
-            Command::Serve { db } => {
+            Command::Serve { db, metrics } => {
                 init_logging();
-                discord::serve_from_env(db).await?;
+                discord::serve_from_env(db, metrics).await?;
                 Ok(String::new())
             }
             Command::Local {

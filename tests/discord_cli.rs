@@ -53,8 +53,14 @@ fn serve(vars: &[(&str, &str)], dir: &Path) -> Command {
 /// Refused before anything starts: exit 2 within the deadline, one line naming `var`, no
 /// database created.
 fn assert_refused(vars: &[(&str, &str)], var: &str) {
+    assert_refused_saying(&[], vars, &format!("{var} must be"));
+}
+
+/// `serve` with more `args` refused as `assert_refused` says, its one line starting with
+/// `error: ` and `start`.
+fn assert_refused_saying(args: &[&str], vars: &[(&str, &str)], start: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = serve(vars, dir.path()).spawn().unwrap();
+    let mut child = serve(vars, dir.path()).args(args).spawn().unwrap();
     let deadline = Instant::now() + Duration::from_secs(20);
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
@@ -69,7 +75,7 @@ fn assert_refused(vars: &[(&str, &str)], var: &str) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{vars:?}: {err}");
     assert!(
-        err.starts_with(&format!("error: {var} must be")),
+        err.starts_with(&format!("error: {start}")),
         "{vars:?}: {err}"
     );
     assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
@@ -133,4 +139,34 @@ fn serve_refuses_an_api_base_off_this_machine() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(dir.path().join("t.db").exists(), "not started: {err}");
     assert!(!err.contains("must be"), "{err}");
+}
+
+#[test]
+fn serve_with_a_bad_metrics_address_names_it() {
+    for bad in ["9100", "localhost:9100", "127.0.0.1", "127.0.0.1:port"] {
+        assert_refused(&[("HEXMEROS_METRICS", bad)], "HEXMEROS_METRICS");
+        assert_refused_saying(&["--metrics", bad], &[], "--metrics must be");
+    }
+    // The flag goes before the variable: a good variable does not save a bad flag.
+    assert_refused_saying(
+        &["--metrics", "nowhere"],
+        &[("HEXMEROS_METRICS", "127.0.0.1:0")],
+        "--metrics must be",
+    );
+}
+
+#[test]
+fn serve_stops_when_the_metrics_port_is_taken() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    assert_refused_saying(
+        &[],
+        &[("HEXMEROS_METRICS", &addr)],
+        &format!("HEXMEROS_METRICS: cannot serve metrics on {addr}"),
+    );
+    assert_refused_saying(
+        &["--metrics", &addr],
+        &[],
+        &format!("--metrics: cannot serve metrics on {addr}"),
+    );
 }

@@ -10,10 +10,13 @@
 //! Slash commands are timed by poise's `pre_command` hook, which stores an [`Invocation`] in
 //! the command's invocation data; gateway events by [`Event::run`], which also opens a span that
 //! names the game, user and action, so every warning logged while handling the event says whose.
+//!
+//! The same line counts in the metrics (`hexmeros_commands_total`, `hexmeros_command_seconds`),
+//! and the acknowledgement of an interaction times its first callback (see [`acknowledged`]).
 
 use std::cell::Cell;
 use std::future::Future;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use poise::serenity_prelude as serenity;
 use serenity::{FullEvent, Interaction, ReactionType};
@@ -21,7 +24,7 @@ use tracing::Instrument as _;
 
 use hexmeros::host::GameId;
 
-use super::{Context, Error, reply};
+use super::{Context, Error, deliver, reply};
 
 /// How an interaction ended. Ordered: the worst outcome noted while handling one wins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -31,13 +34,19 @@ pub enum Outcome {
     Error,
 }
 
-impl std::fmt::Display for Outcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+impl Outcome {
+    fn label(self) -> &'static str {
+        match self {
             Outcome::Ok => "ok",
             Outcome::Refused => "refused",
             Outcome::Error => "error",
-        })
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
     }
 }
 
@@ -45,11 +54,26 @@ tokio::task_local! {
     /// The outcome of the gateway event being handled: the component handler turns its errors
     /// into replies, so the outcome is noted here rather than returned.
     static OUTCOME: Cell<Outcome>;
+    /// When the gateway event being handled arrived.
+    static ARRIVED: Instant;
 }
 
 /// Note `outcome` for the event being handled (no-op outside [`Event::run`]).
 pub fn note(outcome: Outcome) {
     let _ = OUTCOME.try_with(|o| o.set(o.get().max(outcome)));
+}
+
+/// The component interaction or reaction being handled (inside [`Event::run`]) was
+/// acknowledged: its first callback's time, from its arrival, goes to the metrics.
+pub fn acknowledged() {
+    let _ = ARRIVED.try_with(|t| super::metrics::first_callback(t.elapsed()));
+}
+
+/// A slash command was acknowledged (its deferred answer sent): `acknowledged` for commands.
+pub async fn command_acknowledged(ctx: Context<'_>) {
+    if let Some(i) = ctx.invocation_data::<Invocation>().await {
+        super::metrics::first_callback(i.start.elapsed());
+    }
 }
 
 /// The log line of a finished interaction.
@@ -59,17 +83,14 @@ fn finished(
     user: u64,
     action: &str,
     outcome: Outcome,
-    ms: Option<u64>,
+    took: Option<Duration>,
 ) {
+    let ms = took.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX));
     match outcome {
         Outcome::Ok => tracing::debug!(game, user, action, %outcome, ms, "{kind}"),
         Outcome::Refused => tracing::info!(game, user, action, %outcome, ms, "{kind}"),
         Outcome::Error => tracing::error!(game, user, action, %outcome, ms, "{kind}"),
     }
-}
-
-fn millis(start: Instant) -> u64 {
-    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
 /// What is known of a slash command while it runs.
@@ -99,11 +120,11 @@ pub async fn note_game(ctx: Context<'_>, game: GameId) {
     }
 }
 
-/// The game (if known) and the milliseconds since the command started (if it got that far:
-/// a command refused by poise's permission check never starts).
-async fn invocation(ctx: Context<'_>) -> (Option<GameId>, Option<u64>) {
+/// The game (if known) and the time since the command started (if it got that far: a command
+/// refused by poise's permission check never starts).
+async fn invocation(ctx: Context<'_>) -> (Option<GameId>, Option<Duration>) {
     match ctx.invocation_data::<Invocation>().await {
-        Some(i) => (i.game, Some(millis(i.start))),
+        Some(i) => (i.game, Some(i.start.elapsed())),
         None => (None, None),
     }
 }
@@ -121,9 +142,17 @@ pub async fn command_span(ctx: Context<'_>) -> tracing::Span {
 
 /// Log the command's line.
 pub async fn command_finished(ctx: Context<'_>, outcome: Outcome) {
-    let (game, ms) = invocation(ctx).await;
+    let (game, took) = invocation(ctx).await;
     let action = &ctx.command().qualified_name;
-    finished("command", game, ctx.author().id.get(), action, outcome, ms);
+    finished(
+        "command",
+        game,
+        ctx.author().id.get(),
+        action,
+        outcome,
+        took,
+    );
+    super::metrics::command("command", action, outcome.label(), took);
 }
 
 /// A gateway event that is logged: a component interaction or a reaction by a user.
@@ -132,6 +161,10 @@ pub struct Event {
     game: Option<GameId>,
     user: u64,
     action: String,
+    /// Whether `action` is one of the bot's own (a control's action, a reaction it acts on):
+    /// anything else is counted in the metrics as `other`, so that strangers' emoji do not each
+    /// make a series.
+    known: bool,
 }
 
 impl Event {
@@ -153,6 +186,7 @@ impl Event {
                     game,
                     user: ci.user.id.get(),
                     action: parts.next().unwrap_or("?").to_string(),
+                    known: super::ids::ComponentId::decode(&ci.data.custom_id).is_ok(),
                 })
             }
             FullEvent::ReactionAdd { add_reaction: r } => {
@@ -161,11 +195,14 @@ impl Event {
                     ReactionType::Unicode(s) => s.clone(),
                     _ => "custom".to_string(),
                 };
+                let known =
+                    [deliver::PASS, deliver::TAKE_BACK, deliver::MY_SIDE].contains(&&*emoji);
                 Some(Event {
                     kind: "reaction",
                     game: None,
                     user: user.get(),
                     action: emoji,
+                    known,
                 })
             }
             _ => None,
@@ -188,21 +225,24 @@ impl Event {
             (result, OUTCOME.with(Cell::get))
         };
         let (result, noted) = OUTCOME
-            .scope(Cell::new(Outcome::Ok), handled)
+            .scope(Cell::new(Outcome::Ok), ARRIVED.scope(start, handled))
             .instrument(span.clone())
             .await;
         let outcome = match result {
             Ok(()) => noted,
             Err(e) => span.in_scope(|| reply::report(&e).0).max(noted),
         };
+        let took = start.elapsed();
         finished(
             self.kind,
             self.game,
             self.user,
             &self.action,
             outcome,
-            Some(millis(start)),
+            Some(took),
         );
+        let action = if self.known { &self.action } else { "other" };
+        super::metrics::command(self.kind, action, outcome.label(), Some(took));
         Ok(())
     }
 }

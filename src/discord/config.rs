@@ -73,6 +73,17 @@ pub fn lock_finished(raw: &str) -> anyhow::Result<bool> {
     }
 }
 
+/// `HEXMEROS_METRICS` (or `--metrics`, named by `name`): where `serve` answers Prometheus'
+/// scrapes, an `IP:PORT` (`127.0.0.1:9100`, `[::1]:9100`, `0.0.0.0:9100` for every interface).
+pub fn metrics_addr(name: &str, raw: &str) -> anyhow::Result<std::net::SocketAddr> {
+    raw.parse::<std::net::SocketAddr>().map_err(|_| {
+        anyhow::anyhow!(
+            "{name} must be the IP:PORT address to serve Prometheus metrics on, as \
+             127.0.0.1:9100 or [::1]:9100, not {raw:?}; leave it unset to serve none"
+        )
+    })
+}
+
 /// A rate: at most `count` in any `per` (all of them at once, then one every `per / count`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rate {
@@ -318,6 +329,29 @@ mod tests {
                 err.starts_with("HEXMEROS_LOCK_FINISHED must be"),
                 "{bad} accepted"
             );
+        }
+    }
+
+    #[test]
+    fn the_metrics_address_is_an_ip_and_port() {
+        let addr = |raw| metrics_addr("HEXMEROS_METRICS", raw).ok();
+        assert_eq!(addr("127.0.0.1:9100"), "127.0.0.1:9100".parse().ok());
+        assert_eq!(addr("[::1]:9100"), "[::1]:9100".parse().ok());
+        assert_eq!(addr("0.0.0.0:80"), "0.0.0.0:80".parse().ok());
+        for bad in [
+            "9100",
+            "localhost:9100",
+            "127.0.0.1",
+            "127.0.0.1:x",
+            "1.2.3.4:70000",
+            "",
+        ] {
+            let err = metrics_addr("--metrics", bad)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(err.starts_with("--metrics must be"), "{bad} accepted");
+            assert!(err.contains(&format!("{bad:?}")), "{err}");
         }
     }
 

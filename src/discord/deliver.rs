@@ -171,6 +171,7 @@ where
         match result {
             Ok(v) => return Ok(v),
             Err(e) => {
+                super::metrics::discord_error(&e);
                 let wait = match http_status(&e) {
                     Some((429, _)) => pause.max(Duration::from_secs(1)),
                     Some((500..=599, _)) => pause,

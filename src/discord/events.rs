@@ -234,6 +234,7 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
         ci.create_response(http, ack.clone())
     })
     .await?;
+    super::activity::acknowledged();
     let reply = match click(http, data, ci).await {
         Ok(r) => r,
         Err(e) => Reply::text(super::reply::error_text(&e)),

@@ -18,6 +18,7 @@ mod ids;
 mod limits;
 mod links;
 mod lobby;
+mod metrics;
 mod outbox;
 mod pace;
 mod panel;
@@ -75,7 +76,8 @@ DISCORD_TOKEN=<token>. See .env.example and the README's Discord section; \
 `hexmeros local` plays on the terminal without a token";
 
 /// Read `.env` and the environment, open the database, and run the bot until it stops.
-pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
+/// `metrics`: the `--metrics` address, which goes before `HEXMEROS_METRICS`.
+pub async fn serve_from_env(db: Option<String>, metrics: Option<String>) -> anyhow::Result<()> {
     // A missing .env is fine: the variables may come from the environment.
     let _ = dotenvy::dotenv();
     let var = |name: &str| {
@@ -112,6 +114,16 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
             })?;
         deliver::set_request_timeout(Duration::from_millis(ms));
     }
+    let metrics = match metrics {
+        Some(m) => Some(("--metrics", config::metrics_addr("--metrics", m.trim())?)),
+        None => var("HEXMEROS_METRICS")
+            .map(|m| config::metrics_addr("HEXMEROS_METRICS", &m))
+            .transpose()?
+            .map(|a| ("HEXMEROS_METRICS", a)),
+    };
+    if let Some((name, addr)) = metrics {
+        metrics::install(name, addr)?;
+    }
     let url = db
         .or_else(|| var("DATABASE_URL"))
         .unwrap_or_else(|| hexmeros::store::DEFAULT_DATABASE_URL.to_string());
@@ -129,11 +141,15 @@ pub async fn serve_from_env(db: Option<String>) -> anyhow::Result<()> {
             .map_err(|_| anyhow::anyhow!("HEXMEROS_TICK_MS must be milliseconds, not {t:?}"))?,
         None => 30_000,
     };
+    let host = Arc::new(GameHost::new(store, clock).with_outbox());
+    if metrics.is_some() {
+        tokio::spawn(metrics::gauges(host.clone()));
+    }
     let config = Config {
         token,
         api_base,
         dev_guild,
-        host: Arc::new(GameHost::new(store, clock).with_outbox()),
+        host,
         tick_every: Duration::from_millis(tick_ms.max(10)),
         lobby_hours,
         limits,

@@ -240,10 +240,13 @@ impl Deliverer {
             Err(e) => Ok(Outcome::Dropped(format!("unreadable entry: {e}"))),
         };
         let done = match result {
-            Ok(Outcome::Sent(message)) => Done {
-                message: message.map(|m| m.get() as i64),
-                outcome: "sent".into(),
-            },
+            Ok(Outcome::Sent(message)) => {
+                super::metrics::delivered(entry.priority, data.host.now() - entry.created_at);
+                Done {
+                    message: message.map(|m| m.get() as i64),
+                    outcome: "sent".into(),
+                }
+            }
             Ok(Outcome::Dropped(why)) => {
                 tracing::info!(
                     entry = entry.id,

@@ -30,7 +30,13 @@ async fn draw_in(
     opts: ViewOptions,
 ) -> Picture {
     let game = state.clone();
-    let drawn = background::run(Work::Pictures, move || game.render(&opts)).await;
+    let drawn = background::run(Work::Pictures, move || {
+        let drawing = std::time::Instant::now();
+        let png = game.render(&opts);
+        super::metrics::rendered(drawing.elapsed());
+        png
+    })
+    .await;
     drop(slot);
     match drawn {
         Ok(Ok(png)) => Picture::Png(png),

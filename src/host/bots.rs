@@ -167,7 +167,10 @@ impl GameHost {
             deadline: Some(Instant::now() + think_time(level)),
         };
         let chosen = crate::background::run(crate::background::Work::Bots, move || {
-            ai::choose_respecting(&game, &declarers, level, seed, limits).map(|c| c.text)
+            let thinking = std::time::Instant::now();
+            let chosen = ai::choose_respecting(&game, &declarers, level, seed, limits);
+            metrics::histogram!("hexmeros_bot_think_seconds").record(thinking.elapsed());
+            chosen.map(|c| c.text)
         })
         .await
         .map_err(|e| HostError::Internal(format!("the bot stopped thinking: {e}")))?;

@@ -232,6 +232,11 @@ impl GameHost {
         self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
+    /// How many games are unfinished (house rules, playing or paused).
+    pub async fn active_games(&self) -> Result<u64, HostError> {
+        Ok(self.store.active_games().await?.max(0) as u64)
+    }
+
     /// Start a game: one seat per player in seat order (HexiMeros: Silver first).
     pub async fn create(
         &self,
@@ -479,7 +484,10 @@ impl GameHost {
             finish,
             outbox,
         };
-        match self.store.append(&w).await {
+        let writing = std::time::Instant::now();
+        let written = self.store.append(&w).await;
+        metrics::histogram!("hexmeros_commit_seconds").record(writing.elapsed());
+        match written {
             Ok(()) => {
                 *state = next;
                 Ok(fx)

@@ -501,6 +501,14 @@ impl Store {
         Ok(row.try_get(0)?)
     }
 
+    /// How many games are unfinished (house rules, playing or paused).
+    pub async fn active_games(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT COUNT(*) FROM games WHERE status IN (10, 20, 30)")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get(0)?)
+    }
+
     /// Every game, newest first.
     pub async fn all_games(&self) -> Result<Vec<GameSummary>, StoreError> {
         let rows =

@@ -111,6 +111,8 @@ pub async fn acknowledge(ctx: Context<'_>) {
         let public = PUBLIC.iter().any(|p| p == name);
         if let Err(e) = a.defer_response(!public).await {
             tracing::warn!(user = ctx.author().id.get(), error = %e, "cannot acknowledge a command");
+        } else {
+            activity::command_acknowledged(ctx).await;
         }
     }
 }

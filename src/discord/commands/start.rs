@@ -48,6 +48,7 @@ pub(super) async fn start(
     } else {
         ctx.defer().await?;
     }
+    crate::discord::activity::command_acknowledged(ctx).await;
     // Rates and the active-games limit (issue 17), before anything is stored.
     super::admit_start(ctx, bots).await?;
     let data = ctx.data();
