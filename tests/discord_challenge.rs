@@ -19,20 +19,6 @@ use serde_json::json;
 
 use bot::*;
 
-/// A click by `user` on control `id` of message `msg`: its private answer.
-async fn click(fake: &F, user: u64, channel: u64, msg: u64, id: &str) -> Sent {
-    let i = fake.button(user, channel, msg, id).await;
-    acked(fake, &i).await;
-    let r = followup(fake, &i).await;
-    assert!(is_private(&r), "{r:?}");
-    r
-}
-
-fn assert_refused(s: &Sent, words: &str) {
-    let text = content(s);
-    assert!(text.starts_with("⚠️") && text.contains(words), "{s:?}");
-}
-
 fn assert_pings(m: &Sent, user: u64) {
     assert!(content(m).starts_with(&format!("<@{user}>")), "{m:?}");
     let mentions = &m.json.as_ref().unwrap()["allowed_mentions"]["users"];

@@ -184,22 +184,6 @@ async fn slash(fake: &F, user: u64, channel: u64, name: &str, options: Value) ->
     followup(fake, &i).await
 }
 
-/// A click on control `id` of message `msg`, acknowledged in time: the private reply.
-async fn click(fake: &F, user: u64, channel: u64, msg: u64, id: &str) -> Sent {
-    let i = fake.button(user, channel, msg, id).await;
-    acked(fake, &i).await;
-    let r = followup(fake, &i).await;
-    assert!(is_private(&r), "{r:?}");
-    r
-}
-
-/// A refusal: private, with a warning and the given words.
-fn assert_refused(s: &Sent, words: &str) {
-    let text = content(s);
-    assert!(text.starts_with("⚠️") && text.contains(words), "{s:?}");
-    assert!(is_private(s), "{s:?}");
-}
-
 /// Stage and pass `mv` in one command; returns the posted board.
 async fn play(fake: &F, user: u64, thread: u64, mv: &str) -> Sent {
     let before = fake.messages(thread).len();

@@ -27,47 +27,8 @@ const RECONNECT: Duration = Duration::from_secs(40);
 
 /// A two-player HexDame game between users 1 (White, to move) and 2: its id and thread.
 async fn hexdame(fake: &F) -> (i64, u64) {
-    let opts = json!([
-        user_opt("p1", u(1)),
-        user_opt("p2", u(2)),
-        {"type": 4, "name": "game", "value": 1}
-    ]);
-    let reply = hx(fake, u(1), F::CHANNEL_ID, "start", opts).await;
-    let text = content(&reply);
-    // User 2 consents by joining the lobby; the Join starts the game.
-    let lobby: i64 = text
-        .split("lobby #")
-        .nth(1)
-        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no lobby in {text:?}"));
-    let join = format!("{lobby}:ljoin:0");
-    let deadline = tokio::time::Instant::now() + T;
-    let lobby_msg = loop {
-        if let Some(m) = fake.messages(F::CHANNEL_ID).into_iter().find(|m| {
-            m.json
-                .as_ref()
-                .is_some_and(|j| custom_ids(j).contains(&join))
-        }) {
-            break m;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "no lobby message");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
-    let i = fake
-        .button(u(2), F::CHANNEL_ID, message_id(&lobby_msg), &join)
-        .await;
-    acked(fake, &i).await;
-    let text = content(&followup(fake, &i).await);
-    let id: i64 = text
-        .split_once(" started")
-        .and_then(|(before, _)| before.rsplit('#').next()?.parse().ok())
-        .unwrap_or_else(|| panic!("no game number in {text:?}"));
-    let (thread, _, _) = fake
-        .threads()
-        .into_iter()
-        .find(|(_, _, name)| name.ends_with(&format!("#{id}")))
-        .unwrap();
+    let game = json!({"type": 4, "name": "game", "value": 1});
+    let (id, thread) = start_game(fake, &[u(1), u(2)], vec![game]).await;
     wait_message(fake, thread, 0, "you have the Token").await;
     (id, thread)
 }

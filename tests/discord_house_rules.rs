@@ -46,31 +46,6 @@ async fn step(fake: &F, i: &Interaction) -> Sent {
     s
 }
 
-/// The select menu's custom id and its options as (label, value, marked as the default).
-fn menu(s: &Sent) -> (String, Vec<(String, String, bool)>) {
-    let body = s.json.as_ref().unwrap();
-    for row in body["components"].as_array().unwrap() {
-        for c in row["components"].as_array().unwrap() {
-            if c["type"] == 3 {
-                let options = c["options"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|o| {
-                        (
-                            o["label"].as_str().unwrap().to_string(),
-                            o["value"].as_str().unwrap().to_string(),
-                            o["default"] == true,
-                        )
-                    })
-                    .collect();
-                return (c["custom_id"].as_str().unwrap().to_string(), options);
-            }
-        }
-    }
-    panic!("no select menu in {body}");
-}
-
 fn assert_refused(s: &Sent, sentence: &str) {
     assert_eq!(content(s), format!("⚠️ {sentence}"), "{s:?}");
 }
@@ -89,7 +64,7 @@ async fn a_house_rule_proposed_from_the_menu_opens_a_ballot_the_first_pass_close
         content(&rules).contains("**House rules** of game #"),
         "{rules:?}"
     );
-    let (rule_id, options) = menu(&rules);
+    let (rule_id, options) = select_menu(&rules);
     assert!(rule_id.len() <= 100);
     let labels: Vec<&str> = options.iter().map(|o| o.0.as_str()).collect();
     assert_eq!(
@@ -115,7 +90,7 @@ async fn a_house_rule_proposed_from_the_menu_opens_a_ballot_the_first_pass_close
         content(&values).contains("**King move limit**"),
         "{values:?}"
     );
-    let (value_id, options) = menu(&values);
+    let (value_id, options) = select_menu(&values);
     assert_eq!(
         options[0],
         ("none · now".to_string(), "null".to_string(), true)

@@ -14,12 +14,6 @@ use serde_json::json;
 
 use bot::*;
 
-fn assert_refused(s: &Sent, words: &str) {
-    let text = content(s);
-    assert!(text.starts_with("⚠️") && text.contains(words), "{text}");
-    assert!(is_private(s), "{s:?}");
-}
-
 fn private_text(s: &Sent) -> String {
     assert!(is_private(s), "{s:?}");
     content(s)

@@ -76,26 +76,8 @@ async fn step(fake: &F, i: &Interaction) -> Sent {
 
 /// The select menu's custom id and its options as (label, value).
 fn menu(s: &Sent) -> (String, Vec<(String, String)>) {
-    let body = s.json.as_ref().unwrap();
-    for row in body["components"].as_array().unwrap() {
-        for c in row["components"].as_array().unwrap() {
-            if c["type"] == 3 {
-                let options = c["options"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|o| {
-                        (
-                            o["label"].as_str().unwrap().to_string(),
-                            o["value"].as_str().unwrap().to_string(),
-                        )
-                    })
-                    .collect();
-                return (c["custom_id"].as_str().unwrap().to_string(), options);
-            }
-        }
-    }
-    panic!("no select menu in {body}");
+    let (id, options) = select_menu(s);
+    (id, options.into_iter().map(|(l, v, _)| (l, v)).collect())
 }
 
 /// The custom id of the button labelled `label`, if there is one and it is enabled.

@@ -15,10 +15,9 @@ use serde_json::json;
 
 use bot::*;
 
-fn assert_refused(s: &Sent, words: &str) {
-    let text = content(s);
-    assert!(text.starts_with("⚠️") && text.contains(words), "{text}");
-    assert!(is_private(s), "{s:?}");
+/// A refusal ([`bot::assert_refused`]) that carries no picture.
+fn refused_without_picture(s: &Sent, words: &str) {
+    assert_refused(s, words);
     assert!(s.files.is_empty(), "a refusal carries no picture");
 }
 
@@ -58,7 +57,7 @@ async fn a_tried_move_is_a_private_picture_and_changes_nothing() {
 
     // Wrong: a stranger, a move that is not legal here, a game that is not there.
     let r = hx(&fake, u(9), thread, "try", json!([str_opt("move", &white)])).await;
-    assert_refused(&r, "you are not playing in this game");
+    refused_without_picture(&r, "you are not playing in this game");
     let r = hx(
         &fake,
         u(2),
@@ -67,7 +66,7 @@ async fn a_tried_move_is_a_private_picture_and_changes_nothing() {
         json!([str_opt("move", "a1-a9")]),
     )
     .await;
-    assert_refused(&r, "a1-a9");
+    refused_without_picture(&r, "a1-a9");
     let r = hx(
         &fake,
         u(2),
@@ -76,7 +75,7 @@ async fn a_tried_move_is_a_private_picture_and_changes_nothing() {
         json!([str_opt("move", &white), int_opt("game", 999)]),
     )
     .await;
-    assert_refused(&r, "there is no game #999");
+    refused_without_picture(&r, "there is no game #999");
 
     // Nothing was staged or stored, and the thread heard nothing.
     let after = bot.state(game).await;

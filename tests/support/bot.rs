@@ -428,3 +428,45 @@ pub fn heximeros_pair(pred: impl Fn(&HexiMeros, &HMove) -> bool) -> (String, Str
     }
     panic!("no such pair of moves");
 }
+
+/// The first select menu of a message: its custom id and its options as (label, value, marked
+/// as the default).
+pub fn select_menu(s: &Sent) -> (String, Vec<(String, String, bool)>) {
+    let body = s.json.as_ref().unwrap();
+    for row in body["components"].as_array().unwrap() {
+        for c in row["components"].as_array().unwrap() {
+            if c["type"] == 3 {
+                let options = c["options"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|o| {
+                        (
+                            o["label"].as_str().unwrap().to_string(),
+                            o["value"].as_str().unwrap().to_string(),
+                            o["default"] == true,
+                        )
+                    })
+                    .collect();
+                return (c["custom_id"].as_str().unwrap().to_string(), options);
+            }
+        }
+    }
+    panic!("no select menu in {body}");
+}
+
+/// A click by `user` on control `id` of message `msg`, acknowledged in time: its private reply.
+pub async fn click(fake: &F, user: u64, channel: u64, msg: u64, id: &str) -> Sent {
+    let i = fake.button(user, channel, msg, id).await;
+    acked(fake, &i).await;
+    let r = followup(fake, &i).await;
+    assert!(is_private(&r), "{r:?}");
+    r
+}
+
+/// A refusal: private, with a warning and the given words.
+pub fn assert_refused(s: &Sent, words: &str) {
+    let text = content(s);
+    assert!(text.starts_with("⚠️") && text.contains(words), "{s:?}");
+    assert!(is_private(s), "{s:?}");
+}
