@@ -76,6 +76,9 @@ async fn a_house_rule_proposed_from_the_menu_opens_a_ballot_the_first_pass_close
             "Turn timer (hours) · now: 24",
             "Ballot length (hours) · now: 24",
             "Reminders · now: on",
+            "Time bank (hours) · now: 0",
+            "Bank added per move (hours) · now: 0",
+            "Away allowance (hours) · now: 168",
         ]
     );
     let menu_msg = message_id(&rules);

@@ -137,3 +137,40 @@ async fn a_bot_seat_moves_after_the_person() {
     let text = String::from_utf8(run.wait_with_output().unwrap().stdout).unwrap();
     assert!(text.contains("error: unknown level \"genius\""), "{text}");
 }
+
+/// Local mode's `away` and `back`: a player's clock stops in their games, the table hears of it,
+/// and a bad duration is a clear error.
+#[tokio::test]
+async fn a_local_player_goes_away_and_comes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("local.db").display());
+    let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .args(["local", "--db", &url])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(
+        run.stdin.as_ref().unwrap(),
+        "new hexdame ann bob\nbob: away 2d visiting family\nbob: away soon\nbob: back\nquit"
+    )
+    .unwrap();
+    let text = String::from_utf8(run.wait_with_output().unwrap().stdout).unwrap();
+    assert!(text.contains("#1 hexdame: away"), "{text}");
+    assert!(text.contains("is away until"), "{text}");
+    assert!(text.contains("(visiting family)"), "{text}");
+    assert!(
+        text.contains("error: \"soon\" is not a length of time"),
+        "{text}"
+    );
+    assert!(text.contains("#1 hexdame: back"), "{text}");
+    assert!(text.contains("is back"), "{text}");
+    let host = GameHost::new(
+        Store::open(&url).await.unwrap(),
+        std::sync::Arc::new(SystemClock),
+    );
+    let st = host.state(1).await.unwrap();
+    assert!(st.away(hexmeros::games::Seat(1)).is_none());
+    assert_eq!(st.version(), 2, "away, then back");
+}

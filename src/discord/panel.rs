@@ -112,9 +112,11 @@ async fn words(data: &Data, state: &GameState) -> String {
             state.seat_name(t.seat),
             stamp(t.since)
         );
+        let away = p.seats.iter().any(|s| s.seat == t.seat && s.away.is_some());
         match t.due {
-            Some(due) => line.push_str(&format!("; the turn timer runs out {}", stamp(due))),
+            Some(due) => line.push_str(&format!("; their time runs out {}", stamp(due))),
             None if p.paused => line.push_str("; the clock is stopped"),
+            None if away => line.push_str("; their clock is stopped while they are away"),
             None => line.push_str("; no turn timer"),
         }
         lines.push(line);
@@ -171,7 +173,41 @@ async fn seat_line(data: &Data, s: &PanelSeat, p: &Panel) -> String {
     if let Some(n) = s.points {
         line.push_str(&format!(" · {n} pts"));
     }
+    if s.standing == SeatStanding::In {
+        if let Some(bank) = s.bank {
+            line.push_str(&format!(" · bank {}", duration(bank)));
+        }
+        if let Some(a) = &s.away {
+            line.push_str(&format!(" · 💤 away until {}", stamp(a.until)));
+            if let Some(r) = &a.reason {
+                line.push_str(&format!(" ({r})"));
+            }
+        }
+    }
     line
+}
+
+/// A length of time in days, hours and minutes, the largest two that are not zero
+/// (`2 d 4 h`, `5 h 30 min`, `0 min`).
+pub(super) fn duration(ms: i64) -> String {
+    let minutes = ms.max(0) / 60_000;
+    let parts = [
+        (minutes / 1440, "d"),
+        (minutes / 60 % 24, "h"),
+        (minutes % 60, "min"),
+    ];
+    let shown: Vec<String> = parts
+        .iter()
+        .skip_while(|(n, _)| *n == 0)
+        .take(2)
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, unit)| format!("{n} {unit}"))
+        .collect();
+    if shown.is_empty() {
+        "0 min".into()
+    } else {
+        shown.join(" ")
+    }
 }
 
 /// A coloured disc for a seat named after a colour; a plain hexagon otherwise.
@@ -222,6 +258,16 @@ mod tests {
         assert_eq!(cut.chars().count(), MAX_LEN);
         assert!(cut.ends_with('…'));
         assert_eq!(fit("short".into()), "short");
+    }
+
+    #[test]
+    fn durations_show_their_two_largest_units() {
+        assert_eq!(duration(0), "0 min");
+        assert_eq!(duration(59_999), "0 min");
+        assert_eq!(duration(90 * 60_000), "1 h 30 min");
+        assert_eq!(duration((2 * 1440 + 4 * 60 + 7) * 60_000), "2 d 4 h");
+        assert_eq!(duration(2 * 1440 * 60_000 + 7 * 60_000), "2 d");
+        assert_eq!(duration(-5), "0 min");
     }
 
     #[test]

@@ -147,10 +147,12 @@ impl Line {
     }
 }
 
-/// Header lines besides the game's own that a record may carry: the host's `timers`, and the
-/// `position` (JSON on one line) a game started from when not the start position. A reader
+/// Header lines besides the game's own that a record may carry: the host's `timers`, the
+/// `position` (JSON on one line) a game started from when not the start position, and the
+/// host's `clock` (when the game started and each line was played, and the absences and pauses
+/// between: JSON on one line). A reader
 /// that has no use for one skips it.
-pub const HEADERS: [&str; 2] = ["timers", "position"];
+pub const HEADERS: [&str; 3] = ["timers", "position", "clock"];
 
 /// A parsed record: the start of the game and its lines, not yet played.
 #[derive(Clone, Debug, PartialEq)]

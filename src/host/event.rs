@@ -49,6 +49,14 @@ pub struct Timers {
     pub ballot_hours: u32,
     /// Remind the Token holder after 1, 4 and 12 hours (the later ones also by direct message).
     pub reminders: bool,
+    /// Each seat's time bank at the start, in hours: once a turn has lasted `turn_timer_hours`,
+    /// the holder's bank drains; with both spent, the turn has timed out. 0: no bank.
+    pub bank_hours: u32,
+    /// Hours added to a seat's bank after each of its moves (Fischer). 0: none.
+    pub bank_add_hours: u32,
+    /// How long each player may be away in this game, in all (hours); their clocks stop
+    /// meanwhile.
+    pub away_hours: u32,
 }
 
 impl Default for Timers {
@@ -57,6 +65,9 @@ impl Default for Timers {
             turn_timer_hours: 24,
             ballot_hours: 24,
             reminders: true,
+            bank_hours: 0,
+            bank_add_hours: 0,
+            away_hours: 168,
         }
     }
 }
@@ -208,6 +219,18 @@ pub enum Event {
     PassWhenClosed {
         seat: Seat,
     },
+    /// `seat`'s player is away until `until` (within the game's away allowance): their clocks
+    /// and reminders stop meanwhile.
+    Away {
+        seat: Seat,
+        until: Millis,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// `seat`'s player is back: they came back early or acted, or their away time is over.
+    Back {
+        seat: Seat,
+    },
 }
 
 impl Event {
@@ -232,6 +255,8 @@ impl Event {
             Event::Admin { .. } => "admin",
             Event::TimeClaimed { .. } => "time_claimed",
             Event::PassWhenClosed { .. } => "pass_when_closed",
+            Event::Away { .. } => "away",
+            Event::Back { .. } => "back",
         }
     }
 }

@@ -270,6 +270,9 @@ impl LobbySpec {
     /// The lobby this asks for at `now`, or why not.
     fn plan(&self, now: Millis) -> Result<Lobby, Refused> {
         let me = self.starter.player;
+        if let Some(t) = &self.timers {
+            t.check()?;
+        }
         if !self.people.contains(&me) && !self.starter.admin {
             return Err(Refused::StarterMustPlay);
         }

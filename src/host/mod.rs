@@ -16,6 +16,7 @@
 //! import), `results` (a finished game's table), `clock`, `say` (every sentence a player reads)
 //! and `error` (refusals and internal errors).
 
+mod away;
 mod bots;
 mod clock;
 mod commands;
@@ -40,6 +41,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
+pub use away::{AWAY_MAX, AwayGame, AwayReport};
 pub use bots::{BOT_TURNS_MAX, think_time};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use effect::{Effect, Pinged, game_lane};
@@ -285,6 +287,7 @@ impl GameHost {
         setup: Setup,
         origin: Option<&str>,
     ) -> Result<(GameId, Vec<Effect>), HostError> {
+        setup.timers.check()?;
         let kind = setup.kind;
         let players = setup.players.clone();
         let players = players.as_slice();
@@ -551,12 +554,36 @@ impl GameHost {
         let mut cached = slot.lock().await;
         let mut state = self.load(game, &mut cached).await?;
         check(&state, &cmd)?;
-        let (ev, mut extra) = commands::event_for(&state, actor, cmd)?;
+        // A player who was away and acts is back (here, then in their other games).
+        let back = state
+            .seat_of(actor.player)
+            .filter(|&s| state.away(s).is_some() && !matches!(cmd, Command::Admin(_)));
+        let mut fx = Vec::new();
+        let (ev, mut extra) = match back {
+            Some(seat) => {
+                let mut probe = state.clone();
+                probe.apply(&Event::Back { seat }, self.now())?;
+                let planned = commands::event_for(&probe, actor, cmd)?;
+                fx = self
+                    .commit(&mut state, Event::Back { seat }, Some(actor.player))
+                    .await?;
+                planned
+            }
+            None => commands::event_for(&state, actor, cmd)?,
+        };
         let result = self.commit(&mut state, ev, Some(actor.player)).await;
         match result {
-            Ok(mut fx) => {
+            Ok(mut more) => {
                 self.keep(game, &mut cached, &state);
+                fx.append(&mut more);
                 fx.append(&mut extra);
+                if back.is_some() {
+                    drop(cached);
+                    match self.back(actor.player).await {
+                        Ok(mut report) => fx.append(&mut report.effects),
+                        Err(e) => tracing::warn!(error = %e, "back: other games not told"),
+                    }
+                }
                 Ok(fx)
             }
             Err(e) => {

@@ -1,8 +1,9 @@
 //! The game record (`games::record`) at the table: export a stored game, import one as a new
 //! game. Every imported line is replayed through the host before anything is stored.
 
-use super::event::{self, Event, GameId, Motion, PlayerId, Setup, Timers};
+use super::event::{self, AdminAction, Event, GameId, Motion, PlayerId, Setup, Timers};
 use super::say::Refused;
+use super::state::{CLOCK_HEADER, ClockHeader, moves_clocks};
 use super::{GameHost, GameState, HostError, Status, finish_of, house_json, to_json};
 use crate::games::Departure;
 use crate::games::record::{GameRecord, Line};
@@ -54,32 +55,111 @@ fn line_events(state: &GameState, line: &Line) -> Result<Vec<Event>, Refused> {
     Ok(vec![one])
 }
 
+/// The record's `clock` header, checked: a time for each line, times in order and not after
+/// `now`, and only absences and pauses between the lines.
+fn clock_header(record: &GameRecord, now: i64) -> Result<Option<ClockHeader>, Refused> {
+    let Some(text) = record.header(CLOCK_HEADER) else {
+        return Ok(None);
+    };
+    let bad = |why: String| Refused::BadRecord(format!("bad clock: {why}"));
+    let h: ClockHeader = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    if h.at.len() != record.lines.len() {
+        return Err(bad(format!(
+            "{} times for {} lines",
+            h.at.len(),
+            record.lines.len()
+        )));
+    }
+    let mut times = vec![h.start];
+    times.extend(&h.at);
+    times.extend(h.table.iter().map(|e| e.at));
+    if times.iter().any(|&t| t > now) {
+        return Err(bad("a time after now".into()));
+    }
+    if h.at.windows(2).any(|w| w[1] < w[0]) || h.at.first().is_some_and(|&t| t < h.start) {
+        return Err(bad("the lines' times are not in order".into()));
+    }
+    if let Some(e) = h
+        .table
+        .iter()
+        .find(|e| !moves_clocks(&e.event) || e.after > h.at.len())
+    {
+        return Err(bad(format!(
+            "{} after line {} is not an absence or a pause between the lines",
+            e.event.name(),
+            e.after
+        )));
+    }
+    Ok(Some(h))
+}
+
 /// Play every line of `record` at a new table from `setup`: the state it ends in and the events
-/// to store.
+/// to store. With a `clock` header the lines (and the absences and pauses between them) are
+/// played at their times, so the clocks come out as they were; the turn under way then starts
+/// afresh at `now` (the clock stood still between the export and the import).
 fn replay(
     record: &GameRecord,
     setup: &Setup,
     now: i64,
 ) -> Result<(GameState, Vec<EventRow>), HostError> {
-    let mut state = GameState::new(0, setup.clone(), now)?;
+    let clock = clock_header(record, now)?;
+    let start = clock.as_ref().map_or(now, |c| c.start);
+    let mut state = GameState::new(0, setup.clone(), start)?;
     let mut events = Vec::new();
+    let mut push = |state: &mut GameState, ev: Event, at: i64, what: &str| {
+        let version = state.version();
+        state
+            .apply(&ev, at)
+            .map_err(|e| Refused::BadRecord(format!("{what}: {e}")))?;
+        events.push(EventRow {
+            version: version as i64,
+            kind: ev.name().to_string(),
+            actor: None,
+            body: to_json(&ev)?,
+            at,
+        });
+        Ok::<(), HostError>(())
+    };
+    let table = |after: usize| {
+        clock
+            .iter()
+            .flat_map(|c| c.table.iter())
+            .filter(move |e| e.after == after)
+    };
     for (i, text) in record.lines.iter().enumerate() {
+        for e in table(i) {
+            push(
+                &mut state,
+                e.event.clone(),
+                e.at,
+                &format!("clock before line {}", i + 1),
+            )?;
+        }
+        let at = clock.as_ref().map_or(now, |c| c.at[i]);
         let evs = Line::parse(state.position(), text)
             .map_err(|e| Refused::BadRecord(e.to_string()))
             .and_then(|l| line_events(&state, &l))
             .map_err(|e| Refused::BadRecord(format!("line {}: {e}", i + 1)))?;
         for ev in evs {
-            let version = state.version();
-            state
-                .apply(&ev, now)
-                .map_err(|e| Refused::BadRecord(format!("move line {} ({text}): {e}", i + 1)))?;
-            events.push(EventRow {
-                version: version as i64,
-                kind: ev.name().to_string(),
-                actor: None,
-                body: to_json(&ev)?,
-                at: now,
-            });
+            push(&mut state, ev, at, &format!("move line {} ({text})", i + 1))?;
+        }
+    }
+    if let Some(c) = &clock {
+        for e in table(record.lines.len()) {
+            push(
+                &mut state,
+                e.event.clone(),
+                e.at,
+                "clock after the last line",
+            )?;
+        }
+        // The time between the export and the import does not count against anyone.
+        let last = c.at.iter().chain(c.table.iter().map(|e| &e.at)).max();
+        let last = last.copied().unwrap_or(c.start);
+        if state.holder().is_some() && state.paused_at().is_none() && last < now {
+            for (action, at) in [(AdminAction::Pause, last), (AdminAction::Resume, now)] {
+                push(&mut state, Event::Admin { action }, at, "clock at import")?;
+            }
         }
     }
     Ok((state, events))
@@ -130,7 +210,9 @@ impl GameHost {
         }
         let now = self.now();
         let (mut state, events) = replay(&record, &setup, now)?;
-        let fresh = GameState::new(0, setup.clone(), now)?;
+        // The game's clocks start when the exported game started.
+        let created = state.created();
+        let fresh = GameState::new(0, setup.clone(), created)?;
         let id = self
             .store
             .create_game(
@@ -143,7 +225,7 @@ impl GameHost {
                     to_move: fresh.holder_player(),
                     next_due: fresh.next_due(),
                     channel: None,
-                    now,
+                    now: created,
                 },
                 |_| Ok(Vec::new()),
             )

@@ -4,7 +4,7 @@
 
 use thiserror::Error;
 
-use super::event::{GameId, PlayerId};
+use super::event::{GameId, Millis, PlayerId};
 
 /// A house rule ballot still open at the first Token pass, closed.
 pub fn house_ballot_closed(id: u64, rule: &str, value: &str) -> String {
@@ -62,6 +62,16 @@ pub enum Refused {
     Paused,
     #[error("the game is not paused")]
     NotPaused,
+    #[error("you are already away in this game: come back first (away end)")]
+    AlreadyAway,
+    #[error("you are not away in this game")]
+    NotAway,
+    #[error("you may be away for at most {0} more hours in this game (and for more than no time)")]
+    AwayTooLong(i64),
+    #[error("you may be away for more than no time and at most {0} days at once")]
+    AwayLength(i64),
+    #[error("an away reason may be at most {0} characters long")]
+    AwayReason(usize),
     #[error("there is no staged move: stage one with move first")]
     NothingStaged,
     #[error("the check challenge window is open: waiting for {0}")]
@@ -289,6 +299,20 @@ pub fn your_token(seat: &str, checked_by: &[&str]) -> String {
 
 pub fn reminder(game: GameId, hours: i64) -> String {
     format!("reminder: you have held the Token in game #{game} for {hours} hours")
+}
+
+/// A player went away (`until`: Unix milliseconds, written as a Discord timestamp).
+pub fn away(seat: &str, until: Millis, reason: Option<&str>) -> String {
+    let mut text = format!("{seat} is away until <t:{}:f>", until / 1000);
+    if let Some(r) = reason {
+        text.push_str(&format!(" ({r})"));
+    }
+    text.push_str(": their clock stands still meanwhile");
+    text
+}
+
+pub fn back(seat: &str) -> String {
+    format!("{seat} is back: their clock runs again when they hold the Token")
 }
 
 pub fn timed_out(seat: &str, hours: u32) -> String {

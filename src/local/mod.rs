@@ -63,6 +63,7 @@ commands (prefix with `name:` or `colour:` to act as someone other than the Toke
   vote yes|no [motion]            vote on an open motion
   vote claim                      two left: claim the game when the opponent's timer ran out
   mine <name>                     games where it is <name>'s turn
+  away <duration> [reason] | back your clocks stop in all your games (3d, 12h) / you are back
   score [game] | ratings [game]   leaderboards
   tick                            run timers now
   admin abort|pause|resume        admin actions
@@ -282,6 +283,33 @@ impl<'h, W: Write> Local<'h, W> {
             "tick" => {
                 let fx = self.host.tick().await?;
                 self.show(fx).await?;
+            }
+            "away" | "back" => {
+                let actor = self.actor(who.as_deref()).await?;
+                let report = if verb == "back" {
+                    self.host.back(actor).await?
+                } else {
+                    let (d, reason) = args.split_first().ok_or_else(|| {
+                        LocalError::usage("away <duration> [reason], e.g. away 3d")
+                    })?;
+                    let ms = humantime::parse_duration(d)
+                        .ok()
+                        .and_then(|d| i64::try_from(d.as_millis()).ok())
+                        .ok_or_else(|| {
+                            LocalError::usage(format!("{d:?} is not a length of time (3d, 12h)"))
+                        })?;
+                    let reason = Some(reason.join(" ")).filter(|r| !r.is_empty());
+                    self.host.away(actor, ms, reason.as_deref()).await?
+                };
+                for g in &report.games {
+                    let what = match (&g.refused, g.until) {
+                        (Some(why), _) => format!("not changed: {why}"),
+                        (None, Some(_)) => "away".to_string(),
+                        (None, None) => "back".to_string(),
+                    };
+                    writeln!(self.out, "#{} {}: {what}", g.game, g.kind)?;
+                }
+                self.show(report.effects).await?;
             }
             "preview" => {
                 let game = self.game()?;

@@ -15,6 +15,7 @@ use super::scope::{self, Scope};
 use super::{Context, Data, Error};
 
 mod autocomplete;
+mod away;
 mod house;
 mod info;
 mod play;
@@ -22,6 +23,7 @@ mod rules;
 mod start;
 mod votes;
 
+use away::away;
 use house::house_rules;
 use info::{admin, board, games, history, note, notify, score};
 use play::{challenge, check, concede, draw, move_, pass, prefer, resign, takeback, try_};
@@ -320,6 +322,7 @@ impl GameChoice {
         "rules",
         "notify",
         "house_rules",
+        "away",
         "admin"
     ),
     subcommand_required

@@ -26,6 +26,12 @@ pub(super) async fn start(
     #[description = "the game (default HexiMeros)"] game: Option<GameChoice>,
     #[description = "hours without a move before the others may vote (0: off; default 24)"]
     timer_hours: Option<u32>,
+    #[description = "each player's time bank in hours, drained once the turn timer has run (default 0)"]
+    bank_hours: Option<u32>,
+    #[description = "hours added to a player's bank after each of their moves (default 0)"]
+    bank_add_hours: Option<u32>,
+    #[description = "days each player may be away in this game, in all (default 7)"]
+    away_days: Option<u32>,
     #[description = "HexiMeros: keep score by the points table (default on)"] scored: Option<bool>,
     #[description = "computer players filling the seats after the people"] bots: Option<u8>,
     #[description = "the bots' level (default normal)"] level: Option<LevelChoice>,
@@ -68,10 +74,7 @@ pub(super) async fn start(
             (GameKind::HexiMeros, Some(s)) => Some(serde_json::json!({ "scored": s })),
             _ => None,
         },
-        timers: timer_hours.map(|h| Timers {
-            turn_timer_hours: h,
-            ..Timers::default()
-        }),
+        timers: timers(timer_hours, bank_hours, bank_add_hours, away_days),
         hours: data.lobby_hours,
         // The game's thread opens where the lobby was opened.
         origin: Some(deliver::origin_text(ctx.guild_id(), ctx.channel_id())),
@@ -144,4 +147,24 @@ pub enum LevelChoice {
     Normal,
     #[name = "hard"]
     Hard,
+}
+
+/// The game's clocks from the start options: `None` when none was given (the defaults).
+fn timers(
+    turn: Option<u32>,
+    bank: Option<u32>,
+    add: Option<u32>,
+    away_days: Option<u32>,
+) -> Option<Timers> {
+    if turn.is_none() && bank.is_none() && add.is_none() && away_days.is_none() {
+        return None;
+    }
+    let d = Timers::default();
+    Some(Timers {
+        turn_timer_hours: turn.unwrap_or(d.turn_timer_hours),
+        bank_hours: bank.unwrap_or(d.bank_hours),
+        bank_add_hours: add.unwrap_or(d.bank_add_hours),
+        away_hours: away_days.map_or(d.away_hours, |days| days.saturating_mul(24)),
+        ..d
+    })
 }

@@ -146,6 +146,7 @@ impl GameState {
         if let Some(s) = self.seats.get_mut(seat.index()) {
             *s = SeatState::new(player);
         }
+        self.reset_bank(seat);
         self.replacements.push((seat, player, self.version));
         self.tell(story::told_takeover(
             &self.game,

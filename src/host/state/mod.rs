@@ -10,6 +10,7 @@
 //! who may challenge, points) is asked of the rules (`games::Rules`); the host decides none.
 
 mod bots;
+mod clocks;
 mod departures;
 mod motions;
 mod panel;
@@ -31,6 +32,7 @@ use crate::host::bot_level;
 use crate::host::story::{self, Told};
 
 pub use bots::BotAction;
+pub use clocks::{AWAY_REASON_MAX, Away, CLOCK_HEADER, ClockHeader, moves_clocks};
 pub use panel::{Panel, PanelSeat, PanelTurn, SeatStanding};
 
 const HOUR: Millis = 3_600_000;
@@ -196,6 +198,18 @@ pub struct GameState {
     turn_started: Millis,
     reminded: u8,
     timed_out: bool,
+    /// Each seat's time bank (milliseconds), not counting the turn under way.
+    banks: Vec<Millis>,
+    /// Seats whose player is away now.
+    away: Vec<Option<Away>>,
+    /// Away time each seat has used up (absences that ended).
+    away_used: Vec<Millis>,
+    /// When the game was created: its clocks' start.
+    created: Millis,
+    /// The events besides the record's lines that moved the clocks (absences, pauses), with
+    /// how many record lines came before each and when: exported so an import replays the
+    /// clocks.
+    clock_log: Vec<(usize, Millis, Event)>,
     /// (seat, new player, version): replacements, for the seats table.
     replacements: Vec<(Seat, PlayerId, u64)>,
     /// The latest moves, skips, departures and takeovers told in words (the round story),
@@ -255,6 +269,11 @@ impl GameState {
             turn_started: created,
             reminded: 0,
             timed_out: false,
+            banks: vec![setup.timers.bank_start(); setup.players.len()],
+            away: vec![None; setup.players.len()],
+            away_used: vec![0; setup.players.len()],
+            created,
+            clock_log: Vec::new(),
             replacements: Vec::new(),
             told: Vec::new(),
             setup,
@@ -422,6 +441,15 @@ impl GameState {
             Event::Admin { action } => self.admin(*action, at, &mut fx)?,
             Event::TimeClaimed { seat } => self.claim_time(*seat, at, &mut fx)?,
             Event::PassWhenClosed { seat } => self.pass_when_closed(*seat, &mut fx)?,
+            Event::Away {
+                seat,
+                until,
+                reason,
+            } => self.go_away(*seat, *until, reason.as_deref(), at, &mut fx)?,
+            Event::Back { seat } => self.come_back(*seat, at, &mut fx)?,
+        }
+        if clocks::moves_clocks(ev) {
+            self.clock_log.push((self.record.len(), at, ev.clone()));
         }
         self.check_end(&mut fx);
         Ok(fx)
@@ -479,6 +507,7 @@ impl GameState {
         if let Some(p) = &self.setup.position {
             headers.push(("position".into(), p.to_string()));
         }
+        headers.push((clocks::CLOCK_HEADER.into(), self.clock_header().to_string()));
         let lines: Vec<String> = self.record.iter().map(|r| r.line.clone()).collect();
         let outcome = self.outcome().map(|o| self.outcome_text(&o));
         record::write(

@@ -12,7 +12,7 @@ use crate::games::house_menu::{self, Allowed, HouseRule};
 use crate::host::bot_level;
 
 /// The host's own house rules (the fields of `Timers`), voted like the game's switches.
-pub const TIMER_RULES: [HouseRule; 3] = [
+pub const TIMER_RULES: [HouseRule; 6] = [
     HouseRule {
         key: "turn_timer_hours",
         name: "Turn timer (hours)",
@@ -39,7 +39,55 @@ pub const TIMER_RULES: [HouseRule; 3] = [
         about: "remind the Token holder after 1, 4 and 12 hours",
         allowed: Allowed::Bool,
     },
+    HouseRule {
+        key: "bank_hours",
+        name: "Time bank (hours)",
+        about: "each player's bank: once the turn timer has run, it drains; then the turn times out",
+        allowed: Allowed::Number {
+            min: 0,
+            max: 8_760,
+            offered: &[0, 12, 24, 48, 72, 168],
+        },
+    },
+    HouseRule {
+        key: "bank_add_hours",
+        name: "Bank added per move (hours)",
+        about: "hours added to a player's bank after each of their moves",
+        allowed: Allowed::Number {
+            min: 0,
+            max: 168,
+            offered: &[0, 1, 2, 4, 12, 24],
+        },
+    },
+    HouseRule {
+        key: "away_hours",
+        name: "Away allowance (hours)",
+        about: "how long each player may be away in this game, in all; their clocks stop",
+        allowed: Allowed::Number {
+            min: 0,
+            max: 8_760,
+            offered: &[0, 24, 72, 168, 336],
+        },
+    },
 ];
+
+impl Timers {
+    /// Whether every timer is one the house rules allow (the lobby's settings are checked like
+    /// a vote's value).
+    pub fn check(&self) -> Result<(), Refused> {
+        let values = serde_json::to_value(self).unwrap_or(Value::Null);
+        for rule in TIMER_RULES {
+            let value = &values[rule.key];
+            if !rule.allowed.allows(value) {
+                return Err(Refused::BadTimer {
+                    key: rule.key.to_string(),
+                    reason: format!("{value} is not allowed ({})", rule.allowed.describe()),
+                });
+            }
+        }
+        Ok(())
+    }
+}
 
 fn is_timer(key: &str) -> bool {
     TIMER_RULES.iter().any(|r| r.key == key)
@@ -271,6 +319,15 @@ impl GameState {
                 key: key.to_string(),
                 reason: e.to_string(),
             };
+            if let Some(rule) = TIMER_RULES.iter().find(|r| r.key == key)
+                && !rule.allowed.allows(value)
+            {
+                return Err(Refused::BadTimer {
+                    key: key.to_string(),
+                    reason: format!("{value} is not allowed ({})", rule.allowed.describe()),
+                }
+                .into());
+            }
             let t = serde_json::to_value(&self.timers).map_err(bad)?;
             let timers: Timers = serde_json::from_value(merged(&t, key, value)).map_err(bad)?;
             return Ok((self.house.clone(), timers));
@@ -413,6 +470,7 @@ impl GameState {
                     .map_err(rules)?;
                 self.house = house;
                 self.timers = timers;
+                self.reset_banks();
                 self.staged = None;
             }
             Motion::Expel { seat } => self.depart(*seat, Departure::Expel, at, fx)?,
@@ -424,6 +482,7 @@ impl GameState {
                 self.take_points();
                 self.note(Some(*seat), Line::Skip { seat: *seat }, at);
                 self.tell(story::told_skip(&self.game, *seat));
+                self.spend(*seat, at, false);
                 self.new_turn(at, fx);
                 self.announce_turn(fx);
             }

@@ -2,7 +2,7 @@
 //! players as ids; a front end words and formats it (the Discord one pins it in the game's thread
 //! and edits it after every turn).
 
-use super::{GameState, Line, Status, story};
+use super::{Away, GameState, Line, Status, story};
 use crate::ai::Level;
 use crate::games::{Departure, Outcome, Seat};
 use crate::host::event::{Millis, PlayerId};
@@ -35,6 +35,10 @@ pub struct PanelSeat {
     pub standing: SeatStanding,
     /// Points so far (§7) in a scored game.
     pub points: Option<i32>,
+    /// The seat's time bank, in a game with banks (the turn under way not counted).
+    pub bank: Option<Millis>,
+    /// The seat's player is away.
+    pub away: Option<Away>,
 }
 
 /// Whose turn it is.
@@ -46,7 +50,8 @@ pub struct PanelTurn {
     pub number: u32,
     /// When the Token holder got the Token.
     pub since: Millis,
-    /// When the turn timer runs out (none: no timer, or the game is paused).
+    /// When the Token holder's time runs out, bank included (none: no timer, the game is
+    /// paused, or the holder is away).
     pub due: Option<Millis>,
 }
 
@@ -107,13 +112,12 @@ impl GameState {
                         .iter()
                         .find(|(p, _)| *p == st.player)
                         .map(|(_, n)| *n),
+                    bank: (self.timers.bank_hours > 0 || self.timers.bank_add_hours > 0)
+                        .then(|| self.bank(seat)),
+                    away: self.away(seat).cloned(),
                 }
             })
             .collect();
-        let due = |since: Millis| {
-            (self.timers.turn_timer_hours > 0 && self.paused_at.is_none())
-                .then(|| since + i64::from(self.timers.turn_timer_hours) * 3_600_000)
-        };
         let turn = self
             .holder()
             .zip(self.holder_player())
@@ -122,7 +126,7 @@ impl GameState {
                 player,
                 number: self.turn_number(),
                 since: self.turn_started,
-                due: due(self.turn_started),
+                due: self.deadline(),
             });
         let house = self.house_lines();
         let votes = self

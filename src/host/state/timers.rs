@@ -24,14 +24,22 @@ impl GameState {
         {
             due.push(st.opened + self.window_minutes() * MINUTE);
         }
-        if self.holder().is_some_and(|h| self.bot(h).is_none()) {
+        // An absence ends by itself when its time is over.
+        due.extend(self.away.iter().flatten().map(|a| a.until));
+        // A player away is neither reminded nor timed out: their clock stands still.
+        if self
+            .holder()
+            .is_some_and(|h| self.bot(h).is_none() && self.away(h).is_none())
+        {
             if self.timers.reminders
                 && let Some(h) = REMINDER_HOURS.get(self.reminded as usize)
             {
                 due.push(self.turn_started + h * HOUR);
             }
-            if self.timers.turn_timer_hours > 0 && !self.timed_out {
-                due.push(self.turn_started + self.timers.turn_timer_hours as i64 * HOUR);
+            if !self.timed_out
+                && let Some(d) = self.deadline()
+            {
+                due.push(d);
             }
         }
         due.into_iter().min()
@@ -54,8 +62,17 @@ impl GameState {
                 out.push(Event::MotionExpired { motion: m.id });
             }
         }
-        // A bot seat is never reminded nor put to a stalled-player vote.
-        if let Some(seat) = self.holder().filter(|&h| self.bot(h).is_none()) {
+        for seat in self.all_seats() {
+            if self.away(seat).is_some_and(|a| now >= a.until) {
+                out.push(Event::Back { seat });
+            }
+        }
+        // A bot seat is never reminded nor put to a stalled-player vote; a player away is
+        // neither while away.
+        if let Some(seat) = self
+            .holder()
+            .filter(|&h| self.bot(h).is_none() && self.away(h).is_none())
+        {
             if self.timers.reminders {
                 // Only the highest level due is sent: a host down for a day does not spam.
                 let level = REMINDER_HOURS
@@ -66,10 +83,7 @@ impl GameState {
                     out.push(Event::Reminded { seat, level });
                 }
             }
-            if self.timers.turn_timer_hours > 0
-                && !self.timed_out
-                && now >= self.turn_started + self.timers.turn_timer_hours as i64 * HOUR
-            {
+            if !self.timed_out && self.deadline().is_some_and(|d| now >= d) {
                 out.push(Event::TurnTimedOut { seat });
             }
         }
@@ -106,7 +120,13 @@ impl GameState {
         self.live()?;
         self.require_holder(seat)?;
         self.timed_out = true;
-        let (name, hours) = (self.seat_name(seat), self.timers.turn_timer_hours);
+        // The turn lasted the free turn time and the bank.
+        let held = self
+            .deadline()
+            .map_or(i64::from(self.timers.turn_timer_hours) * HOUR, |d| {
+                d - self.turn_started
+            });
+        let (name, hours) = (self.seat_name(seat), (held / HOUR) as u32);
         let text = match self.opponent(seat) {
             Some(other) => say::timed_out_claim(name, hours, self.seat_name(other)),
             None => say::timed_out(name, hours),
@@ -158,6 +178,7 @@ impl GameState {
                 for m in &mut self.motions {
                     m.deadline += d;
                 }
+                self.shift_away(d);
                 post(fx, say::RESUMED);
             }
         }

@@ -325,6 +325,7 @@ impl GameState {
             // House rule ballots end with the phase, each with a word in the thread.
             self.close_house_ballots(fx);
         }
+        self.spend(seat, at, true);
         self.new_turn(at, fx);
         fx.push(Effect::Board {
             game: self.id,
