@@ -1,9 +1,10 @@
-//! The Discord front end's own tables (`migrations/0003_discord.sql`): which thread a game lives
+//! The Discord front end's own tables (`migrations/*/0003_discord.sql`): which thread a game lives
 //! in, its current turn message, the ballots already posted, direct-message settings, and where
 //! each lobby's message is (`0004_lobbies.sql`). Kept
 //! here, over the store's pool, so the host and the store know nothing of Discord.
 
-use sqlx::{Row, SqlitePool};
+use sqlx::any::AnyRow;
+use sqlx::{AnyPool, Row};
 
 use hexmeros::host::GameId;
 
@@ -33,16 +34,16 @@ pub struct LobbyLink {
 
 #[derive(Clone, Debug)]
 pub struct Links {
-    pool: SqlitePool,
+    pool: AnyPool,
 }
 
 // Snowflakes fit in 63 bits (they are milliseconds since 2015 shifted by 22), so the casts to
-// SQLite's signed integers are lossless.
+// the databases' signed 64-bit integers are lossless.
 fn sf(id: u64) -> i64 {
     id as i64
 }
 
-fn link(r: sqlx::sqlite::SqliteRow) -> Result<GameLink, sqlx::Error> {
+fn link(r: AnyRow) -> Result<GameLink, sqlx::Error> {
     Ok(GameLink {
         game: r.try_get(0)?,
         guild: r.try_get::<Option<i64>, _>(1)?.map(|v| v as u64),
@@ -60,7 +61,7 @@ const COLUMNS: &str = "game_id, guild_id, parent_id, thread_id, turn_message, tu
                        gif_posted, panel_message, panel_text FROM discord_games";
 
 impl Links {
-    pub fn new(pool: SqlitePool) -> Links {
+    pub fn new(pool: AnyPool) -> Links {
         Links { pool }
     }
 

@@ -3,7 +3,7 @@
 //! in and pinging each invited person; the clicks on those buttons; the notices when a lobby is
 //! cancelled or expires. A lobby belongs to the server it was opened in: a click from another
 //! server or a DM gets the unknown lobby's answer. The table `discord_lobbies`
-//! (`migrations/0004_lobbies.sql`) keeps where each lobby lives, so buttons work after a restart.
+//! (`migrations/*/0004_lobbies.sql`) keeps where each lobby lives, so buttons work after a restart.
 
 use std::sync::Arc;
 

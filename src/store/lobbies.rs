@@ -1,8 +1,9 @@
-//! Lobbies (`migrations/0004_lobbies.sql`): a game waiting for its players. The host keeps the
+//! Lobbies (`migrations/*/0004_lobbies.sql`): a game waiting for its players. The host keeps the
 //! lobby as JSON and rewrites it with a version check, so two writers cannot both change one
 //! version of a lobby.
 
 use sqlx::Row;
+use sqlx::any::AnyRow;
 
 use super::{Store, StoreError};
 
@@ -30,7 +31,7 @@ pub struct LobbyWrite<'a> {
 
 const COLUMNS: &str = "id, status, version, body, game_id, expires_at FROM lobbies";
 
-fn row(r: sqlx::sqlite::SqliteRow) -> Result<LobbyRow, sqlx::Error> {
+fn row(r: AnyRow) -> Result<LobbyRow, sqlx::Error> {
     Ok(LobbyRow {
         id: r.try_get(0)?,
         status: r.try_get(1)?,

@@ -1,9 +1,13 @@
 //! The store: games, seats, the append-only event log, players, scores and ratings, over a sqlx
-//! pool on SQLite. It knows rows, not rules: the host decides what to write, and every write of a
-//! game is one transaction that succeeds only if the game's version did not move.
+//! pool on SQLite (the default) or PostgreSQL, chosen by the database URL. It knows rows, not
+//! rules: the host decides what to write, and every write of a game is one transaction that
+//! succeeds only if the game's version did not move, so two processes racing on one game never
+//! both commit.
 //!
-//! SQL is kept portable (`$1` placeholders, integer ids, text JSON) so a Postgres store can
-//! follow.
+//! Every query is written once, for sqlx's `Any` driver: `$1` placeholders, integer ids, text
+//! JSON, `ON CONFLICT`, `RETURNING`, and a `CAST(… AS BIGINT)` on sums (PostgreSQL sums BIGINTs
+//! as NUMERIC). Each backend has its own migrations (`migrations/sqlite`, `migrations/postgres`)
+//! with the same versions.
 
 mod lobbies;
 mod notes;
@@ -13,8 +17,8 @@ mod ratings;
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
+use sqlx::{AnyConnection, AnyPool, Executor, Row};
 use thiserror::Error;
 
 pub use lobbies::{LobbyRow, LobbyWrite};
@@ -31,6 +35,11 @@ pub enum StoreError {
     Db(#[from] sqlx::Error),
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A database URL of neither backend.
+    #[error(
+        "unsupported database URL {0:?}: use sqlite://FILE (the default) or postgres://USER@HOST/DB"
+    )]
+    Url(String),
     /// Someone else wrote first.
     #[error("the game moved on: version {expected} is stale")]
     Stale { expected: u64 },
@@ -125,42 +134,120 @@ pub struct GameSummary {
     pub version: i64,
 }
 
-/// The database. Reads share a pool of connections; every write goes through one connection of
-/// its own, so writers queue in order inside the process instead of colliding on SQLite's lock
-/// and sleeping in its busy handler (which put tens of milliseconds on the slowest moves).
+/// Which database a store runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// The backend a database URL names, or an error for any other URL.
+    pub fn of(url: &str) -> Result<Backend, StoreError> {
+        let scheme = url.split(':').next().unwrap_or_default();
+        match scheme {
+            "sqlite" => Ok(Backend::Sqlite),
+            "postgres" | "postgresql" => Ok(Backend::Postgres),
+            _ => Err(StoreError::Url(url.to_string())),
+        }
+    }
+}
+
+/// The database. Reads share a pool of connections. On SQLite every write goes through one
+/// connection of its own, so writers queue in order inside the process instead of colliding on
+/// SQLite's lock and sleeping in its busy handler (which put tens of milliseconds on the slowest
+/// moves); PostgreSQL takes concurrent writers, so there the writer is the same pool as the
+/// readers (the version-guarded writes decide races between them as between processes).
 #[derive(Clone, Debug)]
 pub struct Store {
-    pool: SqlitePool,
-    writer: SqlitePool,
+    backend: Backend,
+    pool: AnyPool,
+    writer: AnyPool,
+}
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+
+/// What every SQLite connection runs first. FULL: every commit is on disk before the player is
+/// told, so a confirmed move survives a power cut as well as a crash (WAL with NORMAL survives
+/// only a crash).
+const SQLITE_SETUP: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                            PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;";
+
+/// A pool whose connections each run `SQLITE_SETUP` first.
+fn sqlite_pool() -> AnyPoolOptions {
+    AnyPoolOptions::new().after_connect(|conn: &mut AnyConnection, _| {
+        Box::pin(async move {
+            conn.execute(SQLITE_SETUP).await?;
+            Ok(())
+        })
+    })
+}
+
+/// A SQLite URL that creates its file when missing (as the store always did), unless it says
+/// otherwise (`mode=`).
+fn sqlite_creating(url: &str) -> String {
+    if url.contains("mode=") || url.contains(":memory:") {
+        url.to_string()
+    } else if url.contains('?') {
+        format!("{url}&mode=rwc")
+    } else {
+        format!("{url}?mode=rwc")
+    }
 }
 
 impl Store {
-    /// Open (creating if missing) the database at `url` and bring its schema up to date.
+    /// Open (creating if missing, for SQLite) the database at `url` and bring its schema up to
+    /// date: `sqlite://FILE` or `postgres://USER@HOST/DB`.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        let opts = SqliteConnectOptions::from_str(url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            // FULL: every commit is on disk before the player is told, so a confirmed move
-            // survives a power cut as well as a crash (WAL with NORMAL survives only a crash).
-            .synchronous(SqliteSynchronous::Full)
-            .busy_timeout(Duration::from_secs(10))
-            .foreign_keys(true);
-        let writer = SqlitePoolOptions::new()
+        sqlx::any::install_default_drivers();
+        match Backend::of(url)? {
+            Backend::Sqlite => Store::open_sqlite(url).await,
+            Backend::Postgres => Store::open_postgres(url).await,
+        }
+    }
+
+    async fn open_sqlite(url: &str) -> Result<Store, StoreError> {
+        let opts = AnyConnectOptions::from_str(&sqlite_creating(url))?;
+        let writer = sqlite_pool()
             .max_connections(1)
             .connect_with(opts.clone())
             .await?;
-        sqlx::migrate!().run(&writer).await?;
+        SQLITE_MIGRATIONS.run(&writer).await?;
         // An in-memory database exists once per connection: there, one connection does all.
         let in_memory = url.contains(":memory:") || url.contains("mode=memory");
         let pool = if in_memory {
             writer.clone()
         } else {
-            SqlitePoolOptions::new()
-                .max_connections(8)
-                .connect_with(opts)
-                .await?
+            sqlite_pool().max_connections(8).connect_with(opts).await?
         };
-        Ok(Store { pool, writer })
+        Ok(Store {
+            backend: Backend::Sqlite,
+            pool,
+            writer,
+        })
+    }
+
+    async fn open_postgres(url: &str) -> Result<Store, StoreError> {
+        let opts = AnyConnectOptions::from_str(url)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(10)
+            .idle_timeout(Duration::from_secs(60))
+            .connect_with(opts)
+            .await?;
+        // Two processes starting at once take turns: sqlx holds an advisory lock while it
+        // migrates.
+        POSTGRES_MIGRATIONS.run(&pool).await?;
+        Ok(Store {
+            backend: Backend::Postgres,
+            writer: pool.clone(),
+            pool,
+        })
+    }
+
+    /// The backend this store runs on.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// Close the pool (tests reopen the same file to prove nothing was lost).
@@ -171,7 +258,7 @@ impl Store {
 
     /// The writing connection, for front ends that keep tables of their own and for tests that
     /// break rows on purpose.
-    pub fn writer(&self) -> &SqlitePool {
+    pub fn writer(&self) -> &AnyPool {
         &self.writer
     }
 
@@ -228,13 +315,26 @@ impl Store {
         if let Some(id) = self.player_named(name).await? {
             return Ok(id);
         }
-        let row =
-            sqlx::query("INSERT INTO players (name, created_at) VALUES ($1, $2) RETURNING id")
-                .bind(name)
-                .bind(now)
-                .fetch_one(&self.writer)
-                .await?;
-        Ok(row.try_get(0)?)
+        // The next id above every positive one (Discord snowflakes included; bots are negative),
+        // chosen in the statement: PostgreSQL has no rowid to pick it. A concurrent writer that
+        // took the same id first leaves no row, and the next try picks the one after it.
+        for _ in 0..16 {
+            let row = sqlx::query(
+                "INSERT INTO players (id, name, created_at) \
+                 SELECT COALESCE(MAX(id), 0) + 1, $1, $2 FROM players WHERE id > 0 \
+                 ON CONFLICT (id) DO NOTHING RETURNING id",
+            )
+            .bind(name)
+            .bind(now)
+            .fetch_optional(&self.writer)
+            .await?;
+            if let Some(row) = row {
+                return Ok(row.try_get(0)?);
+            }
+        }
+        Err(StoreError::Db(sqlx::Error::Protocol(format!(
+            "could not find a free player id for {name:?}"
+        ))))
     }
 
     pub async fn player_named(&self, name: &str) -> Result<Option<i64>, StoreError> {
@@ -521,7 +621,8 @@ impl Store {
     /// Accumulated points per player (§7), for one game kind or all.
     pub async fn leaderboard(&self, kind: Option<&str>) -> Result<Vec<Standing>, StoreError> {
         let rows = sqlx::query(
-            "SELECT s.player_id, COALESCE(p.name, ''), SUM(s.points), COUNT(*) FROM scores s \
+            "SELECT s.player_id, COALESCE(p.name, ''), CAST(SUM(s.points) AS BIGINT), COUNT(*) \
+             FROM scores s \
              LEFT JOIN players p ON p.id = s.player_id \
              WHERE $1 IS NULL OR s.kind = $1 \
              GROUP BY s.player_id, p.name ORDER BY SUM(s.points) DESC, s.player_id",
@@ -556,7 +657,7 @@ impl Store {
     }
 }
 
-fn summary(r: sqlx::sqlite::SqliteRow) -> Result<GameSummary, StoreError> {
+fn summary(r: AnyRow) -> Result<GameSummary, StoreError> {
     Ok(GameSummary {
         id: r.try_get(0)?,
         kind: r.try_get(1)?,
@@ -572,7 +673,7 @@ const GAME_ROW: &str =
 const EVENT_ROWS: &str =
     "SELECT version, kind, actor, body, at FROM events WHERE game_id = $1 ORDER BY version";
 
-fn game_row(r: sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
+fn game_row(r: AnyRow) -> Result<GameRow, StoreError> {
     Ok(GameRow {
         id: r.try_get(0)?,
         kind: r.try_get(1)?,
@@ -584,7 +685,7 @@ fn game_row(r: sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
     })
 }
 
-fn event_row(r: sqlx::sqlite::SqliteRow) -> Result<EventRow, StoreError> {
+fn event_row(r: AnyRow) -> Result<EventRow, StoreError> {
     Ok(EventRow {
         version: r.try_get(0)?,
         kind: r.try_get(1)?,
@@ -594,6 +695,12 @@ fn event_row(r: sqlx::sqlite::SqliteRow) -> Result<EventRow, StoreError> {
     })
 }
 
+/// A fresh database for the store's unit tests: SQLite, or PostgreSQL when
+/// `HEXMEROS_TEST_POSTGRES` names a server (the integration tests' helper).
+#[cfg(test)]
+#[path = "../../tests/support/db.rs"]
+pub(crate) mod test_db;
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -601,24 +708,43 @@ mod tests {
     use super::*;
 
     /// A confirmed move must survive a power cut, not only a crash: every connection, the
-    /// writer's and the readers', runs with `synchronous = FULL` (2) on a WAL journal.
+    /// writer's and the readers', runs with `synchronous = FULL` (2) on a WAL journal, with a
+    /// busy timeout and foreign keys. SQLite only: these are SQLite's settings.
     #[tokio::test]
     async fn every_connection_writes_through_to_disk() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("t.db").display());
-        let store = Store::open(&url).await.unwrap();
-        for pool in [&store.writer, &store.pool] {
+        let db = test_db::TestDb::sqlite();
+        let store = Store::open(&db.url).await.unwrap();
+        assert_eq!(store.backend(), Backend::Sqlite);
+        // Several readers at once, so more than one reading connection is checked.
+        let mut readers = Vec::new();
+        for _ in 0..3 {
+            readers.push(store.pool.acquire().await.unwrap());
+        }
+        let mut writer = store.writer.acquire().await.unwrap();
+        for conn in readers.iter_mut().chain([&mut writer]) {
             let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
-                .fetch_one(pool)
+                .fetch_one(&mut **conn)
                 .await
                 .unwrap();
             assert_eq!(sync, 2, "synchronous must be FULL (2)");
             let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
-                .fetch_one(pool)
+                .fetch_one(&mut **conn)
                 .await
                 .unwrap();
             assert_eq!(journal, "wal");
+            let busy: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
+                .fetch_one(&mut **conn)
+                .await
+                .unwrap();
+            assert_eq!(busy, 10_000);
+            let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+                .fetch_one(&mut **conn)
+                .await
+                .unwrap();
+            assert_eq!(fk, 1);
         }
+        drop(readers);
+        drop(writer);
         // Outbox bookkeeping is written at NORMAL, and the writer is FULL again after it.
         store.ensure_player(1, "p1", 0).await.unwrap();
         let done = crate::store::Done {
@@ -632,6 +758,131 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(sync, 2, "the writer must be FULL again after bookkeeping");
+        store.close().await;
+    }
+
+    /// A database made before the migrations moved to `migrations/sqlite/` (its
+    /// `_sqlx_migrations` rows hold the checksums of that layout) opens, keeps its rows, and is
+    /// not migrated again. SQLite only: older databases are SQLite files.
+    #[tokio::test]
+    async fn a_database_of_the_old_migrations_layout_opens() {
+        let db = test_db::TestDb::sqlite();
+        let dump = include_str!("../../tests/data/sqlite_before_pg.sql");
+        {
+            use sqlx::{ConnectOptions, Connection};
+            let mut conn = sqlx::sqlite::SqliteConnectOptions::from_str(&db.url)
+                .unwrap()
+                .create_if_missing(true)
+                .connect()
+                .await
+                .unwrap();
+            sqlx::raw_sql(dump).execute(&mut conn).await.unwrap();
+            conn.close().await.unwrap();
+        }
+        let store = Store::open(&db.url).await.unwrap();
+        assert_eq!(
+            store.player_name(404).await.unwrap().as_deref(),
+            Some("old-timer")
+        );
+        let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(applied, SQLITE_MIGRATIONS.iter().count() as i64);
+        // And it works as a new one does: a local player gets the next free id.
+        assert_eq!(store.local_player("newcomer", 1).await.unwrap(), 405);
+        store.close().await;
+    }
+
+    #[test]
+    fn a_url_of_another_database_is_refused_with_the_two_that_work() {
+        assert_eq!(Backend::of("sqlite://x.db").unwrap(), Backend::Sqlite);
+        assert_eq!(Backend::of("sqlite::memory:").unwrap(), Backend::Sqlite);
+        assert_eq!(Backend::of("postgres://u@h/db").unwrap(), Backend::Postgres);
+        assert_eq!(
+            Backend::of("postgresql://u@h/db").unwrap(),
+            Backend::Postgres
+        );
+        for bad in ["mysql://u@h/db", "hexmeros.db", ""] {
+            let err = Backend::of(bad).unwrap_err().to_string();
+            assert!(err.contains("unsupported database URL"), "{err}");
+            assert!(err.contains("postgres://"), "{err}");
+        }
+    }
+
+    /// Local players get ids above every positive id (a Discord user's included) and never a
+    /// bot's negative one; the same name is the same player. Both backends.
+    #[tokio::test]
+    async fn local_players_get_the_next_free_positive_id() {
+        let db = test_db::TestDb::new().await;
+        let store = Store::open(&db.url).await.unwrap();
+        store.add_bot(-3, "bot", "normal", 0).await.unwrap();
+        assert_eq!(store.local_player("ann", 0).await.unwrap(), 1);
+        store.ensure_player(1000, "discord", 0).await.unwrap();
+        assert_eq!(store.local_player("bob", 0).await.unwrap(), 1001);
+        assert_eq!(store.local_player("ann", 0).await.unwrap(), 1);
+        store.close().await;
+    }
+
+    /// The queries whose result types differ between the backends (sums, counts) read back as
+    /// the same numbers on both.
+    #[tokio::test]
+    async fn sums_and_counts_read_as_integers() {
+        let db = test_db::TestDb::new().await;
+        let store = Store::open(&db.url).await.unwrap();
+        for p in [1, 2] {
+            store.ensure_player(p, &format!("p{p}"), 0).await.unwrap();
+        }
+        for points in [3, 4] {
+            let g = store
+                .create_game(
+                    &NewGame {
+                        kind: "hexdame",
+                        status: 20,
+                        setup: "{}",
+                        house_rules: "{}",
+                        players: &[1, 2],
+                        now: 5,
+                        ..NewGame::default()
+                    },
+                    |_| Ok(Vec::new()),
+                )
+                .await
+                .unwrap();
+            store
+                .append(&GameWrite {
+                    game: g,
+                    expected: 0,
+                    events: vec![EventRow {
+                        version: 0,
+                        kind: "end".into(),
+                        actor: Some(1),
+                        body: "{}".into(),
+                        at: 6,
+                    }],
+                    status: 50,
+                    house_rules: "{}".into(),
+                    now: 6,
+                    finish: Some(Finish {
+                        kind: "hexdame".into(),
+                        points: vec![(1, points), (2, 0)],
+                        ranks: vec![(1, 1), (2, 2)],
+                    }),
+                    ..GameWrite::default()
+                })
+                .await
+                .unwrap();
+        }
+        let board = store.leaderboard(Some("hexdame")).await.unwrap();
+        assert_eq!(board[0].player, 1);
+        assert_eq!((board[0].points, board[0].games), (7, 2));
+        assert_eq!(store.leaderboard(None).await.unwrap(), board);
+        assert_eq!(store.leaderboard(Some("chess")).await.unwrap(), []);
+        assert_eq!(store.unfinished_count(1).await.unwrap(), 0);
+        assert_eq!(store.active_games().await.unwrap(), 0);
+        let ratings = store.ratings("all").await.unwrap();
+        assert_eq!(ratings.len(), 2);
+        assert_eq!(ratings[0].games, 2);
         store.close().await;
     }
 }

@@ -1,4 +1,4 @@
-//! Private notes (`migrations/0008_notes.sql`): a player's lines on a game, oldest first.
+//! Private notes (`migrations/*/0008_notes.sql`): a player's lines on a game, oldest first.
 
 use sqlx::Row;
 

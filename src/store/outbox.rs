@@ -1,11 +1,12 @@
-//! The outbox (`migrations/0005_outbox.sql`): what players must be told, stored with the event
+//! The outbox (`migrations/*/0005_outbox.sql`): what players must be told, stored with the event
 //! that causes it and drained by a front end's deliverer. Entries of one lane (a game's thread, a
 //! player's direct messages) are delivered in id order; lanes are independent, and among the lanes'
 //! first entries the lower priority number goes first.
 
-use sqlx::{Row, Sqlite, Transaction};
+use sqlx::any::{AnyArguments, AnyRow};
+use sqlx::{Any, Row, Transaction};
 
-use super::{Store, StoreError};
+use super::{Backend, Store, StoreError};
 
 /// An entry to add: its lane, the game and version it belongs to, its priority and its body (the
 /// front end's business; the host writes JSON `Effect`s).
@@ -54,7 +55,7 @@ pub struct OutboxStats {
 const COLUMNS: &str =
     "id, lane, game_id, version, priority, body, created_at, attempts, last_error FROM outbox";
 
-fn entry(r: sqlx::sqlite::SqliteRow) -> Result<Entry, sqlx::Error> {
+fn entry(r: AnyRow) -> Result<Entry, sqlx::Error> {
     Ok(Entry {
         id: r.try_get(0)?,
         lane: r.try_get(1)?,
@@ -69,10 +70,10 @@ fn entry(r: sqlx::sqlite::SqliteRow) -> Result<Entry, sqlx::Error> {
 }
 
 /// Add entries inside a write transaction (the one storing the event that causes them), in one
-/// statement: each statement is a round trip to SQLite's worker thread, which cost more than
-/// the rows themselves.
+/// statement: each statement is a round trip to SQLite's worker thread (or to the PostgreSQL
+/// server), which cost more than the rows themselves.
 pub(super) async fn insert(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Transaction<'_, Any>,
     entries: &[NewEntry],
     now: i64,
 ) -> Result<(), StoreError> {
@@ -176,17 +177,21 @@ impl Store {
         Ok(())
     }
 
-    /// Run one bookkeeping write on the writer with `synchronous = NORMAL`: committed to the
-    /// WAL without an fsync of its own (the next move's commit, at FULL, syncs it with its own).
+    /// Run one bookkeeping write on the writer, on SQLite with `synchronous = NORMAL`: committed
+    /// to the WAL without an fsync of its own (the next move's commit, at FULL, syncs it with its
+    /// own).
     /// A power cut may lose the mark, never a move; an entry delivered but not marked is sent
     /// again with its nonce, which Discord answers with the message already made. Every
     /// delivery marks its entry, so at FULL a move would cost three fsyncs instead of one. The
     /// connection is set back to FULL before anyone else gets it, or closed if that fails.
-    /// Returns the rows changed.
+    /// PostgreSQL runs it as any write. Returns the rows changed.
     async fn bookkeeping<'q>(
         &self,
-        q: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>>,
+        q: sqlx::query::Query<'q, Any, AnyArguments<'q>>,
     ) -> Result<u64, StoreError> {
+        if self.backend != Backend::Sqlite {
+            return Ok(q.execute(&self.writer).await?.rows_affected());
+        }
         let mut conn = self.writer.acquire().await?;
         sqlx::query("PRAGMA synchronous = NORMAL")
             .execute(&mut *conn)
@@ -224,12 +229,14 @@ impl Store {
     pub async fn outbox_stats(&self) -> Result<OutboxStats, StoreError> {
         let r = sqlx::query(
             "SELECT \
-               COALESCE(SUM(CASE WHEN done_at IS NULL THEN 1 ELSE 0 END), 0), \
+               CAST(COALESCE(SUM(CASE WHEN done_at IS NULL THEN 1 ELSE 0 END), 0) AS BIGINT), \
                MIN(CASE WHEN done_at IS NULL THEN created_at END), \
-               COALESCE(SUM(CASE WHEN done_at IS NULL AND attempts > 0 THEN 1 ELSE 0 END), 0), \
-               COALESCE(SUM(attempts), 0), \
-               COALESCE(SUM(CASE WHEN outcome = 'sent' THEN 1 ELSE 0 END), 0), \
-               COALESCE(SUM(CASE WHEN done_at IS NOT NULL AND outcome <> 'sent' THEN 1 ELSE 0 END), 0) \
+               CAST(COALESCE(SUM(CASE WHEN done_at IS NULL AND attempts > 0 THEN 1 ELSE 0 END), 0) \
+                 AS BIGINT), \
+               CAST(COALESCE(SUM(attempts), 0) AS BIGINT), \
+               CAST(COALESCE(SUM(CASE WHEN outcome = 'sent' THEN 1 ELSE 0 END), 0) AS BIGINT), \
+               CAST(COALESCE(SUM(CASE WHEN done_at IS NOT NULL AND outcome <> 'sent' THEN 1 ELSE 0 \
+                 END), 0) AS BIGINT) \
              FROM outbox",
         )
         .fetch_one(&self.pool)
@@ -271,7 +278,8 @@ mod tests {
 
     #[tokio::test]
     async fn heads_are_one_per_lane_most_urgent_first_and_done_entries_leave() {
-        let s = Store::open("sqlite::memory:").await.unwrap();
+        let db = crate::store::test_db::TestDb::new().await;
+        let s = Store::open(&db.url).await.unwrap();
         s.enqueue(
             &[
                 new("g1", 2, "a1"),

@@ -5,7 +5,7 @@
 
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
-use sqlx::{Row, Sqlite, SqlitePool, Transaction};
+use sqlx::{Any, AnyPool, Row, Transaction};
 
 use super::StoreError;
 
@@ -54,7 +54,7 @@ pub fn conservative(mu: f64, sigma: f64) -> f64 {
 }
 
 async fn get(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Transaction<'_, Any>,
     player: i64,
     kind: &str,
 ) -> Result<(WengLinRating, i64), StoreError> {
@@ -79,7 +79,7 @@ async fn get(
 /// Rate one finished game: `ranks` are (player, finishing rank, 1 = best; equal ranks drew).
 /// What it changed is kept with the game.
 pub(super) async fn update(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Transaction<'_, Any>,
     game: i64,
     kind: &str,
     ranks: &[(i64, usize)],
@@ -136,7 +136,7 @@ pub(super) async fn update(
 /// What game `game` changed in its players' ratings of `kind` (none for a game rated before
 /// changes were kept, or not rated).
 pub(super) async fn changes(
-    pool: &SqlitePool,
+    pool: &AnyPool,
     game: i64,
     kind: &str,
 ) -> Result<Vec<RatingChange>, StoreError> {
@@ -161,7 +161,7 @@ pub(super) async fn changes(
         .collect()
 }
 
-pub(super) async fn list(pool: &SqlitePool, kind: &str) -> Result<Vec<Rating>, StoreError> {
+pub(super) async fn list(pool: &AnyPool, kind: &str) -> Result<Vec<Rating>, StoreError> {
     let rows = sqlx::query(
         "SELECT r.player_id, COALESCE(p.name, ''), r.mu, r.sigma, r.games FROM ratings r \
          LEFT JOIN players p ON p.id = r.player_id WHERE r.kind = $1",
