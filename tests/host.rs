@@ -4,6 +4,8 @@
 //! bad input, concurrency, export/import, and the other games once their engines exist.
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/db.rs"]
+mod db;
 #[path = "support/host.rs"]
 mod support;
 
@@ -1478,6 +1480,58 @@ async fn fifty_racing_moves_one_accepted_per_version() {
     let replayed = other.replay(g).await.unwrap();
     assert_eq!(replayed.version(), 4);
     assert_eq!(replayed.export(), host.state(g).await.unwrap().export());
+}
+
+/// Two hosts on one database (two processes; on PostgreSQL each with its own pool of
+/// connections writing at once) race on one game round after round, with different moves, with
+/// and without the version a button carries: every round exactly one move commits (the writes
+/// are version-guarded), and both hosts then replay the same log, one event per version.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_hosts_on_one_database_never_both_commit() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    let other = host_on(&e.url, &e.clock).await;
+    let rounds = 12u64;
+    for round in 0..rounds {
+        let truth = other.replay(g).await.unwrap();
+        assert_eq!(truth.version(), round);
+        let holder = truth.holder_player().unwrap();
+        let moves = truth.position().legal_moves();
+        let (first, last) = (moves[0].clone(), moves[moves.len() - 1].clone());
+        assert_ne!(first, last);
+        let expected = (round % 2 == 0).then_some(round);
+        let (a, b) = tokio::join!(
+            e.host
+                .handle(g, Actor::player(holder), cmd_move(&first), expected),
+            other.handle(g, Actor::player(holder), cmd_move(&last), expected),
+        );
+        for r in [&a, &b] {
+            if let Err(err) = r {
+                assert!(
+                    matches!(
+                        err,
+                        HostError::Refused(Refused::Stale { .. } | Refused::NotYourTurn { .. })
+                    ),
+                    "round {round}: {err}"
+                );
+            }
+        }
+        assert!(a.is_ok() != b.is_ok(), "round {round}: {a:?} {b:?}");
+    }
+    let one = e.host.replay(g).await.unwrap();
+    let two = other.replay(g).await.unwrap();
+    assert_eq!(one.version(), rounds);
+    assert_eq!(one.export(), two.export());
+    let versions: Vec<i64> = e
+        .host
+        .store()
+        .events(g)
+        .await
+        .unwrap()
+        .iter()
+        .map(|ev| ev.version)
+        .collect();
+    assert_eq!(versions, (0..rounds as i64).collect::<Vec<_>>());
 }
 
 /// Every game kind through the host to both ends: a full game to a win (the first seat played

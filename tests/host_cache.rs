@@ -3,6 +3,8 @@
 //! failing every tick.
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/db.rs"]
+mod db;
 #[path = "support/host.rs"]
 mod support;
 

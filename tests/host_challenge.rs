@@ -5,6 +5,8 @@
 //! take back or a new staging, kept across a restart, and refused when it makes no sense.
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/db.rs"]
+mod db;
 #[path = "support/host.rs"]
 mod support;
 

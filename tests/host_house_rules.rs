@@ -4,6 +4,8 @@
 //! closed with a word in the thread, never dropped silently.
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/db.rs"]
+mod db;
 #[path = "support/host.rs"]
 mod support;
 

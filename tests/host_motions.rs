@@ -5,6 +5,8 @@
 //! answers only a draw offer. Every refusal changes nothing.
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/db.rs"]
+mod db;
 #[path = "support/host.rs"]
 mod support;
 

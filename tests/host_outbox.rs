@@ -3,6 +3,8 @@
 //! notices, the replay) derived once.
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/db.rs"]
+mod db;
 #[path = "support/host.rs"]
 mod support;
 
@@ -16,21 +18,20 @@ use hexmeros::store::{Entry, Store};
 use support::{T0, act, cmd_move, ensure_players};
 
 struct Env {
-    _dir: tempfile::TempDir,
     clock: Arc<hexmeros::host::ManualClock>,
     host: GameHost,
+    _db: db::TestDb,
 }
 
 async fn env() -> Env {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("test.db").display());
+    let db = db::TestDb::new().await;
     let clock = Arc::new(hexmeros::host::ManualClock::new(T0));
-    let host = GameHost::new(Store::open(&url).await.unwrap(), clock.clone()).with_outbox();
+    let host = GameHost::new(Store::open(&db.url).await.unwrap(), clock.clone()).with_outbox();
     ensure_players(&host, 1..=7).await;
     Env {
-        _dir: dir,
         clock,
         host,
+        _db: db,
     }
 }
 

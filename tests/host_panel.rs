@@ -3,6 +3,8 @@
 //! left), whose turn since when and until when, and the last round in words: a capture, a Check
 //! declared, a seat put out.
 
+#[path = "support/db.rs"]
+mod db;
 #[path = "support/host.rs"]
 mod support;
 

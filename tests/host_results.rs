@@ -3,6 +3,8 @@
 //! closing of the thread, and rebuilt the same from the store after a restart.
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/db.rs"]
+mod db;
 #[path = "support/host.rs"]
 mod support;
 
@@ -14,21 +16,17 @@ use hexmeros::store::{Store, conservative};
 use support::{T0, act, cmd_move, ensure_players, vote};
 
 struct Env {
-    dir: tempfile::TempDir,
     clock: Arc<hexmeros::host::ManualClock>,
     host: GameHost,
-}
-
-fn url(dir: &tempfile::TempDir) -> String {
-    format!("sqlite://{}", dir.path().join("test.db").display())
+    db: db::TestDb,
 }
 
 async fn env() -> Env {
-    let dir = tempfile::tempdir().unwrap();
+    let db = db::TestDb::new().await;
     let clock = Arc::new(hexmeros::host::ManualClock::new(T0));
-    let host = GameHost::new(Store::open(&url(&dir)).await.unwrap(), clock.clone()).with_outbox();
+    let host = GameHost::new(Store::open(&db.url).await.unwrap(), clock.clone()).with_outbox();
     ensure_players(&host, 1..=7).await;
-    Env { dir, clock, host }
+    Env { clock, host, db }
 }
 
 /// The outbox's effects for game `g`, pending or not, in the order they go out.
@@ -197,8 +195,7 @@ async fn a_restart_or_a_replay_does_not_announce_the_results_again() {
 
     // Another process on the same file: replays, ticks and refused commands say nothing new.
     let clock = e.clock.clone();
-    let other =
-        GameHost::new(Store::open(&url(&e.dir)).await.unwrap(), clock.clone()).with_outbox();
+    let other = GameHost::new(Store::open(&e.db.url).await.unwrap(), clock.clone()).with_outbox();
     other.replay(g).await.unwrap();
     other.state(g).await.unwrap();
     clock.advance_minutes(7 * 24 * 60);

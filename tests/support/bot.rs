@@ -1,8 +1,10 @@
 //! The real `hexmeros serve` binary as the Discord tests run it (`tests/discord_e2e.rs`,
 //! `tests/discord_gateway.rs`, `tests/discord_ratelimit.rs`, the soak): one process on one
-//! temporary SQLite file, pointed at the fake Discord, its clock moved by writing the file
+//! fresh database (a temporary SQLite file, or a PostgreSQL database when
+//! `HEXMEROS_TEST_POSTGRES` names a server: `support/db.rs`), pointed at the fake Discord, its clock moved by writing the file
 //! `HEXMEROS_CLOCK_FILE` names; and the small helpers those tests share to speak to it through
-//! the fake. Include with `#[path = "support/bot.rs"] mod bot;` next to `fake_discord`.
+//! the fake. Include with `#[path = "support/bot.rs"] mod bot;` next to `fake_discord` and
+//! `db`.
 #![allow(dead_code)] // each test file uses what it needs
 
 use std::path::PathBuf;
@@ -32,6 +34,8 @@ pub struct Bot {
     rust_log: Option<String>,
     /// More environment for the process (a limit lowered for a test).
     env: Vec<(String, String)>,
+    /// The database; dropped after the process is stopped.
+    db: crate::db::TestDb,
 }
 
 impl Bot {
@@ -48,7 +52,9 @@ impl Bot {
     pub async fn start_with(fake: &F, rust_log: Option<&str>, env: &[(&str, &str)]) -> Bot {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
+        let db = crate::db::TestDb::new().await;
         let mut bot = Bot {
+            db,
             dir,
             child: None,
             api_base: fake.api_base(),
@@ -70,7 +76,7 @@ impl Bot {
     }
 
     pub fn db_url(&self) -> String {
-        format!("sqlite://{}", self.dir.path().join("bot.db").display())
+        self.db.url.clone()
     }
 
     pub fn log_path(&self) -> PathBuf {

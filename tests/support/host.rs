@@ -1,5 +1,7 @@
-//! What the host tests (tests/host.rs, tests/host_bots.rs) share: a `GameHost` on a temporary
-//! SQLite file with a hand-moved clock, players, and acting as a player.
+//! What the host tests (tests/host.rs, tests/host_bots.rs) share: a `GameHost` on a fresh
+//! database (a temporary SQLite file, or a PostgreSQL database when `HEXMEROS_TEST_POSTGRES`
+//! names a server: `support/db.rs`) with a hand-moved clock, players, and acting as a player.
+//! Include `support/db.rs` as `mod db` next to it.
 #![allow(dead_code)] // each test file uses what it needs
 
 use std::sync::Arc;
@@ -10,24 +12,25 @@ use hexmeros::store::Store;
 /// The clock's start, in milliseconds.
 pub const T0: i64 = 1_700_000_000_000;
 
-/// A host on a temporary database; `url` and `clock` open another host on the same file.
+/// A host on a fresh database; `url` and `clock` open another host on the same database.
 pub struct Env {
-    pub _dir: tempfile::TempDir,
     pub url: String,
     pub clock: Arc<ManualClock>,
     pub host: GameHost,
+    /// Last, so the host goes before its database does.
+    pub db: crate::db::TestDb,
 }
 
 pub async fn env() -> Env {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("test.db").display());
+    let db = crate::db::TestDb::new().await;
+    let url = db.url.clone();
     let clock = Arc::new(ManualClock::new(T0));
     let host = host_on(&url, &clock).await;
     Env {
-        _dir: dir,
         url,
         clock,
         host,
+        db,
     }
 }
 
