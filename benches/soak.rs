@@ -8,6 +8,8 @@
 
 #[path = "../tests/support/bot.rs"]
 mod bot;
+#[path = "../tests/support/db.rs"]
+mod db;
 #[path = "../tests/support/fake_discord.rs"]
 mod fake_discord;
 #[path = "../tests/support/soak.rs"]
