@@ -426,6 +426,13 @@ impl Store {
         id: i64,
     ) -> Result<Option<(GameRow, Vec<EventRow>)>, StoreError> {
         let mut tx = self.pool.begin().await?;
+        if self.backend == Backend::Postgres {
+            // PostgreSQL's default (READ COMMITTED) takes a new snapshot per statement; SQLite's
+            // read transaction is one snapshot already.
+            sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                .execute(&mut *tx)
+                .await?;
+        }
         let row = sqlx::query(GAME_ROW)
             .bind(id)
             .fetch_optional(&mut *tx)
@@ -539,7 +546,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             }
-            ratings::update(&mut tx, w.game, &f.kind, &f.ranks).await?;
+            ratings::update(&mut tx, self.backend, w.game, &f.kind, &f.ranks).await?;
         }
         outbox::insert(&mut tx, &w.outbox, w.now).await?;
         tx.commit().await?;
@@ -824,6 +831,77 @@ mod tests {
         store.close().await;
     }
 
+    /// A HexDame game between `players` that the first wins with `points`, in one write.
+    async fn finish_a_game(store: &Store, players: [i64; 2], points: i32) {
+        let g = store
+            .create_game(
+                &NewGame {
+                    kind: "hexdame",
+                    status: 20,
+                    setup: "{}",
+                    house_rules: "{}",
+                    players: &players,
+                    now: 5,
+                    ..NewGame::default()
+                },
+                |_| Ok(Vec::new()),
+            )
+            .await
+            .unwrap();
+        store
+            .append(&GameWrite {
+                game: g,
+                expected: 0,
+                events: vec![EventRow {
+                    version: 0,
+                    kind: "end".into(),
+                    actor: Some(players[0]),
+                    body: "{}".into(),
+                    at: 6,
+                }],
+                status: 50,
+                house_rules: "{}".into(),
+                now: 6,
+                finish: Some(Finish {
+                    kind: "hexdame".into(),
+                    points: vec![(players[0], points), (players[1], 0)],
+                    ranks: vec![(players[0], 1), (players[1], 2)],
+                }),
+                ..GameWrite::default()
+            })
+            .await
+            .unwrap();
+    }
+
+    /// Games with a player in common that finish at the same moment each count in that player's
+    /// rating: none reads a rating another is changing (on PostgreSQL several writers run at
+    /// once).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn games_finishing_at_once_all_count_in_a_shared_rating() {
+        let db = test_db::TestDb::new().await;
+        let store = Store::open(&db.url).await.unwrap();
+        let n = 12;
+        for p in 1..=n + 1 {
+            store.ensure_player(p, &format!("p{p}"), 0).await.unwrap();
+        }
+        let mut tasks = Vec::new();
+        for p in 2..=n + 1 {
+            let store = store.clone();
+            tasks.push(tokio::spawn(async move {
+                finish_a_game(&store, [1, p], 1).await;
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        for kind in ["hexdame", "all"] {
+            let ratings = store.ratings(kind).await.unwrap();
+            let one = ratings.iter().find(|r| r.player == 1).unwrap();
+            assert_eq!(one.games, n, "{kind}");
+        }
+        store.close().await;
+    }
+
     /// The queries whose result types differ between the backends (sums, counts) read back as
     /// the same numbers on both.
     #[tokio::test]
@@ -834,44 +912,7 @@ mod tests {
             store.ensure_player(p, &format!("p{p}"), 0).await.unwrap();
         }
         for points in [3, 4] {
-            let g = store
-                .create_game(
-                    &NewGame {
-                        kind: "hexdame",
-                        status: 20,
-                        setup: "{}",
-                        house_rules: "{}",
-                        players: &[1, 2],
-                        now: 5,
-                        ..NewGame::default()
-                    },
-                    |_| Ok(Vec::new()),
-                )
-                .await
-                .unwrap();
-            store
-                .append(&GameWrite {
-                    game: g,
-                    expected: 0,
-                    events: vec![EventRow {
-                        version: 0,
-                        kind: "end".into(),
-                        actor: Some(1),
-                        body: "{}".into(),
-                        at: 6,
-                    }],
-                    status: 50,
-                    house_rules: "{}".into(),
-                    now: 6,
-                    finish: Some(Finish {
-                        kind: "hexdame".into(),
-                        points: vec![(1, points), (2, 0)],
-                        ranks: vec![(1, 1), (2, 2)],
-                    }),
-                    ..GameWrite::default()
-                })
-                .await
-                .unwrap();
+            finish_a_game(&store, [1, 2], points).await;
         }
         let board = store.leaderboard(Some("hexdame")).await.unwrap();
         assert_eq!(board[0].player, 1);

@@ -7,7 +7,7 @@ use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 use sqlx::{Any, AnyPool, Row, Transaction};
 
-use super::StoreError;
+use super::{Backend, StoreError};
 
 /// A player's rating for one kind.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,14 +78,31 @@ async fn get(
 
 /// Rate one finished game: `ranks` are (player, finishing rank, 1 = best; equal ranks drew).
 /// What it changed is kept with the game.
+///
+/// A rating is read, changed and written back, so two games finishing at once with a player in
+/// common must not both read the old rating. SQLite has one writer at a time; on PostgreSQL the
+/// transaction first takes a lock per player (an advisory lock until it ends, in id order so two
+/// of them never wait on each other), which also covers a player with no rating row yet.
 pub(super) async fn update(
     tx: &mut Transaction<'_, Any>,
+    backend: Backend,
     game: i64,
     kind: &str,
     ranks: &[(i64, usize)],
 ) -> Result<(), StoreError> {
     if ranks.len() < 2 {
         return Ok(());
+    }
+    if backend == Backend::Postgres {
+        let mut players: Vec<i64> = ranks.iter().map(|&(p, _)| p).collect();
+        players.sort_unstable();
+        players.dedup();
+        for p in players {
+            sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                .bind(p)
+                .execute(&mut **tx)
+                .await?;
+        }
     }
     for k in [kind, "all"] {
         let mut old = Vec::with_capacity(ranks.len());
@@ -142,7 +159,7 @@ pub(super) async fn changes(
 ) -> Result<Vec<RatingChange>, StoreError> {
     let rows = sqlx::query(
         "SELECT player_id, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes \
-         WHERE game_id = $1 AND kind = $2",
+         WHERE game_id = $1 AND kind = $2 ORDER BY player_id",
     )
     .bind(game)
     .bind(kind)

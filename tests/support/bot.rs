@@ -195,14 +195,19 @@ impl Bot {
     pub fn log(&self) -> String {
         std::fs::read_to_string(self.log_path()).unwrap_or_default()
     }
-}
 
-impl Drop for Bot {
-    fn drop(&mut self) {
+    /// Kill the process (as dropping the bot does) but keep its database, to read what it left.
+    pub fn kill(&mut self) {
         if let Some(mut c) = self.child.take() {
             let _ = c.kill();
             let _ = c.wait();
         }
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        self.kill();
         // A failing test shows what the bot said last (its files go with the directory).
         if std::thread::panicking() {
             let log = self.log();

@@ -623,8 +623,8 @@ pub async fn run(cfg: Config) -> Report {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     report.drain_time = drain_start.elapsed();
-    // Nothing more is being sent: the bot may go.
-    drop(bot);
+    // Nothing more is being sent: the bot may go (its database stays until the end).
+    bot.kill();
 
     check(
         &fake,
