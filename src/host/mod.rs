@@ -26,6 +26,7 @@ mod lobby;
 mod outbox;
 mod players;
 mod queries;
+pub mod quiet;
 mod records;
 mod results;
 mod say;
