@@ -30,6 +30,7 @@ pub mod quiet;
 mod records;
 mod results;
 mod say;
+mod settings;
 mod state;
 pub mod story;
 
@@ -56,6 +57,7 @@ pub use outbox::{NORMAL, REMINDER, URGENT, is_reply};
 pub use players::{bot_id, bot_level};
 pub use results::{Place, Results};
 pub use say::Refused;
+pub use settings::{PlayerSettings, SettingsChange, SettingsError};
 pub use state::{
     BotAction, GameState, OpenMotion, Panel, PanelSeat, PanelTurn, PointEntry, Record,
     SeatStanding, SeatState, Staged, Status,
