@@ -27,9 +27,11 @@ mod lobby;
 mod outbox;
 mod players;
 mod queries;
+pub mod quiet;
 mod records;
 mod results;
 mod say;
+mod settings;
 mod state;
 pub mod story;
 
@@ -57,6 +59,7 @@ pub use outbox::{NORMAL, REMINDER, URGENT, is_reply};
 pub use players::{bot_id, bot_level};
 pub use results::{Place, Results};
 pub use say::Refused;
+pub use settings::{PlayerSettings, SettingsChange, SettingsError};
 pub use state::{
     BotAction, GameState, OpenMotion, Panel, PanelSeat, PanelTurn, PointEntry, Record,
     SeatStanding, SeatState, Staged, Status,

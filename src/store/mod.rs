@@ -9,6 +9,7 @@ mod lobbies;
 mod notes;
 mod outbox;
 mod ratings;
+mod settings;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -21,6 +22,7 @@ pub use lobbies::{LobbyRow, LobbyWrite};
 pub use notes::Note;
 pub use outbox::{Done, Entry, NewEntry, OutboxStats};
 pub use ratings::{Rating, RatingChange, conservative};
+pub use settings::SettingsRow;
 
 /// The default database, next to where the bot runs.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://hexmeros.db";

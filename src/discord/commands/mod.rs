@@ -20,6 +20,7 @@ mod house;
 mod info;
 mod play;
 mod rules;
+mod settings;
 mod start;
 mod votes;
 
@@ -28,6 +29,7 @@ use house::house_rules;
 use info::{admin, board, games, history, note, notify, score};
 use play::{challenge, check, concede, draw, move_, pass, prefer, resign, takeback, try_};
 use rules::rules;
+use settings::settings;
 use start::start;
 use votes::vote;
 
@@ -321,6 +323,7 @@ impl GameChoice {
         "games",
         "rules",
         "notify",
+        "settings",
         "house_rules",
         "away",
         "admin"
