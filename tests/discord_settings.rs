@@ -211,7 +211,8 @@ async fn settings_are_private_checked_suggested_and_make_pings_in_quiet_hours_si
     );
     assert_eq!(flags(&turn) & SILENT, 0, "{}", seen(&turn));
 
-    // Reminders are pings too: at 20:01 in New York it rings, at 23:01 it is silent.
+    // Reminders are pings too: at 20:01 in New York it rings; the next one would fall at 23:00,
+    // in the quiet hours, so it waits for their end, 07:00 (12:00 UTC), and rings then.
     let before = fake.messages(t).len();
     bot.set_clock(START_MS + HOUR_MS + 60_000);
     let m = wait_message(&fake, t, before, "for 1 hours").await;
@@ -221,15 +222,29 @@ async fn settings_are_private_checked_suggested_and_make_pings_in_quiet_hours_si
         seen(&m)
     );
     assert_eq!(flags(&m) & SILENT, 0, "{}", seen(&m));
+    // The game is due again only then (the reminder's event was stored before its message).
+    let store = hexmeros::store::Store::open(&bot.db_url()).await.unwrap();
+    assert_eq!(
+        store.next_due(1).await.unwrap(),
+        Some(START_MS + 12 * HOUR_MS)
+    );
+    store.close().await;
     let before = fake.messages(t).len();
-    bot.set_clock(START_MS + 4 * HOUR_MS + 60_000);
-    let m = wait_message(&fake, t, before, "for 4 hours").await;
+    bot.set_clock(START_MS + 12 * HOUR_MS + 60_000);
+    let m = wait_message(&fake, t, before, "for 12 hours").await;
     assert!(
         content(&m).starts_with(&format!("<@{}>", u(2))),
         "{}",
         seen(&m)
     );
-    assert_eq!(flags(&m) & SILENT, SILENT, "{}", seen(&m));
+    assert_eq!(flags(&m) & SILENT, 0, "{}", seen(&m));
+    assert!(
+        !fake
+            .messages(t)
+            .iter()
+            .any(|m| content(m).contains("for 4 hours")),
+        "the 4-hour reminder fell in the quiet hours: it waited"
+    );
 
     // Cleared: no quiet hours any more.
     let r = hx(&fake, u(2), t, "settings", json!([bool_opt("clear", true)])).await;

@@ -312,7 +312,8 @@ impl GameHost {
         }
 
         let now = self.now();
-        let state = GameState::new(0, setup.clone(), now)?;
+        let mut state = GameState::new(0, setup.clone(), now)?;
+        self.with_quiet(&mut state).await;
         let setup_json = to_json(&setup)?;
         let row = NewGame {
             kind: kind.key(),
@@ -459,6 +460,8 @@ impl GameHost {
         let now = self.now();
         let mut next = state.clone();
         let mut fx = next.apply(&ev, now)?;
+        // The new Token holder's quiet hours decide when they are reminded.
+        self.with_quiet(&mut next).await;
         fx.extend(outbox::follow_ups(state, &next));
         fx.retain(|e| !bots::for_bot(e));
         let outbox = if self.outbox {
@@ -681,6 +684,38 @@ impl GameHost {
         Ok((canonical, state))
     }
 
+    /// Tell `state` its Token holder's quiet hours (their settings), so reminders wait for
+    /// their end. A person's settings that cannot be read count as none.
+    async fn with_quiet(&self, state: &mut GameState) {
+        let Some(player) = state.holder_player().filter(|&p| bot_level(p).is_none()) else {
+            return;
+        };
+        let quiet = match self.quiet_of(player).await {
+            Ok(q) => q,
+            Err(e) => {
+                tracing::warn!(player, error = %e, "quiet hours unreadable: none");
+                None
+            }
+        };
+        state.set_holder_quiet(player, quiet);
+    }
+
+    /// After `player`'s settings changed: the games where they hold the Token are due again
+    /// when their reminders now fall.
+    pub(crate) async fn refresh_due(&self, player: PlayerId) -> Result<(), HostError> {
+        for g in self.store.games_of(player, true).await? {
+            let slot = self.slot(g.id);
+            let mut cached = slot.lock().await;
+            let mut state = self.load(g.id, &mut cached).await?;
+            self.with_quiet(&mut state).await;
+            self.store
+                .set_next_due(g.id, state.version() as i64, state.next_due())
+                .await?;
+            self.keep(g.id, &mut cached, &state);
+        }
+        Ok(())
+    }
+
     /// Run every timer that is due: close challenge windows and ballots, remind, time out turns.
     /// Each timer event is stored like a command (with a version check), so two hosts ticking at
     /// once cannot both act.
@@ -703,6 +738,8 @@ impl GameHost {
                     continue;
                 }
             };
+            self.with_quiet(&mut state).await;
+            let before = state.version();
             // Each event can change what is due next (a closed ballot, a passed turn).
             for _ in 0..16 {
                 let Some(ev) = state.due_events(now).into_iter().next() else {
@@ -715,6 +752,14 @@ impl GameHost {
                         *cached = None;
                         break;
                     }
+                }
+            }
+            // Due, but nothing to do (a reminder waiting for the end of quiet hours): the game
+            // is due again when that comes, not at every tick until then.
+            if state.version() == before && cached.is_some() {
+                let due = state.next_due();
+                if let Err(e) = self.store.set_next_due(game, before as i64, due).await {
+                    tracing::warn!(game, error = %e, "timers: the next due time was not stored");
                 }
             }
             if state.bot_action().is_some() {

@@ -115,6 +115,7 @@ impl GameHost {
                 return Err(SettingsError::ClearAndChange.into());
             }
             self.store.clear_player_settings(player).await?;
+            self.refresh_due(player).await?;
             return Ok(PlayerSettings::default());
         }
         // What was typed, in the order of the options, before the stored row is looked at.
@@ -159,6 +160,7 @@ impl GameHost {
         self.store
             .set_player_settings(player, &row_of(&next), self.now())
             .await?;
+        self.refresh_due(player).await?;
         Ok(next)
     }
 

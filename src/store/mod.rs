@@ -463,6 +463,34 @@ impl Store {
             .map_err(StoreError::from)
     }
 
+    /// When a game's next timer is due, computed again without a new event (a reminder that
+    /// waits for the end of quiet hours); only while the game is still at `version`.
+    pub async fn set_next_due(
+        &self,
+        game: i64,
+        version: i64,
+        due: Option<i64>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET next_due = $1 WHERE id = $2 AND version = $3")
+            .bind(due)
+            .bind(game)
+            .bind(version)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// When a game's next timer is due (unix ms), if it has one.
+    pub async fn next_due(&self, game: i64) -> Result<Option<i64>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT next_due FROM games WHERE id = $1")
+                .bind(game)
+                .fetch_optional(&self.pool)
+                .await?
+                .flatten(),
+        )
+    }
+
     /// Take a game off the timer list (a game whose log no longer replays).
     pub async fn stop_timers(&self, game: i64) -> Result<(), StoreError> {
         sqlx::query("UPDATE games SET next_due = NULL WHERE id = $1")

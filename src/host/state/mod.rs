@@ -29,6 +29,7 @@ use crate::ai::Level;
 use crate::games::record::{self, Line};
 use crate::games::{AnyGame, Departure, GameKind, Outcome, PositionError, Seat};
 use crate::host::bot_level;
+use crate::host::quiet::Quiet;
 use crate::host::story::{self, Told};
 
 pub use bots::BotAction;
@@ -210,6 +211,9 @@ pub struct GameState {
     /// how many record lines came before each and when: exported so an import replays the
     /// clocks.
     clock_log: Vec<(usize, Millis, Event)>,
+    /// The Token holder's quiet hours (their settings, not the log): reminders wait until they
+    /// end. Set by the host before it asks what is due (`set_holder_quiet`).
+    holder_quiet: Option<(PlayerId, Quiet)>,
     /// (seat, new player, version): replacements, for the seats table.
     replacements: Vec<(Seat, PlayerId, u64)>,
     /// The latest moves, skips, departures and takeovers told in words (the round story),
@@ -274,6 +278,7 @@ impl GameState {
             away_used: vec![0; setup.players.len()],
             created,
             clock_log: Vec::new(),
+            holder_quiet: None,
             replacements: Vec::new(),
             told: Vec::new(),
             setup,
