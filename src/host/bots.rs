@@ -230,6 +230,9 @@ fn bot_event(
                 },
             )
         }
+        BotAction::Queued { seat } => {
+            (seat, state.queue_event(seat).ok_or(Refused::NothingQueued)?)
+        }
         BotAction::Move { seat, .. } => {
             let mut tries: Vec<String> = chosen.map(str::to_string).into_iter().collect();
             tries.extend(state.position().legal_moves());

@@ -45,8 +45,8 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use effect::{Effect, Pinged, game_lane};
 pub use error::HostError;
 pub use event::{
-    AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, REMINDER_HOURS, Setup,
-    Timers,
+    AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, QueueConditions,
+    QueueMiss, QueuedPiece, REMINDER_HOURS, Setup, Timers,
 };
 pub use lobby::{
     Chair, Declined, Joined, LOBBY_HOURS, Lobby, LobbyId, LobbySpec, LobbyStatus, Opened,
@@ -56,7 +56,7 @@ pub use players::{bot_id, bot_level};
 pub use results::{Place, Results};
 pub use say::Refused;
 pub use state::{
-    BotAction, GameState, OpenMotion, Panel, PanelSeat, PanelTurn, PointEntry, Record,
+    BotAction, GameState, OpenMotion, Panel, PanelSeat, PanelTurn, PointEntry, QueuedMove, Record,
     SeatStanding, SeatState, Staged, Status,
 };
 
@@ -123,6 +123,16 @@ pub enum Command {
     /// With two seats left, claim the game on time: the opponent's turn timer ran out.
     ClaimTime,
     Admin(AdminAction),
+    /// Queue a move for the player's next turn (issue 22), played by the host when the turn
+    /// comes if every condition holds: the piece still on its cell, and optionally nothing
+    /// attacking the player's Sovereign (King), and (two players left) the opponent's answer.
+    Queue {
+        text: String,
+        sovereign_safe: bool,
+        if_reply: Option<String>,
+    },
+    /// Cancel the player's queued move.
+    ClearQueue,
 }
 
 type Slot = Arc<tokio::sync::Mutex<Option<GameState>>>;
@@ -649,6 +659,18 @@ impl GameHost {
         }
         let (canonical, _) = state.preview(text)?;
         Ok((canonical, state))
+    }
+
+    /// `player`'s queued move on `game` in words (`None`: nothing queued), for them alone;
+    /// refused for someone not seated.
+    pub async fn queued_move(
+        &self,
+        game: GameId,
+        player: PlayerId,
+    ) -> Result<Option<String>, HostError> {
+        let state = self.state(game).await?;
+        let seat = state.seat_of(player).ok_or(Refused::NotSeated)?;
+        Ok(state.queue_told(seat))
     }
 
     /// Run every timer that is due: close challenge windows and ballots, remind, time out turns.

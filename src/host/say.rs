@@ -184,6 +184,20 @@ pub enum Refused {
     EmptyNote,
     #[error("you have {0} notes on this game, the most it keeps: clear them first")]
     TooManyNotes(i64),
+    #[error("you hold the Token: just move (a queued move is for a later turn)")]
+    QueueOwnTurn,
+    #[error("{0} has no Sovereign or King, so sovereign_safe does not apply")]
+    QueueNoSovereign(&'static str),
+    #[error("if_reply works only when two players are left in the game")]
+    QueueReplyNeedsTwo,
+    #[error("there is no piece of yours on {0} to move")]
+    QueueNotYourPiece(String),
+    #[error("your opponent cannot answer with {reply}: {reason}")]
+    QueueBadReply { reply: String, reason: String },
+    #[error("after {reply} your move would not be legal: {reason}")]
+    QueueIllegalAfter { reply: String, reason: String },
+    #[error("you have no queued move in this game")]
+    NothingQueued,
 }
 
 impl Refused {
@@ -564,4 +578,55 @@ pub fn declared_upon_you_no_auto_pass(declarer: &str) -> String {
         "{} (the Token will not be passed automatically)",
         declared_upon_you(declarer)
     )
+}
+
+// Queued (conditional) moves (issue 22).
+
+/// A queued move, told privately to the one who queued it: the move and its conditions.
+pub fn queued(text: &str, conditions: &super::event::QueueConditions, sovereign: &str) -> String {
+    let mut ifs = Vec::new();
+    if let Some(p) = &conditions.piece {
+        ifs.push(format!("your piece on {} is still there", p.cell));
+    }
+    if let Some(r) = &conditions.if_reply {
+        ifs.push(format!("your opponent answers with {r}"));
+    }
+    if conditions.sovereign_safe {
+        ifs.push(format!("nothing attacks your {sovereign}"));
+    }
+    let when = if ifs.is_empty() {
+        String::new()
+    } else {
+        format!(", if {}", ifs.join(" and "))
+    };
+    format!("queued for your next turn: {text}{when}. Nobody else is told")
+}
+
+/// The queued move was cancelled by its player.
+pub fn queue_cleared(text: &str) -> String {
+    format!("your queued move {text} is cancelled")
+}
+
+/// Why a queued move was not played, as its player reads it.
+pub fn queue_missed(why: &super::event::QueueMiss, sovereign: &str) -> String {
+    use super::event::QueueMiss;
+    let reason = match why {
+        QueueMiss::PieceGone { cell } => format!("your piece on {cell} was captured"),
+        QueueMiss::SovereignAttacked => format!("your {sovereign} is attacked"),
+        QueueMiss::OtherReply {
+            expected,
+            played: Some(p),
+        } => format!("your opponent answered {p}, not {expected}"),
+        QueueMiss::OtherReply {
+            expected,
+            played: None,
+        } => format!("your opponent did not answer {expected}"),
+        QueueMiss::Refused { reason } => format!("the rules refuse it now ({reason})"),
+    };
+    format!("your queued move was not played: {reason}; it is cleared")
+}
+
+/// A turn message's first line after a queued move was played.
+pub fn played_queued(seat: &str, text: &str) -> String {
+    format!("{seat} played {text} (a queued move)")
 }

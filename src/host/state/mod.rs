@@ -14,6 +14,7 @@ mod departures;
 mod motions;
 mod panel;
 mod points;
+mod queue;
 mod timers;
 mod turn;
 mod view;
@@ -32,6 +33,7 @@ use crate::host::story::{self, Told};
 
 pub use bots::BotAction;
 pub use panel::{Panel, PanelSeat, PanelTurn, SeatStanding};
+pub use queue::QueuedMove;
 
 const HOUR: Millis = 3_600_000;
 const MINUTE: Millis = 60_000;
@@ -123,6 +125,8 @@ pub struct Staged {
     /// The mover asked that the Token be passed with this move as soon as the window closes
     /// with nobody declaring.
     pub pass_when_closed: bool,
+    /// Staged by the host from the seat's queued move (issue 22).
+    pub queued: bool,
 }
 
 impl Staged {
@@ -201,6 +205,10 @@ pub struct GameState {
     /// The latest moves, skips, departures and takeovers told in words (the round story),
     /// oldest first; only the last [`TOLD_KEPT`] are kept.
     told: Vec<Told>,
+    /// Each seat's queued move for its next turn (issue 22), private to its player.
+    queue: Vec<Option<QueuedMove>>,
+    /// The last committed move: its seat and canonical text (a queued move's `if_reply`).
+    last_move: Option<(Seat, String)>,
 }
 
 /// How many told events a game keeps: more than any round holds (six turns, their
@@ -257,6 +265,8 @@ impl GameState {
             timed_out: false,
             replacements: Vec::new(),
             told: Vec::new(),
+            queue: vec![None; setup.players.len()],
+            last_move: None,
             setup,
         })
     }
@@ -422,6 +432,16 @@ impl GameState {
             Event::Admin { action } => self.admin(*action, at, &mut fx)?,
             Event::TimeClaimed { seat } => self.claim_time(*seat, at, &mut fx)?,
             Event::PassWhenClosed { seat } => self.pass_when_closed(*seat, &mut fx)?,
+            Event::Queued {
+                seat,
+                text,
+                conditions,
+            } => self.queue_move(*seat, text, conditions, &mut fx)?,
+            Event::QueueCleared { seat } => self.clear_queue(*seat, &mut fx)?,
+            Event::QueueDropped { seat, why } => self.drop_queue(*seat, why, &mut fx)?,
+            Event::QueuePlayed { seat, text, asked } => {
+                self.play_queue(*seat, text, asked, at, &mut fx)?
+            }
         }
         self.check_end(&mut fx);
         Ok(fx)
