@@ -18,6 +18,7 @@ mod autocomplete;
 mod house;
 mod info;
 mod play;
+mod queue;
 mod rules;
 mod start;
 mod votes;
@@ -25,6 +26,7 @@ mod votes;
 use house::house_rules;
 use info::{admin, board, games, history, note, notify, score};
 use play::{challenge, check, concede, draw, move_, pass, prefer, resign, takeback, try_};
+use queue::queue;
 use rules::rules;
 use start::start;
 use votes::vote;
@@ -304,6 +306,7 @@ impl GameChoice {
         "start",
         "move_",
         "try_",
+        "queue",
         "pass",
         "takeback",
         "check",

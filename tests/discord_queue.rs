@@ -1,0 +1,110 @@
+#![allow(clippy::unwrap_used)]
+//! End-to-end test of queued moves (issue 22, `/hexmeros queue`): a waiting player queues a move
+//! privately (nobody else is told), the opponent moves, and the bot plays the queued move on the
+//! player's behalf, the thread saying it was a queued move; refusals are private and change
+//! nothing. The real `hexmeros serve` binary against the fake Discord (`tests/support/bot.rs`).
+
+#[path = "support/bot.rs"]
+mod bot;
+#[path = "support/fake_discord.rs"]
+mod fake_discord;
+
+use fake_discord::FakeDiscord as F;
+use serde_json::json;
+
+use bot::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queued_move_is_played_for_the_player_and_the_thread_says_so() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    // HexDame: White (player 1) moves first, Black (player 2) waits.
+    let (_, t) = start_game(
+        &fake,
+        &[u(1), u(2)],
+        vec![json!({"type": 4, "name": "game", "value": 1})],
+    )
+    .await;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    let shown = fake.messages(t).len();
+
+    // Refused, privately: the Token holder, a stranger, text that is no move, if_reply with no
+    // move, a piece that is not theirs.
+    let r = hx(&fake, u(1), t, "queue", json!([str_opt("move", "a4-a5")])).await;
+    assert_refused(&r, "you hold the Token: just move");
+    let r = hx(&fake, u(9), t, "queue", json!([str_opt("move", "f6-e5")])).await;
+    assert_refused(&r, "you are not playing in this game");
+    let r = hx(
+        &fake,
+        u(2),
+        t,
+        "queue",
+        json!([str_opt("move", "e5 please")]),
+    )
+    .await;
+    assert_refused(&r, "cannot read move");
+    let r = hx(
+        &fake,
+        u(2),
+        t,
+        "queue",
+        json!([str_opt("if_reply", "a4-a5")]),
+    )
+    .await;
+    assert_refused(&r, "give the move too");
+    let r = hx(&fake, u(2), t, "queue", json!([str_opt("move", "a4-a5")])).await;
+    assert_refused(&r, "no piece of yours on a4");
+    let r = hx(&fake, u(2), t, "queue", json!([])).await;
+    assert!(
+        is_private(&r) && content(&r).contains("you have no queued move"),
+        "{r:?}"
+    );
+
+    // Black queues its answer: only Black is told.
+    let r = hx(&fake, u(2), t, "queue", json!([str_opt("move", "f6-e5")])).await;
+    assert!(is_private(&r), "{r:?}");
+    let text = content(&r);
+    assert!(
+        text.contains("queued for your next turn: f6-e5")
+            && text.contains("your piece on f6 is still there"),
+        "{text}"
+    );
+    let r = hx(&fake, u(2), t, "queue", json!([])).await;
+    assert!(is_private(&r) && content(&r).contains("f6-e5"), "{r:?}");
+    // The other player cannot see it.
+    let r = hx(&fake, u(1), t, "queue", json!([])).await;
+    assert!(content(&r).contains("you have no queued move"), "{r:?}");
+    assert_eq!(fake.messages(t).len(), shown, "the thread heard nothing");
+
+    // White moves: the bot plays Black's queued move, and says so.
+    let r = hx(
+        &fake,
+        u(1),
+        t,
+        "move",
+        json!([str_opt("from", "a4-a5"), bool_opt("pass", true)]),
+    )
+    .await;
+    assert!(is_private(&r), "{r:?}");
+    let played = wait_message(&fake, t, shown, "f6-e5 (a queued move)").await;
+    let text = content(&played);
+    assert!(
+        text.contains(&format!("<@{}>", u(1))),
+        "White is pinged: {text}"
+    );
+    // Black was never pinged for the turn played for them (a ping comes first in a message;
+    // the board only names the Token holder in passing).
+    let black = format!("<@{}>", u(2));
+    assert!(
+        fake.messages(t)
+            .iter()
+            .skip(shown)
+            .all(|m| !content(m).starts_with(&black)
+                && !content(m).contains("black, you have the Token")),
+        "{:#?}",
+        fake.messages(t).iter().map(content).collect::<Vec<_>>()
+    );
+    let r = hx(&fake, u(2), t, "queue", json!([])).await;
+    assert!(content(&r).contains("you have no queued move"), "{r:?}");
+    assert_clean(&fake, &bot);
+}
