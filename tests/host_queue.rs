@@ -748,3 +748,153 @@ async fn stored_reasons_read_back() {
     let json = serde_json::to_string(&why).unwrap();
     assert_eq!(json, r#"{"why":"piece_gone","cell":"d4"}"#);
 }
+
+#[tokio::test]
+async fn the_terminal_queues_shows_and_plays_a_queued_move() {
+    let e = env().await;
+    let mut out = Vec::new();
+    {
+        let mut local = hexmeros::local::Local::new(&e.host, &mut out);
+        for l in [
+            "new hexdame ann bob",
+            "bob: queue f6-e5 safe",
+            "bob: queue f6-e5 if",
+            "bob: queue f6-e5",
+            "bob: queue",
+            "play a4-a5",
+            "bob: queue",
+            "history",
+        ] {
+            local.line(l).await.unwrap();
+        }
+    }
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("error: HexDame has no Sovereign or King"),
+        "{text}"
+    );
+    assert!(text.contains("error: queue: if <reply>"), "{text}");
+    assert!(
+        text.contains("queued for your next turn: f6-e5, if your piece on f6 is still there"),
+        "{text}"
+    );
+    assert!(
+        text.contains("black played f6-e5 (a queued move)"),
+        "{text}"
+    );
+    assert!(text.contains("no queued move"), "{text}");
+    assert!(text.contains("2. black f6-e5"), "{text}");
+}
+
+/// HexiMeros from the start, 30 plies (the first 30 of `tests/host.rs`'s `PREFIX`): Silver is to
+/// move (L3xL11), after which Blue may move his Sovereign E14-F13 into Green's attack.
+const BEFORE_BLUE: [&str; 30] = [
+    "U2xT1",
+    "C20xG16",
+    "G44xG38",
+    "M50xL51",
+    "AA44xAA46",
+    "AE20xAE18",
+    "T1xP5",
+    "G8xG12",
+    "C32xF35",
+    "L51xI48",
+    "AA46xX43",
+    "AE18xAC16",
+    "M2xN1",
+    "G16xG10",
+    "G38xC34",
+    "U50xT51",
+    "AE32xAA36",
+    "AC16xAB17",
+    "P5xM2",
+    "G10xJ13",
+    "F35xB31",
+    "T51xQ48",
+    "X43xT47",
+    "AB17xAB15",
+    "N1xL3",
+    "J13xF9",
+    "C34xG30",
+    "Q48xR47",
+    "AA36xAA38",
+    "AB15xZ13",
+];
+
+/// A queued move that opens a challenge window (Green is asked whether Blue's Sovereign walked
+/// into his attack) is staged for Blue and passed when the window closes with nobody declaring
+/// (Green lets it stand, or the window times out); a declaration upon Blue stops it and pings
+/// Blue to move.
+#[tokio::test]
+async fn a_queued_move_waits_for_its_challenge_window() {
+    let mut g = GameKind::HexiMeros.start(Some(6), None).unwrap();
+    for m in BEFORE_BLUE {
+        g.play(m).unwrap();
+    }
+    let s = Scene {
+        json: g.to_json(),
+        players: 6,
+        attacker: Seat(0),
+        victim: Seat(1),
+        capture: Vec::new(),
+        quiet: vec!["L3xL11".into()],
+        queued: "E14-F13".into(),
+        cell: "E14".into(),
+    };
+    for how in ["let it stand", "time out", "declare"] {
+        let e = env().await;
+        let game = start(&e.host, &s).await;
+        act(&e.host, game, 2, queue("E14-F13")).await;
+        let mut fx = act(&e.host, game, 1, cmd_move("L3xL11")).await;
+        let st = e.host.state(game).await.unwrap();
+        assert_eq!(st.holder(), Some(Seat(1)), "{how}: Silver passed");
+        fx.extend(e.host.bot_turns(game).await.unwrap());
+        let st = e.host.state(game).await.unwrap();
+        let staged = st.staged().unwrap();
+        assert!(
+            staged.queued && staged.pass_when_closed,
+            "{how}: {staged:?}"
+        );
+        assert_eq!(staged.waiting(), vec![Seat(4)]);
+        assert!(
+            fx.iter()
+                .any(|f| matches!(f, Effect::AskChallenge { player: 5, .. })),
+            "{how}: {fx:?}"
+        );
+        assert!(pings_to(&fx, 2).is_empty(), "{how}: Blue is not pinged");
+        let fx = match how {
+            "let it stand" => act(&e.host, game, 5, Command::Challenge { declare: false }).await,
+            "time out" => {
+                e.clock.advance_minutes(st.window_minutes() + 1);
+                e.host.tick().await.unwrap()
+            }
+            _ => act(&e.host, game, 5, Command::Challenge { declare: true }).await,
+        };
+        let st = e.host.state(game).await.unwrap();
+        if how == "declare" {
+            assert_eq!(st.holder(), Some(Seat(1)));
+            assert!(st.staged().is_none());
+            assert!(
+                pings_to(&fx, 2)
+                    .iter()
+                    .any(|t| t.contains("will not be passed automatically")),
+                "{fx:?}"
+            );
+            // Blue moves by hand now, as ever; nothing is left queued.
+            assert!(st.queued(Seat(1)).is_none());
+            assert!(st.bot_action().is_none());
+        } else {
+            assert_eq!(st.holder(), Some(Seat(2)), "{how}");
+            assert!(st.record().last().unwrap().line.contains("E14-F13"));
+            assert!(
+                boards(&fx)
+                    .iter()
+                    .any(|c| c.starts_with("blue played E14-F13 (a queued move)")),
+                "{how}: {fx:?}"
+            );
+        }
+        let replayed = e.host.replay(game).await.unwrap();
+        assert_eq!(replayed.version(), st.version());
+        assert_eq!(replayed.staged(), st.staged());
+    }
+}
