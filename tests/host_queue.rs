@@ -898,3 +898,98 @@ async fn a_queued_move_waits_for_its_challenge_window() {
         assert_eq!(replayed.staged(), st.staged());
     }
 }
+
+/// With the outbox (the Discord front end), queueing writes nothing anyone receives: its only
+/// word is the private answer to the one who queued, returned to the caller.
+#[tokio::test]
+async fn queueing_puts_nothing_in_the_outbox() {
+    let e = env().await;
+    let host = host_on(&e.url, &e.clock).await.with_outbox();
+    let game = hexdame(&host).await;
+    let before = host.outbox_pending().await.unwrap().len();
+    let g0 = GameKind::HexDame.start(Some(2), None).unwrap();
+    let mut after = g0.clone();
+    after.play(&g0.legal_moves()[0]).unwrap();
+    let fx = act(&host, game, 2, queue(&after.legal_moves()[0])).await;
+    assert!(
+        matches!(&fx[..], [Effect::Private { player: 2, .. }]),
+        "{fx:?}"
+    );
+    assert_eq!(host.outbox_pending().await.unwrap().len(), before);
+    act(&host, game, 2, Command::ClearQueue).await;
+    assert_eq!(host.outbox_pending().await.unwrap().len(), before);
+}
+
+/// Two players: lines for different answers of the opponent's are kept side by side (at most
+/// six); the line for the answer played is played; a move queued without if_reply replaces them.
+#[tokio::test]
+async fn lines_for_several_replies_play_the_one_answered() {
+    let g0 = GameKind::HexDame.start(Some(2), None).unwrap();
+    let whites = g0.legal_moves();
+    assert!(whites.len() >= 7);
+    let answer = |w: &str| {
+        let mut g = g0.clone();
+        g.play(w).unwrap();
+        g.legal_moves()[0].clone()
+    };
+    let line = |i: usize| Command::Queue {
+        text: answer(&whites[i]),
+        sovereign_safe: false,
+        if_reply: Some(whites[i].clone()),
+    };
+    let e = env().await;
+    let game = hexdame(&e.host).await;
+    for i in 0..6 {
+        let fx = act(&e.host, game, 2, line(i)).await;
+        if i > 0 {
+            assert!(said(&fx, &format!("one of {} lines", i + 1)), "{fx:?}");
+        }
+    }
+    // The same reply again replaces its line.
+    act(&e.host, game, 2, line(3)).await;
+    assert_eq!(
+        e.host
+            .state(game)
+            .await
+            .unwrap()
+            .queued_lines(Seat(1))
+            .len(),
+        6
+    );
+    let r = refusal(e.host.handle(game, Actor::player(2), line(6), None).await);
+    assert_eq!(r, Refused::QueueFull(6));
+    let shown = e.host.queued_move(game, 2).await.unwrap().unwrap();
+    assert!(
+        shown.contains("the first line that holds is played"),
+        "{shown}"
+    );
+    assert_eq!(shown.matches("• ").count(), 6, "{shown}");
+    // White answers with the fifth line's reply: that line is played.
+    let fx = play(&e.host, game, 1, std::slice::from_ref(&whites[4])).await;
+    let st = e.host.state(game).await.unwrap();
+    assert_eq!(st.record().len(), 2);
+    assert!(st.record()[1].line.contains(&answer(&whites[4])));
+    assert!(boards(&fx).iter().any(|c| c.contains("(a queued move)")));
+    assert!(st.queued_lines(Seat(1)).is_empty());
+
+    // A move without if_reply replaces every line.
+    let e = env().await;
+    let game = hexdame(&e.host).await;
+    act(&e.host, game, 2, line(0)).await;
+    act(&e.host, game, 2, line(1)).await;
+    act(&e.host, game, 2, queue(&answer(&whites[0]))).await;
+    let st = e.host.state(game).await.unwrap();
+    assert_eq!(st.queued_lines(Seat(1)).len(), 1);
+    assert!(st.queued(Seat(1)).unwrap().conditions.if_reply.is_none());
+    // Cleared: all of it.
+    let fx = act(&e.host, game, 2, Command::ClearQueue).await;
+    assert!(said(&fx, "is cancelled"));
+    assert!(
+        e.host
+            .state(game)
+            .await
+            .unwrap()
+            .queued_lines(Seat(1))
+            .is_empty()
+    );
+}

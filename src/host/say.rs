@@ -198,6 +198,8 @@ pub enum Refused {
     QueueIllegalAfter { reply: String, reason: String },
     #[error("you have no queued move in this game")]
     NothingQueued,
+    #[error("you have {0} queued lines, the most kept: clear them first")]
+    QueueFull(usize),
 }
 
 impl Refused {
@@ -582,8 +584,12 @@ pub fn declared_upon_you_no_auto_pass(declarer: &str) -> String {
 
 // Queued (conditional) moves (issue 22).
 
-/// A queued move, told privately to the one who queued it: the move and its conditions.
-pub fn queued(text: &str, conditions: &super::event::QueueConditions, sovereign: &str) -> String {
+/// One queued line: the move and its conditions.
+pub fn queue_line(
+    text: &str,
+    conditions: &super::event::QueueConditions,
+    sovereign: &str,
+) -> String {
     let mut ifs = Vec::new();
     if let Some(p) = &conditions.piece {
         ifs.push(format!("your piece on {} is still there", p.cell));
@@ -594,17 +600,42 @@ pub fn queued(text: &str, conditions: &super::event::QueueConditions, sovereign:
     if conditions.sovereign_safe {
         ifs.push(format!("nothing attacks your {sovereign}"));
     }
-    let when = if ifs.is_empty() {
-        String::new()
+    if ifs.is_empty() {
+        text.to_string()
     } else {
-        format!(", if {}", ifs.join(" and "))
-    };
-    format!("queued for your next turn: {text}{when}. Nobody else is told")
+        format!("{text}, if {}", ifs.join(" and "))
+    }
 }
 
-/// The queued move was cancelled by its player.
-pub fn queue_cleared(text: &str) -> String {
-    format!("your queued move {text} is cancelled")
+/// A queued move, told privately to the one who queued it; `lines` queued in all (answers to
+/// different replies of the opponent's).
+pub fn queued(line: &str, lines: usize) -> String {
+    let of = if lines > 1 {
+        format!(" (one of {lines} lines: the first that holds is played)")
+    } else {
+        String::new()
+    };
+    format!("queued for your next turn: {line}{of}. Nobody else is told")
+}
+
+/// The queued lines, for their player.
+pub fn queue_shown(lines: &[String]) -> String {
+    match lines {
+        [one] => format!("queued for your next turn: {one}"),
+        _ => format!(
+            "queued for your next turn (the first line that holds is played):\n{}",
+            lines
+                .iter()
+                .map(|l| format!("• {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+    }
+}
+
+/// The queued move (each of its lines) was cancelled by its player.
+pub fn queue_cleared(texts: &[String]) -> String {
+    format!("your queued move {} is cancelled", texts.join(", "))
 }
 
 /// Why a queued move was not played, as its player reads it.

@@ -205,8 +205,9 @@ pub struct GameState {
     /// The latest moves, skips, departures and takeovers told in words (the round story),
     /// oldest first; only the last [`TOLD_KEPT`] are kept.
     told: Vec<Told>,
-    /// Each seat's queued move for its next turn (issue 22), private to its player.
-    queue: Vec<Option<QueuedMove>>,
+    /// Each seat's queued move for its next turn (issue 22), private to its player: one line,
+    /// or (two players) several, each for another answer of the opponent's.
+    queue: Vec<Vec<QueuedMove>>,
     /// The last committed move: its seat and canonical text (a queued move's `if_reply`).
     last_move: Option<(Seat, String)>,
 }
@@ -265,7 +266,7 @@ impl GameState {
             timed_out: false,
             replacements: Vec::new(),
             told: Vec::new(),
-            queue: vec![None; setup.players.len()],
+            queue: vec![Vec::new(); setup.players.len()],
             last_move: None,
             setup,
         })

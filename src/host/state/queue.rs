@@ -3,12 +3,19 @@
 //! (`queue_event`, driven like a bot's action: `BotAction::Queued`) and either plays the move for
 //! the player or drops it with a ping saying why. The queue is private: only its player is told
 //! of it, and `export` never writes it (it writes committed lines only).
+//!
+//! A seat queues one move; a new one replaces it. With two players, moves queued each for a
+//! different answer of the opponent's (`if_reply`) are kept side by side as lines, at most
+//! [`QUEUE_LINES`], and the first line that holds is played.
 
 use super::super::effect::Effect;
 use super::super::error::HostError;
 use super::super::event::{Event, Millis, PlayerId, QueueConditions, QueueMiss, QueuedPiece};
 use super::{GameState, Refused, say};
 use crate::games::{PieceText, PlayError, Seat, Unresolved, notation};
+
+/// The most lines a seat may queue.
+pub const QUEUE_LINES: usize = 6;
 
 /// A seat's queued move: its text (canonical when it could be resolved) and conditions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,16 +25,47 @@ pub struct QueuedMove {
 }
 
 impl GameState {
-    /// The move `seat` has queued for its next turn, if any. Private to the seat's player: a
-    /// front end shows it to nobody else.
+    /// The move `seat` has queued for its next turn (its first line), if any. Private to the
+    /// seat's player: a front end shows it to nobody else.
     pub fn queued(&self, seat: Seat) -> Option<&QueuedMove> {
-        self.queue.get(seat.index()).and_then(Option::as_ref)
+        self.queued_lines(seat).first()
+    }
+
+    /// Every line `seat` has queued, in the order they are tried.
+    pub fn queued_lines(&self, seat: Seat) -> &[QueuedMove] {
+        self.queue.get(seat.index()).map_or(&[], Vec::as_slice)
+    }
+
+    fn line_told(&self, q: &QueuedMove) -> String {
+        say::queue_line(&q.text, &q.conditions, self.game.royal_name())
     }
 
     /// The seat's queued move in words, for its player.
     pub fn queue_told(&self, seat: Seat) -> Option<String> {
-        self.queued(seat)
-            .map(|q| say::queued(&q.text, &q.conditions, self.game.royal_name()))
+        let lines: Vec<String> = self
+            .queued_lines(seat)
+            .iter()
+            .map(|q| self.line_told(q))
+            .collect();
+        (!lines.is_empty()).then(|| say::queue_shown(&lines))
+    }
+
+    /// The lines `seat` keeps once `q` is queued: with an `if_reply`, beside the other lines
+    /// that have one (replacing the line for the same reply); otherwise alone.
+    fn lines_with(&self, seat: Seat, q: QueuedMove) -> Vec<QueuedMove> {
+        let old = self.queued_lines(seat);
+        match &q.conditions.if_reply {
+            Some(reply) if old.iter().all(|o| o.conditions.if_reply.is_some()) => {
+                let mut lines: Vec<QueuedMove> = old
+                    .iter()
+                    .filter(|o| o.conditions.if_reply.as_ref() != Some(reply))
+                    .cloned()
+                    .collect();
+                lines.push(q);
+                lines
+            }
+            _ => vec![q],
+        }
     }
 
     fn piece_on(&self, cell: &str) -> Option<PieceText> {
@@ -101,32 +139,50 @@ impl GameState {
                 kind: p.kind,
             })
         };
+        let conditions = QueueConditions {
+            piece,
+            sovereign_safe,
+            if_reply: reply,
+        };
+        let q = QueuedMove {
+            text: canonical.clone(),
+            conditions: conditions.clone(),
+        };
+        if self.lines_with(seat, q).len() > QUEUE_LINES {
+            return Err(Refused::QueueFull(QUEUE_LINES));
+        }
         Ok(Event::Queued {
             seat,
             text: canonical,
-            conditions: QueueConditions {
-                piece,
-                sovereign_safe,
-                if_reply: reply,
-            },
+            conditions,
         })
     }
 
-    /// What the host does with `seat`'s queued move now that its turn has come: play it, or drop
-    /// it with the first condition that fails. `None` when the seat has nothing queued.
+    /// What the host does with `seat`'s queued move now that its turn has come: play the first
+    /// line that holds, or drop them all with why the line the opponent's answer chose (else the
+    /// first line) failed. `None` when the seat has nothing queued.
     pub(crate) fn queue_event(&self, seat: Seat) -> Option<Event> {
-        let q = self.queued(seat)?;
-        let drop = |why| Some(Event::QueueDropped { seat, why });
-        if let Some(p) = &q.conditions.piece {
-            let still = self
-                .piece_on(&p.cell)
-                .is_some_and(|now| now.owner == p.owner && now.kind == p.kind);
-            if !still {
-                return drop(QueueMiss::PieceGone {
-                    cell: p.cell.clone(),
-                });
+        let lines = self.queued_lines(seat);
+        let mut first = None;
+        let mut chosen = None;
+        for q in lines {
+            match self.line_event(seat, q) {
+                Ok(ev) => return Some(ev),
+                Err(why) => {
+                    if chosen.is_none() && !matches!(why, QueueMiss::OtherReply { .. }) {
+                        chosen = Some(why.clone());
+                    }
+                    first.get_or_insert(why);
+                }
             }
         }
+        let why = chosen.or(first)?;
+        Some(Event::QueueDropped { seat, why })
+    }
+
+    /// The event of one queued line if its conditions hold and the rules take it, else why not.
+    fn line_event(&self, seat: Seat, q: &QueuedMove) -> Result<Event, QueueMiss> {
+        // The opponent's answer first: it says which line was meant.
         if let Some(expected) = &q.conditions.if_reply {
             let played = self
                 .last_move
@@ -134,18 +190,28 @@ impl GameState {
                 .filter(|(s, _)| *s != seat)
                 .map(|(_, t)| t.clone());
             if played.as_deref() != Some(expected.as_str()) {
-                return drop(QueueMiss::OtherReply {
+                return Err(QueueMiss::OtherReply {
                     expected: expected.clone(),
                     played,
                 });
             }
         }
+        if let Some(p) = &q.conditions.piece {
+            let still = self
+                .piece_on(&p.cell)
+                .is_some_and(|now| now.owner == p.owner && now.kind == p.kind);
+            if !still {
+                return Err(QueueMiss::PieceGone {
+                    cell: p.cell.clone(),
+                });
+            }
+        }
         if q.conditions.sovereign_safe && self.game.royal_attacked(seat) == Some(true) {
-            return drop(QueueMiss::SovereignAttacked);
+            return Err(QueueMiss::SovereignAttacked);
         }
         match self.prepare_stage(&q.text) {
-            Ok((text, asked)) => Some(Event::QueuePlayed { seat, text, asked }),
-            Err(e) => drop(QueueMiss::Refused {
+            Ok((text, asked)) => Ok(Event::QueuePlayed { seat, text, asked }),
+            Err(e) => Err(QueueMiss::Refused {
                 reason: e.to_string(),
             }),
         }
@@ -154,8 +220,21 @@ impl GameState {
     /// Forget `seat`'s queued move (its player acted, left or was replaced).
     pub(super) fn forget_queue(&mut self, seat: Seat) {
         if let Some(q) = self.queue.get_mut(seat.index()) {
-            *q = None;
+            q.clear();
         }
+    }
+
+    /// Take `seat`'s queued lines away (refused when there are none).
+    fn take_queue(&mut self, seat: Seat) -> Result<Vec<QueuedMove>, Refused> {
+        let lines = self
+            .queue
+            .get_mut(seat.index())
+            .map(std::mem::take)
+            .unwrap_or_default();
+        if lines.is_empty() {
+            return Err(Refused::NothingQueued);
+        }
+        Ok(lines)
     }
 
     pub(super) fn queue_move(
@@ -176,12 +255,14 @@ impl GameState {
             text: text.to_string(),
             conditions: conditions.clone(),
         };
+        let told = self.line_told(&q);
+        let lines = self.lines_with(seat, q);
         fx.push(Effect::Private {
             player: self.player(seat),
-            text: say::queued(&q.text, &q.conditions, self.game.royal_name()),
+            text: say::queued(&told, lines.len()),
         });
         if let Some(slot) = self.queue.get_mut(seat.index()) {
-            *slot = Some(q);
+            *slot = lines;
         }
         Ok(())
     }
@@ -191,14 +272,11 @@ impl GameState {
         seat: Seat,
         fx: &mut Vec<Effect>,
     ) -> Result<(), HostError> {
-        let q = self
-            .queue
-            .get_mut(seat.index())
-            .and_then(Option::take)
-            .ok_or(Refused::NothingQueued)?;
+        let lines = self.take_queue(seat)?;
+        let texts: Vec<String> = lines.into_iter().map(|q| q.text).collect();
         fx.push(Effect::Private {
             player: self.player(seat),
-            text: say::queue_cleared(&q.text),
+            text: say::queue_cleared(&texts),
         });
         Ok(())
     }
@@ -213,10 +291,7 @@ impl GameState {
     ) -> Result<(), HostError> {
         self.live()?;
         self.require_holder(seat)?;
-        self.queue
-            .get_mut(seat.index())
-            .and_then(Option::take)
-            .ok_or(Refused::NothingQueued)?;
+        self.take_queue(seat)?;
         let by = self.seat_names(&self.game.binding_challenges());
         fx.push(Effect::Ping {
             game: self.id,
