@@ -60,6 +60,18 @@ async fn a_queued_move_is_played_for_the_player_and_the_thread_says_so() {
         "{r:?}"
     );
 
+    // Autocomplete: Black's moves as if it were Black's turn, White's moves for if_reply; the
+    // Token holder gets nothing to queue.
+    let focused =
+        |name: &str, v: &str| json!({"type": 3, "name": name, "value": v, "focused": true});
+    let got = ac(&fake, u(2), t, json!([focused("move", "f6")])).await;
+    assert!(got.contains(&"f6-e5".to_string()), "{got:?}");
+    assert!(got.iter().all(|m| m.contains("f6")), "{got:?}");
+    let got = ac(&fake, u(2), t, json!([focused("if_reply", "")])).await;
+    assert!(got.contains(&"a4-a5".to_string()), "{got:?}");
+    let got = ac(&fake, u(1), t, json!([focused("move", "")])).await;
+    assert!(got.is_empty(), "{got:?}");
+
     // Black queues its answer: only Black is told.
     let r = hx(&fake, u(2), t, "queue", json!([str_opt("move", "f6-e5")])).await;
     assert!(is_private(&r), "{r:?}");
@@ -107,4 +119,19 @@ async fn a_queued_move_is_played_for_the_player_and_the_thread_says_so() {
     let r = hx(&fake, u(2), t, "queue", json!([])).await;
     assert!(content(&r).contains("you have no queued move"), "{r:?}");
     assert_clean(&fake, &bot);
+}
+
+/// The values an autocomplete of `/hexmeros queue` offers.
+async fn ac(fake: &F, user: u64, channel: u64, options: serde_json::Value) -> Vec<String> {
+    let i = fake
+        .autocomplete(user, channel, "hexmeros", sub("queue", options))
+        .await;
+    let s = fake.first_response(&i, T).await.unwrap();
+    assert_eq!(s.json.as_ref().unwrap()["type"], 8, "{s:?}");
+    s.json.as_ref().unwrap()["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap().to_string())
+        .collect()
 }

@@ -993,3 +993,31 @@ async fn lines_for_several_replies_play_the_one_answered() {
             .is_empty()
     );
 }
+
+/// What a front end suggests to queue: in each game, the moves the waiting seat would have now;
+/// the first of them is accepted as a queued move. The Token holder gets no suggestions.
+#[tokio::test]
+async fn suggestions_are_the_waiting_seats_moves_in_each_game() {
+    let e = env().await;
+    ensure_players(&e.host, 1..=6).await;
+    for kind in GameKind::ALL {
+        let players: Vec<i64> = (1..=kind.players().0 as i64).collect();
+        let (game, _) = e.host.create(kind, &players, None, None).await.unwrap();
+        let (mine, theirs) = e.host.queue_choices(game, 2).await.unwrap();
+        assert!(!mine.is_empty(), "{kind}");
+        let st = e.host.state(game).await.unwrap();
+        assert_eq!(theirs, st.position().legal_moves(), "{kind}");
+        // Another seat's moves (some, such as HexaEquo's tile placements, are written alike).
+        assert_ne!(mine, theirs, "{kind}");
+        act(&e.host, game, 2, queue(&mine[0])).await;
+        assert_eq!(
+            e.host.queue_choices(game, 1).await.unwrap(),
+            (Vec::new(), Vec::new()),
+            "{kind}"
+        );
+        assert_eq!(
+            e.host.queue_choices(game, 99).await.unwrap(),
+            (Vec::new(), Vec::new())
+        );
+    }
+}

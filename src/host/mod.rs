@@ -673,6 +673,27 @@ impl GameHost {
         Ok(state.queue_told(seat))
     }
 
+    /// What `player`, seated and waiting, might queue on `game` (autocomplete): the moves
+    /// they would have if it were their turn now; and, for `if_reply`, the Token holder's legal
+    /// moves. Empty for someone not seated, or holding the Token.
+    pub async fn queue_choices(
+        &self,
+        game: GameId,
+        player: PlayerId,
+    ) -> Result<(Vec<String>, Vec<String>), HostError> {
+        let state = self.state(game).await?;
+        let Some(seat) = state.seat_of(player) else {
+            return Ok(Default::default());
+        };
+        match state.holder() {
+            Some(h) if h != seat => Ok((
+                state.queue_suggestions(seat),
+                state.position().legal_moves(),
+            )),
+            _ => Ok(Default::default()),
+        }
+    }
+
     /// Run every timer that is due: close challenge windows and ballots, remind, time out turns.
     /// Each timer event is stored like a command (with a version check), so two hosts ticking at
     /// once cannot both act.

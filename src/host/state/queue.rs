@@ -50,6 +50,19 @@ impl GameState {
         (!lines.is_empty()).then(|| say::queue_shown(&lines))
     }
 
+    /// The moves `seat` would have if it held the Token in the position as it stands: what a
+    /// front end suggests to queue (the position may change before the turn comes). Empty when
+    /// the position cannot be read that way.
+    pub fn queue_suggestions(&self, seat: Seat) -> Vec<String> {
+        let Ok(mut json) = serde_json::from_str::<serde_json::Value>(&self.game.to_json()) else {
+            return Vec::new();
+        };
+        json["to_move"] = serde_json::Value::String(self.seat_name(seat).to_string());
+        crate::games::read_position(&json.to_string())
+            .map(|g| g.legal_moves())
+            .unwrap_or_default()
+    }
+
     /// The lines `seat` keeps once `q` is queued: with an `if_reply`, beside the other lines
     /// that have one (replacing the line for the same reply); otherwise alone.
     fn lines_with(&self, seat: Seat, q: QueuedMove) -> Vec<QueuedMove> {
