@@ -83,9 +83,16 @@ async fn a_queued_move_is_played_for_the_player_and_the_thread_says_so() {
     );
     let r = hx(&fake, u(2), t, "queue", json!([])).await;
     assert!(is_private(&r) && content(&r).contains("f6-e5"), "{r:?}");
-    // The other player cannot see it.
+    // Shown under Black's private board; the other player sees nothing of it.
+    let r = hx(&fake, u(2), t, "board", json!([])).await;
+    assert!(
+        is_private(&r) && content(&r).contains("⏳ queued for your next turn: f6-e5"),
+        "{r:?}"
+    );
     let r = hx(&fake, u(1), t, "queue", json!([])).await;
     assert!(content(&r).contains("you have no queued move"), "{r:?}");
+    let r = hx(&fake, u(1), t, "board", json!([])).await;
+    assert!(!content(&r).contains("queued"), "{r:?}");
     assert_eq!(fake.messages(t).len(), shown, "the thread heard nothing");
 
     // White moves: the bot plays Black's queued move, and says so.
