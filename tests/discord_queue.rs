@@ -128,6 +128,57 @@ async fn a_queued_move_is_played_for_the_player_and_the_thread_says_so() {
     assert_clean(&fake, &bot);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queued_move_whose_condition_fails_is_dropped_with_the_turns_ping() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (_, t) = start_game(
+        &fake,
+        &[u(1), u(2)],
+        vec![json!({"type": 4, "name": "game", "value": 1})],
+    )
+    .await;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    let shown = fake.messages(t).len();
+    let r = hx(
+        &fake,
+        u(2),
+        t,
+        "queue",
+        json!([str_opt("move", "f6-e5"), str_opt("if_reply", "a4-a5")]),
+    )
+    .await;
+    assert!(
+        content(&r)
+            .contains("if your piece on f6 is still there and your opponent answers with a4-a5"),
+        "{r:?}"
+    );
+    hx(
+        &fake,
+        u(1),
+        t,
+        "move",
+        json!([str_opt("from", "b4-b5"), bool_opt("pass", true)]),
+    )
+    .await;
+    let m = wait_message(&fake, t, shown, "your queued move was not played").await;
+    let text = content(&m);
+    assert!(
+        text.starts_with(&format!("<@{}> black, you have the Token", u(2)))
+            && text.contains("your opponent answered b4-b5, not a4-a5"),
+        "{text}"
+    );
+    // Nothing was played for Black; the queue is gone.
+    assert!(
+        fake.messages(t)
+            .iter()
+            .all(|m| !content(m).contains("(a queued move)"))
+    );
+    let r = hx(&fake, u(2), t, "queue", json!([])).await;
+    assert!(content(&r).contains("you have no queued move"), "{r:?}");
+    assert_clean(&fake, &bot);
+}
+
 /// The values an autocomplete of `/hexmeros queue` offers.
 async fn ac(fake: &F, user: u64, channel: u64, options: serde_json::Value) -> Vec<String> {
     let i = fake
