@@ -19,7 +19,7 @@ async fn a_queued_move_is_played_for_the_player_and_the_thread_says_so() {
     let fake = F::start().await;
     let bot = Bot::start(&fake).await;
     // HexDame: White (player 1) moves first, Black (player 2) waits.
-    let (_, t) = start_game(
+    let (id, t) = start_game(
         &fake,
         &[u(1), u(2)],
         vec![json!({"type": 4, "name": "game", "value": 1})],
@@ -54,6 +54,16 @@ async fn a_queued_move_is_played_for_the_player_and_the_thread_says_so() {
     assert_refused(&r, "give the move too");
     let r = hx(&fake, u(2), t, "queue", json!([str_opt("move", "a4-a5")])).await;
     assert_refused(&r, "no piece of yours on a4");
+    // From another server the game does not exist, even for its own player.
+    let r = hx(
+        &fake,
+        u(2),
+        F::OTHER_CHANNEL_ID,
+        "queue",
+        json!([str_opt("move", "f6-e5"), int_opt("game", id)]),
+    )
+    .await;
+    assert_refused(&r, &format!("there is no game #{id}"));
     let r = hx(&fake, u(2), t, "queue", json!([])).await;
     assert!(
         is_private(&r) && content(&r).contains("you have no queued move"),
