@@ -1021,3 +1021,48 @@ async fn suggestions_are_the_waiting_seats_moves_in_each_game() {
         );
     }
 }
+
+/// Several waiting seats queue (HexiMeros): when Silver moves, the second seat's queued move is
+/// played, then the third's, each told as a queued move; the fourth, who queued nothing, is
+/// pinged.
+#[tokio::test]
+async fn queued_moves_of_several_seats_are_played_in_turn() {
+    let e = env().await;
+    ensure_players(&e.host, 1..=6).await;
+    let (game, _) = e
+        .host
+        .create(GameKind::HexiMeros, &[1, 2, 3, 4, 5, 6], None, None)
+        .await
+        .unwrap();
+    let silver = e.host.state(game).await.unwrap().position().legal_moves()[0].clone();
+    for p in [2, 3] {
+        let (mine, _) = e.host.queue_choices(game, p).await.unwrap();
+        act(&e.host, game, p, queue(&mine[0])).await;
+    }
+    let fx = [
+        play(&e.host, game, 1, &[silver]).await,
+        settle(&e.host, game).await,
+    ]
+    .concat();
+    let st = e.host.state(game).await.unwrap();
+    assert_eq!(st.record().len(), 3, "{:?}", st.record());
+    assert_eq!(st.holder(), Some(Seat(3)));
+    let captions = boards(&fx);
+    for seat in [st.seat_name(Seat(1)), st.seat_name(Seat(2))] {
+        assert!(
+            captions
+                .iter()
+                .any(|c| c.starts_with(&format!("{seat} played")) && c.contains("(a queued move)")),
+            "{captions:?}"
+        );
+    }
+    assert!(
+        pings_to(&fx, 4)
+            .iter()
+            .any(|t| t.contains("you have the Token"))
+    );
+    assert!(
+        pings_to(&fx, 2).is_empty() && pings_to(&fx, 3).is_empty(),
+        "{fx:?}"
+    );
+}
