@@ -587,3 +587,32 @@ async fn a_reminder_waiting_for_quiet_hours_follows_a_change_of_settings() {
     e.clock.advance_minutes(61);
     assert!(reminded(&e.host.tick().await.unwrap(), 4));
 }
+
+#[tokio::test]
+async fn a_player_away_may_queue_a_move_and_it_is_played_for_them() {
+    let e = env().await;
+    let g = hexdame(&e.host, Timers::default()).await;
+    e.host.away(2, 48 * HOUR, Some("travelling")).await.unwrap();
+    // Black queues a move from afar: that is not coming back.
+    let (mine, _) = e.host.queue_choices(g, 2).await.unwrap();
+    act(
+        &e.host,
+        g,
+        2,
+        Command::Queue {
+            text: mine[0].clone(),
+            sovereign_safe: false,
+            if_reply: None,
+        },
+    )
+    .await;
+    assert!(e.host.state(g).await.unwrap().away(Seat(1)).is_some());
+    // White moves; the host plays Black's queued move for them, and they stay away.
+    e.clock.advance_minutes(30);
+    play(&e.host, g).await;
+    e.host.bot_turns(g).await.unwrap();
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.record().len(), 2, "{:?}", st.record());
+    assert_eq!(st.holder(), Some(Seat(0)));
+    assert!(st.away(Seat(1)).is_some(), "still away");
+}

@@ -49,8 +49,8 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use effect::{Effect, Pinged, game_lane};
 pub use error::HostError;
 pub use event::{
-    AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, REMINDER_HOURS, Setup,
-    Timers,
+    AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, QueueConditions,
+    QueueMiss, QueuedPiece, REMINDER_HOURS, Setup, Timers,
 };
 pub use lobby::{
     Chair, Declined, Joined, LOBBY_HOURS, Lobby, LobbyId, LobbySpec, LobbyStatus, Opened,
@@ -61,7 +61,7 @@ pub use results::{Place, Results};
 pub use say::Refused;
 pub use settings::{PlayerSettings, SettingsChange, SettingsError};
 pub use state::{
-    BotAction, GameState, OpenMotion, Panel, PanelSeat, PanelTurn, PointEntry, Record,
+    BotAction, GameState, OpenMotion, Panel, PanelSeat, PanelTurn, PointEntry, QueuedMove, Record,
     SeatStanding, SeatState, Staged, Status,
 };
 
@@ -128,6 +128,16 @@ pub enum Command {
     /// With two seats left, claim the game on time: the opponent's turn timer ran out.
     ClaimTime,
     Admin(AdminAction),
+    /// Queue a move for the player's next turn (issue 22), played by the host when the turn
+    /// comes if every condition holds: the piece still on its cell, and optionally nothing
+    /// attacking the player's Sovereign (King), and (two players left) the opponent's answer.
+    Queue {
+        text: String,
+        sovereign_safe: bool,
+        if_reply: Option<String>,
+    },
+    /// Cancel the player's queued move.
+    ClearQueue,
 }
 
 type Slot = Arc<tokio::sync::Mutex<Option<GameState>>>;
@@ -560,10 +570,15 @@ impl GameHost {
         let mut cached = slot.lock().await;
         let mut state = self.load(game, &mut cached).await?;
         check(&state, &cmd)?;
-        // A player who was away and acts is back (here, then in their other games).
+        // A player who was away and acts is back (here, then in their other games). Setting up
+        // what happens while they are away (a queued move, a standing answer) is not acting.
+        let setting_up = matches!(
+            cmd,
+            Command::Admin(_) | Command::Queue { .. } | Command::ClearQueue | Command::Prefer(_)
+        );
         let back = state
             .seat_of(actor.player)
-            .filter(|&s| state.away(s).is_some() && !matches!(cmd, Command::Admin(_)));
+            .filter(|&s| state.away(s).is_some() && !setting_up);
         let mut fx = Vec::new();
         let (ev, mut extra) = match back {
             Some(seat) => {
@@ -714,6 +729,39 @@ impl GameHost {
             self.keep(g.id, &mut cached, &state);
         }
         Ok(())
+    }
+
+    /// `player`'s queued move on `game` in words (`None`: nothing queued), for them alone;
+    /// refused for someone not seated.
+    pub async fn queued_move(
+        &self,
+        game: GameId,
+        player: PlayerId,
+    ) -> Result<Option<String>, HostError> {
+        let state = self.state(game).await?;
+        let seat = state.seat_of(player).ok_or(Refused::NotSeated)?;
+        Ok(state.queue_told(seat))
+    }
+
+    /// What `player`, seated and waiting, might queue on `game` (autocomplete): the moves
+    /// they would have if it were their turn now; and, for `if_reply`, the Token holder's legal
+    /// moves. Empty for someone not seated, or holding the Token.
+    pub async fn queue_choices(
+        &self,
+        game: GameId,
+        player: PlayerId,
+    ) -> Result<(Vec<String>, Vec<String>), HostError> {
+        let state = self.state(game).await?;
+        let Some(seat) = state.seat_of(player) else {
+            return Ok(Default::default());
+        };
+        match state.holder() {
+            Some(h) if h != seat => Ok((
+                state.queue_suggestions(seat),
+                state.position().legal_moves(),
+            )),
+            _ => Ok(Default::default()),
+        }
     }
 
     /// Run every timer that is due: close challenge windows and ballots, remind, time out turns.

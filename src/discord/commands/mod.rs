@@ -19,6 +19,7 @@ mod away;
 mod house;
 mod info;
 mod play;
+mod queue;
 mod rules;
 mod settings;
 mod start;
@@ -28,6 +29,7 @@ use away::away;
 use house::house_rules;
 use info::{admin, board, games, history, note, notify, score};
 use play::{challenge, check, concede, draw, move_, pass, prefer, resign, takeback, try_};
+use queue::queue;
 use rules::rules;
 use settings::settings;
 use start::start;
@@ -308,6 +310,7 @@ impl GameChoice {
         "start",
         "move_",
         "try_",
+        "queue",
         "pass",
         "takeback",
         "check",
