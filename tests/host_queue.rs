@@ -814,41 +814,6 @@ async fn the_terminal_queues_shows_and_plays_a_queued_move() {
     assert!(text.contains("2. black f6-e5"), "{text}");
 }
 
-/// HexiMeros from the start, 30 plies (the first 30 of `tests/host.rs`'s `PREFIX`): Silver is to
-/// move (L3xL11), after which Blue may move his Sovereign E14-F13 into Green's attack.
-const BEFORE_BLUE: [&str; 30] = [
-    "U2xT1",
-    "C20xG16",
-    "G44xG38",
-    "M50xL51",
-    "AA44xAA46",
-    "AE20xAE18",
-    "T1xP5",
-    "G8xG12",
-    "C32xF35",
-    "L51xI48",
-    "AA46xX43",
-    "AE18xAC16",
-    "M2xN1",
-    "G16xG10",
-    "G38xC34",
-    "U50xT51",
-    "AE32xAA36",
-    "AC16xAB17",
-    "P5xM2",
-    "G10xJ13",
-    "F35xB31",
-    "T51xQ48",
-    "X43xT47",
-    "AB17xAB15",
-    "N1xL3",
-    "J13xF9",
-    "C34xG30",
-    "Q48xR47",
-    "AA36xAA38",
-    "AB15xZ13",
-];
-
 /// A queued move that opens a challenge window (Green is asked whether Blue's Sovereign walked
 /// into his attack) is staged for Blue and passed when the window closes with nobody declaring
 /// (Green lets it stand, or the window times out); a declaration upon Blue stops it and pings
@@ -856,7 +821,9 @@ const BEFORE_BLUE: [&str; 30] = [
 #[tokio::test]
 async fn a_queued_move_waits_for_its_challenge_window() {
     let mut g = GameKind::HexiMeros.start(Some(6), None).unwrap();
-    for m in BEFORE_BLUE {
+    // The first 30 plies of the prefix: Silver is to move (L3xL11), after which Blue may move
+    // his Sovereign E14-F13 into Green's attack.
+    for m in &support::HEXIMEROS_PREFIX[..30] {
         g.play(m).unwrap();
     }
     let s = Scene {
