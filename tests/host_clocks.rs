@@ -616,3 +616,38 @@ async fn a_player_away_may_queue_a_move_and_it_is_played_for_them() {
     assert_eq!(st.holder(), Some(Seat(0)));
     assert!(st.away(Seat(1)).is_some(), "still away");
 }
+
+#[tokio::test]
+async fn a_reminder_due_just_before_the_quiet_hours_and_seen_late_waits_for_their_end() {
+    let e = env().await;
+    // Berlin in winter (UTC+1): Black gets the Token at 20:59, so the first reminder is due at
+    // 21:59, one minute before the quiet hours; the timers only look at 22:01.
+    e.clock.set(ms("2026-01-10T19:59:00Z"));
+    let g = hexdame(
+        &e.host,
+        Timers {
+            reminders: true,
+            ..Timers::default()
+        },
+    )
+    .await;
+    e.host
+        .set_settings(2, &quiet_hours("Europe/Berlin", "22:00", "08:00"))
+        .await
+        .unwrap();
+    play(&e.host, g).await;
+    e.clock.set(ms("2026-01-10T21:01:00Z"));
+    assert!(
+        !reminded(&e.host.tick().await.unwrap(), 2),
+        "22:01 is quiet"
+    );
+    // The game is due again when the quiet hours end (08:00, 07:00 UTC), not at every tick.
+    assert_eq!(
+        e.host.store().next_due(g).await.unwrap(),
+        Some(ms("2026-01-11T07:00:00Z"))
+    );
+    e.clock.set(ms("2026-01-11T06:59:00Z"));
+    assert!(!reminded(&e.host.tick().await.unwrap(), 2));
+    e.clock.set(ms("2026-01-11T07:00:00Z"));
+    assert!(reminded(&e.host.tick().await.unwrap(), 2));
+}

@@ -804,8 +804,14 @@ impl GameHost {
             }
             // Due, but nothing to do (a reminder waiting for the end of quiet hours): the game
             // is due again when that comes, not at every tick until then.
-            if state.version() == before && cached.is_some() {
-                let due = state.next_due();
+            if state.version() == before && cached.is_some() && state.bot_action().is_none() {
+                // A reminder that fell due just before the quiet hours began (a tick runs late)
+                // waits for their end too; anything else past due and not done is looked at
+                // again in a minute rather than at every tick.
+                let due = state.next_due().map(|d| match d > now {
+                    true => d,
+                    false => state.quiet_end(now).unwrap_or(now + 60_000),
+                });
                 if let Err(e) = self.store.set_next_due(game, before as i64, due).await {
                     tracing::warn!(game, error = %e, "timers: the next due time was not stored");
                 }

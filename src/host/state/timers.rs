@@ -101,6 +101,13 @@ impl GameState {
         }
     }
 
+    /// When the Token holder's quiet hours end, if `now` is in them.
+    pub fn quiet_end(&self, now: Millis) -> Option<Millis> {
+        self.quiet()
+            .filter(|q| q.is_quiet(now))
+            .map(|q| q.defer(now))
+    }
+
     /// The quiet hours of `player`, the Token holder (their settings; see `next_due`).
     pub fn set_holder_quiet(&mut self, player: PlayerId, quiet: Option<Quiet>) {
         self.holder_quiet = quiet.map(|q| (player, q));
