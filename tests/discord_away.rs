@@ -2,7 +2,7 @@
 //! End-to-end test of per-player clocks and `/hexmeros away` (issue 22): a game started with a
 //! time bank shows each seat's bank on its status panel; a player who goes away has their clock
 //! stopped (the thread is told, the panel says until when and why); they are back when they
-//! move, or when their away time is over; bad durations are refused. The real `hexmeros serve`
+//! move, or when their away time is over; bad durations and going away too often are refused. The real `hexmeros serve`
 //! binary against the fake Discord (`tests/support/bot.rs`), its clock moved by hand.
 
 #[path = "support/bot.rs"]
@@ -38,7 +38,8 @@ async fn play(fake: &F, bot: &Bot, game: i64, thread: u64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn away_stops_a_players_clock_until_they_move_or_their_time_is_over() {
     let fake = F::start().await;
-    let bot = Bot::start(&fake).await;
+    // Each player may go away (or come back) once an hour here.
+    let bot = Bot::start_with(&fake, None, &[("HEXMEROS_RATE_AWAY", "1/1h")]).await;
     let (game, t) = start_game(
         &fake,
         &[u(1), u(2)],
@@ -138,5 +139,10 @@ async fn away_stops_a_players_clock_until_they_move_or_their_time_is_over() {
         st.away_left(hexmeros::games::Seat(0), START_MS + 61 * 60_000),
         71 * 3_600_000
     );
+    // Going away again within the hour is refused: every absence is told in every thread.
+    let version = bot.state(game).await.version();
+    let r = hx(&fake, u(1), t, "away", json!([str_opt("duration", "2h")])).await;
+    assert_refused(&r, "going too fast");
+    assert_eq!(bot.state(game).await.version(), version);
     assert_clean(&fake, &bot);
 }

@@ -23,45 +23,6 @@ use support::{
     act, cmd_move, ensure_players, env, first_move, host_on, let_it_stand, said, scenario, vote,
 };
 
-/// From the start position, 31 plies (found by `cargo run --example find_scenarios`, seed 0)
-/// after which Blue may play F11-G14 declaring Check, or E14-F13 moving his Sovereign into
-/// Green's attack.
-/// Scenarios that need no history start from the position after it instead:
-/// `tests/data/scenarios/heximeros_blue_may_check.json` (`hexmeros rules play` of these moves).
-const PREFIX: [&str; 31] = [
-    "U2xT1",
-    "C20xG16",
-    "G44xG38",
-    "M50xL51",
-    "AA44xAA46",
-    "AE20xAE18",
-    "T1xP5",
-    "G8xG12",
-    "C32xF35",
-    "L51xI48",
-    "AA46xX43",
-    "AE18xAC16",
-    "M2xN1",
-    "G16xG10",
-    "G38xC34",
-    "U50xT51",
-    "AE32xAA36",
-    "AC16xAB17",
-    "P5xM2",
-    "G10xJ13",
-    "F35xB31",
-    "T51xQ48",
-    "X43xT47",
-    "AB17xAB15",
-    "N1xL3",
-    "J13xF9",
-    "C34xG30",
-    "Q48xR47",
-    "AA36xAA38",
-    "AB15xZ13",
-    "L3xL11",
-];
-
 /// 150 plies from the start (found by `cargo run --example host_find`, seed 16; every mover
 /// declares every Check it may) after which Green, to move, is in Check that no move relieves:
 /// the duty lapses.
@@ -229,7 +190,7 @@ async fn heximeros(host: &GameHost) -> GameId {
 }
 
 async fn play_prefix(host: &GameHost, game: GameId) {
-    play_line(host, game, &PREFIX).await;
+    play_line(host, game, &support::HEXIMEROS_PREFIX).await;
 }
 
 /// Play moves as their Token holders; returns the effects of the last one.

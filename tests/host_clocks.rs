@@ -481,3 +481,175 @@ async fn a_bank_voted_before_the_first_pass_fills_every_seat() {
     .await;
     assert!(r.to_string().contains("away_hours"), "{r}");
 }
+
+/// Unix milliseconds of an RFC 3339 time.
+fn ms(rfc3339: &str) -> i64 {
+    chrono::DateTime::parse_from_rfc3339(rfc3339)
+        .unwrap()
+        .timestamp_millis()
+}
+
+fn quiet_hours(zone: &str, from: &str, to: &str) -> hexmeros::host::SettingsChange {
+    hexmeros::host::SettingsChange {
+        time_zone: Some(zone.into()),
+        quiet_from: Some(from.into()),
+        quiet_to: Some(to.into()),
+        clear: false,
+    }
+}
+
+fn reminded(fx: &[Effect], player: i64) -> bool {
+    fx.iter()
+        .any(|f| matches!(f, Effect::Ping { player: p, text, .. } if *p == player && text.contains("reminder")))
+}
+
+#[tokio::test]
+async fn quiet_hours_move_a_reminder_to_their_end_across_a_daylight_saving_change() {
+    let e = env().await;
+    // Berlin, the night the clocks go forward (2026-03-29, 02:00 CET → 03:00 CEST).
+    e.clock.set(ms("2026-03-28T20:30:00Z"));
+    let g = hexdame(
+        &e.host,
+        Timers {
+            reminders: true,
+            ..Timers::default()
+        },
+    )
+    .await;
+    e.host
+        .set_settings(2, &quiet_hours("Europe/Berlin", "22:00", "08:00"))
+        .await
+        .unwrap();
+    // Black (player 2) gets the Token at 21:30 Berlin time.
+    play(&e.host, g).await;
+    // The first reminder would fall at 22:30 Berlin: quiet, so it waits for 08:00 (CEST now,
+    // 06:00 UTC; 07:00 UTC had the clocks not changed).
+    for at in [
+        "2026-03-28T21:31:00Z",
+        "2026-03-29T00:30:00Z",
+        "2026-03-29T05:59:00Z",
+    ] {
+        e.clock.set(ms(at));
+        let fx = e.host.tick().await.unwrap();
+        assert!(!reminded(&fx, 2), "{at}: {fx:?}");
+        assert!(!fx.iter().any(|f| matches!(f, Effect::Dm { .. })), "{at}");
+    }
+    e.clock.set(ms("2026-03-29T06:00:00Z"));
+    let fx = e.host.tick().await.unwrap();
+    assert!(reminded(&fx, 2), "{fx:?}");
+    // By then the turn is 9½ hours old: the 4-hour reminder, by direct message too, once.
+    assert!(said(&fx, "for 4 hours"), "{fx:?}");
+    assert!(fx.iter().any(|f| matches!(f, Effect::Dm { player: 2, .. })));
+    assert!(!reminded(&e.host.tick().await.unwrap(), 2));
+}
+
+#[tokio::test]
+async fn a_reminder_waiting_for_quiet_hours_follows_a_change_of_settings() {
+    let e = env().await;
+    e.clock.set(ms("2026-07-01T21:00:00Z"));
+    let g = hexdame(
+        &e.host,
+        Timers {
+            reminders: true,
+            ..Timers::default()
+        },
+    )
+    .await;
+    // New York: 17:00 when Black gets the Token; quiet from 17:30 to 09:00.
+    e.host
+        .set_settings(2, &quiet_hours("America/New_York", "17:30", "09:00"))
+        .await
+        .unwrap();
+    play(&e.host, g).await;
+    e.clock.set(ms("2026-07-01T22:05:00Z"));
+    assert!(
+        !reminded(&e.host.tick().await.unwrap(), 2),
+        "quiet at 18:05"
+    );
+    // They drop their quiet hours: the reminder goes at the next tick.
+    e.host
+        .set_settings(
+            2,
+            &hexmeros::host::SettingsChange {
+                clear: true,
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert!(reminded(&e.host.tick().await.unwrap(), 2));
+    // A player without settings is reminded as before: an hour in.
+    let other = e
+        .host
+        .create(GameKind::HexDame, &[3, 4], None, None)
+        .await
+        .unwrap()
+        .0;
+    play(&e.host, other).await;
+    e.clock.advance_minutes(61);
+    assert!(reminded(&e.host.tick().await.unwrap(), 4));
+}
+
+#[tokio::test]
+async fn a_player_away_may_queue_a_move_and_it_is_played_for_them() {
+    let e = env().await;
+    let g = hexdame(&e.host, Timers::default()).await;
+    e.host.away(2, 48 * HOUR, Some("travelling")).await.unwrap();
+    // Black queues a move from afar: that is not coming back.
+    let (mine, _) = e.host.queue_choices(g, 2).await.unwrap();
+    act(
+        &e.host,
+        g,
+        2,
+        Command::Queue {
+            text: mine[0].clone(),
+            sovereign_safe: false,
+            if_reply: None,
+        },
+    )
+    .await;
+    assert!(e.host.state(g).await.unwrap().away(Seat(1)).is_some());
+    // White moves; the host plays Black's queued move for them, and they stay away.
+    e.clock.advance_minutes(30);
+    play(&e.host, g).await;
+    e.host.bot_turns(g).await.unwrap();
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.record().len(), 2, "{:?}", st.record());
+    assert_eq!(st.holder(), Some(Seat(0)));
+    assert!(st.away(Seat(1)).is_some(), "still away");
+}
+
+#[tokio::test]
+async fn a_reminder_due_just_before_the_quiet_hours_and_seen_late_waits_for_their_end() {
+    let e = env().await;
+    // Berlin in winter (UTC+1): Black gets the Token at 20:59, so the first reminder is due at
+    // 21:59, one minute before the quiet hours; the timers only look at 22:01.
+    e.clock.set(ms("2026-01-10T19:59:00Z"));
+    let g = hexdame(
+        &e.host,
+        Timers {
+            reminders: true,
+            ..Timers::default()
+        },
+    )
+    .await;
+    e.host
+        .set_settings(2, &quiet_hours("Europe/Berlin", "22:00", "08:00"))
+        .await
+        .unwrap();
+    play(&e.host, g).await;
+    e.clock.set(ms("2026-01-10T21:01:00Z"));
+    assert!(
+        !reminded(&e.host.tick().await.unwrap(), 2),
+        "22:01 is quiet"
+    );
+    // The game is due again when the quiet hours end (08:00, 07:00 UTC), not at every tick.
+    assert_eq!(
+        e.host.store().next_due(g).await.unwrap(),
+        Some(ms("2026-01-11T07:00:00Z"))
+    );
+    e.clock.set(ms("2026-01-11T06:59:00Z"));
+    assert!(!reminded(&e.host.tick().await.unwrap(), 2));
+    e.clock.set(ms("2026-01-11T07:00:00Z"));
+    assert!(reminded(&e.host.tick().await.unwrap(), 2));
+}

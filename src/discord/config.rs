@@ -116,6 +116,9 @@ pub struct Limits {
     pub starts: Option<Rate>,
     /// `HEXMEROS_RATE_BOT_SEATS`: bots one user seats with their starts.
     pub bot_seats: Option<Rate>,
+    /// `HEXMEROS_RATE_AWAY`: times one user goes away or comes back (each is told in the
+    /// thread of every game they play).
+    pub away: Option<Rate>,
     /// `HEXMEROS_MAX_ACTIVE_GAMES`: unfinished games a user may sit in and still start one.
     pub active_games: usize,
     /// `HEXMEROS_RENDER_QUEUE`: pictures drawing or waiting to be drawn at once.
@@ -135,6 +138,7 @@ impl Default for Limits {
             dms: Some(Rate::new(3, 30)),
             starts: Some(Rate::new(6, 3600)),
             bot_seats: Some(Rate::new(12, 3600)),
+            away: Some(Rate::new(6, 3600)),
             active_games: 10,
             render_queue: 16,
             bot_queue: 8,
@@ -155,6 +159,7 @@ impl Limits {
             dms: rate("HEXMEROS_RATE_DMS", d.dms)?,
             starts: rate("HEXMEROS_RATE_STARTS", d.starts)?,
             bot_seats: rate("HEXMEROS_RATE_BOT_SEATS", d.bot_seats)?,
+            away: rate("HEXMEROS_RATE_AWAY", d.away)?,
             active_games: count("HEXMEROS_MAX_ACTIVE_GAMES", d.active_games)?,
             render_queue: count("HEXMEROS_RENDER_QUEUE", d.render_queue)?,
             bot_queue: count("HEXMEROS_BOT_QUEUE", d.bot_queue)?,
@@ -225,6 +230,7 @@ mod tests {
             ("HEXMEROS_RATE_DMS", "OFF"),
             ("HEXMEROS_RATE_STARTS", "3/2h"),
             ("HEXMEROS_RATE_BOT_SEATS", "30/5m"),
+            ("HEXMEROS_RATE_AWAY", "2/24h"),
             ("HEXMEROS_MAX_ACTIVE_GAMES", "2"),
             ("HEXMEROS_RENDER_QUEUE", "4"),
             ("HEXMEROS_BOT_QUEUE", "1"),
@@ -236,6 +242,7 @@ mod tests {
         assert_eq!(l.dms, None);
         assert_eq!(l.starts, r(3, 7200));
         assert_eq!(l.bot_seats, r(30, 300));
+        assert_eq!(l.away, r(2, 86_400));
         assert_eq!((l.active_games, l.render_queue, l.bot_queue), (2, 4, 1));
         assert_eq!(l.discord, r(20, 1));
     }
@@ -249,6 +256,7 @@ mod tests {
             ("HEXMEROS_RATE_STARTS", "3/1d"),
             ("HEXMEROS_RATE_STARTS", "-1/1h"),
             ("HEXMEROS_RATE_BOT_SEATS", "x/1h"),
+            ("HEXMEROS_RATE_AWAY", "often"),
             ("HEXMEROS_RATE_BOT_SEATS", "3/h"),
             ("HEXMEROS_MAX_ACTIVE_GAMES", "0"),
             ("HEXMEROS_RENDER_QUEUE", "-3"),

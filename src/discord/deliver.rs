@@ -11,7 +11,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use serenity::{
     ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
-    CreateMessage, GuildId, Http, MessageId, ReactionType, UserId,
+    CreateMessage, GuildId, Http, MessageFlags, MessageId, ReactionType, UserId,
 };
 
 use hexmeros::games::Seat;
@@ -233,6 +233,25 @@ fn fresh_nonce() -> serenity::Nonce {
     serenity::Nonce::String(format!("{boot:x}.{n:x}"))
 }
 
+/// `msg` sent silently when `player` is in their quiet hours now (`/hexmeros settings`): the
+/// mention stays, but Discord's SUPPRESS_NOTIFICATIONS keeps their phone from ringing. Settings
+/// that cannot be read count as no quiet hours (the ping rings, as before quiet hours existed).
+pub async fn quiet_for(data: &Data, player: PlayerId, msg: CreateMessage) -> CreateMessage {
+    if discord_user(player).is_none() {
+        return msg;
+    }
+    match data.host.quiet_of(player).await {
+        Ok(Some(q)) if q.is_quiet(data.host.now()) => {
+            msg.flags(MessageFlags::SUPPRESS_NOTIFICATIONS)
+        }
+        Ok(_) => msg,
+        Err(e) => {
+            tracing::warn!(player, error = %e, "no quiet hours read: the ping rings");
+            msg
+        }
+    }
+}
+
 /// A mention that pings exactly these users.
 pub fn pinging(users: &[PlayerId]) -> CreateAllowedMentions {
     CreateAllowedMentions::new().users(users.iter().filter_map(|&p| discord_user(p)))
@@ -416,6 +435,7 @@ pub async fn entry(
             let msg = CreateMessage::new()
                 .content(format!("{who} {text}"))
                 .allowed_mentions(pinging(&[player]));
+            let msg = quiet_for(data, player, msg).await;
             to_game(http, data, entry, game, msg).await
         }
         Effect::AskChallenge {
@@ -714,6 +734,9 @@ async fn post_turn(
         with_picture(CreateMessage::new(), content, pic).allowed_mentions(pinging(&pinged));
     if holder.is_some() {
         msg = msg.components(turn_buttons(game, state.version()));
+    }
+    if let Some(&player) = pinged.first() {
+        msg = quiet_for(data, player, msg).await;
     }
     let Outcome::Sent(Some(posted)) = to_game(http, data, entry, game, msg).await? else {
         return Ok(Outcome::Dropped("the game has no thread".into()));

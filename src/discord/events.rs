@@ -570,7 +570,7 @@ async fn on_board(c: &Click<'_>) -> Result<Reply, Error> {
 }
 
 /// The board from `viewer`'s side as a private reply to `me`, with `me`'s private notes on the
-/// game under it, if the picture queue has room (the caller checks the user's picture rate).
+/// game and queued move under it, if the picture queue has room (the caller checks the user's picture rate).
 pub async fn board_reply(
     data: &Data,
     state: &GameState,
@@ -587,6 +587,10 @@ pub async fn board_reply(
     };
     let notes = data.host.notes(state.id(), me).await?;
     caption.push_str(&notes_text(&notes));
+    // `me`'s queued move (issue 22), theirs alone to see.
+    if let Some(told) = state.seat_of(me).and_then(|s| state.queue_told(s)) {
+        caption.push_str(&format!("\n⏳ {told} (only you see it)"));
+    }
     let pic = picture::asked_board(data, state, viewer).await?;
     Ok(picture_reply(caption, pic))
 }

@@ -27,6 +27,7 @@ pub struct Limits {
     dms: Option<Keyed>,
     starts: Option<Keyed>,
     bot_seats: Option<Keyed>,
+    away: Option<Keyed>,
     active_games: usize,
     render: Arc<Semaphore>,
     bots: Arc<Semaphore>,
@@ -84,6 +85,7 @@ impl Limits {
             dms: keyed(c.dms),
             starts: keyed(c.starts),
             bot_seats: keyed(c.bot_seats),
+            away: keyed(c.away),
             active_games: c.active_games,
             render: Arc::new(Semaphore::new(c.render_queue)),
             bots: Arc::new(Semaphore::new(c.bot_queue)),
@@ -99,6 +101,12 @@ impl Limits {
     /// staged move's preview: over the rate it is shown as text instead).
     pub fn picture_allowed(&self, user: PlayerId) -> bool {
         take(&self.pictures, user, 1).is_ok()
+    }
+
+    /// One more going away or coming back for `user` (each tells every game's thread), or the
+    /// polite refusal.
+    pub fn away(&self, user: PlayerId) -> Result<(), Error> {
+        take(&self.away, user, 1).map_err(reply::refused)
     }
 
     /// Whether one more direct message may be sent at `user`'s request.

@@ -288,6 +288,24 @@ impl AnyGame {
     pub fn outcome(&self) -> Option<Outcome> {
         dispatch!(self, g => g.outcome())
     }
+
+    /// Whether something attacks `seat`'s royal piece (HexiMeros: a Sovereign, Harmegedo: the
+    /// King); `None` in games without one.
+    pub fn royal_attacked(&self, seat: Seat) -> Option<bool> {
+        match self {
+            AnyGame::HexiMeros(g) => Some(!g.attackers_of_seat(seat).is_empty()),
+            AnyGame::Harmegedo(g) => Some(g.king_attacked(seat)),
+            AnyGame::HexDame(_) | AnyGame::Hexmeister(_) | AnyGame::HexaEquo(_) => None,
+        }
+    }
+
+    /// What the royal piece is called (see `royal_attacked`).
+    pub fn royal_name(&self) -> &'static str {
+        match self {
+            AnyGame::Harmegedo(_) => "King",
+            _ => "Sovereign",
+        }
+    }
 }
 
 fn kind_of<R: Rules>(_: &R) -> GameKind {

@@ -135,7 +135,12 @@ impl GameHost {
                 continue;
             }
             let (seat, ev) = bot_event(&current, &action, chosen.as_deref())?;
-            let actor = current.seats().get(seat.index()).map(|s| s.mover);
+            // A queued move is played by the host on the player's behalf: no command of theirs
+            // is answered, so what it tells them privately goes out by DM.
+            let actor = match action {
+                BotAction::Queued { .. } => None,
+                _ => current.seats().get(seat.index()).map(|s| s.mover),
+            };
             let fx = match self.commit(&mut current, ev, actor).await {
                 Ok(fx) => fx,
                 Err(HostError::Refused(Refused::Stale { .. })) => {
@@ -229,6 +234,9 @@ fn bot_event(
                     text: staged.text.clone(),
                 },
             )
+        }
+        BotAction::Queued { seat } => {
+            (seat, state.queue_event(seat).ok_or(Refused::NothingQueued)?)
         }
         BotAction::Move { seat, .. } => {
             let mut tries: Vec<String> = chosen.map(str::to_string).into_iter().collect();

@@ -85,6 +85,15 @@ pub(super) fn event_for(
             yes: true,
         },
         Command::ClaimTime => Event::TimeClaimed { seat },
+        Command::Queue {
+            text,
+            sovereign_safe,
+            if_reply,
+        } => state.prepare_queue(actor.player, &text, sovereign_safe, if_reply.as_deref())?,
+        Command::ClearQueue => {
+            state.queued(seat).ok_or(Refused::NothingQueued)?;
+            Event::QueueCleared { seat }
+        }
         Command::Admin(_) => return Err(Refused::NotAdmin),
     };
     Ok((ev, extra))

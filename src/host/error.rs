@@ -8,6 +8,7 @@ use thiserror::Error;
 
 use super::event::GameId;
 pub use super::say::Refused;
+use super::settings::SettingsError;
 use crate::store::StoreError;
 
 #[derive(Debug, Error)]
@@ -18,6 +19,10 @@ pub enum HostError {
     /// A stored game whose log no longer replays.
     #[error("game #{game} is corrupt: {reason}")]
     Corrupt { game: GameId, reason: String },
+    /// Settings a player cannot set, or whose stored row no longer reads (`settings`): the
+    /// sentence they read.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
     #[error("storage failed: {0}")]
     Store(#[from] StoreError),
     /// A failure of the host itself (a bot that could not think, a value that could not be
@@ -30,7 +35,7 @@ impl HostError {
     /// Whether this is the host's (or the store's) failure rather than the player's: shown as
     /// an apology and logged, never as its text.
     pub fn is_internal(&self) -> bool {
-        !matches!(self, HostError::Refused(_))
+        !matches!(self, HostError::Refused(_) | HostError::Settings(_))
     }
 
     /// The refusal, when the player did something not allowed.

@@ -231,6 +231,73 @@ pub enum Event {
     Back {
         seat: Seat,
     },
+    /// A waiting player queues a move for their next turn, with conditions (issue 22). Private:
+    /// nobody else is told, and it is never exported. A new one replaces the seat's old one.
+    Queued {
+        seat: Seat,
+        text: String,
+        #[serde(default)]
+        conditions: QueueConditions,
+    },
+    /// The player cancels their queued move.
+    QueueCleared {
+        seat: Seat,
+    },
+    /// The seat's turn came and a condition of its queued move failed (or the rules refused the
+    /// move): the queue is cleared and the player is pinged with the reason.
+    QueueDropped {
+        seat: Seat,
+        why: QueueMiss,
+    },
+    /// The seat's turn came and its queued move held: staged for the player (canonical text,
+    /// `asked` decided as for a move the player stages) and passed at once when nobody is asked,
+    /// else as soon as the challenge window closes with nobody declaring.
+    QueuePlayed {
+        seat: Seat,
+        text: String,
+        #[serde(default)]
+        asked: Vec<Seat>,
+    },
+}
+
+/// The conditions of a queued move: every one must hold when the seat's turn comes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueueConditions {
+    /// The piece the move starts from, as it stood when the move was queued: it must still be
+    /// there (implied by every queued move that moves a piece).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece: Option<QueuedPiece>,
+    /// Nothing attacks the player's Sovereign (King) when the turn comes.
+    #[serde(default)]
+    pub sovereign_safe: bool,
+    /// Two-player games: the opponent's last move was this one (canonical text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub if_reply: Option<String>,
+}
+
+/// A piece as a queued move found it: its cell, owner and kind (position JSON names).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueuedPiece {
+    pub cell: String,
+    pub owner: String,
+    pub kind: String,
+}
+
+/// Why a queued move was not played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum QueueMiss {
+    /// The piece it moves is no longer on its cell.
+    PieceGone { cell: String },
+    /// Something attacks the player's Sovereign (King).
+    SovereignAttacked,
+    /// The opponent answered with another move (`played`, none when they made none).
+    OtherReply {
+        expected: String,
+        played: Option<String>,
+    },
+    /// The rules refused the move now (the rules' sentence).
+    Refused { reason: String },
 }
 
 impl Event {
@@ -257,6 +324,10 @@ impl Event {
             Event::PassWhenClosed { .. } => "pass_when_closed",
             Event::Away { .. } => "away",
             Event::Back { .. } => "back",
+            Event::Queued { .. } => "queued",
+            Event::QueueCleared { .. } => "queue_cleared",
+            Event::QueueDropped { .. } => "queue_dropped",
+            Event::QueuePlayed { .. } => "queue_played",
         }
     }
 }

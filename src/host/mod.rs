@@ -27,9 +27,11 @@ mod lobby;
 mod outbox;
 mod players;
 mod queries;
+pub mod quiet;
 mod records;
 mod results;
 mod say;
+mod settings;
 mod state;
 pub mod story;
 
@@ -47,8 +49,8 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use effect::{Effect, Pinged, game_lane};
 pub use error::HostError;
 pub use event::{
-    AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, REMINDER_HOURS, Setup,
-    Timers,
+    AdminAction, ChallengePref, Event, GameId, Millis, Motion, PlayerId, QueueConditions,
+    QueueMiss, QueuedPiece, REMINDER_HOURS, Setup, Timers,
 };
 pub use lobby::{
     Chair, Declined, Joined, LOBBY_HOURS, Lobby, LobbyId, LobbySpec, LobbyStatus, Opened,
@@ -57,8 +59,9 @@ pub use outbox::{NORMAL, REMINDER, URGENT, is_reply};
 pub use players::{bot_id, bot_level};
 pub use results::{Place, Results};
 pub use say::Refused;
+pub use settings::{PlayerSettings, SettingsChange, SettingsError};
 pub use state::{
-    BotAction, GameState, OpenMotion, Panel, PanelSeat, PanelTurn, PointEntry, Record,
+    BotAction, GameState, OpenMotion, Panel, PanelSeat, PanelTurn, PointEntry, QueuedMove, Record,
     SeatStanding, SeatState, Staged, Status,
 };
 
@@ -125,6 +128,16 @@ pub enum Command {
     /// With two seats left, claim the game on time: the opponent's turn timer ran out.
     ClaimTime,
     Admin(AdminAction),
+    /// Queue a move for the player's next turn (issue 22), played by the host when the turn
+    /// comes if every condition holds: the piece still on its cell, and optionally nothing
+    /// attacking the player's Sovereign (King), and (two players left) the opponent's answer.
+    Queue {
+        text: String,
+        sovereign_safe: bool,
+        if_reply: Option<String>,
+    },
+    /// Cancel the player's queued move.
+    ClearQueue,
 }
 
 type Slot = Arc<tokio::sync::Mutex<Option<GameState>>>;
@@ -309,7 +322,8 @@ impl GameHost {
         }
 
         let now = self.now();
-        let state = GameState::new(0, setup.clone(), now)?;
+        let mut state = GameState::new(0, setup.clone(), now)?;
+        self.with_quiet(&mut state).await;
         let setup_json = to_json(&setup)?;
         let row = NewGame {
             kind: kind.key(),
@@ -456,6 +470,8 @@ impl GameHost {
         let now = self.now();
         let mut next = state.clone();
         let mut fx = next.apply(&ev, now)?;
+        // The new Token holder's quiet hours decide when they are reminded.
+        self.with_quiet(&mut next).await;
         fx.extend(outbox::follow_ups(state, &next));
         fx.retain(|e| !bots::for_bot(e));
         let outbox = if self.outbox {
@@ -554,10 +570,15 @@ impl GameHost {
         let mut cached = slot.lock().await;
         let mut state = self.load(game, &mut cached).await?;
         check(&state, &cmd)?;
-        // A player who was away and acts is back (here, then in their other games).
+        // A player who was away and acts is back (here, then in their other games). Setting up
+        // what happens while they are away (a queued move, a standing answer) is not acting.
+        let setting_up = matches!(
+            cmd,
+            Command::Admin(_) | Command::Queue { .. } | Command::ClearQueue | Command::Prefer(_)
+        );
         let back = state
             .seat_of(actor.player)
-            .filter(|&s| state.away(s).is_some() && !matches!(cmd, Command::Admin(_)));
+            .filter(|&s| state.away(s).is_some() && !setting_up);
         let mut fx = Vec::new();
         let (ev, mut extra) = match back {
             Some(seat) => {
@@ -678,6 +699,71 @@ impl GameHost {
         Ok((canonical, state))
     }
 
+    /// Tell `state` its Token holder's quiet hours (their settings), so reminders wait for
+    /// their end. A person's settings that cannot be read count as none.
+    async fn with_quiet(&self, state: &mut GameState) {
+        let Some(player) = state.holder_player().filter(|&p| bot_level(p).is_none()) else {
+            return;
+        };
+        let quiet = match self.quiet_of(player).await {
+            Ok(q) => q,
+            Err(e) => {
+                tracing::warn!(player, error = %e, "quiet hours unreadable: none");
+                None
+            }
+        };
+        state.set_holder_quiet(player, quiet);
+    }
+
+    /// After `player`'s settings changed: the games where they hold the Token are due again
+    /// when their reminders now fall.
+    pub(crate) async fn refresh_due(&self, player: PlayerId) -> Result<(), HostError> {
+        for g in self.store.games_of(player, true).await? {
+            let slot = self.slot(g.id);
+            let mut cached = slot.lock().await;
+            let mut state = self.load(g.id, &mut cached).await?;
+            self.with_quiet(&mut state).await;
+            self.store
+                .set_next_due(g.id, state.version() as i64, state.next_due())
+                .await?;
+            self.keep(g.id, &mut cached, &state);
+        }
+        Ok(())
+    }
+
+    /// `player`'s queued move on `game` in words (`None`: nothing queued), for them alone;
+    /// refused for someone not seated.
+    pub async fn queued_move(
+        &self,
+        game: GameId,
+        player: PlayerId,
+    ) -> Result<Option<String>, HostError> {
+        let state = self.state(game).await?;
+        let seat = state.seat_of(player).ok_or(Refused::NotSeated)?;
+        Ok(state.queue_told(seat))
+    }
+
+    /// What `player`, seated and waiting, might queue on `game` (autocomplete): the moves
+    /// they would have if it were their turn now; and, for `if_reply`, the Token holder's legal
+    /// moves. Empty for someone not seated, or holding the Token.
+    pub async fn queue_choices(
+        &self,
+        game: GameId,
+        player: PlayerId,
+    ) -> Result<(Vec<String>, Vec<String>), HostError> {
+        let state = self.state(game).await?;
+        let Some(seat) = state.seat_of(player) else {
+            return Ok(Default::default());
+        };
+        match state.holder() {
+            Some(h) if h != seat => Ok((
+                state.queue_suggestions(seat),
+                state.position().legal_moves(),
+            )),
+            _ => Ok(Default::default()),
+        }
+    }
+
     /// Run every timer that is due: close challenge windows and ballots, remind, time out turns.
     /// Each timer event is stored like a command (with a version check), so two hosts ticking at
     /// once cannot both act.
@@ -700,6 +786,8 @@ impl GameHost {
                     continue;
                 }
             };
+            self.with_quiet(&mut state).await;
+            let before = state.version();
             // Each event can change what is due next (a closed ballot, a passed turn).
             for _ in 0..16 {
                 let Some(ev) = state.due_events(now).into_iter().next() else {
@@ -712,6 +800,20 @@ impl GameHost {
                         *cached = None;
                         break;
                     }
+                }
+            }
+            // Due, but nothing to do (a reminder waiting for the end of quiet hours): the game
+            // is due again when that comes, not at every tick until then.
+            if state.version() == before && cached.is_some() && state.bot_action().is_none() {
+                // A reminder that fell due just before the quiet hours began (a tick runs late)
+                // waits for their end too; anything else past due and not done is looked at
+                // again in a minute rather than at every tick.
+                let due = state.next_due().map(|d| match d > now {
+                    true => d,
+                    false => state.quiet_end(now).unwrap_or(now + 60_000),
+                });
+                if let Err(e) = self.store.set_next_due(game, before as i64, due).await {
+                    tracing::warn!(game, error = %e, "timers: the next due time was not stored");
                 }
             }
             if state.bot_action().is_some() {

@@ -194,6 +194,22 @@ pub enum Refused {
     EmptyNote,
     #[error("you have {0} notes on this game, the most it keeps: clear them first")]
     TooManyNotes(i64),
+    #[error("you hold the Token: just move (a queued move is for a later turn)")]
+    QueueOwnTurn,
+    #[error("{0} has no Sovereign or King, so sovereign_safe does not apply")]
+    QueueNoSovereign(&'static str),
+    #[error("if_reply works only when two players are left in the game")]
+    QueueReplyNeedsTwo,
+    #[error("there is no piece of yours on {0} to move")]
+    QueueNotYourPiece(String),
+    #[error("your opponent cannot answer with {reply}: {reason}")]
+    QueueBadReply { reply: String, reason: String },
+    #[error("after {reply} your move would not be legal: {reason}")]
+    QueueIllegalAfter { reply: String, reason: String },
+    #[error("you have no queued move in this game")]
+    NothingQueued,
+    #[error("you have {0} queued lines, the most kept: clear them first")]
+    QueueFull(usize),
 }
 
 impl Refused {
@@ -588,4 +604,94 @@ pub fn declared_upon_you_no_auto_pass(declarer: &str) -> String {
         "{} (the Token will not be passed automatically)",
         declared_upon_you(declarer)
     )
+}
+
+// Queued (conditional) moves (issue 22).
+
+/// One queued line: the move and its conditions.
+pub fn queue_line(
+    text: &str,
+    conditions: &super::event::QueueConditions,
+    sovereign: &str,
+) -> String {
+    let mut ifs = Vec::new();
+    if let Some(p) = &conditions.piece {
+        ifs.push(format!("your piece on {} is still there", p.cell));
+    }
+    if let Some(r) = &conditions.if_reply {
+        ifs.push(format!("your opponent answers with {r}"));
+    }
+    if conditions.sovereign_safe {
+        ifs.push(format!("nothing attacks your {sovereign}"));
+    }
+    if ifs.is_empty() {
+        text.to_string()
+    } else {
+        format!("{text}, if {}", ifs.join(" and "))
+    }
+}
+
+/// A queued move, told privately to the one who queued it; `lines` queued in all (answers to
+/// different replies of the opponent's).
+pub fn queued(line: &str, lines: usize) -> String {
+    let of = if lines > 1 {
+        format!(" (one of {lines} lines: the first that holds is played)")
+    } else {
+        String::new()
+    };
+    format!("queued for your next turn: {line}{of}. Nobody else is told")
+}
+
+/// The queued lines, for their player.
+pub fn queue_shown(lines: &[String]) -> String {
+    match lines {
+        [one] => format!("queued for your next turn: {one}"),
+        _ => format!(
+            "queued for your next turn (the first line that holds is played):\n{}",
+            lines
+                .iter()
+                .map(|l| format!("• {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+    }
+}
+
+/// The queued move (each of its lines) was cancelled by its player.
+pub fn queue_cleared(texts: &[String]) -> String {
+    format!("your queued move {} is cancelled", texts.join(", "))
+}
+
+/// Why a queued move was not played, as its player reads it.
+/// What the table reads when a player's queued move was not played.
+pub const QUEUE_NOT_PLAYED: &str =
+    "your queued move was not played (why was sent to you privately); it is cleared";
+
+/// Why a queued move was not played, for its player alone (a DM names the game).
+pub fn queue_missed(game: GameId, why: &super::event::QueueMiss, sovereign: &str) -> String {
+    format!("game #{game}: {}", queue_missed_here(why, sovereign))
+}
+
+/// Why a queued move was not played, where the game is known.
+pub fn queue_missed_here(why: &super::event::QueueMiss, sovereign: &str) -> String {
+    use super::event::QueueMiss;
+    let reason = match why {
+        QueueMiss::PieceGone { cell } => format!("your piece on {cell} was captured"),
+        QueueMiss::SovereignAttacked => format!("your {sovereign} is attacked"),
+        QueueMiss::OtherReply {
+            expected,
+            played: Some(p),
+        } => format!("your opponent answered {p}, not {expected}"),
+        QueueMiss::OtherReply {
+            expected,
+            played: None,
+        } => format!("your opponent did not answer {expected}"),
+        QueueMiss::Refused { reason } => format!("the rules refuse it now ({reason})"),
+    };
+    format!("your queued move was not played: {reason}; it is cleared")
+}
+
+/// A turn message's first line after a queued move was played.
+pub fn played_queued(seat: &str, text: &str) -> String {
+    format!("{seat} played {text} (a queued move)")
 }

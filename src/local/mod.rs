@@ -50,6 +50,10 @@ commands (prefix with `name:` or `colour:` to act as someone other than the Toke
   takeback                        take the staged move back
   pass                            pass the Token: commit the staged move
   play <move>                     stage and pass in one step
+  queue <move> [safe] [if <reply>]   (name: …) queue a move for your next turn: played for you
+                                  if its piece is still there (safe: and nothing attacks your
+                                  Sovereign/King; if: two players, the opponent answered <reply>)
+  queue | queue clear             (name: …) show or cancel your queued move
   declare | let                   answer a challenge window (as the asked player)
   prefer ask|always|never         standing answer for challenge windows
   resign [replacement name]       resign (naming a replacement opens a vote; bot:<level> too)
@@ -311,6 +315,16 @@ impl<'h, W: Write> Local<'h, W> {
                 }
                 self.show(report.effects).await?;
             }
+            "queue" if args.is_empty() => {
+                let game = self.game()?;
+                let actor = self.actor(who.as_deref()).await?;
+                let told = self.host.queued_move(game, actor).await?;
+                writeln!(
+                    self.out,
+                    "{}",
+                    told.unwrap_or_else(|| "no queued move".to_string())
+                )?;
+            }
             "preview" => {
                 let game = self.game()?;
                 let actor = self.actor(who.as_deref()).await?;
@@ -392,6 +406,36 @@ impl<'h, W: Write> Local<'h, W> {
             "play" => Command::Move {
                 text: args.join(" "),
                 commit: true,
+            },
+            "queue" => match args {
+                ["clear"] => Command::ClearQueue,
+                [text, rest @ ..] => {
+                    let mut sovereign_safe = false;
+                    let mut if_reply = None;
+                    let mut rest = rest.iter();
+                    while let Some(&word) = rest.next() {
+                        match word {
+                            "safe" => sovereign_safe = true,
+                            "if" => {
+                                let reply = rest
+                                    .next()
+                                    .ok_or_else(|| LocalError::usage("queue: if <reply>"))?;
+                                if_reply = Some(reply.to_string());
+                            }
+                            other => {
+                                return Err(LocalError::usage(format!(
+                                    "queue <move> [safe] [if <reply>], not {other}"
+                                )));
+                            }
+                        }
+                    }
+                    Command::Queue {
+                        text: text.to_string(),
+                        sovereign_safe,
+                        if_reply,
+                    }
+                }
+                [] => return Err(LocalError::usage("queue <move> [safe] [if <reply>]")),
             },
             "check" => Command::Check {
                 seat: self.seat_named(arg(0)?).await?,

@@ -13,6 +13,7 @@ mod lobbies;
 mod notes;
 mod outbox;
 mod ratings;
+mod settings;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -25,6 +26,7 @@ pub use lobbies::{LobbyRow, LobbyWrite};
 pub use notes::Note;
 pub use outbox::{Done, Entry, NewEntry, OutboxStats};
 pub use ratings::{Rating, RatingChange, conservative};
+pub use settings::SettingsRow;
 
 /// The default database, next to where the bot runs.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://hexmeros.db";
@@ -566,6 +568,34 @@ impl Store {
             .map(|r| r.try_get(0))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(StoreError::from)
+    }
+
+    /// When a game's next timer is due, computed again without a new event (a reminder that
+    /// waits for the end of quiet hours); only while the game is still at `version`.
+    pub async fn set_next_due(
+        &self,
+        game: i64,
+        version: i64,
+        due: Option<i64>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET next_due = $1 WHERE id = $2 AND version = $3")
+            .bind(due)
+            .bind(game)
+            .bind(version)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// When a game's next timer is due (unix ms), if it has one.
+    pub async fn next_due(&self, game: i64) -> Result<Option<i64>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT next_due FROM games WHERE id = $1")
+                .bind(game)
+                .fetch_optional(&self.pool)
+                .await?
+                .flatten(),
+        )
     }
 
     /// Take a game off the timer list (a game whose log no longer replays).

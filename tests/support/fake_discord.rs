@@ -64,7 +64,10 @@
 //!   /channels/{c}/messages/{m}`; `GET /channels/{c}/messages`; a DM to a user whose DMs are
 //!   closed ([`FakeDiscord::close_dms`]) → 403 code 50007. Unknown channel → 404 code 10003,
 //!   unknown message → 404 code 10008. A message in an archived thread unarchives it (an
-//!   ephemeral interaction answer, flags 64, does not).
+//!   ephemeral interaction answer, flags 64, does not). A new message's `flags` (kept in the
+//!   stored message and in `Sent.json`) may hold only SUPPRESS_EMBEDS (1 << 2),
+//!   SUPPRESS_NOTIFICATIONS (1 << 12, a silent ping), IS_VOICE_MESSAGE and IS_COMPONENTS_V2;
+//!   any other → 400 code 50035.
 //! * `POST /channels/{c}/threads` and `/channels/{c}/messages/{m}/threads` → thread channel
 //!   (type 11, or 12 when asked; a thread started from a message takes the message's id, as on
 //!   Discord); `PATCH /channels/{thread}` edits name/archived/locked.
@@ -401,6 +404,9 @@ type Reply = (u16, Value, Vec<(&'static str, String)>);
 
 const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
 const MAX_UPLOAD: usize = 10 * 1024 * 1024;
+/// The flags a new channel message may carry (SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS,
+/// IS_VOICE_MESSAGE, IS_COMPONENTS_V2); the message keeps them in its `flags`.
+const NEW_MESSAGE_FLAGS: u64 = (1 << 2) | (1 << 12) | (1 << 13) | (1 << 15);
 // Gateway intents (Discord's bit numbers).
 const INTENT_GUILDS: u64 = 1 << 0;
 const INTENT_GUILD_MESSAGE_REACTIONS: u64 = 1 << 10;
@@ -2655,6 +2661,14 @@ impl State {
                 }
                 if let Err(reply) = validate_message(body, files) {
                     return reply;
+                }
+                if let Some(f) = body["flags"]
+                    .as_u64()
+                    .filter(|f| f & !NEW_MESSAGE_FLAGS != 0)
+                {
+                    return invalid_form(&format!(
+                        "flags: {f} has a flag a new message cannot set"
+                    ));
                 }
                 if body["content"].as_str().unwrap_or("").is_empty()
                     && body["embeds"].as_array().is_none_or(|e| e.is_empty())

@@ -100,3 +100,42 @@ pub async fn scenario(host: &GameHost, name: &str) -> GameId {
         .unwrap()
         .0
 }
+
+/// From the start position, 31 plies (found by `cargo run --example find_scenarios`, seed 0)
+/// after which Blue may play F11-G14 declaring Check, or E14-F13 moving his Sovereign into
+/// Green's attack.
+/// Scenarios that need no history start from the position after it instead:
+/// `tests/data/scenarios/heximeros_blue_may_check.json` (`hexmeros rules play` of these moves).
+pub const HEXIMEROS_PREFIX: [&str; 31] = [
+    "U2xT1",
+    "C20xG16",
+    "G44xG38",
+    "M50xL51",
+    "AA44xAA46",
+    "AE20xAE18",
+    "T1xP5",
+    "G8xG12",
+    "C32xF35",
+    "L51xI48",
+    "AA46xX43",
+    "AE18xAC16",
+    "M2xN1",
+    "G16xG10",
+    "G38xC34",
+    "U50xT51",
+    "AE32xAA36",
+    "AC16xAB17",
+    "P5xM2",
+    "G10xJ13",
+    "F35xB31",
+    "T51xQ48",
+    "X43xT47",
+    "AB17xAB15",
+    "N1xL3",
+    "J13xF9",
+    "C34xG30",
+    "Q48xR47",
+    "AA36xAA38",
+    "AB15xZ13",
+    "L3xL11",
+];

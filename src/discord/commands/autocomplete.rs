@@ -42,7 +42,7 @@ pub(super) fn option_text(options: &[serenity::CommandDataOption], name: &str) -
 }
 
 /// The game the command is about and the caller, when there is one.
-async fn caller_game(
+pub(super) async fn caller_game(
     ctx: poise::ApplicationContext<'_, Data, Error>,
 ) -> Option<(GameId, PlayerId)> {
     let i = ctx.interaction;
@@ -88,7 +88,7 @@ async fn my_moves(ctx: poise::ApplicationContext<'_, Data, Error>, from: &str) -
 const LOOKUP: Duration = Duration::from_millis(2000);
 
 /// The items `lookup` finds within [`LOOKUP`], else none.
-async fn in_time(lookup: impl Future<Output = Vec<String>>) -> Vec<String> {
+pub(super) async fn in_time(lookup: impl Future<Output = Vec<String>>) -> Vec<String> {
     tokio::time::timeout(LOOKUP, lookup)
         .await
         .unwrap_or_else(|_| {
@@ -115,7 +115,10 @@ pub(super) async fn ac_to(
 }
 
 /// The first 25 of `items` whose lower-case text `keep` accepts, as autocomplete choices.
-fn choices(items: Vec<String>, keep: impl Fn(&str) -> bool) -> CreateAutocompleteResponse {
+pub(super) fn choices(
+    items: Vec<String>,
+    keep: impl Fn(&str) -> bool,
+) -> CreateAutocompleteResponse {
     let choices = items
         .into_iter()
         .filter(|i| keep(&i.to_ascii_lowercase()))

@@ -31,9 +31,13 @@ pub(super) async fn away(
             let games = host.away_status(me).await?;
             return private(ctx, status_text(&games)).await;
         }
-        (None, true) => host.back(me).await?,
+        (None, true) => {
+            ctx.data().limits.away(me)?;
+            host.back(me).await?
+        }
         (Some(d), false) => {
             let ms = parse_duration(&d)?;
+            ctx.data().limits.away(me)?;
             host.away(me, ms, reason.as_deref()).await?
         }
     };

@@ -19,7 +19,9 @@ mod away;
 mod house;
 mod info;
 mod play;
+mod queue;
 mod rules;
+mod settings;
 mod start;
 mod votes;
 
@@ -27,7 +29,9 @@ use away::away;
 use house::house_rules;
 use info::{admin, board, games, history, note, notify, score};
 use play::{challenge, check, concede, draw, move_, pass, prefer, resign, takeback, try_};
+use queue::queue;
 use rules::rules;
+use settings::settings;
 use start::start;
 use votes::vote;
 
@@ -306,6 +310,7 @@ impl GameChoice {
         "start",
         "move_",
         "try_",
+        "queue",
         "pass",
         "takeback",
         "check",
@@ -321,6 +326,7 @@ impl GameChoice {
         "games",
         "rules",
         "notify",
+        "settings",
         "house_rules",
         "away",
         "admin"

@@ -339,6 +339,14 @@ impl Harmegedo {
         self.kings.get(kingdom as usize).copied().flatten()
     }
 
+    /// Whether another live kingdom (not a team-mate) attacks the king of `seat` now (§6-1);
+    /// false when the seat has no king on the board.
+    pub fn king_attacked(&self, seat: Seat) -> bool {
+        self.kingdom_of(seat)
+            .and_then(|k| self.king(k).map(|c| self.attacked(c, k)))
+            .unwrap_or(false)
+    }
+
     /// Consecutive turns without a capture or a pawn move (§5's draw counter).
     pub fn quiet_turns(&self) -> u32 {
         self.quiet_turns

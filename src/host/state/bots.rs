@@ -21,6 +21,9 @@ pub enum BotAction {
     Pass { seat: Seat },
     /// Choose a move (respecting Checks declared upon it), stage it and pass if no window opens.
     Move { seat: Seat, level: Level },
+    /// A person's turn has come with a queued move (issue 22): play it for them if its
+    /// conditions hold, else drop it (`GameState::queue_event`).
+    Queued { seat: Seat },
 }
 
 impl GameState {
@@ -51,6 +54,9 @@ impl GameState {
             }
         }
         let seat = self.holder()?;
+        if self.staged.is_none() && self.queued(seat).is_some() {
+            return Some(BotAction::Queued { seat });
+        }
         let level = self.bot(seat)?;
         match &self.staged {
             Some(st) => st.waiting().is_empty().then_some(BotAction::Pass { seat }),

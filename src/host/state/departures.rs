@@ -91,6 +91,7 @@ impl GameState {
         if let Some(s) = self.seats.get_mut(seat.index()) {
             s.resigning = false;
         }
+        self.forget_queue(seat);
         // Motions about a seat that left are moot.
         self.motions.retain(|m| against(&m.motion) != Some(seat));
         fx.push(Effect::Say {
@@ -147,6 +148,8 @@ impl GameState {
             *s = SeatState::new(player);
         }
         self.reset_bank(seat);
+        // The newcomer does not inherit the old player's queued move.
+        self.forget_queue(seat);
         self.replacements.push((seat, player, self.version));
         self.tell(story::told_takeover(
             &self.game,

@@ -15,6 +15,7 @@ mod departures;
 mod motions;
 mod panel;
 mod points;
+mod queue;
 mod timers;
 mod turn;
 mod view;
@@ -29,11 +30,13 @@ use crate::ai::Level;
 use crate::games::record::{self, Line};
 use crate::games::{AnyGame, Departure, GameKind, Outcome, PositionError, Seat};
 use crate::host::bot_level;
+use crate::host::quiet::Quiet;
 use crate::host::story::{self, Told};
 
 pub use bots::BotAction;
 pub use clocks::{AWAY_REASON_MAX, Away, CLOCK_HEADER, ClockHeader, moves_clocks};
 pub use panel::{Panel, PanelSeat, PanelTurn, SeatStanding};
+pub use queue::QueuedMove;
 
 const HOUR: Millis = 3_600_000;
 const MINUTE: Millis = 60_000;
@@ -125,6 +128,8 @@ pub struct Staged {
     /// The mover asked that the Token be passed with this move as soon as the window closes
     /// with nobody declaring.
     pub pass_when_closed: bool,
+    /// Staged by the host from the seat's queued move (issue 22).
+    pub queued: bool,
 }
 
 impl Staged {
@@ -210,11 +215,22 @@ pub struct GameState {
     /// how many record lines came before each and when: exported so an import replays the
     /// clocks.
     clock_log: Vec<(usize, Millis, Event)>,
+    /// The Token holder's quiet hours (their settings, not the log): reminders wait until they
+    /// end. Set by the host before it asks what is due (`set_holder_quiet`).
+    holder_quiet: Option<(PlayerId, Quiet)>,
     /// (seat, new player, version): replacements, for the seats table.
     replacements: Vec<(Seat, PlayerId, u64)>,
     /// The latest moves, skips, departures and takeovers told in words (the round story),
     /// oldest first; only the last [`TOLD_KEPT`] are kept.
     told: Vec<Told>,
+    /// Each seat's queued move for its next turn (issue 22), private to its player: one line,
+    /// or (two players) several, each for another answer of the opponent's.
+    queue: Vec<Vec<QueuedMove>>,
+    /// Why each seat's last queued move was not played, until it queues another (shown to its
+    /// player alone).
+    queue_missed: Vec<Option<super::event::QueueMiss>>,
+    /// The last committed move: its seat and canonical text (a queued move's `if_reply`).
+    last_move: Option<(Seat, String)>,
 }
 
 /// How many told events a game keeps: more than any round holds (six turns, their
@@ -274,8 +290,12 @@ impl GameState {
             away_used: vec![0; setup.players.len()],
             created,
             clock_log: Vec::new(),
+            holder_quiet: None,
             replacements: Vec::new(),
             told: Vec::new(),
+            queue: vec![Vec::new(); setup.players.len()],
+            queue_missed: vec![None; setup.players.len()],
+            last_move: None,
             setup,
         })
     }
@@ -447,6 +467,16 @@ impl GameState {
                 reason,
             } => self.go_away(*seat, *until, reason.as_deref(), at, &mut fx)?,
             Event::Back { seat } => self.come_back(*seat, at, &mut fx)?,
+            Event::Queued {
+                seat,
+                text,
+                conditions,
+            } => self.queue_move(*seat, text, conditions, &mut fx)?,
+            Event::QueueCleared { seat } => self.clear_queue(*seat, &mut fx)?,
+            Event::QueueDropped { seat, why } => self.drop_queue(*seat, why, &mut fx)?,
+            Event::QueuePlayed { seat, text, asked } => {
+                self.play_queue(*seat, text, asked, at, &mut fx)?
+            }
         }
         if clocks::moves_clocks(ev) {
             self.clock_log.push((self.record.len(), at, ev.clone()));

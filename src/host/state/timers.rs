@@ -3,9 +3,10 @@
 
 use super::super::effect::Effect;
 use super::super::error::HostError;
-use super::super::event::{AdminAction, Event, Millis, REMINDER_HOURS};
+use super::super::event::{AdminAction, Event, Millis, PlayerId, REMINDER_HOURS};
 use super::{GameState, HOUR, MINUTE, Refused, Status, say};
 use crate::games::Seat;
+use crate::host::quiet::Quiet;
 
 impl GameState {
     /// The earliest moment a timer needs the host (`tick`), if any.
@@ -34,7 +35,8 @@ impl GameState {
             if self.timers.reminders
                 && let Some(h) = REMINDER_HOURS.get(self.reminded as usize)
             {
-                due.push(self.turn_started + h * HOUR);
+                let at = self.turn_started + h * HOUR;
+                due.push(self.quiet().map_or(at, |q| q.defer(at)));
             }
             if !self.timed_out
                 && let Some(d) = self.deadline()
@@ -73,7 +75,8 @@ impl GameState {
             .holder()
             .filter(|&h| self.bot(h).is_none() && self.away(h).is_none())
         {
-            if self.timers.reminders {
+            // In the holder's quiet hours a reminder waits for their end.
+            if self.timers.reminders && !self.quiet().is_some_and(|q| q.is_quiet(now)) {
                 // Only the highest level due is sent: a host down for a day does not spam.
                 let level = REMINDER_HOURS
                     .iter()
@@ -88,6 +91,26 @@ impl GameState {
             }
         }
         out
+    }
+
+    /// The Token holder's quiet hours, if the host gave them for the holder of now.
+    fn quiet(&self) -> Option<&Quiet> {
+        match &self.holder_quiet {
+            Some((p, q)) if Some(*p) == self.holder_player() => Some(q),
+            _ => None,
+        }
+    }
+
+    /// When the Token holder's quiet hours end, if `now` is in them.
+    pub fn quiet_end(&self, now: Millis) -> Option<Millis> {
+        self.quiet()
+            .filter(|q| q.is_quiet(now))
+            .map(|q| q.defer(now))
+    }
+
+    /// The quiet hours of `player`, the Token holder (their settings; see `next_due`).
+    pub fn set_holder_quiet(&mut self, player: PlayerId, quiet: Option<Quiet>) {
+        self.holder_quiet = quiet.map(|q| (player, q));
     }
 
     pub(super) fn remind(

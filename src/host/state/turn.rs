@@ -163,7 +163,10 @@ impl GameState {
             answered: Vec::new(),
             closed: false,
             pass_when_closed: false,
+            queued: false,
         });
+        // The player acts for this turn: a move queued for it is moot.
+        self.forget_queue(seat);
         Ok(())
     }
 
@@ -314,9 +317,15 @@ impl GameState {
             seat: Some(seat),
             text: canonical.clone(),
         };
+        let queued = self
+            .staged
+            .as_ref()
+            .is_some_and(|st| st.queued && st.seat == seat && st.text == canonical);
         let before = self.game.clone();
         line.apply(&mut self.game)
             .map_err(|e| Refused::Illegal(e.to_string()))?;
+        self.forget_queue(seat);
+        self.last_move = Some((seat, canonical.clone()));
         self.note(Some(seat), line, at);
         self.tell(story::told_move(&before, seat, &canonical, &self.game));
         self.take_points();
@@ -330,7 +339,7 @@ impl GameState {
         fx.push(Effect::Board {
             game: self.id,
             board: self.game.show(),
-            caption: self.turn_caption(seat, &canonical),
+            caption: self.turn_caption(seat, &canonical, queued),
             ping: None,
         });
         self.announce_turn(fx);
@@ -340,8 +349,12 @@ impl GameState {
     /// The turn message's caption after `seat` played `text`: that move on the first line, then
     /// what happened since the new Token holder's previous turn (or, when the game is over, the
     /// last move's consequences).
-    fn turn_caption(&self, seat: Seat, text: &str) -> String {
-        let played = say::played(self.seat_name(seat), text);
+    fn turn_caption(&self, seat: Seat, text: &str, queued: bool) -> String {
+        let played = if queued {
+            say::played_queued(self.seat_name(seat), text)
+        } else {
+            say::played(self.seat_name(seat), text)
+        };
         match self.holder() {
             Some(next) => {
                 let since = if self.told.iter().any(|t| t.turn_of == Some(next)) {
@@ -374,9 +387,14 @@ impl GameState {
         self.timed_out = false;
     }
 
-    /// Tell the Token holder it is their turn (and which Checks bind them).
+    /// Tell the Token holder it is their turn (and which Checks bind them). A holder with a
+    /// queued move is told only if it is dropped (`drop_queue`): when it is played, the turn is
+    /// already over.
     pub(super) fn announce_turn(&self, fx: &mut Vec<Effect>) {
         let Some(next) = self.holder() else { return };
+        if self.queued(next).is_some() {
+            return;
+        }
         let by = self.seat_names(&self.game.binding_challenges());
         fx.push(Effect::Ping {
             game: self.id,

@@ -1,0 +1,195 @@
+//! A person's settings (issue 22, `/hexmeros settings`): their time zone and quiet hours. They
+//! belong to the person, not to a game. No settings: no quiet hours (reminders and pings go out
+//! whatever the hour, as before). What a player types is checked whole before anything is
+//! stored; a stored row that no longer reads (a zone this build does not know) is an error for
+//! that player alone, which says what is wrong and how to mend it.
+
+use chrono_tz::Tz;
+use thiserror::Error;
+
+use super::event::PlayerId;
+use super::quiet::{Quiet, QuietError, TimeOfDay, parse_zone};
+use super::{GameHost, HostError};
+use crate::store::SettingsRow;
+
+/// A player's settings as read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayerSettings {
+    pub zone: Option<Tz>,
+    /// The quiet window, start and end (never equal: equal ends are stored as no window).
+    pub window: Option<(TimeOfDay, TimeOfDay)>,
+}
+
+impl PlayerSettings {
+    /// The player's quiet hours, when they have a zone and a window.
+    pub fn quiet(&self) -> Option<Quiet> {
+        let (start, end) = self.window?;
+        Some(Quiet::new(self.zone?, start, end))
+    }
+}
+
+/// What a player asks to change, as typed: nothing is given, only what is given changes, or
+/// everything is forgotten (`clear`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SettingsChange {
+    pub time_zone: Option<String>,
+    pub quiet_from: Option<String>,
+    pub quiet_to: Option<String>,
+    pub clear: bool,
+}
+
+impl SettingsChange {
+    fn changes_something(&self) -> bool {
+        self.time_zone.is_some() || self.quiet_from.is_some() || self.quiet_to.is_some()
+    }
+}
+
+/// Settings that cannot be set or read: the sentence the player reads. Nothing was stored.
+#[derive(Debug, Error)]
+pub enum SettingsError {
+    #[error(transparent)]
+    Bad(#[from] QuietError),
+    #[error("give settings to change or clear:True, not both")]
+    ClearAndChange,
+    #[error("quiet hours need your time zone: give time_zone too")]
+    NoZone,
+    #[error(
+        "give both ends of your quiet hours, quiet_from and quiet_to (the same time for both \
+         means no quiet hours)"
+    )]
+    HalfWindow,
+    /// A stored row that no longer reads.
+    #[error("your stored settings cannot be read ({0}): set them again, or clear them")]
+    Unreadable(String),
+}
+
+/// A stored row as settings, or what is wrong with it.
+fn read_row(row: &SettingsRow) -> Result<PlayerSettings, SettingsError> {
+    let unreadable = |what: String| SettingsError::Unreadable(what);
+    let zone = match &row.time_zone {
+        Some(name) => Some(parse_zone(name).map_err(|e| unreadable(e.to_string()))?),
+        None => None,
+    };
+    let minute = |m: i64| {
+        u16::try_from(m)
+            .ok()
+            .and_then(TimeOfDay::from_minutes)
+            .ok_or_else(|| unreadable(format!("{m} is no minute of a day")))
+    };
+    let window = match (row.quiet_start, row.quiet_end) {
+        (None, None) => None,
+        (Some(s), Some(e)) => Some((minute(s)?, minute(e)?)),
+        _ => return Err(unreadable("quiet hours with one end".to_string())),
+    };
+    Ok(PlayerSettings { zone, window })
+}
+
+fn row_of(settings: &PlayerSettings) -> SettingsRow {
+    SettingsRow {
+        time_zone: settings.zone.map(|z| z.name().to_string()),
+        quiet_start: settings.window.map(|(s, _)| i64::from(s.minutes())),
+        quiet_end: settings.window.map(|(_, e)| i64::from(e.minutes())),
+    }
+}
+
+impl GameHost {
+    /// `player`'s settings (the defaults, no zone and no quiet hours, if they set none).
+    pub async fn settings(&self, player: PlayerId) -> Result<PlayerSettings, HostError> {
+        match self.store.player_settings(player).await? {
+            Some(row) => Ok(read_row(&row)?),
+            None => Ok(PlayerSettings::default()),
+        }
+    }
+
+    /// Change `player`'s settings (`/hexmeros settings`): every option given is checked before
+    /// anything is stored, and a refusal changes nothing. An option not given keeps its value;
+    /// one end of the quiet hours may be moved alone once both are set; the same time for both
+    /// ends removes the quiet hours; `clear` forgets everything. The settings now come back.
+    pub async fn set_settings(
+        &self,
+        player: PlayerId,
+        change: &SettingsChange,
+    ) -> Result<PlayerSettings, HostError> {
+        if change.clear {
+            if change.changes_something() {
+                return Err(SettingsError::ClearAndChange.into());
+            }
+            self.store.clear_player_settings(player).await?;
+            self.refresh_due(player).await?;
+            return Ok(PlayerSettings::default());
+        }
+        // What was typed, in the order of the options, before the stored row is looked at.
+        let zone = (change.time_zone.as_deref().map(parse_zone).transpose())
+            .map_err(SettingsError::from)?;
+        let time = |t: &Option<String>| -> Result<Option<TimeOfDay>, SettingsError> {
+            Ok(t.as_deref().map(str::parse).transpose()?)
+        };
+        let (from, to) = (time(&change.quiet_from)?, time(&change.quiet_to)?);
+        let stored = self.store.player_settings(player).await?;
+        if !change.changes_something() {
+            return Ok(match stored {
+                Some(row) => read_row(&row)?,
+                None => PlayerSettings::default(),
+            });
+        }
+        // The stored values that stay must read; those replaced need not.
+        let mut kept = stored.unwrap_or_default();
+        if zone.is_some() {
+            kept.time_zone = None;
+        }
+        if from.is_some() && to.is_some() {
+            (kept.quiet_start, kept.quiet_end) = (None, None);
+        }
+        let kept = read_row(&kept)?;
+        let window = match (from, to, kept.window) {
+            (Some(s), Some(e), _) => Some((s, e)),
+            (Some(s), None, Some((_, e))) => Some((s, e)),
+            (None, Some(e), Some((s, _))) => Some((s, e)),
+            (None, None, w) => w,
+            (Some(_), None, None) | (None, Some(_), None) => {
+                return Err(SettingsError::HalfWindow.into());
+            }
+        };
+        let next = PlayerSettings {
+            zone: zone.or(kept.zone),
+            window: window.filter(|(s, e)| s != e),
+        };
+        if next.window.is_some() && next.zone.is_none() {
+            return Err(SettingsError::NoZone.into());
+        }
+        self.store
+            .set_player_settings(player, &row_of(&next), self.now())
+            .await?;
+        self.refresh_due(player).await?;
+        Ok(next)
+    }
+
+    /// `player`'s quiet hours, if they set a zone and a window.
+    pub async fn quiet_of(&self, player: PlayerId) -> Result<Option<Quiet>, HostError> {
+        Ok(self.settings(player).await?.quiet())
+    }
+
+    /// The quiet hours of each of `players`, in their order (for reminders to a game's seats).
+    /// A player whose stored row no longer reads counts as having none (as before quiet hours
+    /// existed), logged, so one bad row never holds up the others; only a storage failure is
+    /// an error.
+    pub async fn quiet_of_many(
+        &self,
+        players: &[PlayerId],
+    ) -> Result<Vec<Option<Quiet>>, HostError> {
+        let rows = self.store.players_settings(players).await?;
+        Ok(players
+            .iter()
+            .map(|p| {
+                let (_, row) = rows.iter().find(|(q, _)| q == p)?;
+                match read_row(row) {
+                    Ok(s) => s.quiet(),
+                    Err(e) => {
+                        tracing::warn!(player = p, error = %e, "unreadable settings: no quiet hours");
+                        None
+                    }
+                }
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,97 @@
+//! A person's settings (`migrations/0009_settings.sql`): their time zone and quiet hours, as
+//! stored. The host reads them into `host::quiet` values and says what is wrong with a row it
+//! cannot read.
+
+use sqlx::Row;
+
+use super::{Store, StoreError};
+
+/// One `player_settings` row as stored (not checked: the host parses it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SettingsRow {
+    pub time_zone: Option<String>,
+    /// Local minutes after midnight.
+    pub quiet_start: Option<i64>,
+    pub quiet_end: Option<i64>,
+}
+
+/// How many players one query reads at most (SQLite allows 32,766 parameters).
+const CHUNK: usize = 500;
+
+impl Store {
+    /// `player`'s settings row, if they ever set any.
+    pub async fn player_settings(&self, player: i64) -> Result<Option<SettingsRow>, StoreError> {
+        let row = sqlx::query(
+            "SELECT time_zone, quiet_start, quiet_end FROM player_settings WHERE player_id = $1",
+        )
+        .bind(player)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| settings_row(&r)).transpose()
+    }
+
+    /// The settings rows of `players` (those that have one), with their player ids.
+    pub async fn players_settings(
+        &self,
+        players: &[i64],
+    ) -> Result<Vec<(i64, SettingsRow)>, StoreError> {
+        let mut found = Vec::new();
+        for chunk in players.chunks(CHUNK) {
+            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT player_id, time_zone, quiet_start, quiet_end FROM player_settings \
+                 WHERE player_id IN ({})",
+                marks.join(", ")
+            );
+            let mut q = sqlx::query(&sql);
+            for p in chunk {
+                q = q.bind(*p);
+            }
+            for r in q.fetch_all(&self.pool).await? {
+                found.push((r.try_get(0)?, settings_row(&r)?));
+            }
+        }
+        Ok(found)
+    }
+
+    /// Write `player`'s settings, replacing any they had.
+    pub async fn set_player_settings(
+        &self,
+        player: i64,
+        row: &SettingsRow,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO player_settings (player_id, time_zone, quiet_start, quiet_end, updated_at) \
+             VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (player_id) DO UPDATE SET time_zone = excluded.time_zone, \
+             quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, \
+             updated_at = excluded.updated_at",
+        )
+        .bind(player)
+        .bind(&row.time_zone)
+        .bind(row.quiet_start)
+        .bind(row.quiet_end)
+        .bind(now)
+        .execute(self.writer())
+        .await?;
+        Ok(())
+    }
+
+    /// Forget `player`'s settings; whether they had any.
+    pub async fn clear_player_settings(&self, player: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM player_settings WHERE player_id = $1")
+            .bind(player)
+            .execute(self.writer())
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+}
+
+fn settings_row(r: &sqlx::sqlite::SqliteRow) -> Result<SettingsRow, StoreError> {
+    Ok(SettingsRow {
+        time_zone: r.try_get("time_zone")?,
+        quiet_start: r.try_get("quiet_start")?,
+        quiet_end: r.try_get("quiet_end")?,
+    })
+}

@@ -1,0 +1,305 @@
+#![allow(clippy::unwrap_used)]
+//! A person's settings through the host (issue 22, `/hexmeros settings`): time zone and quiet
+//! hours set, read, changed in part, cleared; bad input refused with its sentence and nothing
+//! changed; kept across a restart; a stored row that no longer reads is an error for that
+//! player alone.
+
+#[path = "support/host.rs"]
+mod support;
+
+use chrono_tz::Tz;
+use hexmeros::host::quiet::{Quiet, TimeOfDay};
+use hexmeros::host::{HostError, PlayerSettings, SettingsChange, SettingsError};
+use support::*;
+
+const ANA: i64 = 1 << 40;
+const BEN: i64 = (1 << 40) + 1;
+const CY: i64 = (1 << 40) + 2;
+
+fn tod(s: &str) -> TimeOfDay {
+    s.parse().unwrap()
+}
+
+fn change(zone: Option<&str>, from: Option<&str>, to: Option<&str>) -> SettingsChange {
+    SettingsChange {
+        time_zone: zone.map(str::to_string),
+        quiet_from: from.map(str::to_string),
+        quiet_to: to.map(str::to_string),
+        clear: false,
+    }
+}
+
+fn berlin(from: &str, to: &str) -> PlayerSettings {
+    PlayerSettings {
+        zone: Some(Tz::Europe__Berlin),
+        window: Some((tod(from), tod(to))),
+    }
+}
+
+/// The refusal's sentence; it must be a player's error, not an internal one.
+fn refusal(e: HostError) -> String {
+    assert!(!e.is_internal(), "{e:?}");
+    assert!(matches!(e, HostError::Settings(_)), "{e:?}");
+    e.to_string()
+}
+
+#[tokio::test]
+async fn settings_are_set_read_changed_in_part_and_cleared() {
+    let env = env().await;
+    let h = &env.host;
+    assert_eq!(h.settings(ANA).await.unwrap(), PlayerSettings::default());
+    assert_eq!(h.quiet_of(ANA).await.unwrap(), None);
+
+    let set = h
+        .set_settings(
+            ANA,
+            &change(Some("europe/berlin"), Some("22:30"), Some("7:00")),
+        )
+        .await
+        .unwrap();
+    assert_eq!(set, berlin("22:30", "07:00"));
+    assert_eq!(h.settings(ANA).await.unwrap(), set);
+    let q = h.quiet_of(ANA).await.unwrap().unwrap();
+    assert_eq!(
+        q,
+        Quiet::new(Tz::Europe__Berlin, tod("22:30"), tod("07:00"))
+    );
+    // 2026-01-15 23:00 UTC is 00:00 in Berlin: quiet for 7 hours, until 07:00 CET.
+    let midnight = 1_768_518_000_000;
+    assert!(q.is_quiet(midnight));
+    assert_eq!(q.defer(midnight), midnight + 7 * 3_600_000);
+    // Nobody else got them.
+    assert_eq!(h.settings(BEN).await.unwrap(), PlayerSettings::default());
+
+    // One end moves alone; the zone alone keeps the window.
+    let s = h
+        .set_settings(ANA, &change(None, None, Some("06:15")))
+        .await
+        .unwrap();
+    assert_eq!(s, berlin("22:30", "06:15"));
+    let s = h
+        .set_settings(ANA, &change(None, Some("23:00"), None))
+        .await
+        .unwrap();
+    assert_eq!(s, berlin("23:00", "06:15"));
+    let s = h
+        .set_settings(ANA, &change(Some("Asia/Kolkata"), None, None))
+        .await
+        .unwrap();
+    assert_eq!(s.zone, Some(Tz::Asia__Kolkata));
+    assert_eq!(s.window, Some((tod("23:00"), tod("06:15"))));
+    assert_eq!(h.settings(ANA).await.unwrap(), s);
+
+    // Nothing given: the settings as they are, nothing written.
+    assert_eq!(
+        h.set_settings(ANA, &SettingsChange::default())
+            .await
+            .unwrap(),
+        s
+    );
+
+    // The same time for both ends: no quiet hours, the zone stays.
+    let s = h
+        .set_settings(ANA, &change(None, Some("08:00"), Some("08:00")))
+        .await
+        .unwrap();
+    assert_eq!(
+        s,
+        PlayerSettings {
+            zone: Some(Tz::Asia__Kolkata),
+            window: None
+        }
+    );
+    assert_eq!(h.quiet_of(ANA).await.unwrap(), None);
+
+    // A zone without quiet hours is fine; cleared, everything is gone.
+    let cleared = SettingsChange {
+        clear: true,
+        ..Default::default()
+    };
+    assert_eq!(
+        h.set_settings(ANA, &cleared).await.unwrap(),
+        PlayerSettings::default()
+    );
+    assert_eq!(h.settings(ANA).await.unwrap(), PlayerSettings::default());
+    // Clearing nothing is no error.
+    assert_eq!(
+        h.set_settings(BEN, &cleared).await.unwrap(),
+        PlayerSettings::default()
+    );
+}
+
+#[tokio::test]
+async fn bad_input_is_refused_and_changes_nothing() {
+    let env = env().await;
+    let h = &env.host;
+    h.set_settings(
+        ANA,
+        &change(Some("Europe/Berlin"), Some("22:30"), Some("07:00")),
+    )
+    .await
+    .unwrap();
+    let before = h.settings(ANA).await.unwrap();
+
+    let cases = [
+        (
+            change(Some("Mars/Base"), Some("21:00"), Some("06:00")),
+            "'Mars/Base' is not a time zone",
+        ),
+        (
+            change(Some("UTC"), Some("25:00"), Some("06:00")),
+            "'25:00' is not a time of day (HH:MM, 00:00–23:59)",
+        ),
+        (
+            change(None, Some("21:00"), Some("6h")),
+            "'6h' is not a time of day",
+        ),
+        (
+            SettingsChange {
+                clear: true,
+                ..change(Some("UTC"), None, None)
+            },
+            "not both",
+        ),
+    ];
+    for (c, words) in cases {
+        let e = refusal(h.set_settings(ANA, &c).await.unwrap_err());
+        assert!(e.contains(words), "{c:?}: {e}");
+        assert_eq!(h.settings(ANA).await.unwrap(), before, "{c:?} changed it");
+    }
+
+    // Without stored quiet hours, one end alone or a window without a zone is refused.
+    let e = refusal(
+        h.set_settings(BEN, &change(Some("UTC"), Some("22:00"), None))
+            .await
+            .unwrap_err(),
+    );
+    assert!(e.contains("give both ends"), "{e}");
+    let e = refusal(
+        h.set_settings(BEN, &change(None, Some("22:00"), Some("06:00")))
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!(e, "quiet hours need your time zone: give time_zone too");
+    assert_eq!(h.settings(BEN).await.unwrap(), PlayerSettings::default());
+    assert!(
+        h.store().player_settings(BEN).await.unwrap().is_none(),
+        "a refusal writes no row"
+    );
+}
+
+#[tokio::test]
+async fn settings_survive_a_restart() {
+    let env = env().await;
+    env.host
+        .set_settings(
+            ANA,
+            &change(Some("Pacific/Auckland"), Some("21:45"), Some("06:30")),
+        )
+        .await
+        .unwrap();
+    env.host
+        .set_settings(BEN, &change(Some("America/New_York"), None, None))
+        .await
+        .unwrap();
+    env.host.store().close().await;
+
+    let again = host_on(&env.url, &env.clock).await;
+    assert_eq!(
+        again.quiet_of(ANA).await.unwrap(),
+        Some(Quiet::new(
+            Tz::Pacific__Auckland,
+            tod("21:45"),
+            tod("06:30")
+        ))
+    );
+    assert_eq!(
+        again.settings(BEN).await.unwrap(),
+        PlayerSettings {
+            zone: Some(Tz::America__New_York),
+            window: None
+        }
+    );
+    assert_eq!(
+        again.quiet_of_many(&[BEN, ANA, CY]).await.unwrap(),
+        vec![
+            None,
+            Some(Quiet::new(
+                Tz::Pacific__Auckland,
+                tod("21:45"),
+                tod("06:30")
+            )),
+            None
+        ]
+    );
+}
+
+#[tokio::test]
+async fn an_unreadable_row_is_an_error_for_its_player_alone() {
+    let env = env().await;
+    let h = &env.host;
+    h.set_settings(
+        BEN,
+        &change(Some("Asia/Kolkata"), Some("23:30"), Some("06:30")),
+    )
+    .await
+    .unwrap();
+    // A zone this build does not know (renamed, or written by hand).
+    sqlx::query(
+        "INSERT INTO player_settings (player_id, time_zone, quiet_start, quiet_end, updated_at) \
+         VALUES ($1, 'Mars/Base', 1320, 420, 0)",
+    )
+    .bind(ANA)
+    .execute(h.store().writer())
+    .await
+    .unwrap();
+
+    let e = h.settings(ANA).await.unwrap_err();
+    assert!(matches!(
+        e,
+        HostError::Settings(SettingsError::Unreadable(_))
+    ));
+    let text = refusal(e);
+    assert!(
+        text.contains("your stored settings cannot be read") && text.contains("'Mars/Base'"),
+        "{text}"
+    );
+    assert!(h.quiet_of(ANA).await.is_err());
+    // The others read as ever; a list of players skips the bad row rather than fail.
+    assert!(h.quiet_of(BEN).await.unwrap().is_some());
+    let many = h.quiet_of_many(&[ANA, BEN, CY]).await.unwrap();
+    assert_eq!(many.len(), 3);
+    assert_eq!(many[0], None);
+    assert_eq!(
+        many[1],
+        Some(Quiet::new(Tz::Asia__Kolkata, tod("23:30"), tod("06:30")))
+    );
+    assert_eq!(many[2], None);
+
+    // Moving the window keeps the bad zone: refused. A new zone mends it; so does clear.
+    let e = refusal(
+        h.set_settings(ANA, &change(None, Some("22:00"), Some("06:00")))
+            .await
+            .unwrap_err(),
+    );
+    assert!(e.contains("cannot be read"), "{e}");
+    let s = h
+        .set_settings(ANA, &change(Some("Europe/Berlin"), None, None))
+        .await
+        .unwrap();
+    assert_eq!(s, berlin("22:00", "07:00"));
+
+    // A window with one end stored is unreadable too.
+    sqlx::query("UPDATE player_settings SET quiet_end = NULL WHERE player_id = $1")
+        .bind(ANA)
+        .execute(h.store().writer())
+        .await
+        .unwrap();
+    assert!(refusal(h.settings(ANA).await.unwrap_err()).contains("one end"));
+    let cleared = SettingsChange {
+        clear: true,
+        ..Default::default()
+    };
+    h.set_settings(ANA, &cleared).await.unwrap();
+    assert_eq!(h.settings(ANA).await.unwrap(), PlayerSettings::default());
+}
