@@ -9,6 +9,8 @@
 
 #[path = "support/bot.rs"]
 mod bot;
+#[path = "support/db.rs"]
+mod db;
 #[path = "support/fake_discord.rs"]
 mod fake_discord;
 

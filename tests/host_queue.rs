@@ -8,6 +8,8 @@
 
 #[path = "support/host.rs"]
 mod support;
+#[path = "support/db.rs"]
+mod db;
 
 use hexmeros::games::{AnyGame, GameKind, Seat};
 use hexmeros::host::{

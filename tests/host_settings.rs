@@ -6,6 +6,8 @@
 
 #[path = "support/host.rs"]
 mod support;
+#[path = "support/db.rs"]
+mod db;
 
 use chrono_tz::Tz;
 use hexmeros::host::quiet::{Quiet, TimeOfDay};

@@ -1,4 +1,4 @@
-//! A person's settings (`migrations/0009_settings.sql`): their time zone and quiet hours, as
+//! A person's settings (`migrations/*/0009_settings.sql`): their time zone and quiet hours, as
 //! stored. The host reads them into `host::quiet` values and says what is wrong with a row it
 //! cannot read.
 
@@ -88,7 +88,7 @@ impl Store {
     }
 }
 
-fn settings_row(r: &sqlx::sqlite::SqliteRow) -> Result<SettingsRow, StoreError> {
+fn settings_row(r: &sqlx::any::AnyRow) -> Result<SettingsRow, StoreError> {
     Ok(SettingsRow {
         time_zone: r.try_get("time_zone")?,
         quiet_start: r.try_get("quiet_start")?,
