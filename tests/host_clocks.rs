@@ -185,14 +185,7 @@ impl Now for Env {
 #[tokio::test]
 async fn away_stops_the_clock_and_reminders_and_ends_on_time() {
     let e = env().await;
-    let g = hexdame(
-        &e.host,
-        Timers {
-            reminders: true,
-            ..Timers::default()
-        },
-    )
-    .await;
+    let g = hexdame(&e.host, Timers::default()).await;
     play(&e.host, g).await;
     let started = e.clock_now();
     // Black (player 2) holds the Token; half an hour in they go away for ten hours.
@@ -508,14 +501,7 @@ async fn quiet_hours_move_a_reminder_to_their_end_across_a_daylight_saving_chang
     let e = env().await;
     // Berlin, the night the clocks go forward (2026-03-29, 02:00 CET → 03:00 CEST).
     e.clock.set(ms("2026-03-28T20:30:00Z"));
-    let g = hexdame(
-        &e.host,
-        Timers {
-            reminders: true,
-            ..Timers::default()
-        },
-    )
-    .await;
+    let g = hexdame(&e.host, Timers::default()).await;
     e.host
         .set_settings(2, &quiet_hours("Europe/Berlin", "22:00", "08:00"))
         .await
@@ -547,14 +533,7 @@ async fn quiet_hours_move_a_reminder_to_their_end_across_a_daylight_saving_chang
 async fn a_reminder_waiting_for_quiet_hours_follows_a_change_of_settings() {
     let e = env().await;
     e.clock.set(ms("2026-07-01T21:00:00Z"));
-    let g = hexdame(
-        &e.host,
-        Timers {
-            reminders: true,
-            ..Timers::default()
-        },
-    )
-    .await;
+    let g = hexdame(&e.host, Timers::default()).await;
     // New York: 17:00 when Black gets the Token; quiet from 17:30 to 09:00.
     e.host
         .set_settings(2, &quiet_hours("America/New_York", "17:30", "09:00"))
@@ -625,14 +604,7 @@ async fn a_reminder_due_just_before_the_quiet_hours_and_seen_late_waits_for_thei
     // Berlin in winter (UTC+1): Black gets the Token at 20:59, so the first reminder is due at
     // 21:59, one minute before the quiet hours; the timers only look at 22:01.
     e.clock.set(ms("2026-01-10T19:59:00Z"));
-    let g = hexdame(
-        &e.host,
-        Timers {
-            reminders: true,
-            ..Timers::default()
-        },
-    )
-    .await;
+    let g = hexdame(&e.host, Timers::default()).await;
     e.host
         .set_settings(2, &quiet_hours("Europe/Berlin", "22:00", "08:00"))
         .await
