@@ -25,7 +25,7 @@ use poise::serenity_prelude as serenity;
 use serenity::Http;
 use tokio::time::Instant;
 
-use hexmeros::host::{Effect, HostError, URGENT};
+use hexmeros::host::{Effect, HostError, LEASE_MS, URGENT};
 use hexmeros::store::{Done, Entry};
 
 use super::Data;
@@ -39,6 +39,8 @@ const PARALLEL: usize = 16;
 const MAX_BACKOFF: Duration = Duration::from_secs(300);
 /// The pause between tries of an entry Discord refused for lack of access.
 const BLOCKED_PAUSE: Duration = Duration::from_secs(600);
+/// How long a lane another process is delivering is left alone before this one looks again.
+const ELSEWHERE_PAUSE: Duration = Duration::from_secs(2);
 /// How often the background task looks for work when nobody wakes it.
 const POLL: Duration = Duration::from_secs(1);
 /// How often the outbox's state is logged while entries wait, and delivered entries pruned.
@@ -170,6 +172,21 @@ impl Deliverer {
         pause
     }
 
+    /// Another process holds the lane's lease: leave the lane alone for [`ELSEWHERE_PAUSE`]
+    /// (its failures, if any, count on).
+    fn elsewhere(&self, lane: &str) {
+        let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        let failures = waits.get(lane).map_or(0, |w| w.failures);
+        waits.insert(
+            lane.to_string(),
+            Wait {
+                until: Instant::now() + ELSEWHERE_PAUSE,
+                failures,
+                how: Failure::Transient,
+            },
+        );
+    }
+
     /// A lane's entry was delivered. If the lane had been failing, Discord is likely back (the
     /// end of an outage): every lane waiting after transient failures is tried again within a
     /// second, instead of at the end of its backoff (minutes, after a long outage); a lane that
@@ -198,7 +215,9 @@ impl Deliverer {
     }
 
     /// `drain`; `background`: each entry's calls paced by its own priority. Returns how many
-    /// entries left the outbox, and whether the lane is empty.
+    /// entries left the outbox, and whether the lane is empty. A lane is delivered only under
+    /// its lease, so of several processes sharing the database one delivers it at a time (the
+    /// others leave it alone; one that died holding it leaves it to them after `LEASE_MS`).
     async fn drain_as(
         &self,
         http: &Arc<Http>,
@@ -208,10 +227,49 @@ impl Deliverer {
     ) -> (usize, bool) {
         let lock = self.lock_of(lane);
         let _held = lock.lock().await;
+        let lease = hexmeros::host::lane_lease(lane);
+        match data.host.claim_lease(&lease).await {
+            Ok(true) => {}
+            // Another process delivers it: this one looks again in a while.
+            Ok(false) => {
+                self.elsewhere(lane);
+                return (0, false);
+            }
+            Err(e) => {
+                tracing::warn!(lane, error = %e, "the outbox lane's lease cannot be claimed");
+                self.fail(lane, Failure::Transient);
+                return (0, false);
+            }
+        }
+        let drained = self
+            .drain_leased(http, data, lane, &lease, background)
+            .await;
+        data.host.release_lease(&lease).await;
+        drained
+    }
+
+    /// `drain_as` with the lane's lease held: renewed before an entry when a third of it has
+    /// passed.
+    async fn drain_leased(
+        &self,
+        http: &Arc<Http>,
+        data: &Data,
+        lane: &str,
+        lease: &str,
+        background: bool,
+    ) -> (usize, bool) {
+        let renew_every = Duration::from_millis((LEASE_MS / 3) as u64);
+        let mut renewed = Instant::now();
         let mut done = 0;
         loop {
             if self.waiting_until(lane).is_some() || self.stopping() {
                 return (done, false);
+            }
+            if renewed.elapsed() >= renew_every {
+                if !matches!(data.host.claim_lease(lease).await, Ok(true)) {
+                    return (done, false);
+                }
+                renewed = Instant::now();
             }
             let entry = match data.host.outbox_head(lane).await {
                 Ok(Some(e)) => e,

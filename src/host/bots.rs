@@ -87,14 +87,35 @@ impl GameHost {
             }
         }
         let _guard = Driving(&self.driving, game);
+        // Across processes sharing the database: the game's bots lease, renewed at every
+        // action (one think is at most [`think_time`], well under the lease).
+        let lease = super::bots_lease(game);
         let mut fx = Vec::new();
+        let mut result = Ok(());
+        let mut held = false;
         for _ in 0..max {
-            match self.bot_step(game).await? {
-                Some(mut more) => fx.append(&mut more),
-                None => break,
+            match self.claim_lease(&lease).await {
+                Ok(true) => held = true,
+                // Another process drives them (and picks the new state up).
+                Ok(false) => break,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+            match self.bot_step(game).await {
+                Ok(Some(mut more)) => fx.append(&mut more),
+                Ok(None) => break,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
             }
         }
-        Ok(fx)
+        if held {
+            self.release_lease(&lease).await;
+        }
+        result.map(|()| fx)
     }
 
     /// With the outbox: whether something the table must be told of `game` still waits in its

@@ -163,6 +163,28 @@ pub struct GameHost {
     driving: Mutex<HashSet<GameId>>,
     /// Write what players must be told to the outbox, with each event (see `outbox`).
     outbox: bool,
+    /// This host's name as the holder of leases (`store::leases`): unique per process.
+    owner: String,
+}
+
+/// How long a lease lasts unless renewed: a process that dies holding one (timers, bots, an
+/// outbox lane) leaves its work to the others after this long. Holders renew it at every step,
+/// and a step (a bot's longest think, a delivery's retries) takes well under it.
+pub const LEASE_MS: i64 = 60_000;
+
+/// The lease on `game`'s timers.
+pub fn timers_lease(game: GameId) -> String {
+    format!("timers:{game}")
+}
+
+/// The lease on `game`'s bots.
+pub fn bots_lease(game: GameId) -> String {
+    format!("bots:{game}")
+}
+
+/// The lease on an outbox lane (a front end's deliverer).
+pub fn lane_lease(lane: &str) -> String {
+    format!("lane:{lane}")
 }
 
 /// The rows a finished game adds to scores and ratings. Bots get no §7 points (the table is the
@@ -198,6 +220,7 @@ impl GameHost {
             games: Mutex::new(LruCache::new(CACHED_GAMES)),
             driving: Mutex::new(HashSet::new()),
             outbox: false,
+            owner: format!("{}-{:016x}", std::process::id(), rand::random::<u64>()),
         }
     }
 
@@ -220,6 +243,30 @@ impl GameHost {
 
     pub fn now(&self) -> Millis {
         self.clock.now()
+    }
+
+    /// This host's name as a lease holder.
+    pub fn lease_owner(&self) -> &str {
+        &self.owner
+    }
+
+    /// Claim (or renew) the lease `name` for this host for [`LEASE_MS`]: false if another
+    /// process holds it. Work that no interaction ties to one process (timers, bots, outbox
+    /// lanes) is done only under its lease, so processes sharing a database never do it twice
+    /// at once.
+    pub async fn claim_lease(&self, name: &str) -> Result<bool, HostError> {
+        Ok(self
+            .store
+            .claim_lease(name, &self.owner, self.now(), LEASE_MS)
+            .await?)
+    }
+
+    /// Give the lease `name` up (if this host still holds it); a failure only leaves it to
+    /// lapse.
+    pub async fn release_lease(&self, name: &str) {
+        if let Err(e) = self.store.release_lease(name, &self.owner).await {
+            tracing::warn!(lease = name, error = %e, "a lease was not released; it lapses");
+        }
     }
 
     fn slot(&self, game: GameId) -> Slot {
@@ -766,61 +813,30 @@ impl GameHost {
 
     /// Run every timer that is due: close challenge windows and ballots, remind, time out turns.
     /// Each timer event is stored like a command (with a version check), so two hosts ticking at
-    /// once cannot both act.
+    /// once cannot both act; and a game's timers run only under its lease, so processes sharing
+    /// a database do not even try at once (one that died holding it leaves them to the others
+    /// after [`LEASE_MS`]).
     pub async fn tick(&self) -> Result<Vec<Effect>, HostError> {
         let now = self.now();
         let mut fx = Vec::new();
         let mut bots = Vec::new();
         for game in self.store.due_games(now).await? {
-            let slot = self.slot(game);
-            let mut cached = slot.lock().await;
-            let mut state = match self.load(game, &mut cached).await {
-                Ok(state) => state,
+            let lease = timers_lease(game);
+            match self.claim_lease(&lease).await {
+                Ok(true) => {}
+                // Another process runs them.
+                Ok(false) => continue,
                 Err(e) => {
-                    // A corrupt game cannot run timers: it is taken off the timer list (its
-                    // commands keep reporting the corruption) instead of failing every tick.
-                    tracing::error!(game, error = %e, "timers: the game does not load; its timers stop");
-                    if matches!(e, HostError::Corrupt { .. }) {
-                        self.store.stop_timers(game).await?;
-                    }
+                    tracing::warn!(game, error = %e, "timers: the lease cannot be claimed");
                     continue;
                 }
-            };
-            self.with_quiet(&mut state).await;
-            let before = state.version();
-            // Each event can change what is due next (a closed ballot, a passed turn).
-            for _ in 0..16 {
-                let Some(ev) = state.due_events(now).into_iter().next() else {
-                    break;
-                };
-                match self.commit(&mut state, ev, None).await {
-                    Ok(mut more) => fx.append(&mut more),
-                    Err(e) => {
-                        tracing::warn!(game, error = %e, "timers: a due event was not stored");
-                        *cached = None;
-                        break;
-                    }
-                }
             }
-            // Due, but nothing to do (a reminder waiting for the end of quiet hours): the game
-            // is due again when that comes, not at every tick until then.
-            if state.version() == before && cached.is_some() && state.bot_action().is_none() {
-                // A reminder that fell due just before the quiet hours began (a tick runs late)
-                // waits for their end too; anything else past due and not done is looked at
-                // again in a minute rather than at every tick.
-                let due = state.next_due().map(|d| match d > now {
-                    true => d,
-                    false => state.quiet_end(now).unwrap_or(now + 60_000),
-                });
-                if let Err(e) = self.store.set_next_due(game, before as i64, due).await {
-                    tracing::warn!(game, error = %e, "timers: the next due time was not stored");
-                }
-            }
-            if state.bot_action().is_some() {
-                bots.push(game);
-            }
-            if cached.is_some() || state.version() > 0 {
-                self.keep(game, &mut cached, &state);
+            let ran = self.tick_game(game, now, &mut fx).await;
+            self.release_lease(&lease).await;
+            match ran {
+                Ok(true) => bots.push(game),
+                Ok(false) => {}
+                Err(e) => tracing::warn!(game, error = %e, "timers failed"),
             }
         }
         // Games waiting on a bot (one a front end did not drive, or one left thinking when the
@@ -832,6 +848,65 @@ impl GameHost {
             }
         }
         Ok(fx)
+    }
+
+    /// Run `game`'s due timers (its lease held), adding their effects to `fx`. Returns whether
+    /// a bot has something to do in it.
+    async fn tick_game(
+        &self,
+        game: GameId,
+        now: Millis,
+        fx: &mut Vec<Effect>,
+    ) -> Result<bool, HostError> {
+        let slot = self.slot(game);
+        let mut cached = slot.lock().await;
+        let mut state = match self.load(game, &mut cached).await {
+            Ok(state) => state,
+            Err(e) => {
+                // A corrupt game cannot run timers: it is taken off the timer list (its
+                // commands keep reporting the corruption) instead of failing every tick.
+                tracing::error!(game, error = %e, "timers: the game does not load; its timers stop");
+                if matches!(e, HostError::Corrupt { .. }) {
+                    self.store.stop_timers(game).await?;
+                }
+                return Ok(false);
+            }
+        };
+        self.with_quiet(&mut state).await;
+        let before = state.version();
+        // Each event can change what is due next (a closed ballot, a passed turn).
+        for _ in 0..16 {
+            let Some(ev) = state.due_events(now).into_iter().next() else {
+                break;
+            };
+            match self.commit(&mut state, ev, None).await {
+                Ok(mut more) => fx.append(&mut more),
+                Err(e) => {
+                    tracing::warn!(game, error = %e, "timers: a due event was not stored");
+                    *cached = None;
+                    break;
+                }
+            }
+        }
+        // Due, but nothing to do (a reminder waiting for the end of quiet hours): the game
+        // is due again when that comes, not at every tick until then.
+        if state.version() == before && cached.is_some() && state.bot_action().is_none() {
+            // A reminder that fell due just before the quiet hours began (a tick runs late)
+            // waits for their end too; anything else past due and not done is looked at
+            // again in a minute rather than at every tick.
+            let due = state.next_due().map(|d| match d > now {
+                true => d,
+                false => state.quiet_end(now).unwrap_or(now + 60_000),
+            });
+            if let Err(e) = self.store.set_next_due(game, before as i64, due).await {
+                tracing::warn!(game, error = %e, "timers: the next due time was not stored");
+            }
+        }
+        let bots = state.bot_action().is_some();
+        if cached.is_some() || state.version() > 0 {
+            self.keep(game, &mut cached, &state);
+        }
+        Ok(bots)
     }
 
     /// Games where it is `player`'s turn.

@@ -185,7 +185,7 @@ impl Store {
     /// delivery marks its entry, so at FULL a move would cost three fsyncs instead of one. The
     /// connection is set back to FULL before anyone else gets it, or closed if that fails.
     /// PostgreSQL runs it as any write. Returns the rows changed.
-    async fn bookkeeping<'q>(
+    pub(super) async fn bookkeeping<'q>(
         &self,
         q: sqlx::query::Query<'q, Any, AnyArguments<'q>>,
     ) -> Result<u64, StoreError> {

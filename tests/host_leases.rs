@@ -1,0 +1,130 @@
+//! Leases (issue 20): several processes on one database share the work no interaction ties to
+//! one of them — a game's timers and a game's bots — each item done under its lease by one
+//! process at a time; one that died holding a lease leaves the item to the others once it lapses.
+//! Two hosts on one database stand for two processes.
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/db.rs"]
+mod db;
+#[path = "support/host.rs"]
+mod support;
+
+use hexmeros::ai::Level;
+use hexmeros::games::GameKind;
+use hexmeros::host::{GameHost, GameId, LEASE_MS, Timers, bots_lease, timers_lease};
+use support::{act, cmd_move, ensure_players, env, host_on};
+
+/// How many reminders `game`'s log holds.
+async fn reminders(host: &GameHost, game: GameId) -> usize {
+    let events = host.store().events(game).await.unwrap();
+    events.iter().filter(|e| e.kind == "reminded").count()
+}
+
+/// A HexDame game with the default timers (a reminder an hour into a turn), White to move.
+async fn hexdame(host: &GameHost) -> GameId {
+    ensure_players(host, 1..=2).await;
+    host.create(GameKind::HexDame, &[1, 2], None, Some(Timers::default()))
+        .await
+        .unwrap()
+        .0
+}
+
+/// Two processes tick at the same moment, again and again, over a day of reminders: each
+/// reminder is stored and told exactly once, and no lease is left behind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_hosts_ticking_at_once_remind_exactly_once() {
+    let e = env().await;
+    let g = hexdame(&e.host).await;
+    let other = host_on(&e.url, &e.clock).await;
+    let mut told = 0;
+    for _ in 0..16 {
+        e.clock.advance_minutes(61);
+        let (a, b) = tokio::join!(e.host.tick(), other.tick());
+        for fx in [a.unwrap(), b.unwrap()] {
+            told += fx
+                .iter()
+                .filter(|f| format!("{f:?}").contains("reminder"))
+                .count();
+        }
+        assert_eq!(e.host.store().lease(&timers_lease(g)).await.unwrap(), None);
+    }
+    // Reminders after 1, 4 and 12 hours of the turn.
+    assert_eq!(reminders(&e.host, g).await, 3);
+    assert!(told >= 3, "each reminder is told: {told}");
+    let events = e.host.store().events(g).await.unwrap();
+    let versions: Vec<i64> = events.iter().map(|ev| ev.version).collect();
+    assert_eq!(versions, (0..events.len() as i64).collect::<Vec<_>>());
+}
+
+/// A process died while running a game's timers: its lease stands until it lapses, and the
+/// other process leaves the game alone until then; then it runs the timers itself.
+#[tokio::test]
+async fn timers_leased_by_a_dead_process_run_once_its_lease_lapses() {
+    let e = env().await;
+    let g = hexdame(&e.host).await;
+    e.clock.advance_minutes(61);
+    let now = e.host.now();
+    assert!(
+        e.host
+            .store()
+            .claim_lease(&timers_lease(g), "a process that died", now, LEASE_MS)
+            .await
+            .unwrap()
+    );
+    let other = host_on(&e.url, &e.clock).await;
+    assert!(other.tick().await.unwrap().is_empty());
+    assert_eq!(
+        reminders(&other, g).await,
+        0,
+        "the game is left to the lease's holder"
+    );
+    // Just before it lapses: still left alone.
+    e.clock.set(now + LEASE_MS - 1);
+    other.tick().await.unwrap();
+    assert_eq!(reminders(&other, g).await, 0);
+    // Lapsed: the other process takes the timers over, and gives the lease up when done.
+    e.clock.set(now + LEASE_MS);
+    other.tick().await.unwrap();
+    assert_eq!(reminders(&other, g).await, 1);
+    assert_eq!(other.store().lease(&timers_lease(g)).await.unwrap(), None);
+}
+
+/// A process died while its bot was thinking: the other process does not play the bot's move
+/// while the lease stands, and plays it once it lapses; a bot run gives its lease up.
+#[tokio::test]
+async fn bots_leased_by_a_dead_process_move_once_its_lease_lapses() {
+    let e = env().await;
+    ensure_players(&e.host, 1..=1).await;
+    let bot = e.host.bot_player(Level::Easy).await.unwrap();
+    let (g, _) = e
+        .host
+        .create(GameKind::HexDame, &[1, bot], None, None)
+        .await
+        .unwrap();
+    let mv = e.host.state(g).await.unwrap().position().legal_moves()[0].clone();
+    act(&e.host, g, 1, cmd_move(&mv)).await;
+    let before = e.host.state(g).await.unwrap().version();
+    let now = e.host.now();
+    assert!(
+        e.host
+            .store()
+            .claim_lease(&bots_lease(g), "a process that died", now, LEASE_MS)
+            .await
+            .unwrap()
+    );
+    let other = host_on(&e.url, &e.clock).await;
+    assert!(other.bot_turns(g).await.unwrap().is_empty());
+    other.tick().await.unwrap();
+    assert_eq!(
+        other.state(g).await.unwrap().version(),
+        before,
+        "no bot move"
+    );
+    e.clock.set(now + LEASE_MS);
+    other.bot_turns(g).await.unwrap();
+    let st = other.state(g).await.unwrap();
+    assert!(st.version() > before, "the bot moved");
+    assert_eq!(st.holder_player(), Some(1));
+    assert_eq!(other.store().lease(&bots_lease(g)).await.unwrap(), None);
+}
