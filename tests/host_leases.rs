@@ -128,3 +128,26 @@ async fn bots_leased_by_a_dead_process_move_once_its_lease_lapses() {
     assert_eq!(st.holder_player(), Some(1));
     assert_eq!(other.store().lease(&bots_lease(g)).await.unwrap(), None);
 }
+
+/// A process restarted in the same role (`with_lease_owner`, as `serve` does) takes back at once
+/// the leases its predecessor died holding: a crash's timers go on right away.
+#[tokio::test]
+async fn a_restarted_process_takes_its_own_leases_back_at_once() {
+    let e = env().await;
+    let g = hexdame(&e.host).await;
+    e.clock.advance_minutes(61);
+    let now = e.host.now();
+    assert!(
+        e.host
+            .store()
+            .claim_lease(&timers_lease(g), "serve", now, LEASE_MS)
+            .await
+            .unwrap()
+    );
+    let stranger = host_on(&e.url, &e.clock).await;
+    stranger.tick().await.unwrap();
+    assert_eq!(reminders(&stranger, g).await, 0, "another role waits");
+    let restarted = host_on(&e.url, &e.clock).await.with_lease_owner("serve");
+    restarted.tick().await.unwrap();
+    assert_eq!(reminders(&restarted, g).await, 1);
+}

@@ -141,7 +141,12 @@ pub async fn serve_from_env(db: Option<String>, metrics: Option<String>) -> anyh
             .map_err(|_| anyhow::anyhow!("HEXMEROS_TICK_MS must be milliseconds, not {t:?}"))?,
         None => 30_000,
     };
-    let host = Arc::new(GameHost::new(store, clock).with_outbox());
+    // Leases are held as "serve": a restarted bot takes over what its predecessor held.
+    let host = Arc::new(
+        GameHost::new(store, clock)
+            .with_outbox()
+            .with_lease_owner("serve"),
+    );
     if metrics.is_some() {
         tokio::spawn(metrics::gauges(host.clone()));
     }

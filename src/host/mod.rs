@@ -163,7 +163,8 @@ pub struct GameHost {
     driving: Mutex<HashSet<GameId>>,
     /// Write what players must be told to the outbox, with each event (see `outbox`).
     outbox: bool,
-    /// This host's name as the holder of leases (`store::leases`): unique per process.
+    /// This host's name as the holder of leases (`store::leases`): unique per process unless
+    /// set (`with_lease_owner`).
     owner: String,
 }
 
@@ -229,6 +230,15 @@ impl GameHost {
     /// returned, as by any host.
     pub fn with_outbox(mut self) -> GameHost {
         self.outbox = true;
+        self
+    }
+
+    /// Hold leases under `owner`, the process's role (as `serve` and its shard range) rather
+    /// than a name of its own: a restarted process takes its predecessor's leases back at once
+    /// (a crash's pending deliveries and timers go on right away, not after [`LEASE_MS`]). Two
+    /// processes running at once must not share a role.
+    pub fn with_lease_owner(mut self, owner: impl Into<String>) -> GameHost {
+        self.owner = owner.into();
         self
     }
 
