@@ -6,10 +6,10 @@
 //! quiet move after which that piece has a legal move (the queued one).
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/host.rs"]
-mod support;
 #[path = "support/db.rs"]
 mod db;
+#[path = "support/host.rs"]
+mod support;
 
 use hexmeros::games::{AnyGame, GameKind, Seat};
 use hexmeros::host::{

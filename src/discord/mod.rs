@@ -51,6 +51,9 @@ pub struct Config {
     pub lobby_hours: u32,
     /// Per-user rates and queue sizes (see `limits`).
     pub limits: config::Limits,
+    /// The gateway shards this process runs (`--shards`, `--total-shards`); `None`: one
+    /// connection, unsharded.
+    pub shards: Option<config::Shards>,
 }
 
 /// What every command and handler shares.
@@ -76,8 +79,15 @@ DISCORD_TOKEN=<token>. See .env.example and the README's Discord section; \
 `hexmeros local` plays on the terminal without a token";
 
 /// Read `.env` and the environment, open the database, and run the bot until it stops.
-/// `metrics`: the `--metrics` address, which goes before `HEXMEROS_METRICS`.
-pub async fn serve_from_env(db: Option<String>, metrics: Option<String>) -> anyhow::Result<()> {
+/// `metrics`: the `--metrics` address, which goes before `HEXMEROS_METRICS`; `shards` and
+/// `total_shards`: `--shards` and `--total-shards`, which go before `HEXMEROS_SHARDS` and
+/// `HEXMEROS_TOTAL_SHARDS`.
+pub async fn serve_from_env(
+    db: Option<String>,
+    metrics: Option<String>,
+    shards: Option<String>,
+    total_shards: Option<String>,
+) -> anyhow::Result<()> {
     // A missing .env is fine: the variables may come from the environment.
     let _ = dotenvy::dotenv();
     let var = |name: &str| {
@@ -87,6 +97,18 @@ pub async fn serve_from_env(db: Option<String>, metrics: Option<String>) -> anyh
             .filter(|v| !v.is_empty())
     };
     let token = var("DISCORD_TOKEN").ok_or_else(|| anyhow::anyhow!(NO_TOKEN))?;
+    let env_shards = var("HEXMEROS_SHARDS");
+    let env_total = var("HEXMEROS_TOTAL_SHARDS");
+    let shards = config::shards(
+        shards
+            .as_deref()
+            .map(|s| ("--shards", s))
+            .or(env_shards.as_deref().map(|s| ("HEXMEROS_SHARDS", s))),
+        total_shards
+            .as_deref()
+            .map(|t| ("--total-shards", t))
+            .or(env_total.as_deref().map(|t| ("HEXMEROS_TOTAL_SHARDS", t))),
+    )?;
     let dev_guild = var("DEV_GUILD_ID")
         .map(|g| config::dev_guild(&g))
         .transpose()?;
@@ -153,6 +175,7 @@ pub async fn serve_from_env(db: Option<String>, metrics: Option<String>) -> anyh
         tick_every: Duration::from_millis(tick_ms.max(10)),
         lobby_hours,
         limits,
+        shards,
     };
     serve(config).await
 }
@@ -191,7 +214,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         let began = Instant::now();
         let manager = client.shard_manager.clone();
         let started = tokio::select! {
-            r = client.start() => r,
+            r = start(&mut client, config.shards) => r,
             () = &mut stop => {
                 stop_gracefully(&data, &manager).await;
                 return Ok(());
@@ -217,6 +240,18 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tokio::spawn(async move { manager.shutdown_all().await });
         tokio::time::sleep(pause).await;
         pause = (pause * 2).min(RESTART_LONGEST);
+    }
+}
+
+/// Connect the client's shards: `shards`' range, or one unsharded connection (shard 0 of 1).
+async fn start(
+    client: &mut serenity::Client,
+    shards: Option<config::Shards>,
+) -> serenity::Result<()> {
+    match shards {
+        // serenity 0.12's range is read as first..=end: `4..7` runs shards 4, 5, 6 and 7.
+        Some(s) => client.start_shard_range(s.first..s.last, s.total).await,
+        None => client.start().await,
     }
 }
 
