@@ -6,6 +6,19 @@
 //! One function, [`build_client`], builds the client for production and for the end-to-end
 //! tests: with `api_base` set, REST and gateway discovery go to that address (a fake Discord)
 //! with serenity's rate limiter off, which is the only way serenity honours a proxy.
+//!
+//! Shards (`serve --shards FIRST-LAST --total-shards N`): a process may run only some of the
+//! bot's shards, other processes the rest, all on one database. Discord sends a server's
+//! interactions and reactions to its own shard only, so the handlers need nothing for that.
+//! What a process does by itself must not assume it sees every server, and nothing here does:
+//! there is no READY or GUILD_CREATE handling and no read of serenity's cache (which holds only
+//! this process's servers); the framework's setup registers the command list globally (or in
+//! `DEV_GUILD_ID`) by REST from each process, an overwrite with the same list; the timers, bot
+//! turns and the outbox deliverer run in every process over the shared database, and act on
+//! any server's game by REST (the store and the host make two processes never do one item
+//! twice); lobby expiry goes through the host the same way. A process's own message nonces
+//! carry a per-process tag (`deliver`), so two processes never share one; Discord's global
+//! rate limit is per token, so each process's `HEXMEROS_RATE_DISCORD` should be its share.
 
 mod activity;
 mod clock;
