@@ -234,3 +234,52 @@ async fn a_process_killed_mid_game_and_started_again_carries_on_its_games() {
     assert_clean(&fake, &a);
     assert_clean(&fake, &b);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sharded_process_whose_client_fails_for_good_starts_its_shards_again() {
+    let fake = F::start().await;
+    // Shards of 2: the fake's guild is on shard 1, one more server on shard 0.
+    assert_eq!(F::shard_of(F::GUILD_ID, 2), 1);
+    let g0 = F::guild_on_shard(0, 2, 0);
+    let servers = [(0, fake.add_guild(g0)), (1, F::CHANNEL_ID)];
+    let bot = Bot::start_shards(&fake, "proc", 0, 1, 2).await;
+    let mut games = vec![];
+    for &(shard, channel) in &servers {
+        games.push(start(&fake, shard, channel).await);
+    }
+    for g in &mut games {
+        let i = play(&fake, g).await;
+        assert_eq!(i.shard, [g.shard, 2]);
+    }
+
+    // 4004 (authentication failed) on every connection stops serenity's client for good; the
+    // restart loop builds a new one, which connects both shards again with their range.
+    let since = fake.gateway_stats().established();
+    fake.close_gateway(4004).await;
+    fake.wait_sessions(T * 3, "both shards to identify again", |s| {
+        (0..2).all(|k| {
+            s.iter()
+                .any(|s| s.shard == [k, 2] && s.order > since && s.bot_token == "proc")
+        })
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}\n{}", bot.log()));
+    assert!(bot.log().contains("failed for good"), "{}", bot.log());
+    for g in &mut games {
+        let i = play(&fake, g).await;
+        assert_eq!(i.shard, [g.shard, 2]);
+        let s = fake
+            .gateway_sessions()
+            .into_iter()
+            .find(|s| s.connection == i.connection)
+            .unwrap();
+        assert!(s.order > since, "an old connection answered: {s:?}");
+    }
+    assert_stored(&bot, &games).await;
+    assert!(
+        fake.late_callbacks().is_empty(),
+        "{:?}",
+        fake.late_callbacks()
+    );
+    assert!(fake.unexpected().is_empty(), "{:?}", fake.unexpected());
+}
