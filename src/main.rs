@@ -31,6 +31,14 @@ enum Command {
         /// default: $HEXMEROS_METRICS, else none.
         #[arg(long, value_name = "ADDR")]
         metrics: Option<String>,
+        /// The gateway shards this process runs, FIRST-LAST (as 0-3) or one number; needs
+        /// --total-shards. Default: $HEXMEROS_SHARDS, else all of them.
+        #[arg(long, value_name = "FIRST-LAST")]
+        shards: Option<String>,
+        /// How many shards the bot has in all, across its processes. Default:
+        /// $HEXMEROS_TOTAL_SHARDS, else one connection, unsharded.
+        #[arg(long, value_name = "N")]
+        total_shards: Option<String>,
     },
     /// Rules engines: start positions, legal moves, playing moves, perft, board pictures.
     #[command(subcommand)]
@@ -158,9 +166,14 @@ fn init_logging() {
 fn run_host(cmd: Command) -> anyhow::Result<String> {
     runtime()?.block_on(async move {
         match cmd {
-            Command::Serve { db, metrics } => {
+            Command::Serve {
+                db,
+                metrics,
+                shards,
+                total_shards,
+            } => {
                 init_logging();
-                discord::serve_from_env(db, metrics).await?;
+                discord::serve_from_env(db, metrics, shards, total_shards).await?;
                 Ok(String::new())
             }
             Command::Local {

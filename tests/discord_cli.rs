@@ -156,6 +156,36 @@ fn serve_with_a_bad_metrics_address_names_it() {
 }
 
 #[test]
+fn serve_with_a_bad_shard_range_names_it_before_connecting() {
+    for (range, total, start) in [
+        ("3-1", "4", "--shards \"3-1\" ends before it starts"),
+        ("0-4", "4", "--shards \"0-4\" goes past the last shard"),
+        ("first", "4", "--shards must be a range"),
+        ("0-3", "0", "--total-shards must be"),
+        ("0-3", "many", "--total-shards must be"),
+    ] {
+        assert_refused_saying(&["--shards", range, "--total-shards", total], &[], start);
+    }
+    assert_refused_saying(
+        &["--shards", "0-3"],
+        &[],
+        "--shards \"0-3\" needs the total number of shards",
+    );
+    assert_refused(&[("HEXMEROS_TOTAL_SHARDS", "-2")], "HEXMEROS_TOTAL_SHARDS");
+    assert_refused_saying(
+        &[],
+        &[("HEXMEROS_SHARDS", "2-9"), ("HEXMEROS_TOTAL_SHARDS", "8")],
+        "HEXMEROS_SHARDS \"2-9\" goes past the last shard",
+    );
+    // The flags go before the variables: a good variable does not save a bad flag.
+    assert_refused_saying(
+        &["--shards", "5-2"],
+        &[("HEXMEROS_SHARDS", "0-1"), ("HEXMEROS_TOTAL_SHARDS", "8")],
+        "--shards \"5-2\" ends before it starts",
+    );
+}
+
+#[test]
 fn serve_stops_when_the_metrics_port_is_taken() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();

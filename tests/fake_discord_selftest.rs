@@ -953,3 +953,287 @@ async fn a_poise_bot_registers_defers_sends_files_and_checks_permissions() {
     assert_shapes(&fake);
     shards.shutdown_all().await;
 }
+
+/// What a sharded test bot saw, by the shard that saw it.
+#[derive(Debug)]
+enum ShardSaw {
+    Ready {
+        shard: Option<(u32, u32)>,
+        guilds: Vec<u64>,
+    },
+    GuildCreate {
+        shard: u32,
+        guild: u64,
+    },
+    Interaction {
+        shard: u32,
+        guild: Option<u64>,
+        deferred: bool,
+    },
+    Reaction {
+        shard: u32,
+        guild: Option<u64>,
+    },
+}
+
+struct ShardHandler {
+    tx: mpsc::UnboundedSender<ShardSaw>,
+}
+
+#[async_trait]
+impl EventHandler for ShardHandler {
+    async fn ready(&self, _ctx: Context, ready: Ready) {
+        let _ = self.tx.send(ShardSaw::Ready {
+            shard: ready.shard.map(|s| (s.id.0, s.total)),
+            guilds: ready.guilds.iter().map(|g| g.id.get()).collect(),
+        });
+    }
+
+    async fn guild_create(&self, ctx: Context, guild: serenity::all::Guild, _is_new: Option<bool>) {
+        let _ = self.tx.send(ShardSaw::GuildCreate {
+            shard: ctx.shard_id.0,
+            guild: guild.id.get(),
+        });
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        if let Interaction::Command(cmd) = interaction {
+            let defer = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+            let deferred = cmd.create_response(&ctx.http, defer).await.is_ok();
+            let _ = self.tx.send(ShardSaw::Interaction {
+                shard: ctx.shard_id.0,
+                guild: cmd.guild_id.map(GuildId::get),
+                deferred,
+            });
+        }
+    }
+
+    async fn reaction_add(&self, ctx: Context, reaction: Reaction) {
+        let _ = self.tx.send(ShardSaw::Reaction {
+            shard: ctx.shard_id.0,
+            guild: reaction.guild_id.map(GuildId::get),
+        });
+    }
+}
+
+/// A serenity client with `token` running shard `shard` of `total`, as one process of a
+/// sharded bot: what it saw, and its shard manager.
+async fn start_shard(
+    fake: &FakeDiscord,
+    token: &str,
+    shard: u32,
+    total: u32,
+) -> (mpsc::UnboundedReceiver<ShardSaw>, Arc<ShardManager>) {
+    let http = HttpBuilder::new(token)
+        .proxy(fake.api_base())
+        .ratelimiter_disabled(true)
+        .build();
+    let intents = GatewayIntents::GUILDS
+        | GatewayIntents::GUILD_MESSAGE_REACTIONS
+        | GatewayIntents::DIRECT_MESSAGE_REACTIONS;
+    let (tx, rx) = mpsc::unbounded_channel();
+    let mut client = ClientBuilder::new_with_http(http, intents)
+        .event_handler(ShardHandler { tx })
+        .await
+        .unwrap();
+    let manager = client.shard_manager.clone();
+    tokio::spawn(async move { client.start_shard(shard, total).await });
+    fake.wait_sessions(WAIT, "the shard to identify", |s| {
+        s.iter()
+            .any(|s| s.shard == [u64::from(shard), u64::from(total)] && s.bot_token == token)
+    })
+    .await
+    .unwrap();
+    (rx, manager)
+}
+
+/// The next thing `rx` saw that `pick` keeps.
+async fn next_saw<T>(
+    rx: &mut mpsc::UnboundedReceiver<ShardSaw>,
+    mut pick: impl FnMut(ShardSaw) -> Option<T>,
+) -> T {
+    loop {
+        let saw = tokio::time::timeout(WAIT, rx.recv())
+            .await
+            .expect("the shard saw nothing more in time")
+            .expect("the shard's client stopped");
+        if let Some(t) = pick(saw) {
+            return t;
+        }
+    }
+}
+
+/// The shard and the guilds of the next READY `rx` saw.
+async fn saw_ready(rx: &mut mpsc::UnboundedReceiver<ShardSaw>) -> (Option<(u32, u32)>, Vec<u64>) {
+    next_saw(rx, |s| match s {
+        ShardSaw::Ready { shard, mut guilds } => {
+            guilds.sort_unstable();
+            Some((shard, guilds))
+        }
+        _ => None,
+    })
+    .await
+}
+
+/// The shard and the guild of the next GUILD_CREATE `rx` saw.
+async fn saw_guild_create(rx: &mut mpsc::UnboundedReceiver<ShardSaw>) -> (u32, u64) {
+    next_saw(rx, |s| match s {
+        ShardSaw::GuildCreate { shard, guild } => Some((shard, guild)),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_shard_gets_the_guilds_and_dispatches_of_its_own_servers() {
+    let fake = FakeDiscord::start().await;
+    // Both fixed guilds are on shard 1 of 2; one more on each shard.
+    assert_eq!(FakeDiscord::shard_of(FakeDiscord::GUILD_ID, 2), 1);
+    assert_eq!(FakeDiscord::shard_of(FakeDiscord::OTHER_GUILD_ID, 2), 1);
+    let g0 = FakeDiscord::guild_on_shard(0, 2, 0);
+    let g1 = FakeDiscord::guild_on_shard(1, 2, 0);
+    assert_eq!((g0 >> 22) % 2, 0);
+    assert_eq!((g1 >> 22) % 2, 1);
+    assert_ne!(FakeDiscord::guild_on_shard(0, 2, 1), g0);
+    let c0 = fake.add_guild(g0);
+    let c1 = fake.add_guild(g1);
+
+    // Two processes, told apart by their tokens: shard 0 of 2, and shard 1 of 2.
+    let (mut a, manager_a) = start_shard(&fake, "token-a", 0, 2).await;
+    let (mut b, manager_b) = start_shard(&fake, "token-b", 1, 2).await;
+    assert_eq!(saw_ready(&mut a).await, (Some((0, 2)), vec![g0]));
+    let mut of_b = vec![FakeDiscord::GUILD_ID, FakeDiscord::OTHER_GUILD_ID, g1];
+    of_b.sort_unstable();
+    assert_eq!(saw_ready(&mut b).await, (Some((1, 2)), of_b.clone()));
+    assert_eq!(saw_guild_create(&mut a).await, (0, g0));
+    let mut seen_b = vec![];
+    for _ in 0..3 {
+        let (shard, guild) = saw_guild_create(&mut b).await;
+        assert_eq!(shard, 1);
+        seen_b.push(guild);
+    }
+    seen_b.sort_unstable();
+    assert_eq!(seen_b, of_b);
+
+    let sessions = fake.gateway_sessions();
+    assert_eq!(sessions.len(), 2, "{sessions:?}");
+    let conn = |token: &str| {
+        sessions
+            .iter()
+            .find(|s| s.bot_token == token)
+            .map(|s| s.connection)
+            .unwrap()
+    };
+
+    // Each guild's interactions go to its shard's connection; a DM's to shard 0.
+    let dm = fake.open_dm(FakeDiscord::user(1));
+    for (channel, guild, token, shard, to_a) in [
+        (c0, Some(g0), "token-a", 0, true),
+        (c1, Some(g1), "token-b", 1, false),
+        (
+            FakeDiscord::CHANNEL_ID,
+            Some(FakeDiscord::GUILD_ID),
+            "token-b",
+            1,
+            false,
+        ),
+        (dm, None, "token-a", 0, true),
+    ] {
+        let i = fake
+            .slash(FakeDiscord::user(1), channel, "ping", json!([]))
+            .await;
+        assert_eq!(i.bot_token, token, "channel {channel}");
+        assert_eq!(i.shard, [shard, 2]);
+        assert_eq!(i.connection, conn(token));
+        let rx = if to_a { &mut a } else { &mut b };
+        let saw = next_saw(rx, |s| match s {
+            ShardSaw::Interaction {
+                shard,
+                guild,
+                deferred,
+            } => Some((shard, guild, deferred)),
+            _ => None,
+        })
+        .await;
+        assert_eq!(saw, (shard as u32, guild, true));
+        assert_eq!(fake.first_response(&i, WAIT).await.unwrap().status, 204);
+    }
+
+    // Reactions too.
+    let http = HttpBuilder::new("token-a")
+        .proxy(fake.api_base())
+        .ratelimiter_disabled(true)
+        .build();
+    let m = ChannelId::new(c1).say(&http, "react here").await.unwrap();
+    fake.react(FakeDiscord::user(2), c1, m.id.get(), "👍").await;
+    let saw = next_saw(&mut b, |s| match s {
+        ShardSaw::Reaction { shard, guild } => Some((shard, guild)),
+        _ => None,
+    })
+    .await;
+    assert_eq!(saw, (1, Some(g1)));
+
+    // With shard 1's process gone, its servers' interactions go nowhere; shard 0's still work.
+    manager_b.shutdown_all().await;
+    fake.wait_sessions(WAIT, "shard 1 to be gone", |s| {
+        s.iter().all(|s| s.shard != [1, 2])
+    })
+    .await
+    .unwrap();
+    assert!(
+        fake.try_slash(FakeDiscord::user(1), c1, "ping", json!([]))
+            .is_none()
+    );
+    assert!(
+        fake.try_slash(
+            FakeDiscord::user(1),
+            FakeDiscord::CHANNEL_ID,
+            "ping",
+            json!([])
+        )
+        .is_none()
+    );
+    let i = fake
+        .slash(FakeDiscord::user(1), c0, "ping", json!([]))
+        .await;
+    assert_eq!(i.shard, [0, 2]);
+    assert_eq!(fake.first_response(&i, WAIT).await.unwrap().status, 204);
+    assert!(fake.unexpected().is_empty(), "{:?}", fake.unexpected());
+    assert_shapes(&fake);
+    manager_a.shutdown_all().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unsharded_bot_gets_every_guild_on_its_latest_connection() {
+    let fake = FakeDiscord::start().await;
+    let g0 = FakeDiscord::guild_on_shard(0, 4, 0);
+    let c0 = fake.add_guild(g0);
+    // `Client::start` identifies as shard [0, 1]: every guild is its.
+    let mut bot = Bot::start(&fake).await;
+    let sessions = fake.gateway_sessions();
+    assert_eq!(sessions.len(), 1);
+    assert_eq!(sessions[0].shard, [0, 1]);
+    let ready = fake
+        .dispatched()
+        .into_iter()
+        .find(|f| f["t"] == "READY")
+        .unwrap();
+    assert_eq!(ready["d"]["shard"], json!([0, 1]));
+    assert_eq!(ready["d"]["guilds"].as_array().unwrap().len(), 3);
+    let creates = fake
+        .dispatched()
+        .iter()
+        .filter(|f| f["t"] == "GUILD_CREATE")
+        .count();
+    assert_eq!(creates, 3);
+    for channel in [c0, FakeDiscord::CHANNEL_ID, FakeDiscord::OTHER_CHANNEL_ID] {
+        let i = fake
+            .slash(FakeDiscord::user(1), channel, "ping", json!([]))
+            .await;
+        assert_eq!(i.connection, sessions[0].connection);
+        assert_eq!(fake.first_response(&i, WAIT).await.unwrap().status, 204);
+        assert!(bot.expect("followup").await.is_ok());
+    }
+    assert_shapes(&fake);
+    bot.shards.shutdown_all().await;
+}

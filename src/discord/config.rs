@@ -84,6 +84,80 @@ pub fn metrics_addr(name: &str, raw: &str) -> anyhow::Result<std::net::SocketAdd
     })
 }
 
+/// The gateway shards one process runs: `first..=last` of `total` (Discord sends a server's
+/// events to shard `(guild_id >> 22) % total`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shards {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+/// The most shards Discord gives a bot (its largest bots run a few thousand); a bigger number
+/// is a typo.
+const MAX_SHARDS: u32 = 65_536;
+
+/// `--shards` / `HEXMEROS_SHARDS` (`range`, as `0-3` or `5`) and `--total-shards` /
+/// `HEXMEROS_TOTAL_SHARDS` (`total`), each with the name it came under: the shards this process
+/// runs, or `None` for neither (one unsharded connection, as before). A total alone means all
+/// of its shards; a range needs its total. Whatever is wrong is refused in one sentence naming
+/// the setting, before anything connects.
+pub fn shards(
+    range: Option<(&str, &str)>,
+    total: Option<(&str, &str)>,
+) -> anyhow::Result<Option<Shards>> {
+    let total = match total {
+        None => None,
+        Some((name, raw)) => Some(
+            raw.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|t| (1..=MAX_SHARDS).contains(t))
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{name} must be how many shards the bot has in all, a whole number from \
+                         1 to {MAX_SHARDS}, not {raw:?}"
+                    )
+                })?,
+        ),
+    };
+    let Some((name, raw)) = range else {
+        return Ok(total.map(|total| Shards {
+            first: 0,
+            last: total - 1,
+            total,
+        }));
+    };
+    let Some(total) = total else {
+        anyhow::bail!(
+            "{name} {raw:?} needs the total number of shards as well (--total-shards or \
+             HEXMEROS_TOTAL_SHARDS), as --shards 0-3 --total-shards 8"
+        );
+    };
+    let number = |s: &str| s.trim().parse::<u32>().ok();
+    let (first, last) = match raw.trim().split_once('-') {
+        Some((a, b)) => (number(a), number(b)),
+        None => (number(raw), number(raw)),
+    };
+    let (Some(first), Some(last)) = (first, last) else {
+        anyhow::bail!(
+            "{name} must be a range of shard numbers FIRST-LAST, as 0-3, or one shard number, \
+             not {raw:?}"
+        );
+    };
+    if last < first {
+        anyhow::bail!("{name} {raw:?} ends before it starts: write the lower shard first, as 0-3");
+    }
+    if last >= total {
+        anyhow::bail!(
+            "{name} {raw:?} goes past the last shard: with {total} shards in all they are \
+             numbered 0 to {}",
+            total - 1
+        );
+    }
+    Ok(Some(Shards { first, last, total }))
+}
+
 /// A rate: at most `count` in any `per` (all of them at once, then one every `per / count`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rate {
@@ -361,6 +435,75 @@ mod tests {
             assert!(err.starts_with("--metrics must be"), "{bad} accepted");
             assert!(err.contains(&format!("{bad:?}")), "{err}");
         }
+    }
+
+    #[test]
+    fn shard_ranges_are_read_with_their_total() {
+        let r = |range: Option<&str>, total: Option<&str>| {
+            shards(
+                range.map(|r| ("--shards", r)),
+                total.map(|t| ("--total-shards", t)),
+            )
+            .ok()
+            .flatten()
+            .map(|s| (s.first, s.last, s.total))
+        };
+        assert_eq!(r(Some("0-3"), Some("8")), Some((0, 3, 8)));
+        assert_eq!(r(Some(" 4 - 7 "), Some("8")), Some((4, 7, 8)));
+        assert_eq!(r(Some("5"), Some("8")), Some((5, 5, 8)));
+        assert_eq!(r(Some("0-0"), Some("1")), Some((0, 0, 1)));
+        assert_eq!(r(None, Some("4")), Some((0, 3, 4)));
+        assert!(matches!(shards(None, None), Ok(None)));
+    }
+
+    #[test]
+    fn a_bad_shard_range_is_refused_in_one_sentence() {
+        for (range, total, words) in [
+            (
+                Some("3-1"),
+                Some("8"),
+                "--shards \"3-1\" ends before it starts",
+            ),
+            (
+                Some("0-8"),
+                Some("8"),
+                "--shards \"0-8\" goes past the last shard",
+            ),
+            (Some("8"), Some("8"), "numbered 0 to 7"),
+            (
+                Some("0-3"),
+                Some("0"),
+                "--total-shards must be how many shards",
+            ),
+            (Some("0-3"), Some("eight"), "not \"eight\""),
+            (Some("0-3"), Some("-1"), "--total-shards must be"),
+            (Some("0-3"), Some("70000"), "--total-shards must be"),
+            (Some("a-b"), Some("8"), "--shards must be a range"),
+            (Some("-3"), Some("8"), "--shards must be a range"),
+            (Some("0-"), Some("8"), "--shards must be a range"),
+            (Some("0-1-2"), Some("8"), "--shards must be a range"),
+            (Some(""), Some("8"), "--shards must be a range"),
+            (Some("0-3"), None, "needs the total number of shards"),
+            (None, Some("0"), "--total-shards must be"),
+        ] {
+            let err = shards(
+                range.map(|r| ("--shards", r)),
+                total.map(|t| ("--total-shards", t)),
+            )
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+            assert!(err.contains(words), "{range:?} of {total:?}: {err:?}");
+            assert_eq!(err.matches(". ").count(), 0, "one sentence: {err}");
+        }
+        let err = shards(
+            Some(("HEXMEROS_SHARDS", "2-1")),
+            Some(("HEXMEROS_TOTAL_SHARDS", "4")),
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(err.starts_with("HEXMEROS_SHARDS \"2-1\""), "{err}");
     }
 
     #[test]

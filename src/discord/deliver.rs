@@ -217,20 +217,35 @@ pub async fn send_with(
 }
 
 /// A nonce no other message of this bot has had in the last minutes (Discord keeps them a few
-/// minutes): when this process started, in milliseconds, and a counter, in at most 25 characters.
+/// minutes), in any of its processes (several run one token with shard ranges): this process's
+/// tag and a counter, in at most 25 characters.
 fn fresh_nonce() -> serenity::Nonce {
     use std::sync::OnceLock;
     use std::sync::atomic::{AtomicU64, Ordering};
-    static BOOT: OnceLock<u128> = OnceLock::new();
+    static TAG: OnceLock<u64> = OnceLock::new();
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let boot = BOOT.get_or_init(|| {
-        std::time::SystemTime::now()
+    let tag = TAG.get_or_init(|| {
+        let boot = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis())
-            .unwrap_or(0)
+            .unwrap_or(0);
+        process_tag(boot, std::process::id(), &Default::default())
     });
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    serenity::Nonce::String(format!("{boot:x}.{n:x}"))
+    nonce_text(*tag, NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// What tells this process's nonces from another's: when it started (milliseconds), its id and
+/// a random key (`salt`) hashed to 48 bits. Processes started in the same millisecond, on one
+/// machine or several, still differ; two tags are alike about once in 2^48.
+fn process_tag(boot_ms: u128, pid: u32, salt: &std::hash::RandomState) -> u64 {
+    use std::hash::BuildHasher as _;
+    salt.hash_one((boot_ms, pid)) & 0xFFFF_FFFF_FFFF
+}
+
+/// The nonce of a process's `n`-th message: `tag` in 12 hex digits, a dot, `n` in hex (25
+/// characters at most while `n` < 2^48).
+fn nonce_text(tag: u64, n: u64) -> serenity::Nonce {
+    serenity::Nonce::String(format!("{tag:012x}.{n:x}"))
 }
 
 /// `msg` sent silently when `player` is in their quiet hours now (`/hexmeros settings`): the
@@ -941,7 +956,7 @@ pub async fn remove_reaction(
 
 #[cfg(test)]
 mod tests {
-    use super::{fresh_nonce, player_refs, serenity};
+    use super::{fresh_nonce, nonce_text, player_refs, process_tag, serenity};
 
     #[test]
     fn player_ids_in_the_hosts_words_are_found() {
@@ -962,6 +977,25 @@ mod tests {
             assert!(player_refs(text).is_empty(), "{text}");
         }
         assert_eq!(player_refs("player 5, player 6")[1].1, 6);
+    }
+
+    #[test]
+    fn processes_started_together_have_different_nonces() {
+        let text = |n| match n {
+            serenity::Nonce::String(s) => s,
+            serenity::Nonce::Number(n) => n.to_string(),
+        };
+        // Two processes started in the same millisecond, here or on two machines.
+        let boot = 1_767_225_600_000;
+        let salt = std::hash::RandomState::new();
+        let here = process_tag(boot, 4242, &salt);
+        let there = process_tag(boot, 4243, &salt);
+        assert_ne!(text(nonce_text(here, 0)), text(nonce_text(there, 0)));
+        let other_machine = process_tag(boot, 4242, &std::hash::RandomState::new());
+        assert_ne!(here, other_machine);
+        assert!(here < 1 << 48);
+        let longest = text(nonce_text(u64::MAX >> 16, (1 << 48) - 1));
+        assert_eq!(longest.len(), 25, "{longest}");
     }
 
     #[test]

@@ -6,6 +6,19 @@
 //! One function, [`build_client`], builds the client for production and for the end-to-end
 //! tests: with `api_base` set, REST and gateway discovery go to that address (a fake Discord)
 //! with serenity's rate limiter off, which is the only way serenity honours a proxy.
+//!
+//! Shards (`serve --shards FIRST-LAST --total-shards N`): a process may run only some of the
+//! bot's shards, other processes the rest, all on one database. Discord sends a server's
+//! interactions and reactions to its own shard only, so the handlers need nothing for that.
+//! What a process does by itself must not assume it sees every server, and nothing here does:
+//! there is no READY or GUILD_CREATE handling and no read of serenity's cache (which holds only
+//! this process's servers); the framework's setup registers the command list globally (or in
+//! `DEV_GUILD_ID`) by REST from each process, an overwrite with the same list; the timers, bot
+//! turns and the outbox deliverer run in every process over the shared database, and act on
+//! any server's game by REST (the store and the host make two processes never do one item
+//! twice); lobby expiry goes through the host the same way. A process's own message nonces
+//! carry a per-process tag (`deliver`), so two processes never share one; Discord's global
+//! rate limit is per token, so each process's `HEXMEROS_RATE_DISCORD` should be its share.
 
 mod activity;
 mod clock;
@@ -51,6 +64,9 @@ pub struct Config {
     pub lobby_hours: u32,
     /// Per-user rates and queue sizes (see `limits`).
     pub limits: config::Limits,
+    /// The gateway shards this process runs (`--shards`, `--total-shards`); `None`: one
+    /// connection, unsharded.
+    pub shards: Option<config::Shards>,
 }
 
 /// What every command and handler shares.
@@ -76,8 +92,15 @@ DISCORD_TOKEN=<token>. See .env.example and the README's Discord section; \
 `hexmeros local` plays on the terminal without a token";
 
 /// Read `.env` and the environment, open the database, and run the bot until it stops.
-/// `metrics`: the `--metrics` address, which goes before `HEXMEROS_METRICS`.
-pub async fn serve_from_env(db: Option<String>, metrics: Option<String>) -> anyhow::Result<()> {
+/// `metrics`: the `--metrics` address, which goes before `HEXMEROS_METRICS`; `shards` and
+/// `total_shards`: `--shards` and `--total-shards`, which go before `HEXMEROS_SHARDS` and
+/// `HEXMEROS_TOTAL_SHARDS`.
+pub async fn serve_from_env(
+    db: Option<String>,
+    metrics: Option<String>,
+    shards: Option<String>,
+    total_shards: Option<String>,
+) -> anyhow::Result<()> {
     // A missing .env is fine: the variables may come from the environment.
     let _ = dotenvy::dotenv();
     let var = |name: &str| {
@@ -87,6 +110,18 @@ pub async fn serve_from_env(db: Option<String>, metrics: Option<String>) -> anyh
             .filter(|v| !v.is_empty())
     };
     let token = var("DISCORD_TOKEN").ok_or_else(|| anyhow::anyhow!(NO_TOKEN))?;
+    let env_shards = var("HEXMEROS_SHARDS");
+    let env_total = var("HEXMEROS_TOTAL_SHARDS");
+    let shards = config::shards(
+        shards
+            .as_deref()
+            .map(|s| ("--shards", s))
+            .or(env_shards.as_deref().map(|s| ("HEXMEROS_SHARDS", s))),
+        total_shards
+            .as_deref()
+            .map(|t| ("--total-shards", t))
+            .or(env_total.as_deref().map(|t| ("HEXMEROS_TOTAL_SHARDS", t))),
+    )?;
     let dev_guild = var("DEV_GUILD_ID")
         .map(|g| config::dev_guild(&g))
         .transpose()?;
@@ -158,6 +193,7 @@ pub async fn serve_from_env(db: Option<String>, metrics: Option<String>) -> anyh
         tick_every: Duration::from_millis(tick_ms.max(10)),
         lobby_hours,
         limits,
+        shards,
     };
     serve(config).await
 }
@@ -196,7 +232,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         let began = Instant::now();
         let manager = client.shard_manager.clone();
         let started = tokio::select! {
-            r = client.start() => r,
+            r = start(&mut client, config.shards) => r,
             () = &mut stop => {
                 stop_gracefully(&data, &manager).await;
                 return Ok(());
@@ -222,6 +258,18 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tokio::spawn(async move { manager.shutdown_all().await });
         tokio::time::sleep(pause).await;
         pause = (pause * 2).min(RESTART_LONGEST);
+    }
+}
+
+/// Connect the client's shards: `shards`' range, or one unsharded connection (shard 0 of 1).
+async fn start(
+    client: &mut serenity::Client,
+    shards: Option<config::Shards>,
+) -> serenity::Result<()> {
+    match shards {
+        // serenity 0.12's range is read as first..=end: `4..7` runs shards 4, 5, 6 and 7.
+        Some(s) => client.start_shard_range(s.first..s.last, s.total).await,
+        None => client.start().await,
     }
 }
 

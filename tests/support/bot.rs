@@ -34,8 +34,12 @@ pub struct Bot {
     rust_log: Option<String>,
     /// More environment for the process (a limit lowered for a test).
     env: Vec<(String, String)>,
-    /// The database; dropped after the process is stopped.
-    db: crate::db::TestDb,
+    /// The database; dropped after the process is stopped (and the processes beside it).
+    db: std::sync::Arc<crate::db::TestDb>,
+    /// `--shards FIRST-LAST --total-shards N` as (first, last, total), with the token the
+    /// process identifies with (`start_shards`, `start_beside`); `None`: one unsharded process.
+    shards: Option<(u64, u64, u64)>,
+    token: String,
 }
 
 impl Bot {
@@ -54,7 +58,7 @@ impl Bot {
         std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
         let db = crate::db::TestDb::new().await;
         let mut bot = Bot {
-            db,
+            db: std::sync::Arc::new(db),
             dir,
             child: None,
             api_base: fake.api_base(),
@@ -63,10 +67,80 @@ impl Bot {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
+            shards: None,
+            token: "fake-token".to_string(),
         };
         bot.spawn();
         fake.wait_ready(READY).await.unwrap();
         bot
+    }
+
+    /// A process running shards `first..=last` of `total` (`--shards`, `--total-shards`) on
+    /// a fresh database, identifying with `token` (so the fake tells it from the processes
+    /// beside it): started, and waited for until every one of its shards is connected.
+    pub async fn start_shards(fake: &F, token: &str, first: u64, last: u64, total: u64) -> Bot {
+        let db = std::sync::Arc::new(crate::db::TestDb::new().await);
+        Bot::start_sharded(fake, db, token, (first, last, total)).await
+    }
+
+    /// Another process on this one's database, running shards `first..=last` of `total` and
+    /// identifying with `token`: started and connected.
+    pub async fn start_beside(
+        &self,
+        fake: &F,
+        token: &str,
+        first: u64,
+        last: u64,
+        total: u64,
+    ) -> Bot {
+        Bot::start_sharded(fake, self.db.clone(), token, (first, last, total)).await
+    }
+
+    async fn start_sharded(
+        fake: &F,
+        db: std::sync::Arc<crate::db::TestDb>,
+        token: &str,
+        shards: (u64, u64, u64),
+    ) -> Bot {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
+        let mut bot = Bot {
+            db,
+            dir,
+            child: None,
+            api_base: fake.api_base(),
+            rust_log: None,
+            env: vec![],
+            shards: Some(shards),
+            token: token.to_string(),
+        };
+        let since = fake.gateway_stats().established();
+        bot.spawn();
+        bot.wait_shards(fake, since).await;
+        bot
+    }
+
+    /// Waits until each shard of this (sharded) process has a connection identified with its
+    /// token after the fake's count of sessions was `since`.
+    async fn wait_shards(&self, fake: &F, since: u64) {
+        let Some((first, last, total)) = self.shards else {
+            return;
+        };
+        // serenity starts a process's shards 5 s apart.
+        let wait = READY + Duration::from_secs(5 * (last - first));
+        let what = format!(
+            "shards {first}-{last} of {total} of {} to identify",
+            self.token
+        );
+        fake.wait_sessions(wait, &what, |sessions| {
+            (first..=last).all(|shard| {
+                sessions.iter().any(|s| {
+                    s.shard == [shard, total] && s.bot_token == self.token && s.order > since
+                })
+            })
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}\n{}", self.log()));
     }
 
     /// Set an environment variable for the next process (`restart`, `start_again`).
@@ -93,10 +167,18 @@ impl Bot {
         if let Some(filter) = &self.rust_log {
             cmd.env("RUST_LOG", filter);
         }
+        cmd.arg("serve");
+        if let Some((first, last, total)) = self.shards {
+            cmd.args([
+                "--shards".to_string(),
+                format!("{first}-{last}"),
+                "--total-shards".to_string(),
+                total.to_string(),
+            ]);
+        }
         let child = cmd
-            .arg("serve")
             .current_dir(self.dir.path())
-            .env("DISCORD_TOKEN", "fake-token")
+            .env("DISCORD_TOKEN", &self.token)
             .env("DISCORD_API_BASE", &self.api_base)
             .env("DATABASE_URL", self.db_url())
             .env("DEV_GUILD_ID", F::GUILD_ID.to_string())
@@ -114,8 +196,19 @@ impl Bot {
     /// Kill the process (SIGKILL, no goodbye: as a crash would) and start a new one on the same
     /// file, connected: the new process, not a session of the old one the fake has not noticed
     /// is gone.
+    ///
+    /// A sharded process (`start_shards`, `start_beside`) leaves the fake's gateway alone (the
+    /// processes beside it stay connected): the restart is done once each of its shards has
+    /// identified again.
     pub async fn restart(&mut self, fake: &F) {
         let before = fake.gateway_stats().identifies;
+        if self.shards.is_some() {
+            let since = fake.gateway_stats().established();
+            self.kill();
+            self.spawn();
+            self.wait_shards(fake, since).await;
+            return;
+        }
         if let Some(mut c) = self.child.take() {
             c.kill().unwrap();
             c.wait().unwrap();
@@ -339,13 +432,23 @@ pub async fn wait_message(fake: &F, channel: u64, after: usize, needle: &str) ->
 /// `/hexmeros start` by `players[0]` naming all of `players` (plus `extra` options, e.g. the
 /// game), every other player joining the lobby if one opens: the game's id and its thread.
 pub async fn start_game(fake: &F, players: &[u64], extra: Vec<Value>) -> (i64, u64) {
+    start_game_in(fake, F::CHANNEL_ID, players, extra).await
+}
+
+/// [`start_game`] in `channel`, a text channel of any server.
+pub async fn start_game_in(
+    fake: &F,
+    channel: u64,
+    players: &[u64],
+    extra: Vec<Value>,
+) -> (i64, u64) {
     let mut opts: Vec<Value> = players
         .iter()
         .enumerate()
         .map(|(i, &p)| user_opt(&format!("p{}", i + 1), p))
         .collect();
     opts.extend(extra);
-    let mut text = content(&hx(fake, players[0], F::CHANNEL_ID, "start", json!(opts)).await);
+    let mut text = content(&hx(fake, players[0], channel, "start", json!(opts)).await);
     if let Some(rest) = text.clone().split("lobby #").nth(1) {
         let lobby: i64 = rest
             .split(|c: char| !c.is_ascii_digit())
@@ -355,7 +458,7 @@ pub async fn start_game(fake: &F, players: &[u64], extra: Vec<Value>) -> (i64, u
         let join = format!("{lobby}:ljoin:0");
         let deadline = tokio::time::Instant::now() + T;
         let msg = loop {
-            if let Some(m) = fake.messages(F::CHANNEL_ID).into_iter().find(|m| {
+            if let Some(m) = fake.messages(channel).into_iter().find(|m| {
                 m.json
                     .as_ref()
                     .is_some_and(|j| custom_ids(j).contains(&join))
@@ -366,7 +469,7 @@ pub async fn start_game(fake: &F, players: &[u64], extra: Vec<Value>) -> (i64, u
             tokio::time::sleep(Duration::from_millis(20)).await;
         };
         for &p in &players[1..] {
-            let i = fake.button(p, F::CHANNEL_ID, message_id(&msg), &join).await;
+            let i = fake.button(p, channel, message_id(&msg), &join).await;
             acked(fake, &i).await;
             text = content(&followup(fake, &i).await);
         }

@@ -14,7 +14,9 @@
 //! * Set-up: `FakeDiscord::start().await`, `api_base()`, `gateway_url()`, `wait_ready(t)`,
 //!   `drop_gateway()`, `sessions()`; gateway faults: `close_gateway(code)`, `reset_gateway()`,
 //!   `request_reconnect()`, `forget_sessions()`, `set_gateway_down(down)`, `gateway_stats()`,
-//!   `wait_reconnected(t, since)`, `wait_gateway(t, what, pred)`; world: `user(n)`, `add_channel(name)`,
+//!   `wait_reconnected(t, since)`, `wait_gateway(t, what, pred)`; shards: `gateway_sessions()`,
+//!   `wait_sessions(t, what, pred)`, `shard_of(guild, total)`, `guild_on_shard(shard, total, n)`,
+//!   `add_guild(guild)`; world: `user(n)`, `add_channel(name)`,
 //!   `add_guild_channel(guild, name)`, `set_permissions(user, bits)`,
 //!   `set_guild_permissions(guild, user, bits)`, `close_dms(user)`, `archive_thread(t)`, `lock_thread(t)`, `delete_channel(c)`, `set_deadline(d)`,
 //!   `fail_next(method, path_contains, status, retry_after, times)`, `hang_next_after_doing(method,
@@ -105,10 +107,21 @@
 //! HELLO (op 10) on connect; IDENTIFY (op 2) → READY (+ a GUILD_CREATE per guild with the channels, threads
 //! and members, if the GUILDS intent is asked); heartbeat (op 1) → ACK (op 11); RESUME (op 6) of
 //! a known session → RESUMED, of an unknown one → INVALID_SESSION (op 9, `false`). Dispatches
-//! (INTERACTION_CREATE, MESSAGE_REACTION_ADD) go to the most recently IDENTIFIED live session,
-//! with its increasing `s`; reactions only when its intents include GUILD_MESSAGE_REACTIONS (or
-//! DIRECT_MESSAGE_REACTIONS in DMs), as Discord filters them. Every frame sent is kept
-//! ([`FakeDiscord::dispatched`]).
+//! (INTERACTION_CREATE, MESSAGE_REACTION_ADD) go to the most recently IDENTIFIED live session
+//! of the guild's shard, with its increasing `s`; reactions only when its intents include
+//! GUILD_MESSAGE_REACTIONS (or DIRECT_MESSAGE_REACTIONS in DMs), as Discord filters them. Every
+//! frame sent is kept ([`FakeDiscord::dispatched`]).
+//!
+//! Shards, as Discord does them: each connection serves the `shard: [id, total]` its IDENTIFY
+//! names (none means `[0, 1]`, every guild). Its READY carries that `shard` and lists, like
+//! the GUILD_CREATEs after it, only the guilds of that shard, `(guild_id >> 22) % total == id`
+//! ([`FakeDiscord::shard_of`]); a guild's dispatches go to a connection of its shard, a DM's to
+//! shard 0, and nowhere if that shard has no connection (`try_slash` is then `None`). So one
+//! unsharded bot gets every dispatch on its latest connection, as before. More guilds on chosen
+//! shards: [`FakeDiscord::add_guild`]`(`[`FakeDiscord::guild_on_shard`]`(shard, total, n))`.
+//! [`Interaction`] records the connection, shard and bot token it went to;
+//! [`FakeDiscord::gateway_sessions`] and [`FakeDiscord::wait_sessions`] list the identified
+//! connections.
 //!
 //! Gateway faults, for reconnection tests (each counted in [`FakeDiscord::gateway_stats`]:
 //! connections, refused upgrades, IDENTIFY and RESUME frames, RESUMED and INVALID_SESSION
@@ -179,6 +192,26 @@ pub struct Interaction {
     pub kind: u8,
     pub user: u64,
     pub channel: u64,
+    /// The gateway connection it was dispatched on (see [`FakeDiscord::gateway_sessions`]).
+    pub connection: u64,
+    /// That connection's shard, `[id, total]` (`[0, 1]` for an unsharded one).
+    pub shard: [u64; 2],
+    /// The bot token that connection identified with (without serenity's `Bot ` prefix): which
+    /// bot process got the interaction.
+    pub bot_token: String,
+}
+
+/// One identified gateway connection (see [`FakeDiscord::gateway_sessions`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GatewaySession {
+    /// The connection's id, as in [`Interaction::connection`].
+    pub connection: u64,
+    /// The `shard` its IDENTIFY asked for, `[id, total]`; `[0, 1]` when it sent none.
+    pub shard: [u64; 2],
+    /// The token it identified with (without serenity's `Bot ` prefix).
+    pub bot_token: String,
+    /// The order of its IDENTIFY (or accepted RESUME) among all, from 1.
+    pub order: u64,
 }
 
 /// Clone-able handle on a running fake Discord.
@@ -233,10 +266,14 @@ struct Session {
     id: u64,
     tx: mpsc::UnboundedSender<Outgoing>,
     seq: u64,
-    /// Order of IDENTIFY (0 = not identified); dispatches go to the highest.
+    /// Order of IDENTIFY (0 = not identified); a guild's dispatches go to the highest of the
+    /// sessions of its shard.
     identified: u64,
     intents: u64,
     session_id: String,
+    /// `[id, total]` from IDENTIFY (`[0, 1]` when none was sent).
+    shard: [u64; 2],
+    bot_token: String,
 }
 
 #[derive(Clone)]
@@ -379,10 +416,13 @@ struct State {
     closed_dms: HashSet<u64>,
     /// Permission bits by (guild, user).
     permissions: HashMap<(u64, u64), u64>,
+    /// The guilds, [`FakeDiscord::GUILDS`] and those of [`FakeDiscord::add_guild`].
+    guilds: Vec<u64>,
     sessions: Vec<Session>,
     next_session: u64,
     identify_count: u64,
-    resumable: HashMap<String, u64>,
+    /// Session ids that may RESUME, with their intents, shard and token.
+    resumable: HashMap<String, (u64, [u64; 2], String)>,
     gateway_down: bool,
     gateway_stats: GatewayStats,
     dispatched: Vec<Value>,
@@ -577,6 +617,7 @@ impl FakeDiscord {
             dm_of_user: HashMap::new(),
             closed_dms: HashSet::new(),
             permissions: HashMap::new(),
+            guilds: Self::GUILDS.to_vec(),
             sessions: vec![],
             next_session: 1,
             identify_count: 0,
@@ -799,11 +840,11 @@ impl FakeDiscord {
         self.add_guild_channel(Self::GUILD_ID, name)
     }
 
-    /// Adds a text channel to `guild` ([`Self::GUILD_ID`] or [`Self::OTHER_GUILD_ID`]);
-    /// returns its id.
+    /// Adds a text channel to `guild` ([`Self::GUILD_ID`], [`Self::OTHER_GUILD_ID`] or one of
+    /// [`Self::add_guild`]); returns its id.
     pub fn add_guild_channel(&self, guild: u64, name: &str) -> u64 {
-        assert!(Self::GUILDS.contains(&guild), "unknown guild {guild}");
         let mut st = self.state();
+        assert!(st.guilds.contains(&guild), "unknown guild {guild}");
         let id = st.snowflake();
         st.channels.insert(
             id,
@@ -814,6 +855,51 @@ impl FakeDiscord {
             },
         );
         id
+    }
+
+    /// Adds a server `guild` (a snowflake: its shard is `(guild >> 22) % total`, see
+    /// [`Self::shard_of`]) with one text channel, whose id is returned; users 1..=MEMBERS are its
+    /// members. A connection identified before it was added hears of it on its next IDENTIFY.
+    pub fn add_guild(&self, guild: u64) -> u64 {
+        {
+            let mut st = self.state();
+            assert!(!st.guilds.contains(&guild), "guild {guild} exists already");
+            st.guilds.push(guild);
+        }
+        self.add_guild_channel(guild, "games")
+    }
+
+    /// The shard of `guild` among `total`, as Discord computes it: `(guild >> 22) % total`.
+    pub fn shard_of(guild: u64, total: u64) -> u64 {
+        (guild >> 22) % total.max(1)
+    }
+
+    /// A guild id of shard `shard` among `total`, the `n`-th such (n ≥ 0), for
+    /// [`Self::add_guild`]: distinct from the fixed guilds and from each other.
+    pub fn guild_on_shard(shard: u64, total: u64, n: u64) -> u64 {
+        let base = (Self::GUILD_ID >> 22) + 1 + n * total;
+        let high = base + (shard + total - base % total) % total;
+        (high << 22) | 0x0F
+    }
+
+    /// The identified gateway connections now, oldest IDENTIFY first.
+    pub fn gateway_sessions(&self) -> Vec<GatewaySession> {
+        self.state().gateway_sessions()
+    }
+
+    /// Waits until `pred` holds for the identified connections (see
+    /// [`Self::gateway_sessions`]); returns them.
+    pub async fn wait_sessions(
+        &self,
+        timeout: Duration,
+        what: &str,
+        pred: impl Fn(&[GatewaySession]) -> bool,
+    ) -> anyhow::Result<Vec<GatewaySession>> {
+        self.wait_for(timeout, what, |st| {
+            let v = st.gateway_sessions();
+            pred(&v).then_some(v)
+        })
+        .await
     }
 
     /// Archives a thread (as Discord does after inactivity).
@@ -1259,7 +1345,7 @@ impl FakeDiscord {
         } else {
             INTENT_GUILD_MESSAGE_REACTIONS
         };
-        st.dispatch_latest("MESSAGE_REACTION_ADD", d, Some(intent));
+        st.dispatch_guild(guild, "MESSAGE_REACTION_ADD", d, Some(intent));
         drop(st);
         self.bump();
     }
@@ -1415,10 +1501,12 @@ impl FakeDiscord {
                 component_message: message_id,
             },
         );
-        if !st.dispatch_latest("INTERACTION_CREATE", d, None) {
+        let Some((connection, shard, bot_token)) =
+            st.dispatch_guild(chan.guild, "INTERACTION_CREATE", d, None)
+        else {
             st.interactions.remove(&id);
             return None;
-        }
+        };
         drop(st);
         self.bump();
         Some(Interaction {
@@ -1428,6 +1516,9 @@ impl FakeDiscord {
             kind,
             user,
             channel,
+            connection,
+            shard,
+            bot_token,
         })
     }
 
@@ -1447,6 +1538,8 @@ impl FakeDiscord {
                 identified: 0,
                 intents: 0,
                 session_id: String::new(),
+                shard: [0, 1],
+                bot_token: String::new(),
             });
             let hello =
                 json!({"op": 10, "d": {"heartbeat_interval": 41_250}, "s": null, "t": null});
@@ -1506,18 +1599,37 @@ impl FakeDiscord {
                 st.identify_count += 1;
                 let order = st.identify_count;
                 let intents = frame["d"]["intents"].as_u64().unwrap_or(0);
+                let sent_shard = match frame["d"]["shard"].as_array().map(Vec::as_slice) {
+                    Some([id, total]) => id.as_u64().zip(total.as_u64()),
+                    _ => None,
+                };
+                let shard = sent_shard
+                    .filter(|&(id, total)| id < total)
+                    .map_or([0, 1], |(id, total)| [id, total]);
+                let token = frame["d"]["token"].as_str().unwrap_or("");
+                let bot_token = token.strip_prefix("Bot ").unwrap_or(token).to_string();
                 let session_id = format!("fake-session-{session}-{order}");
-                st.resumable.insert(session_id.clone(), intents);
+                st.resumable
+                    .insert(session_id.clone(), (intents, shard, bot_token.clone()));
                 if let Some(s) = st.sessions.iter_mut().find(|s| s.id == session) {
                     s.identified = order;
                     s.intents = intents;
                     s.seq = 0;
                     s.session_id = session_id.clone();
+                    s.shard = shard;
+                    s.bot_token = bot_token;
                 }
-                let ready = json!({
+                // Discord tells each connection of the guilds of its shard only.
+                let guilds: Vec<u64> = st
+                    .guilds
+                    .iter()
+                    .copied()
+                    .filter(|&g| Self::shard_of(g, shard[1]) == shard[0])
+                    .collect();
+                let mut ready = json!({
                     "v": 10,
                     "user": bot_user_json(),
-                    "guilds": Self::GUILDS
+                    "guilds": guilds
                         .iter()
                         .map(|g| json!({"id": g.to_string(), "unavailable": true}))
                         .collect::<Vec<_>>(),
@@ -1527,9 +1639,12 @@ impl FakeDiscord {
                     "private_channels": [],
                     "relationships": [],
                 });
+                if sent_shard.is_some() {
+                    ready["shard"] = json!(shard);
+                }
                 st.dispatch_to(session, "READY", ready);
                 if intents & INTENT_GUILDS != 0 {
-                    for g in Self::GUILDS {
+                    for g in guilds {
                         let guild = st.guild_create_json(g);
                         st.dispatch_to(session, "GUILD_CREATE", guild);
                     }
@@ -1539,7 +1654,7 @@ impl FakeDiscord {
                 let session_id = frame["d"]["session_id"].as_str().unwrap_or("").to_string();
                 let seq = frame["d"]["seq"].as_u64().unwrap_or(0);
                 st.gateway_stats.resumes += 1;
-                if let Some(&intents) = st.resumable.get(&session_id) {
+                if let Some((intents, shard, bot_token)) = st.resumable.get(&session_id).cloned() {
                     st.gateway_stats.resumed += 1;
                     st.identify_count += 1;
                     let order = st.identify_count;
@@ -1548,6 +1663,8 @@ impl FakeDiscord {
                         s.intents = intents;
                         s.seq = seq;
                         s.session_id = session_id;
+                        s.shard = shard;
+                        s.bot_token = bot_token;
                     }
                     st.dispatch_to(session, "RESUMED", json!({}));
                 } else {
@@ -2442,22 +2559,51 @@ impl State {
         self.dispatched.push(frame);
     }
 
-    /// Dispatches to the most recently identified session; false if there is none. With
-    /// `intent`, sessions that did not ask for it get nothing (true is still returned).
-    fn dispatch_latest(&mut self, t: &str, d: Value, intent: Option<u64>) -> bool {
-        let Some((id, intents)) = self
+    fn gateway_sessions(&self) -> Vec<GatewaySession> {
+        let mut v: Vec<GatewaySession> = self
             .sessions
             .iter()
             .filter(|s| s.identified > 0)
+            .map(|s| GatewaySession {
+                connection: s.id,
+                shard: s.shard,
+                bot_token: s.bot_token.clone(),
+                order: s.identified,
+            })
+            .collect();
+        v.sort_by_key(|s| s.order);
+        v
+    }
+
+    /// The session a dispatch about `guild` goes to, as Discord routes it: the identified
+    /// sessions of shard `(guild >> 22) % total` (shard 0 for a DM, `guild` none), the most
+    /// recently identified of them. An unsharded session (`[0, 1]`) is of every guild's shard,
+    /// so one unsharded bot gets everything, its latest connection after a reconnect.
+    fn session_for(&self, guild: Option<u64>) -> Option<&Session> {
+        self.sessions
+            .iter()
+            .filter(|s| s.identified > 0)
+            .filter(|s| guild.map_or(0, |g| FakeDiscord::shard_of(g, s.shard[1])) == s.shard[0])
             .max_by_key(|s| s.identified)
-            .map(|s| (s.id, s.intents))
-        else {
-            return false;
-        };
+    }
+
+    /// Dispatches to the session of `guild`'s shard (see [`State::session_for`]): that session,
+    /// or `None` if no connection has that shard. With `intent`, a session that did not ask for
+    /// it gets nothing (it is still returned).
+    fn dispatch_guild(
+        &mut self,
+        guild: Option<u64>,
+        t: &str,
+        d: Value,
+        intent: Option<u64>,
+    ) -> Option<(u64, [u64; 2], String)> {
+        let (id, intents, shard, token) = self
+            .session_for(guild)
+            .map(|s| (s.id, s.intents, s.shard, s.bot_token.clone()))?;
         if intent.is_none_or(|i| intents & i != 0) {
             self.dispatch_to(id, t, d);
         }
-        true
+        Some((id, shard, token))
     }
 
     fn route(&mut self, sent: &Sent) -> Reply {
@@ -2505,8 +2651,7 @@ impl State {
                     ["guilds", g, "commands", ..] => Some(*g),
                     _ => return error(404, 0, "404: Not Found"),
                 };
-                if guild.is_some_and(|g| !num(g).is_some_and(|g| FakeDiscord::GUILDS.contains(&g)))
-                {
+                if guild.is_some_and(|g| !num(g).is_some_and(|g| self.guilds.contains(&g))) {
                     return error(404, 10004, "Unknown Guild");
                 }
                 match (method, rest.last() == Some(&"commands")) {
@@ -2551,7 +2696,7 @@ impl State {
                 }
                 self.webhook(method, token, rest, &body, files)
             }
-            (_, ["guilds", g, ..]) if !num(g).is_some_and(|g| FakeDiscord::GUILDS.contains(&g)) => {
+            (_, ["guilds", g, ..]) if !num(g).is_some_and(|g| self.guilds.contains(&g)) => {
                 error(404, 10004, "Unknown Guild")
             }
             ("GET", ["guilds", g]) => ok(guild_base_json(num(g).unwrap_or_default())),
