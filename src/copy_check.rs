@@ -285,20 +285,37 @@ pub async fn copy_and_check(from: &str, to: &str) -> Result<Summary, CopyError> 
     let source = Store::open(from)
         .await
         .map_err(|e| CopyError::Usage(format!("cannot open the source database: {e}")))?;
-    let target = Store::open(to)
-        .await
-        .map_err(|e| CopyError::Usage(format!("cannot open the target database: {e}")))?;
-    let result = copy_into(&source, &target).await;
+    // Every game of the source replays before the target is even opened (or made).
+    let expected = match replay_all(&source, "source").await {
+        Ok(e) => e,
+        Err(e) => {
+            source.close().await;
+            return Err(e);
+        }
+    };
+    let target = match Store::open(to).await {
+        Ok(t) => t,
+        Err(e) => {
+            source.close().await;
+            return Err(CopyError::Usage(format!(
+                "cannot open the target database: {e}"
+            )));
+        }
+    };
+    let result = copy_into(&source, &target, &expected).await;
     source.close().await;
     target.close().await;
     result
 }
 
-async fn copy_into(source: &Store, target: &Store) -> Result<Summary, CopyError> {
+async fn copy_into(
+    source: &Store,
+    target: &Store,
+    expected: &BTreeMap<i64, Replayed>,
+) -> Result<Summary, CopyError> {
     copy::check_empty(target).await?;
-    let expected = replay_all(source, "source").await?;
     let tables = copy::copy_rows(source, target).await?;
-    match check(source, target, &expected).await {
+    match check(source, target, expected).await {
         Ok(games) => Ok(Summary { tables, games }),
         Err(e) => {
             let undone = match copy::empty(target).await {

@@ -490,6 +490,9 @@ async fn a_corrupt_event_in_the_source_is_found_before_anything_is_written() {
         "",
         &format!("in the source database, game #{} is corrupt", made.hexdame),
     );
+    if let Some(dir) = dst.path() {
+        assert!(!dir.join("test.db").exists(), "no target file was made");
+    }
     let target = Store::open(&dst.url).await.unwrap();
     for (table, rows) in copy::counts(&target).await.unwrap() {
         assert_eq!(rows, 0, "{table}");

@@ -378,14 +378,14 @@ where
             .execute(&mut *tx)
             .await?;
     }
-    for (t, cols) in COPIED.iter().zip(cols_of) {
+    for (at, (t, cols)) in COPIED.iter().zip(cols_of).enumerate() {
         let mut after: Option<Vec<Val>> = None;
         loop {
             let rows = page(&mut tx, t, cols, after.as_deref()).await?;
             let Some(last) = rows.last() else { break };
             after = Some(key_of(t, cols, last)?);
             let full = rows.len() as i64 == PAGE;
-            f.call(t, rows).await?;
+            f.call(at, rows).await?;
             if !full {
                 break;
             }
@@ -397,7 +397,8 @@ where
 
 /// What `each_page` does with a page (an async closure that borrows its state).
 trait AsyncPageFn {
-    async fn call(&mut self, table: &Table, rows: Vec<Vec<Val>>) -> Result<(), CopyError>;
+    /// `rows` of the table `COPIED[at]`.
+    async fn call(&mut self, at: usize, rows: Vec<Vec<Val>>) -> Result<(), CopyError>;
 }
 
 /// What one table holds: its rows and a digest of their values in key order.
@@ -414,7 +415,8 @@ struct Digester {
 }
 
 impl AsyncPageFn for &mut Digester {
-    async fn call(&mut self, table: &Table, rows: Vec<Vec<Val>>) -> Result<(), CopyError> {
+    async fn call(&mut self, at: usize, rows: Vec<Vec<Val>>) -> Result<(), CopyError> {
+        let table = &COPIED[at];
         if self.out.last().map(|d| d.table) != Some(table.name) {
             self.hasher = DefaultHasher::new();
             self.out.push(TableDigest {
@@ -497,11 +499,8 @@ struct Writer<'t> {
 }
 
 impl AsyncPageFn for &mut Writer<'_> {
-    async fn call(&mut self, table: &Table, rows: Vec<Vec<Val>>) -> Result<(), CopyError> {
-        let at = COPIED
-            .iter()
-            .position(|t| t.name == table.name)
-            .unwrap_or_default();
+    async fn call(&mut self, at: usize, rows: Vec<Vec<Val>>) -> Result<(), CopyError> {
+        let table = &COPIED[at];
         let cols = &self.cols_of[at];
         let list = cols
             .iter()
