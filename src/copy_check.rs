@@ -308,7 +308,9 @@ pub async fn copy_and_check(from: &str, to: &str) -> Result<Summary, CopyError> 
     result
 }
 
-async fn copy_into(
+/// Copy `source` into the empty `target` and check the copy against `expected` (what every game
+/// of the source replayed to, `replay_all`). A check that fails deletes the copied rows again.
+pub async fn copy_into(
     source: &Store,
     target: &Store,
     expected: &BTreeMap<i64, Replayed>,
@@ -324,5 +326,37 @@ async fn copy_into(
             };
             Err(CopyError::Check(format!("{e}; {undone}")))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_database_is_found_under_other_spellings() {
+        let dir = std::env::temp_dir();
+        let a = format!("sqlite://{}", dir.join("x.db").display());
+        let b = format!("sqlite://{}/./x.db?mode=rwc", dir.display());
+        assert!(same_database(&a, &b));
+        assert!(!same_database(
+            &a,
+            &format!("sqlite://{}", dir.join("y.db").display())
+        ));
+        assert!(same_database(
+            "postgres://ann@db.example:5432/hex",
+            "postgresql://bob:secret@db.example/hex"
+        ));
+        assert!(!same_database(
+            "postgres://ann@db.example/hex",
+            "postgres://ann@db.example/hex2"
+        ));
+        assert!(!same_database(
+            "postgres://ann@db.example/hex",
+            "postgres://ann@db.example:5433/hex"
+        ));
+        assert!(!same_database(&a, "postgres://ann@db.example/hex"));
+        assert_eq!(sqlite_file("sqlite::memory:"), None);
+        assert_eq!(sqlite_file("sqlite:x.db"), Some(PathBuf::from("x.db")));
     }
 }

@@ -622,3 +622,51 @@ async fn a_replayed_state_tells_one_move_apart() {
     a.store().close().await;
     b.store().close().await;
 }
+
+/// A check that fails after the rows were written (here: a game expected to replay otherwise)
+/// deletes them again: the target is left as empty as it was, and a later copy into it works.
+#[tokio::test]
+async fn a_failed_check_leaves_the_target_empty() {
+    let (src, dst) = (db::TestDb::sqlite(), db::TestDb::new().await);
+    let made = fill(&src.url).await;
+    let source = Store::open(&src.url).await.unwrap();
+    let target = Store::open(&dst.url).await.unwrap();
+    let mut expected = copy_check::replay_all(&source, "source").await.unwrap();
+    expected.get_mut(&made.hexdame).unwrap().version += 1;
+    let err = copy_check::copy_into(&source, &target, &expected)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&format!("game #{} replays to another state", made.hexdame)),
+        "{err}"
+    );
+    assert!(
+        err.contains("the copied rows were deleted from the target again"),
+        "{err}"
+    );
+    for (table, rows) in copy::counts(&target).await.unwrap() {
+        assert_eq!(rows, 0, "{table}");
+    }
+    let expected = copy_check::replay_all(&source, "source").await.unwrap();
+    let summary = copy_check::copy_into(&source, &target, &expected)
+        .await
+        .unwrap();
+    assert_eq!(summary.games, made.games.len());
+    assert_eq!(summary.rows(), {
+        let mut n = 0;
+        for (_, rows) in copy::counts(&source).await.unwrap() {
+            n += rows as u64;
+        }
+        n
+    });
+    // Ids after the copied ones, also after the deleted first attempt.
+    let host = GameHost::new(target.clone(), Arc::new(ManualClock::new(T0)));
+    let (g, _) = host
+        .create(GameKind::HexDame, &[1, 2], None, None)
+        .await
+        .unwrap();
+    assert!(g > *made.games.iter().max().unwrap());
+    source.close().await;
+    target.close().await;
+}
