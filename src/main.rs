@@ -79,6 +79,24 @@ enum Command {
     /// For operators: what the bot still has to deliver, and the games in play.
     #[command(subcommand)]
     Admin(AdminCommand),
+    /// For operators: move a server's data between databases.
+    #[command(subcommand)]
+    Db(DbCommand),
+}
+
+#[derive(Subcommand)]
+enum DbCommand {
+    /// Copy every game, player, rating, link, lobby, note, setting and outbox entry (with their
+    /// ids) from one database into an empty one, then check the copy: the same rows in every
+    /// table, and every game replaying to the same state. Stop the bot first.
+    Copy {
+        /// The database to copy: sqlite://FILE or postgres://USER@HOST/DB.
+        #[arg(long, value_name = "URL")]
+        from: String,
+        /// The empty database to copy into (a new SQLite file is created).
+        #[arg(long, value_name = "URL")]
+        to: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -217,6 +235,10 @@ fn run_host(cmd: Command) -> anyhow::Result<String> {
                 Ok(format!("imported as game #{id}"))
             }
             Command::Admin(AdminCommand::Status { db }) => status(&host(db).await?).await,
+            Command::Db(DbCommand::Copy { from, to }) => {
+                let summary = hexmeros::copy_check::copy_and_check(&from, &to).await?;
+                Ok(summary.text())
+            }
             Command::Rules(_) | Command::Ai(_) | Command::Render(_) => Ok(String::new()),
         }
     })

@@ -9,6 +9,7 @@
 //! as NUMERIC). Each backend has its own migrations (`migrations/sqlite`, `migrations/postgres`)
 //! with the same versions.
 
+pub mod copy;
 mod leases;
 mod lobbies;
 mod notes;
