@@ -283,3 +283,43 @@ async fn a_sharded_process_whose_client_fails_for_good_starts_its_shards_again()
     );
     assert!(fake.unexpected().is_empty(), "{:?}", fake.unexpected());
 }
+
+/// A timer due in a game of shard 0's server, with two processes ticking over one database
+/// (every 100 ms each): each reminder is told exactly once, whichever process runs it (a game's
+/// timers, and its outbox lane, are worked under leases); and with shard 0's process killed, the
+/// other runs the game's next reminder (timers are not tied to a shard).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timer_due_fires_exactly_once_across_two_processes() {
+    const HOUR: i64 = 3_600_000;
+    let fake = F::start().await;
+    let servers = servers(&fake);
+    let mut a = Bot::start_shards(&fake, "proc-a", 0, 1, TOTAL).await;
+    let b = a.start_beside(&fake, "proc-b", 2, 3, TOTAL).await;
+    let (_, channel) = servers[0];
+    let game = start(&fake, 0, channel).await;
+    let told = |needle: &str| {
+        fake.messages(game.thread)
+            .iter()
+            .filter(|m| content(m).contains(needle))
+            .count()
+    };
+    for hours in [1, 4, 12] {
+        if hours == 12 {
+            // Shard 0's process dies; b alone is left.
+            assert!(a.running());
+            a.kill();
+        }
+        let before = fake.messages(game.thread).len();
+        for bot in [&a, &b] {
+            bot.set_clock(START_MS + hours * HOUR + 60_000);
+        }
+        wait_message(&fake, game.thread, before, &format!("for {hours} hours")).await;
+    }
+    // The 12-hour reminder was told after both others: had either been told twice, the second
+    // telling would be in the thread by then (each process ticked many times meanwhile).
+    for hours in [1, 4, 12] {
+        assert_eq!(told(&format!("for {hours} hours")), 1, "{hours} h");
+    }
+    assert_eq!(b.state(game.id).await.reminded(), 3);
+    assert_clean(&fake, &b);
+}

@@ -15,8 +15,10 @@
 //! this process's servers); the framework's setup registers the command list globally (or in
 //! `DEV_GUILD_ID`) by REST from each process, an overwrite with the same list; the timers, bot
 //! turns and the outbox deliverer run in every process over the shared database, and act on
-//! any server's game by REST (the store and the host make two processes never do one item
-//! twice); lobby expiry goes through the host the same way. A process's own message nonces
+//! any server's game by REST, each item (a game's timers, its bots, an outbox lane) under its
+//! lease (`store::leases`), so two processes never work one item at once; a process holds its
+//! leases in the name of its shard range, so when it restarts it takes back at once what it
+//! held, and the others take it over if it stays away longer than a lease; lobby expiry goes through the host the same way. A process's own message nonces
 //! carry a per-process tag (`deliver`), so two processes never share one; Discord's global
 //! rate limit is per token, so each process's `HEXMEROS_RATE_DISCORD` should be its share.
 
@@ -176,11 +178,16 @@ pub async fn serve_from_env(
             .map_err(|_| anyhow::anyhow!("HEXMEROS_TICK_MS must be milliseconds, not {t:?}"))?,
         None => 30_000,
     };
-    // Leases are held as "serve": a restarted bot takes over what its predecessor held.
+    // Leases are held in the name of the shard range: a restarted process takes back at once
+    // what its predecessor held (two processes must never run one range).
+    let owner = match shards {
+        Some(s) => format!("serve shards {}-{} of {}", s.first, s.last, s.total),
+        None => "serve".to_string(),
+    };
     let host = Arc::new(
         GameHost::new(store, clock)
             .with_outbox()
-            .with_lease_owner("serve"),
+            .with_lease_owner(owner),
     );
     if metrics.is_some() {
         tokio::spawn(metrics::gauges(host.clone()));
