@@ -87,6 +87,10 @@ impl GameHost {
             }
         }
         let _guard = Driving(&self.driving, game);
+        // Most games have no bot: nothing to claim (front ends call this after every command).
+        if self.state(game).await?.bot_action().is_none() {
+            return Ok(Vec::new());
+        }
         // Across processes sharing the database: the game's bots lease, renewed at every
         // action (one think is at most [`think_time`], well under the lease).
         let lease = super::bots_lease(game);
