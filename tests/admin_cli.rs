@@ -3,6 +3,8 @@
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/db.rs"]
+mod db;
 
 use hexmeros::store::{Done, NewEntry, Store};
 
@@ -18,8 +20,9 @@ fn entry(lane: &str, body: &str) -> NewEntry {
 
 #[tokio::test]
 async fn status_counts_pending_retried_delivered_and_given_up_entries() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("t.db").display());
+    // SQLite, or PostgreSQL in CI's second pass (`support/db.rs`).
+    let db = db::TestDb::new().await;
+    let url = db.url.clone();
     let store = Store::open(&url).await.unwrap();
     store
         .enqueue(

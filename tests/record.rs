@@ -5,6 +5,9 @@
 
 use std::sync::Arc;
 
+#[path = "support/db.rs"]
+mod db;
+
 use hexmeros::games::record::{GameRecord, Line, RecordError};
 use hexmeros::games::{Departure, GameKind, Outcome, Seat};
 use hexmeros::host::{Actor, Command, GameHost, GameId, ManualClock, Motion, Status};
@@ -12,14 +15,15 @@ use hexmeros::store::Store;
 
 const T0: i64 = 1_700_000_000_000;
 
-async fn host() -> (tempfile::TempDir, GameHost) {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("test.db").display());
+/// A host on a fresh database (SQLite, or PostgreSQL in CI's second pass: `support/db.rs`);
+/// the database goes when the first half is dropped.
+async fn host() -> (db::TestDb, GameHost) {
+    let db = db::TestDb::new().await;
     let host = GameHost::new(
-        Store::open(&url).await.unwrap(),
+        Store::open(&db.url).await.unwrap(),
         Arc::new(ManualClock::new(T0)),
     );
-    (dir, host)
+    (db, host)
 }
 
 /// A game of `kind` with players 1…n, two moves played (the first legal move each time).
