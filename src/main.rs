@@ -282,6 +282,23 @@ async fn status(host: &hexmeros::host::GameHost) -> anyhow::Result<String> {
     if pending.len() > 10 {
         writeln!(out, "  … and {} more", pending.len() - 10)?;
     }
+    let leases = host.leases().await?;
+    let lapsed = leases.iter().filter(|l| l.2 <= now).count();
+    writeln!(
+        out,
+        "leases: {} held, {lapsed} lapsed (their holder stopped; taken over at the next look)",
+        leases.len() - lapsed
+    )?;
+    for (name, owner, until) in leases.iter().take(10) {
+        let left = (until - now) / 1000;
+        match left > 0 {
+            true => writeln!(out, "  {name} held by {owner} for {left} s more")?,
+            false => writeln!(out, "  {name} held by {owner}, lapsed {} s ago", -left)?,
+        }
+    }
+    if leases.len() > 10 {
+        writeln!(out, "  … and {} more", leases.len() - 10)?;
+    }
     write!(
         out,
         "games: {playing} in play, {paused} paused, {} in all",

@@ -55,6 +55,20 @@ async fn status_counts_pending_retried_delivered_and_given_up_entries() {
         outcome: "failed: 400".into(),
     };
     store.outbox_done(all[3].id, &dropped, 2_000).await.unwrap();
+    // A lease held far into the future, and one whose holder stopped long ago.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let year = 365 * 24 * 3_600_000;
+    store
+        .claim_lease("timers:7", "serve shards 0-1 of 4", now, year)
+        .await
+        .unwrap();
+    store
+        .claim_lease("lane:g9", "serve", now - year, 60_000)
+        .await
+        .unwrap();
     store.close().await;
 
     let out = cli::ok(&["admin", "status", "--db", &url], "");
@@ -70,6 +84,12 @@ async fn status_counts_pending_retried_delivered_and_given_up_entries() {
         "{out}"
     );
     assert!(out.contains("games: 0 in play"), "{out}");
+    assert!(out.contains("leases: 1 held, 1 lapsed"), "{out}");
+    assert!(
+        out.contains("  timers:7 held by serve shards 0-1 of 4 for "),
+        "{out}"
+    );
+    assert!(out.contains("  lane:g9 held by serve, lapsed "), "{out}");
 }
 
 #[test]

@@ -271,6 +271,12 @@ impl GameHost {
             .await?)
     }
 
+    /// Every lease (operators: which process works what): (name, holder, until), lapsed ones
+    /// too (their holder stopped; another process takes the item at its next look).
+    pub async fn leases(&self) -> Result<Vec<(String, String, Millis)>, HostError> {
+        Ok(self.store.leases().await?)
+    }
+
     /// Give the lease `name` up (if this host still holds it); a failure only leaves it to
     /// lapse.
     pub async fn release_lease(&self, name: &str) {

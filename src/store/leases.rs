@@ -41,6 +41,15 @@ impl Store {
         Ok(())
     }
 
+    /// Every lease in the table, lapsed or not, soonest to lapse first: (name, holder, until).
+    pub async fn leases(&self) -> Result<Vec<(String, String, i64)>, StoreError> {
+        Ok(
+            sqlx::query_as("SELECT name, owner, until_ms FROM leases ORDER BY until_ms, name")
+                .fetch_all(&self.pool)
+                .await?,
+        )
+    }
+
     /// Who holds the lease `name` and until when, lapsed or not (operators and tests).
     pub async fn lease(&self, name: &str) -> Result<Option<(String, i64)>, StoreError> {
         Ok(
