@@ -21,6 +21,14 @@ async fn reminders(host: &GameHost, game: GameId) -> usize {
     events.iter().filter(|e| e.kind == "reminded").count()
 }
 
+/// A process named `owner` claims the lease `name` now (and then dies holding it): the time.
+async fn hold(host: &GameHost, name: &str, owner: &str) -> i64 {
+    let now = host.now();
+    let claimed = host.store().claim_lease(name, owner, now, LEASE_MS).await;
+    assert!(claimed.unwrap(), "{name} was free");
+    now
+}
+
 /// A HexDame game with the default timers (a reminder an hour into a turn), White to move.
 async fn hexdame(host: &GameHost) -> GameId {
     ensure_players(host, 1..=2).await;
@@ -64,14 +72,7 @@ async fn timers_leased_by_a_dead_process_run_once_its_lease_lapses() {
     let e = env().await;
     let g = hexdame(&e.host).await;
     e.clock.advance_minutes(61);
-    let now = e.host.now();
-    assert!(
-        e.host
-            .store()
-            .claim_lease(&timers_lease(g), "a process that died", now, LEASE_MS)
-            .await
-            .unwrap()
-    );
+    let now = hold(&e.host, &timers_lease(g), "a process that died").await;
     let other = host_on(&e.url, &e.clock).await;
     assert!(other.tick().await.unwrap().is_empty());
     assert_eq!(
@@ -105,14 +106,7 @@ async fn bots_leased_by_a_dead_process_move_once_its_lease_lapses() {
     let mv = e.host.state(g).await.unwrap().position().legal_moves()[0].clone();
     act(&e.host, g, 1, cmd_move(&mv)).await;
     let before = e.host.state(g).await.unwrap().version();
-    let now = e.host.now();
-    assert!(
-        e.host
-            .store()
-            .claim_lease(&bots_lease(g), "a process that died", now, LEASE_MS)
-            .await
-            .unwrap()
-    );
+    let now = hold(&e.host, &bots_lease(g), "a process that died").await;
     let other = host_on(&e.url, &e.clock).await;
     assert!(other.bot_turns(g).await.unwrap().is_empty());
     other.tick().await.unwrap();
@@ -136,14 +130,7 @@ async fn a_restarted_process_takes_its_own_leases_back_at_once() {
     let e = env().await;
     let g = hexdame(&e.host).await;
     e.clock.advance_minutes(61);
-    let now = e.host.now();
-    assert!(
-        e.host
-            .store()
-            .claim_lease(&timers_lease(g), "serve", now, LEASE_MS)
-            .await
-            .unwrap()
-    );
+    hold(&e.host, &timers_lease(g), "serve").await;
     let stranger = host_on(&e.url, &e.clock).await;
     stranger.tick().await.unwrap();
     assert_eq!(reminders(&stranger, g).await, 0, "another role waits");
