@@ -225,6 +225,12 @@ async fn run(cfg: Config) {
 fn main() {
     let cfg = Config::from_env(Config::full());
     eprintln!("scale config: {cfg:?}");
+    if cfg.setup == Setup::Pg2 && std::env::var("HEXMEROS_RATE_DISCORD").is_err() {
+        // Two processes share one token's global limit: each gets its half, as the README's
+        // "Running at scale" says (45/P a second).
+        // SAFETY: no other thread runs yet (the runtime is built below).
+        unsafe { std::env::set_var("HEXMEROS_RATE_DISCORD", "22/1s") };
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
