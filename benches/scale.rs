@@ -8,7 +8,9 @@
 //! SQLite, the default) or `pg2` (two processes, `--shards 0-1` and `2-3` of 4, on the
 //! PostgreSQL server `HEXMEROS_TEST_POSTGRES` names). Sizes from `SCALE_*` variables
 //! (`tests/support/scale.rs`, `Config::from_env`), e.g.
-//! `SCALE_DUELS=2000 SCALE_MEROS=200 SCALE_SECS=60 cargo bench --profile dev --bench scale`;
+//! `SCALE_DUELS=2000 SCALE_MEROS=200 SCALE_SECS=60 cargo bench --profile test --bench scale`
+//! (under `--profile dev` the opt-level-0 bot overflowed a worker's 2 MiB stack: set
+//! `RUST_MIN_STACK=33554432` there);
 //! `SCALE_RAMP=1` then steps the rate up (×2 each `SCALE_RAMP_SECS`) to find the highest rate
 //! with board p99 under 1 s.
 

@@ -27,7 +27,10 @@ use sqlx::Row;
 async fn seeded_games_load_where_their_templates_left_them_each_with_its_players_and_thread() {
     let (duels, meros) = scale::templates(2, 7).await.unwrap();
     assert_eq!((duels.len(), meros.len()), (2, 2));
-    assert!(meros.iter().all(|t| t.events() >= 300), "HexiMeros logs of 300+ events");
+    assert!(
+        meros.iter().all(|t| t.events() >= 300),
+        "HexiMeros logs of 300+ events"
+    );
     assert!(duels.iter().all(|t| t.events() >= 30));
 
     let fake = F::start().await;
