@@ -223,6 +223,31 @@ impl Bot {
         fake.wait_ready(READY).await.unwrap();
     }
 
+    /// The process id of the running process.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
+    /// Kill the process (SIGKILL) and start a new one on the same database without waiting
+    /// for it to connect: when the new one was started. An unsharded process's old connection
+    /// is dropped at the fake first; a sharded one's are waited for to close.
+    pub async fn respawn(&mut self, fake: &F) -> std::time::Instant {
+        self.kill();
+        if self.shards.is_some() {
+            let token = self.token.clone();
+            fake.wait_sessions(READY, "the killed process's connections to close", |s| {
+                s.iter().all(|s| s.bot_token != token)
+            })
+            .await
+            .unwrap();
+        } else {
+            fake.drop_gateway().await;
+        }
+        let started = std::time::Instant::now();
+        self.spawn();
+        started
+    }
+
     /// Stop the process as a service manager does (SIGTERM) and wait for it to exit: its exit
     /// status.
     pub async fn terminate(&mut self) -> std::process::ExitStatus {

@@ -438,6 +438,8 @@ struct State {
     made: Vec<Made>,
     /// Keep uploaded files in [`Sent`] (off for a long soak: pictures add up).
     keep_files: bool,
+    /// Where every recorded REST call is copied as it is recorded ([`FakeDiscord::tap`]).
+    tap: Option<mpsc::UnboundedSender<Sent>>,
 }
 
 type Reply = (u16, Value, Vec<(&'static str, String)>);
@@ -635,6 +637,7 @@ impl FakeDiscord {
             chaos_stats: ChaosStats::default(),
             made: vec![],
             keep_files: true,
+            tap: None,
         };
         let (changed, _) = watch::channel(0);
         let fake = FakeDiscord {
@@ -900,6 +903,52 @@ impl FakeDiscord {
             pred(&v).then_some(v)
         })
         .await
+    }
+
+    /// Adds `n` open public threads under the text channel `parent` of `guild` at once (a load
+    /// test's games, made without a REST call each); returns their ids. Each is one map insert:
+    /// the fake looks channels up by id, so thousands of threads cost no call anything.
+    pub fn add_threads(&self, guild: u64, parent: u64, n: usize) -> Vec<u64> {
+        let mut st = self.state();
+        assert!(st.guilds.contains(&guild), "unknown guild {guild}");
+        assert!(
+            matches!(
+                st.channels.get(&parent),
+                Some(FakeChannel { guild: Some(g), kind: ChannelKind::Text, .. }) if *g == guild
+            ),
+            "{parent} is no text channel of guild {guild}"
+        );
+        let created = now_rfc3339();
+        (0..n)
+            .map(|k| {
+                let id = st.snowflake();
+                st.channels.insert(
+                    id,
+                    FakeChannel {
+                        name: format!("game {k}"),
+                        guild: Some(guild),
+                        kind: ChannelKind::Thread {
+                            parent,
+                            private: false,
+                            archived: false,
+                            locked: false,
+                            auto_archive: 10080,
+                            created: created.clone(),
+                        },
+                    },
+                );
+                id
+            })
+            .collect()
+    }
+
+    /// From now on, every REST call the fake records is also sent, as recorded, to the returned
+    /// receiver (replacing an earlier tap): a load test follows the calls as they come instead
+    /// of scanning [`requests`](Self::requests).
+    pub fn tap(&self) -> mpsc::UnboundedReceiver<Sent> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.state().tap = Some(tx);
+        rx
     }
 
     /// Archives a thread (as Discord does after inactivity).
@@ -1767,6 +1816,9 @@ impl FakeDiscord {
             }
             if !st.keep_files {
                 sent.files.clear();
+            }
+            if let Some(tap) = &st.tap {
+                let _ = tap.send(sent.clone());
             }
             st.requests.push(sent);
             (reply, st.hang.take())
