@@ -135,4 +135,23 @@ async fn the_bot_answers_a_move_in_a_seeded_game_in_its_thread() {
     let w = driver.window(0, (0, 0, 0), 1.0);
     assert_eq!((w.sent, w.committed, w.refused), (1, 1, 0), "{w:?}");
     assert!(w.board.max >= w.callback.max, "{w:?}");
+    // The seeded game's panel is edited, as in a game in play (after the move's message), and
+    // no new panel is posted, pinned or reacted to.
+    let panel = |r: &fake_discord::Sent| {
+        r.method == "PATCH"
+            && threads
+                .iter()
+                .any(|t| r.path == format!("/channels/{t}/messages/{t}"))
+    };
+    fake.wait_request(bot::T, panel)
+        .await
+        .unwrap_or_else(|e| panic!("the seeded panel is not edited: {e}"));
+    for r in fake.requests() {
+        assert!(
+            !r.path.contains("/pins") && !r.path.contains("/reactions"),
+            "a move in a seeded game pinned or reacted: {} {}",
+            r.method,
+            r.path
+        );
+    }
 }

@@ -942,6 +942,19 @@ impl FakeDiscord {
             .collect()
     }
 
+    /// Gives each of `threads` a pinned message of the bot's whose id is the thread's own (as a
+    /// thread started from a message has): the status panel a load test seeds with its games,
+    /// so their first move edits it as any later move does instead of posting, pinning and
+    /// reacting to a new one.
+    pub fn add_panels(&self, threads: &[u64]) {
+        let mut st = self.state();
+        for &t in threads {
+            let mut m = st.message_json(t, t, json!({"content": "📋"}), vec![], 0);
+            m["pinned"] = json!(true);
+            st.messages.insert(t, m);
+        }
+    }
+
     /// From now on, every REST call the fake records is also sent, as recorded, to the returned
     /// receiver (replacing an earlier tap): a load test follows the calls as they come instead
     /// of scanning [`requests`](Self::requests).

@@ -364,8 +364,8 @@ pub fn servers(fake: &F) -> Vec<(u64, u64)> {
         .collect()
 }
 
-/// Makes the threads of `n` games at the fake, game `i` in the server of shard `i % 4`: the
-/// threads in order.
+/// Makes the threads of `n` games at the fake, game `i` in the server of shard `i % 4`, each
+/// with its status panel (a message of the thread's id): the threads in order.
 pub fn make_threads(fake: &F, servers: &[(u64, u64)], n: usize) -> Vec<u64> {
     let per: Vec<Vec<u64>> = (0..servers.len())
         .map(|k| {
@@ -373,9 +373,12 @@ pub fn make_threads(fake: &F, servers: &[(u64, u64)], n: usize) -> Vec<u64> {
             fake.add_threads(servers[k].0, servers[k].1, count)
         })
         .collect();
-    (0..n)
+    let threads: Vec<u64> = (0..n)
         .map(|i| per[i % servers.len()][i / servers.len()])
-        .collect()
+        .collect();
+    // Each game's status panel, as a game in play has one (`seed` links it).
+    fake.add_panels(&threads);
+    threads
 }
 
 /// `($1, …), (…)`: `rows` rows of `cols` placeholders.
@@ -538,12 +541,21 @@ pub async fn seed(
         }
         for chunk in links.chunks(200) {
             let sql = format!(
-                "INSERT INTO discord_games (game_id, guild_id, parent_id, thread_id) VALUES {}",
-                values(chunk.len(), 4)
+                "INSERT INTO discord_games (game_id, guild_id, parent_id, thread_id, \
+                 panel_message, panel_text) VALUES {}",
+                values(chunk.len(), 6)
             );
             let mut q = sqlx::query(&sql);
+            // The panel is the message of the thread's id (`make_threads`); its text is not
+            // the game's yet, so the first move edits it, as every later move does.
             for (g, guild, parent, thread) in chunk {
-                q = q.bind(*g).bind(*guild).bind(*parent).bind(*thread);
+                q = q
+                    .bind(*g)
+                    .bind(*guild)
+                    .bind(*parent)
+                    .bind(*thread)
+                    .bind(*thread)
+                    .bind("");
             }
             q.execute(&mut *tx).await?;
         }
