@@ -128,7 +128,21 @@ async fn under_the_global_limit_a_storm_of_reminders_does_not_hold_up_a_token_pi
     // Meanwhile Silver moves in the last game: its Token ping is delivered while most reminders
     // still wait (its own game's reminder goes first: a thread reads in order).
     let (game, thread) = (*games.last().unwrap(), *threads.last().unwrap());
-    let st = bot.state(game).await;
+    // The tick may not have reached this game yet (on a slow database it takes a while over 60
+    // games): a move made before its reminder is committed starts a new turn, which rightly
+    // gets no reminder. So the move waits for the reminder's commit, not for its delivery.
+    let end = tokio::time::Instant::now() + T * 2;
+    let st = loop {
+        let st = bot.state(game).await;
+        if st.reminded() >= 1 {
+            break st;
+        }
+        assert!(
+            tokio::time::Instant::now() < end,
+            "game #{game}'s reminder was not committed"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
     let mover = st.holder_player().unwrap() as u64;
     let next = st
         .seats()
@@ -162,7 +176,35 @@ async fn under_the_global_limit_a_storm_of_reminders_does_not_hold_up_a_token_pi
     );
 
     // Every reminder is delivered once: the 429s were waited out and sent again.
-    until("every reminder", T * 8, || reminders(&fake) >= GAMES).await;
+    let end = tokio::time::Instant::now() + T * 8;
+    while reminders(&fake) < GAMES {
+        if tokio::time::Instant::now() >= end {
+            let missing: Vec<_> = games
+                .iter()
+                .zip(&threads)
+                .filter(|&(_, &t)| made_in(&fake, t, reminder) == 0)
+                .map(|(&g, _)| g)
+                .collect();
+            let mut rows = Vec::new();
+            for &g in &missing {
+                let st = bot.state(g).await;
+                rows.push(format!(
+                    "#{g} v{} next_due {:?}",
+                    st.version(),
+                    st.next_due()
+                ));
+            }
+            panic!(
+                "timed out waiting for every reminder: {} of {GAMES}; without one: {rows:?}; \
+                 pending: {:?}; leases: {:?}; due: {:?}",
+                reminders(&fake),
+                store.outbox_pending().await.unwrap(),
+                store.leases().await.unwrap(),
+                store.due_games(i64::MAX).await.unwrap(),
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     drained(&store, "the storm").await;
     for &t in &threads {
         assert_eq!(made_in(&fake, t, reminder), 1, "thread {t}");
