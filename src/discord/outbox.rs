@@ -289,9 +289,14 @@ impl Deliverer {
 
     /// Deliver one entry; true if it left the outbox.
     async fn one(&self, http: &Arc<Http>, data: &Data, entry: &Entry, background: bool) -> bool {
-        let priority = if background { entry.priority } else { URGENT };
         let result = match serde_json::from_str::<Effect>(&entry.body) {
             Ok(effect) => {
+                // A command's own calls are urgent, but not its status panel's edit (the turn
+                // message already says what changed): boards go first at a busy hour.
+                let priority = match background || matches!(effect, Effect::Panel { .. }) {
+                    true => entry.priority,
+                    false => URGENT,
+                };
                 super::pace::with_priority(priority, deliver::entry(http, data, entry, effect))
                     .await
             }
