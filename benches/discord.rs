@@ -9,8 +9,7 @@
 //! `cargo bench --bench discord` (a harness of its own: criterion's repeated closures do not fit
 //! a measurement that spans two processes).
 
-#[path = "../tests/support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::fake_discord;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

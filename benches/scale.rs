@@ -14,14 +14,7 @@
 //! `SCALE_RAMP=1` then steps the rate up (×2 each `SCALE_RAMP_SECS`) to find the highest rate
 //! with board p99 under 1 s.
 
-#[path = "../tests/support/bot.rs"]
-mod bot;
-#[path = "../tests/support/db.rs"]
-mod db;
-#[path = "../tests/support/fake_discord.rs"]
-mod fake_discord;
-#[path = "../tests/support/scale.rs"]
-mod scale;
+use hexmeros_testkit::{bot, db, fake_discord, scale};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

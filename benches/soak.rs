@@ -6,14 +6,7 @@
 //! (`tests/support/soak.rs`, `Config::from_env`), e.g.
 //! `SOAK_DUELS=20 SOAK_MEROS=2 SOAK_PLAY_S=120 SOAK_OUTAGE_S=20 cargo bench --bench soak`.
 
-#[path = "../tests/support/bot.rs"]
-mod bot;
-#[path = "../tests/support/db.rs"]
-mod db;
-#[path = "../tests/support/fake_discord.rs"]
-mod fake_discord;
-#[path = "../tests/support/soak.rs"]
-mod soak;
+use hexmeros_testkit::soak;
 
 fn main() {
     let cfg = soak::Config::from_env(soak::Config::full());

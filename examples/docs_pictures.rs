@@ -5,8 +5,7 @@
 //! Run by hand after an intended change of look:
 //! `cargo run --release --example docs_pictures`.
 
-#[path = "../tests/support/golden.rs"]
-mod golden;
+use hexmeros_testkit::golden;
 
 use hexmeros::games::GameKind;
 use hexmeros::view;

@@ -1,10 +1,7 @@
 //! `hexmeros admin status`: what an operator reads about the outbox (issue 18, observable).
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/db.rs"]
-mod db;
+use hexmeros_testkit::{cli, db};
 
 use hexmeros::store::{Done, NewEntry, Store};
 

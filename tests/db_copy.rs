@@ -5,12 +5,7 @@
 //! names a server (the CI's PostgreSQL pass).
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::{cli, db, host as support};
 
 use std::sync::Arc;
 

@@ -5,12 +5,7 @@
 //! move, or when their away time is over; bad durations and going away too often are refused. The real `hexmeros serve`
 //! binary against the fake Discord (`tests/support/bot.rs`), its clock moved by hand.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::FakeDiscord as F;
 use serde_json::json;

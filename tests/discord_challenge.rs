@@ -6,12 +6,7 @@
 //! mover's private preview offers "Pass when the window closes", and once the asked player lets
 //! the move stand the Token is passed without the mover acting again.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::{FakeDiscord as F, Sent};
 use hexmeros::games::{AnyGame, Rules, Seat};

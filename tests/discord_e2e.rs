@@ -4,12 +4,7 @@
 //! `tests/support/fake_discord.rs`, on a temporary SQLite file. Time is moved by writing the file
 //! `HEXMEROS_CLOCK_FILE` names; the bot's own tick task runs the timers.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use std::time::Duration;
 

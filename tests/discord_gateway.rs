@@ -8,12 +8,7 @@
 //!
 //! Every wait polls a condition against a deadline; nothing sleeps for a fixed time.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use std::time::Duration;
 

@@ -7,12 +7,7 @@
 //! House Rules phase get a menu; the first Token pass closes an open house rule ballot with a
 //! sentence in the thread.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::{FakeDiscord as F, Interaction, Sent};
 use hexmeros::games::{AnyGame, GameKind};

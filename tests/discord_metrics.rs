@@ -5,12 +5,7 @@
 //! callback), and a request the fake fails with a 500 is counted by its status. No timing is
 //! asserted: each sample is waited for with a deadline.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use std::io::{Read, Write};
 use std::time::Duration;

@@ -4,12 +4,7 @@
 //! cleared on request; strangers and empty notes are refused; the thread hears nothing. The real
 //! `hexmeros serve` binary against the fake Discord (`tests/support/bot.rs`).
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::{FakeDiscord as F, Sent};
 use serde_json::json;

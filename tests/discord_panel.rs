@@ -8,12 +8,7 @@
 //! toward Discord's global limit (the turn message, which pings the next player itself, and the
 //! panel's edit), and the panel is edited in place, never posted again.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use std::time::Duration;
 

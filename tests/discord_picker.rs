@@ -6,12 +6,7 @@
 //! edits that same message; the pieces, the zoomed picture's numbered targets and a promotion's
 //! choices are paged so that every legal move can be reached.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -4,14 +4,7 @@
 //! A turn's board names the seated players in its header, as `view::render_png` draws it with
 //! their names, not with the colours alone.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
-#[path = "support/golden.rs"]
-mod golden;
+use hexmeros_testkit::{bot, fake_discord, golden};
 
 use fake_discord::FakeDiscord as F;
 use hexmeros::view::ViewOptions;

@@ -4,12 +4,7 @@
 //! player's behalf, the thread saying it was a queued move; refusals are private and change
 //! nothing. The real `hexmeros serve` binary against the fake Discord (`tests/support/bot.rs`).
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::FakeDiscord as F;
 use serde_json::json;

@@ -9,14 +9,7 @@
 //! Every wait polls a condition against a deadline; nothing sleeps for a fixed time, and nothing
 //! asserts a duration: the ping's lead is counted in reminders still unsent.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
-#[path = "support/soak.rs"]
-mod soak;
+use hexmeros_testkit::{bot, fake_discord, soak};
 
 use std::time::Duration;
 

@@ -3,12 +3,7 @@
 //! (places, rating changes, the final board) pings every player and nobody else, the replay GIF
 //! follows it, and the thread ends archived; locked too only with `HEXMEROS_LOCK_FINISHED=on`.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use std::time::Duration;
 

@@ -4,12 +4,7 @@
 //! answer is private; a legend or a piece's moves comes as a PNG, bad input as a sentence and
 //! nothing else.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use std::time::Duration;
 

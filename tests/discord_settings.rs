@@ -7,12 +7,7 @@
 //! binary against the fake Discord; its clock starts at 2026-01-01 00:00 UTC (`START_MS`),
 //! which is 01:00 in Berlin and 19:00 the evening before in New York.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::{FakeDiscord as F, Sent};
 use hexmeros::games::{AnyGame, GameKind};

@@ -7,12 +7,7 @@
 //! killed mid-game and started again: its games go on. Timers firing once across processes are
 //! the host's leases, tested with them.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::{FakeDiscord as F, Interaction};
 use hexmeros::games::{AnyGame, GameKind};

@@ -4,14 +4,7 @@
 //! one outage of a few seconds, one gateway drop and one SIGKILL + restart of the bot. The full
 //! soak is `cargo bench --bench soak`; both are `tests/support/soak.rs`.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
-#[path = "support/soak.rs"]
-mod soak;
+use hexmeros_testkit::{fake_discord, soak};
 
 use std::time::Duration;
 

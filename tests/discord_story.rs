@@ -4,12 +4,7 @@
 //! a capture, the next turn message in the game's thread names it, with the piece taken, below
 //! the unchanged "<seat> played <move>" line.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::FakeDiscord as F;
 use hexmeros::games::{AnyGame, GameKind};

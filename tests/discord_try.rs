@@ -4,12 +4,7 @@
 //! nothing is said in the thread. A stranger and an illegal move are refused with the reason.
 //! The real `hexmeros serve` binary against the fake Discord (`tests/support/bot.rs`).
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::{FakeDiscord as F, Sent};
 use hexmeros::games::{AnyGame, GameKind};

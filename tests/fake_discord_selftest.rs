@@ -4,8 +4,7 @@
 //! deserializes as serenity's own model.
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
+use hexmeros_testkit::fake_discord;
 
 use std::io::Cursor;
 use std::sync::Arc;

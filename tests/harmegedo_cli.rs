@@ -3,8 +3,7 @@
 
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
-#[path = "support/cli.rs"]
-mod cli;
+use hexmeros_testkit::cli;
 
 use cli::{fails, ok};
 

@@ -4,8 +4,7 @@
 
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
-#[path = "support/laws.rs"]
-mod laws;
+use hexmeros_testkit::laws;
 
 use hexmeros::games::hexaequo::{AntiLoop, CaptureRemoval, HexaEquo, HouseRules, MoveIdentity};
 use hexmeros::games::{Outcome, Rules};

@@ -8,8 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
-#[path = "support/laws.rs"]
-mod laws;
+use hexmeros_testkit::laws;
 
 use hexmeros::games::hexdame::{HexDame, HouseRules};
 use hexmeros::games::{Outcome, Rules};

@@ -2,8 +2,7 @@
 //! input exit code 2, one line on stderr, nothing on stdout.
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
-#[path = "support/cli.rs"]
-mod cli;
+use hexmeros_testkit::cli;
 
 use cli::{fails, ok};
 

@@ -3,8 +3,7 @@
 //! accepted and recorded.
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
-#[path = "support/laws.rs"]
-mod laws;
+use hexmeros_testkit::laws;
 
 use hexmeros::games::Rules;
 use hexmeros::games::heximeros::{BOARD, COLOURS, HexiMeros, HouseRules};

@@ -5,8 +5,7 @@
 
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
-#[path = "support/laws.rs"]
-mod laws;
+use hexmeros_testkit::laws;
 
 use std::cell::Cell;
 

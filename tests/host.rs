@@ -4,10 +4,7 @@
 //! bad input, concurrency, export/import, and the other games once their engines exist.
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::host as support;
 
 use std::sync::Arc;
 

@@ -5,10 +5,7 @@
 //! captures) so the run stays quick.
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::host as support;
 
 use hexmeros::ai::Level;
 use hexmeros::games::{AnyGame, GameKind, Outcome, Rules, Seat};

@@ -3,10 +3,7 @@
 //! failing every tick.
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::host as support;
 
 use hexmeros::games::GameKind;
 use hexmeros::host::{Clock, Command, GameId, HostError, Motion, Refused};

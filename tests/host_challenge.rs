@@ -5,10 +5,7 @@
 //! take back or a new staging, kept across a restart, and refused when it makes no sense.
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::host as support;
 
 use hexmeros::games::heximeros::HexiMeros;
 use hexmeros::games::{AnyGame, Rules, Seat};

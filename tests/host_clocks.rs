@@ -5,10 +5,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::host as support;
 
 use hexmeros::games::{GameKind, Outcome, Seat};
 use hexmeros::host::{

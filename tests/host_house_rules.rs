@@ -4,10 +4,7 @@
 //! closed with a word in the thread, never dropped silently.
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::host as support;
 
 use hexmeros::games::GameKind;
 use hexmeros::games::house_menu;

@@ -2,10 +2,7 @@
 //! joined; who may start, join and decline; open seats; expiry with the test clock; a restart.
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::host as support;
 
 use hexmeros::ai::Level;
 use hexmeros::games::GameKind;

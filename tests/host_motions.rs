@@ -5,10 +5,7 @@
 //! answers only a draw offer. Every refusal changes nothing.
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::host as support;
 
 use hexmeros::ai::Level;
 use hexmeros::games::{GameKind, Outcome, Seat};

@@ -3,10 +3,7 @@
 //! notices, the replay) derived once.
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::{db, host as support};
 
 use std::sync::Arc;
 

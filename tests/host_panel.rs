@@ -3,10 +3,7 @@
 //! left), whose turn since when and until when, and the last round in words: a capture, a Check
 //! declared, a seat put out.
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::host as support;
 
 use hexmeros::games::{Departure, Seat};
 use hexmeros::host::{Command, GameId, GameState, PanelSeat, SeatStanding, Status};

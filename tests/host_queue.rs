@@ -6,10 +6,7 @@
 //! quiet move after which that piece has a legal move (the queued one).
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::host as support;
 
 use hexmeros::games::{AnyGame, GameKind, Seat};
 use hexmeros::host::{

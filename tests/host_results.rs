@@ -3,10 +3,7 @@
 //! closing of the thread, and rebuilt the same from the store after a restart.
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::{db, host as support};
 
 use std::sync::Arc;
 

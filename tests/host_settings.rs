@@ -4,10 +4,7 @@
 //! changed; kept across a restart; a stored row that no longer reads is an error for that
 //! player alone.
 
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/host.rs"]
-mod support;
+use hexmeros_testkit::host as support;
 
 use chrono_tz::Tz;
 use hexmeros::host::quiet::{Quiet, TimeOfDay};

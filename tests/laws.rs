@@ -4,8 +4,7 @@
 //! the law it breaks, while the unflawed wrapper passes.
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
-#[path = "support/laws.rs"]
-mod laws;
+use hexmeros_testkit::laws;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 

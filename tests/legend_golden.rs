@@ -7,8 +7,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/golden.rs"]
-mod golden;
+use hexmeros_testkit::golden;
 
 use golden::{decode, differing};
 use hexmeros::games::GameKind;

@@ -5,8 +5,7 @@
 
 use std::sync::Arc;
 
-#[path = "support/db.rs"]
-mod db;
+use hexmeros_testkit::db;
 
 use hexmeros::games::record::{GameRecord, Line, RecordError};
 use hexmeros::games::{Departure, GameKind, Outcome, Seat};

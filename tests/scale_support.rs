@@ -4,14 +4,7 @@
 //! link), on SQLite and, with `HEXMEROS_TEST_POSTGRES`, PostgreSQL; the fake's bulk threads take
 //! posts; its tap sees every call as recorded; the real bot answers a move in a seeded game.
 
-#[path = "support/bot.rs"]
-mod bot;
-#[path = "support/db.rs"]
-mod db;
-#[path = "support/fake_discord.rs"]
-mod fake_discord;
-#[path = "support/scale.rs"]
-mod scale;
+use hexmeros_testkit::{bot, db, fake_discord, scale};
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -9,8 +9,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/golden.rs"]
-mod golden;
+use hexmeros_testkit::golden;
 
 use golden::{decode, differing, golden_position, playout};
 use hexmeros::games::{AnyGame, GameKind, Seat};

@@ -8,8 +8,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/golden.rs"]
-mod golden;
+use hexmeros_testkit::golden;
 
 use golden::{decode, differing, golden_position};
 use hexmeros::games::{AnyGame, GameKind};

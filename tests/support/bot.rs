@@ -3,8 +3,8 @@
 //! fresh database (a temporary SQLite file, or a PostgreSQL database when
 //! `HEXMEROS_TEST_POSTGRES` names a server: `support/db.rs`), pointed at the fake Discord, its clock moved by writing the file
 //! `HEXMEROS_CLOCK_FILE` names; and the small helpers those tests share to speak to it through
-//! the fake. Include with `#[path = "support/bot.rs"] mod bot;` next to `fake_discord` and
-//! `db`.
+//! the fake. Take it with `use hexmeros_testkit::{bot, fake_discord};` (the testkit crate,
+//! `testkit/`, compiles these files once for every test).
 #![allow(dead_code)] // each test file uses what it needs
 
 use std::path::PathBuf;
@@ -163,7 +163,7 @@ impl Bot {
             .append(true)
             .open(self.log_path())
             .unwrap();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_hexmeros"));
+        let mut cmd = Command::new(crate::hexmeros_bin());
         if let Some(filter) = &self.rust_log {
             cmd.env("RUST_LOG", filter);
         }

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 
 /// Exit code (`None` if killed by a signal), stdout and stderr of `hexmeros ARGS` fed `stdin`.
 pub fn run(args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+    let mut child = Command::new(crate::hexmeros_bin())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -4,7 +4,8 @@
 //! unique name created on that server and dropped when the test is done. The store, host and
 //! Discord end-to-end tests take their URL from here, so `.ci/run` runs them on both backends.
 //!
-//! Include with `#[path = "support/db.rs"] mod db;` (the store's unit tests include it too).
+//! Take it with `use hexmeros_testkit::db;` (the store's unit tests include the file with
+//! `#[path]`).
 #![allow(dead_code)] // each test file uses what it needs
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,8 +1,8 @@
 //! A fake Discord for end-to-end tests of the bot: REST (`/api/v10/...`) and the gateway
 //! websocket (`/ws`), served by the test process on one random port of 127.0.0.1.
 //!
-//! Include it from a test file with
-//! `#[path = "support/fake_discord.rs"] mod fake_discord;`
+//! Take it in a test file with `use hexmeros_testkit::fake_discord;` (the testkit crate compiles
+//! it once for every test)
 //! and point the real client at it (see `notes/discord-testing.md`):
 //! `HttpBuilder::new(token).proxy(fake.api_base()).ratelimiter_disabled(true)` and
 //! `ClientBuilder::new_with_http(http, intents)`. Any token is accepted.

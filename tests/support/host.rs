@@ -90,10 +90,7 @@ pub fn said(fx: &[Effect], needle: &str) -> bool {
 /// Players 1…6 in seats Silver…Red of a game set up from `tests/data/scenarios/<name>.json`.
 pub async fn scenario(host: &GameHost, name: &str) -> GameId {
     ensure_players(host, 1..=7).await;
-    let path = format!(
-        "{}/tests/data/scenarios/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/data/scenarios/{name}.json", crate::REPO);
     let json = std::fs::read_to_string(&path).unwrap();
     host.create_from_position(&[1, 2, 3, 4, 5, 6], &json, None)
         .await

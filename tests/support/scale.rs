@@ -14,8 +14,7 @@
 //! task follows it and times each move: first callback (interaction sent → its first
 //! `/callback` at the fake) and board (→ the thread's message telling `played <move>`). A game
 //! takes no new move until its last one is told, so a move's messages are never confused with
-//! another's. Include with `#[path = "support/scale.rs"] mod scale;` next to `bot`, `db` and
-//! `fake_discord`.
+//! another's. Take it with `use hexmeros_testkit::scale;`.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
@@ -123,7 +122,7 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -131,7 +130,7 @@ impl Rng {
         z ^ (z >> 31)
     }
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 }
 

@@ -12,7 +12,7 @@
 //! At the end, from the fake's own records: every committed move has exactly one turn message
 //! in its game's thread, in order; no effect (nonce `hx<entry>.<n>`) made two messages; every
 //! game's stored state replays and equals the reference replay of its record; the outbox
-//! drains. Include with `#[path = "support/soak.rs"] mod soak;` next to `fake_discord` and `bot`.
+//! drains. Take it with `use hexmeros_testkit::soak;`.
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, HashMap, HashSet};
