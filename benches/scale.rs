@@ -11,7 +11,8 @@
 //! `SCALE_DUELS=2000 SCALE_MEROS=200 SCALE_SECS=60 cargo bench --profile test --bench scale`
 //! (under `--profile dev` the opt-level-0 bot overflowed a worker's 2 MiB stack: set
 //! `RUST_MIN_STACK=33554432` there);
-//! `SCALE_RAMP=1` then steps the rate up (×2 each `SCALE_RAMP_SECS`) to find the highest rate
+//! `SCALE_RAMP=1` then steps the rate up (×`SCALE_RAMP_FACTOR`, 1.25 by default, each
+//! `SCALE_RAMP_SECS`) to find the highest rate
 //! with board p99 under 1 s.
 
 use hexmeros_testkit::{bot, db, fake_discord, scale};
@@ -127,7 +128,7 @@ async fn run(cfg: Config) {
 
     let mut ramp_best = None;
     if cfg.ramp {
-        let mut rate = cfg.rate * 2.0;
+        let mut rate = cfg.rate * cfg.ramp_factor;
         loop {
             let (w, _) =
                 scale::run_window(&fake, &driver, &mut rng, rate, cfg.ramp_secs, &all).await;
@@ -139,7 +140,7 @@ async fn run(cfg: Config) {
                 break;
             }
             ramp_best = Some((rate, w));
-            rate *= 2.0;
+            rate *= cfg.ramp_factor;
         }
     }
 
@@ -158,6 +159,22 @@ async fn run(cfg: Config) {
         r
     };
     driver.settle(Duration::from_secs(30)).await;
+    let untold = driver.untold();
+    if !untold.is_empty() {
+        let made = fake.made();
+        println!("{} moves neither told nor refused, e.g.:", untold.len());
+        for (game, meros, mv, thread) in untold.iter().take(5) {
+            let last: Vec<String> = made
+                .iter()
+                .filter(|m| m.channel == *thread)
+                .rev()
+                .take(2)
+                .map(|m| m.content.chars().take(100).collect())
+                .collect();
+            let kind = if *meros { "HexiMeros" } else { "HexDame" };
+            println!("  {kind} #{game} {mv}: its thread's last messages {last:?}");
+        }
+    }
     stop.store(true, Ordering::Relaxed);
 
     println!("\n== summary ({:?}) ==", cfg.setup);

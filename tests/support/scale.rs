@@ -50,10 +50,13 @@ pub struct Config {
     pub rate: f64,
     /// How long moves are sent.
     pub secs: f64,
-    /// Step the rate up (rate, 2·rate, 4·rate…) in windows of `ramp_secs` until board p99 is
+    /// Step the rate up (rate·f, rate·f², … for `ramp_factor` f) in windows of `ramp_secs` until
+    /// board p99 is
     /// 1 s or more, and report the highest rate held.
     pub ramp: bool,
     pub ramp_secs: f64,
+    /// Each ramp step's rate over the last one's.
+    pub ramp_factor: f64,
     /// Discord's global limit the fake enforces, calls a second.
     pub global_limit: u32,
     /// Template games of each kind the seeded ones copy.
@@ -73,6 +76,7 @@ impl Config {
             secs: 300.0,
             ramp: false,
             ramp_secs: 30.0,
+            ramp_factor: 1.25,
             global_limit: 50,
             templates: 4,
             seed: 20,
@@ -104,6 +108,9 @@ impl Config {
         base.secs = var("SCALE_SECS").unwrap_or(base.secs);
         base.ramp = var::<u8>("SCALE_RAMP").is_some_and(|v| v != 0);
         base.ramp_secs = var("SCALE_RAMP_SECS").unwrap_or(base.ramp_secs);
+        base.ramp_factor = var("SCALE_RAMP_FACTOR")
+            .filter(|&f: &f64| f > 1.0)
+            .unwrap_or(base.ramp_factor);
         base.global_limit = var("SCALE_GLOBAL_LIMIT").unwrap_or(base.global_limit);
         base.templates = var::<usize>("SCALE_TEMPLATES")
             .unwrap_or(base.templates)
@@ -736,7 +743,14 @@ impl Driver {
         let game = &b.games[g];
         // A game with no one to move (it ended) leaves the pool.
         let seat = game.position.to_move()?;
-        let moves = game.position.legal_moves();
+        // Moves no one may challenge (a HexiMeros move that leaves the mover's Sovereign
+        // attacked is only staged while a challenge window is open: not a committed move).
+        let moves: Vec<String> = game
+            .position
+            .legal_moves()
+            .into_iter()
+            .filter(|m| game.position.challengers(m).is_ok_and(|c| c.is_empty()))
+            .collect();
         if moves.is_empty() {
             return None;
         }
@@ -763,6 +777,19 @@ impl Driver {
         b.by_token.insert(ix.token.clone(), m);
         b.by_thread.insert(thread, m);
         Some(m)
+    }
+
+    /// The moves sent that were neither told nor refused: (game id, HexiMeros?, move, thread).
+    pub fn untold(&self) -> Vec<(i64, bool, String, u64)> {
+        let b = self.book();
+        b.moves
+            .iter()
+            .filter(|m| m.board.is_none() && !m.refused)
+            .map(|m| {
+                let g = &b.games[m.game];
+                (g.id, g.meros, m.mv.clone(), g.thread)
+            })
+            .collect()
     }
 
     /// REST calls so far by route, most first.
