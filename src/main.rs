@@ -124,7 +124,12 @@ fn database_url(db: Option<String>) -> String {
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    // The Discord front end's futures nest deep (serenity's event dispatch, poise, a command,
+    // the host, sqlx); unoptimized (a debug build) they are several times larger, and under load
+    // a worker's default 2 MiB stack overflowed. 8 MiB is address space; only what is used is
+    // resident.
     Ok(tokio::runtime::Builder::new_multi_thread()
+        .thread_stack_size(8 * 1024 * 1024)
         .enable_all()
         .build()?)
 }

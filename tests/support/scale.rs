@@ -1045,6 +1045,13 @@ pub async fn restart_to_first_answer(
         }
         tokio::time::sleep(Duration::from_millis(2)).await;
     };
+    let sent = Instant::now();
     let t = driver.wait_callback(m, Duration::from_secs(30)).await?;
+    println!(
+        "restart: the move sent {:.0} ms after the start (a gateway connection up), its first \
+         callback {:.0} ms later",
+        sent.saturating_duration_since(started).as_secs_f64() * 1e3,
+        t.saturating_duration_since(sent).as_secs_f64() * 1e3
+    );
     Some(t.saturating_duration_since(started))
 }
