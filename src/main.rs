@@ -336,6 +336,13 @@ enum AiCommand {
         /// Search of side B (overrides --search).
         #[arg(long)]
         search_b: Option<String>,
+        /// HexiMeros evaluation weights of side A, as `name=value,...` over the defaults
+        /// (docs/tournaments.md lists the terms; `ai tune` prints such lists).
+        #[arg(long)]
+        weights_a: Option<String>,
+        /// HexiMeros evaluation weights of side B.
+        #[arg(long)]
+        weights_b: Option<String>,
         #[arg(long, default_value_t = 100)]
         games: u32,
         /// Number (from 1) of the first game to play: `--from 26 --games 25` plays games 26–50
@@ -523,6 +530,8 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                 search,
                 search_a,
                 search_b,
+                weights_a,
+                weights_b,
                 games,
                 from,
                 seed,
@@ -539,10 +548,12 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                     Bot {
                         level: a.parse()?,
                         search: side(search_a)?,
+                        weights: weights_arg("--weights-a", weights_a)?,
                     },
                     Bot {
                         level: b.parse()?,
                         search: side(search_b)?,
+                        weights: weights_arg("--weights-b", weights_b)?,
                     },
                 );
                 (
@@ -588,10 +599,8 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     let spec = Spec {
         kind,
         players,
-        a: a.level,
-        b: b.level,
-        search_a: a.search,
-        search_b: b.search,
+        a,
+        b,
         games,
         first: from - 1,
         seed,
@@ -611,11 +620,10 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                 None => "decided: one side left".to_string(),
             };
             let places: Vec<String> = rec
-                .levels
+                .bots
                 .iter()
-                .zip(&rec.searches)
                 .zip(&rec.places)
-                .map(|((&level, &search), p)| format!("{} {p}", Bot { level, search }.name()))
+                .map(|(bot, p)| format!("{} {p}", bot.name()))
                 .collect();
             eprintln!(
                 "game {}: {} plies, {result}; places by seat: {}",
@@ -680,6 +688,20 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
         report.decided,
     ));
     Ok(out)
+}
+
+/// A `--weights-*` option: HexiMeros evaluation weights over the defaults (None: the defaults).
+fn weights_arg(
+    option: &str,
+    text: Option<String>,
+) -> anyhow::Result<Option<hexmeros::ai::Weights>> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    let w: hexmeros::ai::Weights = text
+        .parse()
+        .map_err(|e| anyhow::anyhow!("{option} {text:?}: {e}"))?;
+    Ok((w != hexmeros::ai::Weights::DEFAULT).then_some(w))
 }
 
 /// `ai budget`: the slowest move of each level in each game's busiest middle game.

@@ -483,3 +483,67 @@ fn budget_times_the_search_asked_for() {
         "unknown search \"maxn\" (expected brs or paranoid)",
     );
 }
+
+#[test]
+fn tournament_weights_flags_give_a_side_its_own_heximeros_weights() {
+    let base = [
+        "ai",
+        "tournament",
+        "--game",
+        "heximeros",
+        "--a",
+        "normal",
+        "--b",
+        "normal",
+        "--games",
+        "1",
+        "--max-plies",
+        "12",
+        "--nodes",
+        "200",
+    ];
+    let out = run(
+        &[
+            &base[..],
+            &["--verbose", "--weights-a", "hunt=0, net=0,pressing=900"],
+        ]
+        .concat(),
+        None,
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("normal+w vs normal,"), "{stdout}");
+    assert!(
+        stderr.contains("normal+w ") && stderr.contains("normal 3.5"),
+        "{stderr}"
+    );
+    // The defaults spelled out are the defaults: the same bot on both sides.
+    let out = ok(&[&base[..], &["--weights-b", "hunt=1"]].concat(), None);
+    assert!(out.contains("normal vs normal,"), "{out}");
+}
+
+#[test]
+fn tournament_refuses_bad_weights() {
+    let base = [HARMEGEDO_3, &["--a", "normal", "--b", "easy"]].concat();
+    fails(
+        &[&base[..], &["--weights-a", "hunted=3"]].concat(),
+        None,
+        "--weights-a \"hunted=3\": unknown HexiMeros evaluation term \"hunted\"",
+    );
+    fails(
+        &[&base[..], &["--weights-b", "net=lots"]].concat(),
+        None,
+        "\"lots\" is not a whole number",
+    );
+    fails(
+        &[&base[..], &["--weights-b", "rival_share=0"]].concat(),
+        None,
+        "rival_share divides: it must be at least 1",
+    );
+    fails(
+        &[&base[..], &["--weights-a", "net"]].concat(),
+        None,
+        "\"net\" is not name=value",
+    );
+}

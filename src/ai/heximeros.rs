@@ -13,14 +13,16 @@ use rustc_hash::FxHasher;
 
 use super::search::{Engine, WIN};
 use super::{Level, Tuning};
-use crate::games::heximeros::{Action, HexiMeros, Kind, Move, Piece};
+use crate::games::heximeros::{Action, BOARD, HexiMeros, Kind, Move, Piece};
 use crate::games::{Rules, Seat};
-use crate::hex::CellSet;
+use crate::hex::{CellSet, Direction, Hex};
 
 /// The terms of the evaluation, as data (docs/tournaments.md, "HexiMeros evaluation terms").
-/// Material is in tenths of the §7 capture values (a Militant is 50).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Weights {
+/// Material is in tenths of the §7 capture values (a Militant is 50). The bots play
+/// [`Weights::DEFAULT`]; the tournament harness and the tuner play others through
+/// [`with_weights`], and read and write them as `name=value` lists ([`Weights::TERMS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Weights {
     /// What a Sovereign on the board is worth to its seat beyond its capture value: the seat's
     /// life. Each opponent still in costs the bot this much.
     pub sovereign: i32,
@@ -50,6 +52,15 @@ pub(crate) struct Weights {
     pub banked_tenths: i32,
     /// Bot not to move: per opponent whose Sovereign the bot attacks.
     pub pressing: i32,
+    /// The hunt of the weakest opponent (the one with the fewest Sovereigns, then the least
+    /// material; every bot picks the same seat, so they close in on it together): per piece of
+    /// the bot, this much for each step it stands closer than `hunt_range` to that seat's
+    /// nearest Sovereign. It gives the bot a plan when nothing hangs, instead of a shuffle.
+    pub hunt: i32,
+    pub hunt_range: i32,
+    /// Per cell next to the weakest opponent's Sovereign (one of its twelve steps, not held by
+    /// its own pieces) that the bot covers: the net that leaves a Sovereign nowhere to go.
+    pub net: i32,
 }
 
 impl Weights {
@@ -65,7 +76,112 @@ impl Weights {
         attacked_share: 8,
         banked_tenths: 7,
         pressing: 400,
+        hunt: 1,
+        hunt_range: 12,
+        net: 30,
     };
+
+    /// Every term's name, with its place in the struct.
+    pub const TERMS: [(&'static str, Term); 14] = [
+        ("sovereign", |w| &mut w.sovereign),
+        ("rival_share", |w| &mut w.rival_share),
+        ("mobility", |w| &mut w.mobility),
+        ("sovereign_hanging", |w| &mut w.sovereign_hanging),
+        ("next_seat_tenths", |w| &mut w.next_seat_tenths),
+        ("later_seat_tenths", |w| &mut w.later_seat_tenths),
+        ("sovereign_at_risk", |w| &mut w.sovereign_at_risk),
+        ("sovereign_attacked_to_move", |w| {
+            &mut w.sovereign_attacked_to_move
+        }),
+        ("attacked_share", |w| &mut w.attacked_share),
+        ("banked_tenths", |w| &mut w.banked_tenths),
+        ("pressing", |w| &mut w.pressing),
+        ("hunt", |w| &mut w.hunt),
+        ("hunt_range", |w| &mut w.hunt_range),
+        ("net", |w| &mut w.net),
+    ];
+
+    /// The value of the term `name`, if there is one.
+    pub fn get(&self, name: &str) -> Option<i32> {
+        let mut w = *self;
+        Self::TERMS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f(&mut w))
+    }
+
+    /// Set the term `name` to `value`; the terms that divide (`rival_share`, `attacked_share`)
+    /// must stay at least 1.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let Some((_, f)) = Self::TERMS.iter().find(|(n, _)| *n == name) else {
+            let names: Vec<&str> = Self::TERMS.iter().map(|(n, _)| *n).collect();
+            return Err(format!(
+                "unknown HexiMeros evaluation term {name:?} (the terms: {})",
+                names.join(", ")
+            ));
+        };
+        if matches!(name, "rival_share" | "attacked_share") && value < 1 {
+            return Err(format!(
+                "{name} divides: it must be at least 1, not {value}"
+            ));
+        }
+        *f(self) = value;
+        Ok(())
+    }
+}
+
+/// `name=value` for every term, comma-separated.
+impl std::fmt::Display for Weights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let terms: Vec<String> = Weights::TERMS
+            .iter()
+            .map(|(n, _)| format!("{n}={}", self.get(n).unwrap_or_default()))
+            .collect();
+        f.write_str(&terms.join(","))
+    }
+}
+
+/// `name=value` pairs, comma-separated, over [`Weights::DEFAULT`]: the terms not named keep
+/// their default.
+impl std::str::FromStr for Weights {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Weights, String> {
+        let mut w = Weights::DEFAULT;
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some((name, value)) = part.split_once('=') else {
+                return Err(format!("{part:?} is not name=value"));
+            };
+            let value: i32 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("{:?} is not a whole number (in {part:?})", value.trim()))?;
+            w.set(name.trim(), value)?;
+        }
+        Ok(w)
+    }
+}
+
+/// Where a term lives in [`Weights`].
+pub type Term = fn(&mut Weights) -> &mut i32;
+
+thread_local! {
+    /// The weights the evaluation plays on this thread: the default, but for the span of a
+    /// [`with_weights`].
+    static PLAYING: std::cell::Cell<Weights> = const { std::cell::Cell::new(Weights::DEFAULT) };
+}
+
+/// Run `f` with the HexiMeros evaluation playing `w` on this thread (the harness's sides with
+/// their own weights); the previous weights come back after, also if `f` panics.
+pub fn with_weights<T>(w: Weights, f: impl FnOnce() -> T) -> T {
+    struct Restore(Weights);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            PLAYING.with(|p| p.set(self.0));
+        }
+    }
+    let _restore = Restore(PLAYING.with(|p| p.replace(w)));
+    f()
 }
 
 const SOVEREIGN: i32 = Weights::DEFAULT.sovereign;
@@ -82,22 +198,46 @@ impl Tuning for HexiMeros {
             _ => (2, 6_000),
         }
     }
+    /// Five times paranoid's nodes: at paranoid's counts BRS completed only its first ply in
+    /// the busiest positions (one opponent layer is every rival's reply to each of 300-odd
+    /// moves), while a node costs it about a quarter of paranoid's (docs/tournaments.md).
+    fn brs_budget(level: Level) -> (u32, u64) {
+        match level {
+            Level::Hard => (5, 200_000),
+            _ => (3, 30_000),
+        }
+    }
     const EASY_NOISE: i32 = 400;
 }
 
-/// Each active seat's attacked cells and pseudo-legal move count.
-fn attack_sets(g: &HexiMeros) -> ([CellSet; 6], [i32; 6]) {
-    let mut att = [CellSet::new(); 6];
-    let mut mob = [0i32; 6];
+/// What each active seat's pseudo-legal moves reach.
+struct Reach {
+    /// The cells whose pieces each seat could take (a Dreadnaught's ram path included).
+    att: [CellSet; 6],
+    /// Every cell each seat could move to, shoot at or take on: the `att` cells and the empty
+    /// ones (the squares it controls).
+    cover: [CellSet; 6],
+    /// The number of pseudo-legal moves of each seat.
+    mob: [i32; 6],
+}
+
+fn attack_sets(g: &HexiMeros) -> Reach {
+    let mut r = Reach {
+        att: [CellSet::new(); 6],
+        cover: [CellSet::new(); 6],
+        mob: [0; 6],
+    };
     let mut moves = Vec::with_capacity(160);
     for s in g.active_seats() {
         moves.clear();
         g.seat_moves(s, &mut moves);
-        mob[s.index()] = moves.len() as i32;
-        let set = &mut att[s.index()];
+        r.mob[s.index()] = moves.len() as i32;
+        let set = &mut r.att[s.index()];
+        let cover = &mut r.cover[s.index()];
         for m in &moves {
             match m.action {
                 Action::Move => {
+                    cover.insert(m.to);
                     let ram = matches!(g.piece(m.from), Some(p) if p.kind == Kind::Dreadnaught);
                     if ram {
                         for c in g.removed_by(m) {
@@ -107,13 +247,19 @@ fn attack_sets(g: &HexiMeros) -> ([CellSet; 6], [i32; 6]) {
                         set.insert(m.to);
                     }
                 }
-                Action::Shot => set.insert(m.to),
-                Action::MoveShot(t) => set.insert(t),
+                Action::Shot => {
+                    set.insert(m.to);
+                    cover.insert(m.to);
+                }
+                Action::MoveShot(t) => {
+                    set.insert(t);
+                    cover.insert(t);
+                }
                 Action::Resurrect(_) | Action::Pass => {}
             }
         }
     }
-    (att, mob)
+    r
 }
 
 /// Material of each seat's unfrozen pieces, Sovereigns not counted.
@@ -150,7 +296,7 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
         return 0;
     };
     let mat = material(g);
-    let (att, mob) = attack_sets(g);
+    let Reach { att, cover, mob } = attack_sets(g);
     let opps: Vec<Seat> = g.active_seats().into_iter().filter(|&s| s != me).collect();
     let mut score = mat[me.index()]
         - opps.iter().map(|s| mat[s.index()]).sum::<i32>() / w.rival_share
@@ -201,6 +347,7 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
         }
     }
     score -= threatened;
+    score += hunt(g, me, &opps, &mat, &cover[me.index()], w);
     if to == me {
         // The best capture on offer is nearly banked: it is our move. An opponent's last
         // Sovereign is credited a share of what taking it gains in this evaluation, never
@@ -221,6 +368,53 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
                 .any(|&c| att[me.index()].contains(c));
             if pressed {
                 score += w.pressing;
+            }
+        }
+    }
+    score
+}
+
+/// The hunt and net terms of [`Weights`] for `me`, whose pieces cover `cover`.
+fn hunt(
+    g: &HexiMeros,
+    me: Seat,
+    opps: &[Seat],
+    mat: &[i32; 6],
+    cover: &CellSet,
+    w: &Weights,
+) -> i32 {
+    let Some(prey) = opps
+        .iter()
+        .map(|&s| (g.sovereigns_of(s), s))
+        .filter(|(sov, _)| !sov.is_empty())
+        .min_by_key(|(sov, s)| (sov.len(), mat[s.index()], s.index()))
+    else {
+        return 0;
+    };
+    let (targets, prey) = prey;
+    let geo = &BOARD.geometry;
+    let hexes: Vec<Hex> = targets.iter().map(|&c| geo.hex(c)).collect();
+    let mut score = 0;
+    for (c, p) in g.pieces() {
+        if p.kind == Kind::Sovereign || g.controller(p.colour) != me || g.is_frozen(p) {
+            continue;
+        }
+        let h = geo.hex(c);
+        let near = hexes
+            .iter()
+            .map(|t| t.distance(h))
+            .min()
+            .unwrap_or(i32::MAX);
+        score += w.hunt * (w.hunt_range - near).max(0);
+    }
+    for &t in &targets {
+        for d in Direction::ALL {
+            let Some(e) = geo.step(t, d) else { continue };
+            let own = g
+                .piece(e)
+                .is_some_and(|p| g.controller(p.colour) == prey && !g.is_frozen(p));
+            if !own && cover.contains(e) {
+                score += w.net;
             }
         }
     }
@@ -252,7 +446,7 @@ impl Engine for HexiMeros {
     }
 
     fn evaluate(&self, me: Seat) -> i32 {
-        evaluate_with(self, me, &Weights::DEFAULT)
+        evaluate_with(self, me, &PLAYING.with(|p| p.get()))
     }
 
     /// Everything the moves and the evaluation read: the pieces, who controls each colour,
@@ -317,7 +511,7 @@ pub fn declare_checks(g: &HexiMeros, m: &Move, level: Level) -> u8 {
         return bits(&targets);
     }
     let next = g.after(m);
-    let (att, _) = attack_sets(&next);
+    let att = attack_sets(&next).att;
     let mine: Vec<(crate::hex::Cell, Kind)> = next
         .pieces()
         .filter(|(_, p)| next.controller(p.colour) == me && !next.is_frozen(*p))

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use crate::games::heximeros::{HexiMeros, Move as HexiMove};
 use crate::games::{AnyGame, Rules, Seat};
 
-pub use heximeros::{declare_check_upon, declare_checks};
+pub use heximeros::{Weights, declare_check_upon, declare_checks, with_weights};
 pub use rng::Rng;
 use search::{Budget, Engine, Found};
 
@@ -305,6 +305,12 @@ fn choose_generic<G: Engine + Tuning>(
 /// Per game and level: (depth, nodes) for the searching levels, and the easy level's noise.
 pub(crate) trait Tuning {
     fn budget(level: Level) -> (u32, u64);
+    /// The budget of Best-Reply Search, when a game gives it one of its own: its nodes are
+    /// cheaper than paranoid's (most leaves follow a layer of passes) and its opponent layers
+    /// wider, so the same count reaches less deep. The paranoid budget by default.
+    fn brs_budget(level: Level) -> (u32, u64) {
+        Self::budget(level)
+    }
     const EASY_NOISE: i32;
 }
 
@@ -337,18 +343,21 @@ fn run<G: Engine + Tuning>(
         }
         Level::Easy => search::greedy(g, me, root, G::EASY_NOISE, &mut rng),
         Level::Normal | Level::Hard => {
-            let (depth, nodes) = G::budget(level);
-            let budget = Budget {
-                depth,
-                nodes: limits.nodes.unwrap_or(nodes),
-                deadline: limits.deadline,
-            };
             // Best-Reply Search needs opponents to choose among; with two seats the trees are
             // the same and the paranoid one has the games' own hooks tuned.
             let kind = if g.seat_count() > 2 {
                 search
             } else {
                 SearchKind::Paranoid
+            };
+            let (depth, nodes) = match kind {
+                SearchKind::Paranoid => G::budget(level),
+                SearchKind::Brs => G::brs_budget(level),
+            };
+            let budget = Budget {
+                depth,
+                nodes: limits.nodes.unwrap_or(nodes),
+                deadline: limits.deadline,
             };
             search::search(g, me, root, budget, kind)
         }

@@ -270,10 +270,8 @@ fn smoke_match_normal_beats_a_random_mover_at_hexdame() {
     let spec = tournament::Spec {
         kind: GameKind::HexDame,
         players: None,
-        a: Level::Normal,
-        b: Level::Random,
-        search_a: SearchKind::Paranoid,
-        search_b: SearchKind::Paranoid,
+        a: tournament::Bot::new(Level::Normal),
+        b: tournament::Bot::new(Level::Random),
         games: 4,
         first: 0,
         seed: 11,
@@ -327,10 +325,8 @@ fn a_tournament_split_in_parts_plays_the_games_of_the_whole_run() {
     let spec = |games, first| tournament::Spec {
         kind: GameKind::Harmegedo,
         players: Some(3),
-        a: Level::Easy,
-        b: Level::Random,
-        search_a: SearchKind::Paranoid,
-        search_b: SearchKind::Paranoid,
+        a: tournament::Bot::new(Level::Easy),
+        b: tournament::Bot::new(Level::Random),
         games,
         first,
         seed: 5,
@@ -697,10 +693,14 @@ fn harmegedo_spec(
     tournament::Spec {
         kind: GameKind::Harmegedo,
         players: Some(3),
-        a,
-        b,
-        search_a,
-        search_b,
+        a: tournament::Bot {
+            search: search_a,
+            ..tournament::Bot::new(a)
+        },
+        b: tournament::Bot {
+            search: search_b,
+            ..tournament::Bot::new(b)
+        },
         games: 2,
         first: 0,
         seed: 4,
@@ -747,7 +747,7 @@ fn smoke_match_best_reply_against_paranoid_at_harmegedo() {
     );
     let mut searches = Vec::new();
     let report = tournament::run(&spec, &mut Default::default, &mut |_, rec| {
-        searches.push(rec.searches.clone());
+        searches.push(rec.bots.iter().map(|b| b.search).collect::<Vec<_>>());
     })
     .unwrap();
     assert_eq!(report.games, 2);
@@ -882,4 +882,96 @@ fn a_sovereign_taken_scores_above_one_on_offer() {
     let silver = offer.evaluate(SILVER);
     assert!(silver < safe.evaluate(SILVER), "{silver}");
     assert!(silver > taken.evaluate(SILVER), "{silver}");
+}
+
+/// What the hunt and net terms add to `me`'s evaluation of `g`.
+fn hunt_part(g: &HexiMeros, me: Seat) -> i32 {
+    use super::heximeros::{Weights, evaluate_with};
+    let off = Weights {
+        hunt: 0,
+        net: 0,
+        ..Weights::DEFAULT
+    };
+    evaluate_with(g, me, &Weights::DEFAULT) - evaluate_with(g, me, &off)
+}
+
+#[test]
+fn the_bot_closes_in_on_the_weakest_seats_sovereign() {
+    // Red's Regent four steps from Silver's Sovereign (Q2), or far from every Sovereign.
+    let near = heximeros("blue", &six_sovereigns(&["red regent Q10"]), &[]);
+    let far = heximeros("blue", &six_sovereigns(&["red regent Y26"]), &[]);
+    let (n, f) = (hunt_part(&near, RED), hunt_part(&far, RED));
+    assert!(n > f, "near {n}, far {f}");
+    // With all seats equal the prey is the first (Silver); give Silver a Militant and Blue
+    // is the weakest, so the same Regent near Silver hunts nothing.
+    let silver_stronger = heximeros(
+        "blue",
+        &six_sovereigns(&["red regent Q10", "silver militant AA8"]),
+        &[],
+    );
+    let near_blue = heximeros(
+        "blue",
+        &six_sovereigns(&["red regent I14", "silver militant AA8"]),
+        &[],
+    );
+    let (s, b) = (hunt_part(&silver_stronger, RED), hunt_part(&near_blue, RED));
+    assert!(b > s, "near Blue {b}, near Silver {s}");
+}
+
+#[test]
+fn covering_the_cells_round_the_prey_sovereign_counts() {
+    // Two Red Alcazars two steps from Silver's Sovereign, on the same file or beside it: the
+    // terms differ by the cells round Q2 each covers, and a Silver piece on a cell round it
+    // (its own, not an escape) takes that cell out of the net.
+    let g = heximeros("blue", &six_sovereigns(&["red alcazar S6"]), &[]);
+    let blocked = heximeros(
+        "blue",
+        &six_sovereigns(&["red alcazar S6", "silver militant R3"]),
+        &[],
+    );
+    let (open, shut) = (hunt_part(&g, RED), hunt_part(&blocked, RED));
+    assert!(open > 0, "{open}");
+    assert_ne!(
+        open, shut,
+        "the Silver piece on a cell round its Sovereign changed nothing"
+    );
+}
+
+#[test]
+fn weights_read_and_write_as_name_value_lists() {
+    use super::heximeros::Weights;
+    let w: Weights = "hunt=4, net=0,pressing=-5".parse().unwrap();
+    assert_eq!((w.hunt, w.net, w.pressing), (4, 0, -5));
+    assert_eq!(w.sovereign, Weights::DEFAULT.sovereign);
+    assert_eq!(w.to_string().parse::<Weights>().unwrap(), w);
+    assert_eq!("".parse::<Weights>().unwrap(), Weights::DEFAULT);
+    assert_eq!(
+        Weights::TERMS.len(),
+        Weights::DEFAULT.to_string().split(',').count()
+    );
+    for bad in [
+        "hunt",
+        "hunt=x",
+        "hunted=1",
+        "attacked_share=0",
+        "hunt=99999999999",
+    ] {
+        assert!(bad.parse::<Weights>().is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn with_weights_changes_what_the_evaluation_plays_and_then_restores_it() {
+    use super::heximeros::{Weights, evaluate_with};
+    let g = heximeros("blue", &six_sovereigns(&["red regent Q10"]), &[]);
+    let off = Weights {
+        hunt: 0,
+        net: 0,
+        ..Weights::DEFAULT
+    };
+    let default = g.evaluate(RED);
+    let inside = super::with_weights(off, || g.evaluate(RED));
+    assert_eq!(inside, evaluate_with(&g, RED, &off));
+    assert_ne!(inside, default);
+    assert_eq!(g.evaluate(RED), default, "restored after");
 }

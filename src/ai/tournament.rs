@@ -16,8 +16,8 @@ use std::ops::{Add, Sub};
 use std::time::Duration;
 
 use super::{
-    AiError, Level, Limits, SearchKind, choose_heximeros_searching, choose_searching, choose_with,
-    declare_check_upon,
+    AiError, Level, Limits, SearchKind, Weights, choose_heximeros_searching, choose_searching,
+    choose_with, declare_check_upon, with_weights,
 };
 use crate::games::{AnyGame, GameKind, Outcome, Rules, Seat};
 
@@ -71,31 +71,48 @@ impl Stamp {
     }
 }
 
-/// One side of a tournament: a level and, for three or more seats, the search it uses.
+/// One side of a tournament: a level and, for three or more seats, the search it uses; in
+/// HexiMeros, the evaluation's weights when not the default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Bot {
     pub level: Level,
     pub search: SearchKind,
+    pub weights: Option<Weights>,
 }
 
 /// A seat without a bot given plays at random.
 impl Default for Bot {
     fn default() -> Bot {
-        Bot {
-            level: Level::Random,
-            search: SearchKind::Paranoid,
-        }
+        Bot::new(Level::Random)
     }
 }
 
 impl Bot {
-    /// `level`, or `level/search` when the search is not the default.
-    pub fn name(&self) -> String {
-        if self.search == SearchKind::default() {
-            self.level.key().to_string()
-        } else {
-            format!("{}/{}", self.level.key(), self.search.key())
+    /// A bot of `level` with the default search and weights.
+    pub fn new(level: Level) -> Bot {
+        Bot {
+            level,
+            search: SearchKind::default(),
+            weights: None,
         }
+    }
+
+    /// `level`, or `level/search` when the search is not the default, with `+w` when it
+    /// plays weights of its own.
+    pub fn name(&self) -> String {
+        let mut name = self.level.key().to_string();
+        if self.search != SearchKind::default() {
+            name = format!("{name}/{}", self.search.key());
+        }
+        if self.weights.is_some_and(|w| w != Weights::DEFAULT) {
+            name.push_str("+w");
+        }
+        name
+    }
+
+    /// Run `f` with this bot's weights in play.
+    fn playing<T>(&self, f: impl FnOnce() -> T) -> T {
+        with_weights(self.weights.unwrap_or(Weights::DEFAULT), f)
     }
 }
 
@@ -105,11 +122,9 @@ pub struct Spec {
     pub kind: GameKind,
     /// Seats (Harmegedo 2–6; `None`: the game's most).
     pub players: Option<usize>,
-    pub a: Level,
-    pub b: Level,
-    /// The search of each side with three or more seats.
-    pub search_a: SearchKind,
-    pub search_b: SearchKind,
+    /// The two sides.
+    pub a: Bot,
+    pub b: Bot,
     pub games: u32,
     /// Index (from 0) of the first game to play: a run split into parts (`first` 0 and `games`
     /// 25, then `first` 25 and `games` 25) plays exactly the games of one run of 50.
@@ -227,10 +242,8 @@ pub struct GameRecord {
     pub rounds: u32,
     /// Finishing place per seat (shared places averaged).
     pub places: Vec<f64>,
-    /// The level in each seat.
-    pub levels: Vec<Level>,
-    /// The search in each seat.
-    pub searches: Vec<SearchKind>,
+    /// The bot in each seat.
+    pub bots: Vec<Bot>,
     /// Seats not eliminated when the game ended.
     pub alive: Vec<bool>,
     /// Stopped unfinished by the ply cap (a game stopped because one level is left alone at
@@ -268,16 +281,7 @@ pub fn run(
                 _ => (s + shift).is_multiple_of(2),
             })
             .collect();
-        let (bot_a, bot_b) = (
-            Bot {
-                level: spec.a,
-                search: spec.search_a,
-            },
-            Bot {
-                level: spec.b,
-                search: spec.search_b,
-            },
-        );
+        let (bot_a, bot_b) = (spec.a, spec.b);
         let bots: Vec<Bot> = side_a
             .iter()
             .map(|&a| if a { bot_a } else { bot_b })
@@ -376,13 +380,7 @@ pub fn play_game(
     timed: &mut dyn FnMut(Seat, Stamp),
     clock: &mut dyn FnMut() -> Stamp,
 ) -> Result<GameRecord, AiError> {
-    let bots: Vec<Bot> = levels
-        .iter()
-        .map(|&level| Bot {
-            level,
-            search: SearchKind::default(),
-        })
-        .collect();
+    let bots: Vec<Bot> = levels.iter().map(|&level| Bot::new(level)).collect();
     play_bots(game, &bots, seed, max_plies, limits, timed, clock)
 }
 
@@ -456,8 +454,7 @@ pub fn play_bots(
         plies,
         rounds,
         places,
-        levels: bots.iter().map(|b| b.level).collect(),
-        searches: bots.iter().map(|b| b.search).collect(),
+        bots: bots.to_vec(),
         alive: (0..n).map(|s| !out_order.contains(&s)).collect(),
         capped,
         moves,
@@ -505,7 +502,9 @@ fn staged_heximeros(
     let mut declarers: Vec<Seat> = Vec::new();
     loop {
         let choice = timed_search(seat, timed, clock, || {
-            choose_heximeros_searching(h, &declarers, bot.level, bot.search, seed, limits)
+            bot.playing(|| {
+                choose_heximeros_searching(h, &declarers, bot.level, bot.search, seed, limits)
+            })
         })?;
         let staged = h
             .parse_move(&choice.text)
