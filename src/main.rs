@@ -401,6 +401,41 @@ enum AiCommand {
         #[arg(long, default_value = "paranoid")]
         search: String,
     },
+    /// Tune HexiMeros evaluation weights by self-play (SPSA): each iteration plays the weights
+    /// nudged up against the same nudged down, three seats against three, and moves them
+    /// towards the side that finished higher. Prints each iteration and the final weights as a
+    /// name=value list (for --weights-a or `Weights::DEFAULT`).
+    Tune {
+        /// Terms to tune, comma-separated (docs/tournaments.md lists them).
+        #[arg(long, default_value = "hunt,net,pressing,mobility")]
+        terms: String,
+        /// Starting weights, name=value,... over the defaults.
+        #[arg(long)]
+        weights: Option<String>,
+        #[arg(long, default_value = "normal")]
+        level: String,
+        #[arg(long, default_value = "paranoid")]
+        search: String,
+        #[arg(long, default_value_t = 10)]
+        iterations: u32,
+        /// Games per iteration.
+        #[arg(long, default_value_t = 4)]
+        games: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A nudge, in percent of each term's size (at least 1).
+        #[arg(long, default_value_t = 25)]
+        step: u32,
+        /// Steps the weights move at most per iteration (when one side takes every top place).
+        #[arg(long, default_value_t = 2.0)]
+        gain: f64,
+        /// Plies after which a game counts as a draw between the seats still in.
+        #[arg(long, default_value_t = 2400)]
+        max_plies: u32,
+        /// Override the level's node budget (per move).
+        #[arg(long)]
+        nodes: Option<u64>,
+    },
 }
 
 #[derive(Args)]
@@ -523,6 +558,40 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     use hexmeros::ai::{Limits, SearchKind};
     let (game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose, moves) =
         match cmd {
+            AiCommand::Tune {
+                terms,
+                weights,
+                level,
+                search,
+                iterations,
+                games,
+                seed,
+                step,
+                gain,
+                max_plies,
+                nodes,
+            } => {
+                return tune(hexmeros::ai::tune::TuneSpec {
+                    start: weights_arg("--weights", weights)?.unwrap_or_default(),
+                    terms: terms
+                        .split(',')
+                        .map(|t| t.trim().to_string())
+                        .filter(|t| !t.is_empty())
+                        .collect(),
+                    level: level.parse()?,
+                    search: search.parse()?,
+                    iterations,
+                    games,
+                    seed,
+                    step_percent: step,
+                    gain,
+                    max_plies,
+                    limits: Limits {
+                        nodes,
+                        deadline: None,
+                    },
+                });
+            }
             AiCommand::Tournament {
                 game,
                 a,
@@ -688,6 +757,38 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
         report.decided,
     ));
     Ok(out)
+}
+
+/// `ai tune`: one line per iteration on stderr as it ends, the final weights on stdout.
+fn tune(spec: hexmeros::ai::tune::TuneSpec) -> anyhow::Result<String> {
+    if spec.level < hexmeros::ai::Level::Normal {
+        anyhow::bail!("--level must be normal or hard: the weights are the searching levels'");
+    }
+    if !(spec.gain.is_finite() && spec.gain > 0.0) {
+        anyhow::bail!("--gain must be a number above 0");
+    }
+    if spec.max_plies == 0 {
+        anyhow::bail!("--max-plies must be at least 1");
+    }
+    let start = std::time::Instant::now();
+    let terms = spec.terms.clone();
+    let w = hexmeros::ai::tune::tune(&spec, &mut || stamp(start), &mut |it| {
+        let now: Vec<String> = terms
+            .iter()
+            .map(|t| format!("{t}={}", it.weights.get(t).unwrap_or_default()))
+            .collect();
+        eprintln!(
+            "iteration {}: plus {:.2}, minus {:.2} (average place), {} capped of {}; now {} ({:.0} s)",
+            it.number,
+            it.report.a.average_place(),
+            it.report.b.average_place(),
+            it.report.capped,
+            it.report.games,
+            now.join(","),
+            start.elapsed().as_secs_f64(),
+        );
+    })?;
+    Ok(w.to_string())
 }
 
 /// A `--weights-*` option: HexiMeros evaluation weights over the defaults (None: the defaults).

@@ -547,3 +547,101 @@ fn tournament_refuses_bad_weights() {
         "\"net\" is not name=value",
     );
 }
+
+#[test]
+fn tune_prints_each_iteration_and_the_weights_it_ends_with() {
+    let args = [
+        "ai",
+        "tune",
+        "--terms",
+        "hunt,net",
+        "--iterations",
+        "2",
+        "--games",
+        "1",
+        "--max-plies",
+        "12",
+        "--nodes",
+        "120",
+        "--seed",
+        "3",
+    ];
+    let out = run(&args, None);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].starts_with("iteration 1: plus "), "{stderr}");
+    assert!(lines[1].contains("; now hunt="), "{stderr}");
+    // The final weights: every term, as a list `--weights-a` takes back.
+    let last = stdout.trim();
+    assert!(
+        last.starts_with("sovereign=3000,") && last.contains(",hunt="),
+        "{stdout}"
+    );
+    ok(
+        &[
+            HARMEGEDO_3,
+            &["--a", "normal", "--b", "easy", "--weights-a", last],
+        ]
+        .concat(),
+        None,
+    );
+    // The same seed, the same weights.
+    assert_eq!(String::from_utf8(run(&args, None).stdout).unwrap(), stdout);
+}
+
+#[test]
+fn tune_bad_input_is_one_line() {
+    let base = [
+        "ai",
+        "tune",
+        "--iterations",
+        "1",
+        "--games",
+        "1",
+        "--max-plies",
+        "4",
+    ];
+    fails(
+        &[&base[..], &["--terms", "hunt,hunted"]].concat(),
+        None,
+        "unknown HexiMeros evaluation term \"hunted\"",
+    );
+    fails(
+        &[&base[..], &["--terms", " , "]].concat(),
+        None,
+        "no term to tune",
+    );
+    fails(
+        &[&base[..], &["--level", "easy"]].concat(),
+        None,
+        "--level must be normal or hard",
+    );
+    fails(
+        &[&base[..], &["--gain", "0"]].concat(),
+        None,
+        "--gain must be a number above 0",
+    );
+    fails(
+        &[&base[..], &["--gain", "NaN"]].concat(),
+        None,
+        "--gain must be a number above 0",
+    );
+    fails(
+        &[&base[..], &["--weights", "net=x"]].concat(),
+        None,
+        "--weights \"net=x\"",
+    );
+    fails(
+        &[&base[..], &["--search", "maxn"]].concat(),
+        None,
+        "unknown search \"maxn\"",
+    );
+    fails(
+        &["ai", "tune", "--games", "0"],
+        None,
+        "at least one iteration of at least one game",
+    );
+}

@@ -165,6 +165,12 @@ impl std::str::FromStr for Weights {
 /// Where a term lives in [`Weights`].
 pub type Term = fn(&mut Weights) -> &mut i32;
 
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights::DEFAULT
+    }
+}
+
 thread_local! {
     /// The weights the evaluation plays on this thread: the default, but for the span of a
     /// [`with_weights`].

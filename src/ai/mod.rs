@@ -10,7 +10,8 @@
 //! a short capture quiescence; paranoid for three or more players by default, Best-Reply Search
 //! ([`SearchKind::Brs`]) on request. Each game brings its
 //! evaluation (`heximeros.rs`, `hexdame.rs`, `hexmeister.rs`, `hexaequo.rs`, `harmegedo.rs`).
-//! `tournament.rs` plays seeded bot matches for the CLI's `ai tournament`.
+//! `tournament.rs` plays seeded bot matches for the CLI's `ai tournament`, and `tune.rs` tunes
+//! the HexiMeros evaluation's weights by self-play for `ai tune`.
 
 mod harmegedo;
 mod hexaequo;
@@ -23,6 +24,7 @@ mod search;
 mod tests;
 pub mod tournament;
 mod tt;
+pub mod tune;
 
 use std::time::{Duration, Instant};
 

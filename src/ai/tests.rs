@@ -975,3 +975,88 @@ fn with_weights_changes_what_the_evaluation_plays_and_then_restores_it() {
     assert_ne!(inside, default);
     assert_eq!(g.evaluate(RED), default, "restored after");
 }
+
+fn tune_spec(terms: &[&str]) -> super::tune::TuneSpec {
+    super::tune::TuneSpec {
+        start: super::Weights::DEFAULT,
+        terms: terms.iter().map(|t| t.to_string()).collect(),
+        level: Level::Normal,
+        search: SearchKind::Paranoid,
+        iterations: 2,
+        games: 1,
+        seed: 3,
+        step_percent: 50,
+        gain: 2.0,
+        max_plies: 12,
+        limits: Limits {
+            nodes: Some(120),
+            deadline: None,
+        },
+    }
+}
+
+#[test]
+fn the_tuner_moves_each_term_towards_the_side_that_finished_higher() {
+    use super::tune::{step_of, update};
+    let w = super::Weights::DEFAULT;
+    assert_eq!(step_of(400, 25), 100);
+    assert_eq!(step_of(0, 25), 1, "a term of 0 still steps");
+    assert_eq!(step_of(-8, 50), 4);
+    let signs = vec![("hunt".to_string(), 2, 1), ("net".to_string(), 10, -1)];
+    // The plus side (hunt up, net down) took the top places: the weights go its way.
+    let up = update(&w, &signs, 1.0, 1.0).unwrap();
+    assert_eq!((up.hunt, up.net), (w.hunt + 2, w.net - 10));
+    let down = update(&w, &signs, -0.5, 2.0).unwrap();
+    assert_eq!((down.hunt, down.net), (w.hunt - 2, w.net + 10));
+    assert_eq!(
+        update(&w, &signs, 0.0, 2.0).unwrap(),
+        w,
+        "a tie moves nothing"
+    );
+    // A dividing term never reaches 0.
+    let share = vec![("rival_share".to_string(), 50, -1)];
+    assert_eq!(update(&w, &share, 1.0, 1.0).unwrap().rival_share, 1);
+}
+
+#[test]
+fn a_tuning_run_plays_its_iterations_and_touches_only_the_terms_named() {
+    let spec = tune_spec(&["hunt", "pressing"]);
+    let mut seen = Vec::new();
+    let w = super::tune::tune(&spec, &mut Default::default, &mut |it| {
+        assert_eq!(it.report.games, 1);
+        assert_ne!(it.plus, it.minus, "the two sides play different weights");
+        seen.push(it.weights);
+    })
+    .unwrap();
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen.last(), Some(&w));
+    let d = super::Weights::DEFAULT;
+    assert_eq!(
+        super::Weights {
+            hunt: d.hunt,
+            pressing: d.pressing,
+            ..w
+        },
+        d,
+        "only hunt and pressing may move"
+    );
+    // Seeded: the same run again.
+    let again = super::tune::tune(&spec, &mut Default::default, &mut |_| {}).unwrap();
+    assert_eq!(again, w);
+}
+
+#[test]
+fn the_tuner_refuses_what_it_cannot_tune() {
+    let run = |spec: super::tune::TuneSpec| {
+        super::tune::tune(&spec, &mut Default::default, &mut |_| panic!("played"))
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(run(tune_spec(&["hunted"])).contains("unknown HexiMeros evaluation term \"hunted\""));
+    assert!(run(tune_spec(&[])).contains("no term to tune"));
+    let none = super::tune::TuneSpec {
+        games: 0,
+        ..tune_spec(&["hunt"])
+    };
+    assert!(run(none).contains("at least one iteration of at least one game"));
+}
