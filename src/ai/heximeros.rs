@@ -15,7 +15,7 @@ use super::search::{Engine, WIN};
 use super::{Level, Tuning};
 use crate::games::heximeros::{Action, BOARD, HexiMeros, Kind, Move, Piece};
 use crate::games::{Rules, Seat};
-use crate::hex::{CellSet, Direction, Hex};
+use crate::hex::{Cell, CellSet, Direction, Hex};
 
 /// The terms of the evaluation, as data (docs/tournaments.md, "HexiMeros evaluation terms").
 /// Material is in tenths of the §7 capture values (a Militant is 50). The bots play
@@ -61,6 +61,11 @@ pub struct Weights {
     /// Per cell next to the weakest opponent's Sovereign (one of its twelve steps, not held by
     /// its own pieces) that the bot covers: the net that leaves a Sovereign nowhere to go.
     pub net: i32,
+    /// Charged when the bot is itself the weakest seat at the table, the one the others hunt.
+    pub prey: i32,
+    /// Per cell next to a Sovereign of the bot's (not held by its own pieces) that an opponent
+    /// covers: the net drawn round the bot's own Sovereign.
+    pub guard: i32,
 }
 
 impl Weights {
@@ -79,10 +84,12 @@ impl Weights {
         hunt: 1,
         hunt_range: 12,
         net: 30,
+        prey: 0,
+        guard: 0,
     };
 
     /// Every term's name, with its place in the struct.
-    pub const TERMS: [(&'static str, Term); 14] = [
+    pub const TERMS: [(&'static str, Term); 16] = [
         ("sovereign", |w| &mut w.sovereign),
         ("rival_share", |w| &mut w.rival_share),
         ("mobility", |w| &mut w.mobility),
@@ -99,6 +106,8 @@ impl Weights {
         ("hunt", |w| &mut w.hunt),
         ("hunt_range", |w| &mut w.hunt_range),
         ("net", |w| &mut w.net),
+        ("prey", |w| &mut w.prey),
+        ("guard", |w| &mut w.guard),
     ];
 
     /// The value of the term `name`, if there is one.
@@ -302,7 +311,8 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
         return 0;
     };
     let mat = material(g);
-    let Reach { att, cover, mob } = attack_sets(g);
+    let reach = attack_sets(g);
+    let (att, mob) = (&reach.att, &reach.mob);
     let opps: Vec<Seat> = g.active_seats().into_iter().filter(|&s| s != me).collect();
     let mut score = mat[me.index()]
         - opps.iter().map(|s| mat[s.index()]).sum::<i32>() / w.rival_share
@@ -353,7 +363,7 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
         }
     }
     score -= threatened;
-    score += hunt(g, me, &opps, &mat, &cover[me.index()], w);
+    score += hunt(g, me, &opps, &mat, &reach, w);
     if to == me {
         // The best capture on offer is nearly banked: it is our move. An opponent's last
         // Sovereign is credited a share of what taking it gains in this evaluation, never
@@ -380,48 +390,66 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
     score
 }
 
-/// The hunt and net terms of [`Weights`] for `me`, whose pieces cover `cover`.
-fn hunt(
+/// The seat the bots hunt among `seats`: the fewest Sovereigns, then the least material, then
+/// the first seat (so that every bot picks the same), with its Sovereigns' cells.
+fn prey_among(
     g: &HexiMeros,
-    me: Seat,
-    opps: &[Seat],
+    seats: impl Iterator<Item = Seat>,
     mat: &[i32; 6],
-    cover: &CellSet,
-    w: &Weights,
-) -> i32 {
-    let Some(prey) = opps
-        .iter()
-        .map(|&s| (g.sovereigns_of(s), s))
-        .filter(|(sov, _)| !sov.is_empty())
-        .min_by_key(|(sov, s)| (sov.len(), mat[s.index()], s.index()))
-    else {
-        return 0;
-    };
-    let (targets, prey) = prey;
+) -> Option<(Seat, Vec<Cell>)> {
+    seats
+        .map(|s| (s, g.sovereigns_of(s)))
+        .filter(|(_, sov)| !sov.is_empty())
+        .min_by_key(|(s, sov)| (sov.len(), mat[s.index()], s.index()))
+}
+
+/// The cells a Sovereign on `at` could step to (its twelve steps) that `seat`'s own pieces do
+/// not hold.
+fn escapes(g: &HexiMeros, seat: Seat, at: Cell) -> impl Iterator<Item = Cell> + '_ {
     let geo = &BOARD.geometry;
-    let hexes: Vec<Hex> = targets.iter().map(|&c| geo.hex(c)).collect();
+    Direction::ALL
+        .into_iter()
+        .filter_map(move |d| geo.step(at, d))
+        .filter(move |&e| {
+            !g.piece(e)
+                .is_some_and(|p| g.controller(p.colour) == seat && !g.is_frozen(p))
+        })
+}
+
+/// The terms of [`Weights`] about Sovereigns hunted: `hunt` and `net` for the bot hunting the
+/// weakest opponent, `prey` and `guard` for its own Sovereigns.
+fn hunt(g: &HexiMeros, me: Seat, opps: &[Seat], mat: &[i32; 6], reach: &Reach, w: &Weights) -> i32 {
     let mut score = 0;
-    for (c, p) in g.pieces() {
-        if p.kind == Kind::Sovereign || g.controller(p.colour) != me || g.is_frozen(p) {
-            continue;
-        }
-        let h = geo.hex(c);
-        let near = hexes
-            .iter()
-            .map(|t| t.distance(h))
-            .min()
-            .unwrap_or(i32::MAX);
-        score += w.hunt * (w.hunt_range - near).max(0);
-    }
-    for &t in &targets {
-        for d in Direction::ALL {
-            let Some(e) = geo.step(t, d) else { continue };
-            let own = g
-                .piece(e)
-                .is_some_and(|p| g.controller(p.colour) == prey && !g.is_frozen(p));
-            if !own && cover.contains(e) {
-                score += w.net;
+    let cover = &reach.cover[me.index()];
+    if let Some((prey, targets)) = prey_among(g, opps.iter().copied(), mat) {
+        let geo = &BOARD.geometry;
+        let hexes: Vec<Hex> = targets.iter().map(|&c| geo.hex(c)).collect();
+        for (c, p) in g.pieces() {
+            if p.kind == Kind::Sovereign || g.controller(p.colour) != me || g.is_frozen(p) {
+                continue;
             }
+            let h = geo.hex(c);
+            let near = hexes
+                .iter()
+                .map(|t| t.distance(h))
+                .min()
+                .unwrap_or(i32::MAX);
+            score += w.hunt * (w.hunt_range - near).max(0);
+        }
+        for &t in &targets {
+            score += w.net * escapes(g, prey, t).filter(|&e| cover.contains(e)).count() as i32;
+        }
+    }
+    if w.prey != 0 && prey_among(g, g.active_seats().into_iter(), mat).is_some_and(|(s, _)| s == me)
+    {
+        score -= w.prey;
+    }
+    if w.guard != 0 {
+        for t in g.sovereigns_of(me) {
+            let covered = escapes(g, me, t)
+                .filter(|&e| opps.iter().any(|o| reach.cover[o.index()].contains(e)))
+                .count();
+            score -= w.guard * covered as i32;
         }
     }
     score

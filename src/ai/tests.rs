@@ -1060,3 +1060,32 @@ fn the_tuner_refuses_what_it_cannot_tune() {
     };
     assert!(run(none).contains("at least one iteration of at least one game"));
 }
+
+/// What the terms `on` (over the defaults) add to `me`'s evaluation of `g` against the same
+/// terms at 0.
+fn terms_part(g: &HexiMeros, me: Seat, on: &str, off: &str) -> i32 {
+    use super::heximeros::evaluate_with;
+    let (on, off): (super::Weights, super::Weights) = (on.parse().unwrap(), off.parse().unwrap());
+    evaluate_with(g, me, &on) - evaluate_with(g, me, &off)
+}
+
+#[test]
+fn a_bot_minds_the_net_round_its_own_sovereign_and_being_the_prey() {
+    // Silver's Alcazar two steps from Red's Sovereign (AC14) covers cells round it.
+    let near = heximeros("blue", &six_sovereigns(&["silver alcazar AA18"]), &[]);
+    let guard = terms_part(&near, RED, "guard=10", "guard=0");
+    assert!(guard < 0 && guard % 10 == 0, "{guard}");
+    let far = heximeros("blue", &six_sovereigns(&["silver alcazar Q10"]), &[]);
+    assert_eq!(terms_part(&far, RED, "guard=10", "guard=0"), 0);
+    // Every seat but Red has a Militant: Red is the weakest, the one the others hunt.
+    let extra = [
+        "silver militant Q6",
+        "blue militant I14",
+        "yellow militant I38",
+        "orange militant Q46",
+        "green militant Y38",
+    ];
+    let weakest = heximeros("blue", &six_sovereigns(&extra), &[]);
+    assert_eq!(terms_part(&weakest, RED, "prey=250", "prey=0"), -250);
+    assert_eq!(terms_part(&weakest, BLUE, "prey=250", "prey=0"), 0);
+}
