@@ -186,6 +186,11 @@ thread_local! {
     static PLAYING: std::cell::Cell<Weights> = const { std::cell::Cell::new(Weights::DEFAULT) };
 }
 
+/// The weights the evaluation plays on this thread now.
+pub(super) fn playing() -> Weights {
+    PLAYING.with(|p| p.get())
+}
+
 /// Run `f` with the HexiMeros evaluation playing `w` on this thread (the harness's sides with
 /// their own weights); the previous weights come back after, also if `f` panics.
 pub fn with_weights<T>(w: Weights, f: impl FnOnce() -> T) -> T {
@@ -480,7 +485,7 @@ impl Engine for HexiMeros {
     }
 
     fn evaluate(&self, me: Seat) -> i32 {
-        evaluate_with(self, me, &PLAYING.with(|p| p.get()))
+        evaluate_with(self, me, &playing())
     }
 
     /// Everything the moves and the evaluation read: the pieces, who controls each colour,

@@ -32,6 +32,7 @@ use crate::games::heximeros::{HexiMeros, Move as HexiMove};
 use crate::games::{AnyGame, Rules, Seat};
 
 pub use heximeros::{Weights, declare_check_upon, declare_checks, with_weights};
+
 pub use rng::Rng;
 use search::{Budget, Engine, Found};
 
@@ -274,7 +275,20 @@ pub fn choose_heximeros_searching(
     } else {
         g.moves_respecting(declarers)
     };
-    let found = run(g, me, root, level, search, seed, limits)?;
+    // Easy plays material and threats only: the hunt is a plan, for the searching levels.
+    let found = if level == Level::Easy {
+        let w = heximeros::playing();
+        with_weights(
+            Weights {
+                hunt: 0,
+                net: 0,
+                ..w
+            },
+            || run(g, me, root, level, search, seed, limits),
+        )?
+    } else {
+        run(g, me, root, level, search, seed, limits)?
+    };
     let m = HexiMove {
         checks: declare_checks(g, &found.best, level),
         ..found.best

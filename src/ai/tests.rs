@@ -1089,3 +1089,29 @@ fn a_bot_minds_the_net_round_its_own_sovereign_and_being_the_prey() {
     assert_eq!(terms_part(&weakest, RED, "prey=250", "prey=0"), -250);
     assert_eq!(terms_part(&weakest, BLUE, "prey=250", "prey=0"), 0);
 }
+
+#[test]
+fn easy_plays_no_hunt_whatever_the_weights() {
+    // The hunt pulls a searching level's pieces towards the weakest Sovereign; easy plays
+    // material and threats only, so any hunt weights give it the same moves.
+    let g = AnyGame::HexiMeros(heximeros("red", &six_sovereigns(&["red regent Y26"]), &[]));
+    let big = super::Weights {
+        hunt: 500,
+        net: 500,
+        ..super::Weights::DEFAULT
+    };
+    for seed in 0..4 {
+        let plain = choose_with(&g, Level::Easy, seed, Limits::default()).unwrap();
+        let hunting = super::with_weights(big, || {
+            choose_with(&g, Level::Easy, seed, Limits::default()).unwrap()
+        });
+        assert_eq!(plain, hunting, "seed {seed}");
+    }
+    // While normal follows them (the Regent heads for Silver's Sovereign).
+    let n = |w| {
+        super::with_weights(w, || {
+            choose_with(&g, Level::Normal, 1, Limits::default()).unwrap()
+        })
+    };
+    assert_ne!(n(big), n(super::Weights::DEFAULT));
+}
