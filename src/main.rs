@@ -326,10 +326,11 @@ enum AiCommand {
         /// Level B.
         #[arg(long)]
         b: String,
-        /// Search of both sides with three or more seats: paranoid (the default) or brs
-        /// (Best-Reply Search). --search-a and --search-b set one side.
-        #[arg(long, default_value = "paranoid")]
-        search: String,
+        /// Search of both sides with three or more seats: paranoid or brs (Best-Reply
+        /// Search); without it each level's default (brs for hard in Harmegedo, else
+        /// paranoid). --search-a and --search-b set one side.
+        #[arg(long)]
+        search: Option<String>,
         /// Search of side A (overrides --search).
         #[arg(long)]
         search_a: Option<String>,
@@ -555,7 +556,7 @@ fn run(cli: Cli) -> anyhow::Result<String> {
 
 fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     use hexmeros::ai::tournament::{self, Bot, Spec, Tally};
-    use hexmeros::ai::{Limits, SearchKind};
+    use hexmeros::ai::{Level, Limits, SearchKind, default_search};
     let (game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose, moves) =
         match cmd {
             AiCommand::Tune {
@@ -611,17 +612,24 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                 verbose,
                 moves,
             } => {
-                let search: SearchKind = search.parse()?;
-                let side = |s: Option<String>| s.map_or(Ok(search), |s| s.parse::<SearchKind>());
+                let kind = game_kind(&game)?;
+                let search: Option<SearchKind> = search.map(|s| s.parse()).transpose()?;
+                let (a, b): (Level, Level) = (a.parse()?, b.parse()?);
+                let side = |s: Option<String>, level: Level| -> anyhow::Result<SearchKind> {
+                    Ok(match s {
+                        Some(s) => s.parse()?,
+                        None => search.unwrap_or(default_search(kind, level)),
+                    })
+                };
                 let (a, b) = (
                     Bot {
-                        level: a.parse()?,
-                        search: side(search_a)?,
+                        level: a,
+                        search: side(search_a, a)?,
                         weights: weights_arg("--weights-a", weights_a)?,
                     },
                     Bot {
-                        level: b.parse()?,
-                        search: side(search_b)?,
+                        level: b,
+                        search: side(search_b, b)?,
                         weights: weights_arg("--weights-b", weights_b)?,
                     },
                 );

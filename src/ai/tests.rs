@@ -1115,3 +1115,32 @@ fn easy_plays_no_hunt_whatever_the_weights() {
     };
     assert_ne!(n(big), n(super::Weights::DEFAULT));
 }
+
+#[test]
+fn hard_searches_best_reply_by_default_in_harmegedo_only() {
+    use super::default_search;
+    assert_eq!(
+        default_search(GameKind::Harmegedo, Level::Hard),
+        SearchKind::Brs
+    );
+    for kind in GameKind::ALL {
+        for level in [Level::Easy, Level::Normal] {
+            assert_eq!(default_search(kind, level), SearchKind::Paranoid);
+        }
+    }
+    assert_eq!(
+        default_search(GameKind::HexiMeros, Level::Hard),
+        SearchKind::Paranoid
+    );
+    let mut seen = 0;
+    for (name, g) in positions() {
+        if g.kind() != GameKind::Harmegedo || g.seat_count() < 3 || g.outcome().is_some() {
+            continue;
+        }
+        let default = choose_with(&g, Level::Hard, 5, SMALL).unwrap();
+        let brs = choose_searching(&g, Level::Hard, SearchKind::Brs, 5, SMALL).unwrap();
+        assert_eq!(default, brs, "{name}");
+        seen += 1;
+    }
+    assert!(seen > 0, "no Harmegedo position of three or more seats");
+}

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use super::{
     AiError, Level, Limits, SearchKind, Weights, choose_heximeros_searching, choose_searching,
-    choose_with, declare_check_upon, with_weights,
+    choose_with, declare_check_upon, default_search, with_weights,
 };
 use crate::games::{AnyGame, GameKind, Outcome, Rules, Seat};
 
@@ -368,7 +368,7 @@ fn alive(g: &AnyGame, seat: Seat) -> bool {
     }
 }
 
-/// Play one game from `game` with a level per seat (each with the default search); `timed` hears
+/// Play one game from `game` with a level per seat (each with its default search); `timed` hears
 /// the seat and duration of each bot search (a HexiMeros turn may take more than one: see
 /// [`staged_heximeros`]).
 pub fn play_game(
@@ -380,7 +380,14 @@ pub fn play_game(
     timed: &mut dyn FnMut(Seat, Stamp),
     clock: &mut dyn FnMut() -> Stamp,
 ) -> Result<GameRecord, AiError> {
-    let bots: Vec<Bot> = levels.iter().map(|&level| Bot::new(level)).collect();
+    let kind = game.kind();
+    let bots: Vec<Bot> = levels
+        .iter()
+        .map(|&level| Bot {
+            search: default_search(kind, level),
+            ..Bot::new(level)
+        })
+        .collect();
     play_bots(game, &bots, seed, max_plies, limits, timed, clock)
 }
 
