@@ -7,8 +7,8 @@
 //! always give the same move, so a replayed bot game replays exactly.
 //!
 //! One search serves all games (`search.rs`): alpha-beta with iterative deepening, captures first,
-//! a short capture quiescence; paranoid for three or more players by default, Best-Reply Search
-//! ([`SearchKind::Brs`]) on request. Each game brings its
+//! a short capture quiescence; for three or more players paranoid, or Best-Reply Search
+//! ([`SearchKind::Brs`]: hard's default in Harmegedo, [`default_search`]). Each game brings its
 //! evaluation (`heximeros.rs`, `hexdame.rs`, `hexmeister.rs`, `hexaequo.rs`, `harmegedo.rs`).
 //! `tournament.rs` plays seeded bot matches for the CLI's `ai tournament`, and `tune.rs` tunes
 //! the HexiMeros evaluation's weights by self-play for `ai tune`.
