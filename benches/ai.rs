@@ -1,12 +1,14 @@
 //! Bot search time (issue 8: `normal` within 1 s, `hard` within 5 s): one search of each level
 //! in each game's slowest stored middle game, with the level's default node budget (so the same
-//! work every iteration). `hexmeros ai budget` measures the same searches in CPU time.
+//! work every iteration), and, in the games of three or more seats, also with each search kind
+//! (`…/paranoid`, `…/brs`, issue 21). `hexmeros ai budget` measures the same searches in CPU
+//! time.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hexmeros::ai::{Level, Limits, choose_with};
+use hexmeros::ai::{Level, Limits, SearchKind, choose_searching, choose_with};
 use hexmeros::games::AnyGame;
 
 const POSITIONS: [(&str, &str); 5] = [
@@ -42,6 +44,16 @@ fn bench(c: &mut Criterion) {
             group.bench_function(format!("{name}/{level}"), |b| {
                 b.iter(|| choose_with(black_box(&g), level, 1, Limits::default()).expect("a move"))
             });
+            if g.seat_count() > 2 {
+                for kind in SearchKind::ALL {
+                    group.bench_function(format!("{name}/{level}/{kind}"), |b| {
+                        b.iter(|| {
+                            choose_searching(black_box(&g), level, kind, 1, Limits::default())
+                                .expect("a move")
+                        })
+                    });
+                }
+            }
         }
     }
     group.finish();
