@@ -119,17 +119,35 @@ impl Weights {
             .map(|(_, f)| *f(&mut w))
     }
 
-    /// Set the term `name` to `value`; the terms that divide (`rival_share`, `attacked_share`)
-    /// must stay at least 1.
+    /// Where the term `name` lives, or what is wrong with the name.
+    pub fn term(name: &str) -> Result<Term, String> {
+        Self::TERMS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::TERMS.iter().map(|(n, _)| *n).collect();
+                format!(
+                    "unknown HexiMeros evaluation term {name:?} (the terms: {})",
+                    names.join(", ")
+                )
+            })
+    }
+
+    /// The least value the term `name` may take: 1 for the terms that divide (`rival_share`,
+    /// `attacked_share`), any otherwise.
+    pub fn least(name: &str) -> i32 {
+        if matches!(name, "rival_share" | "attacked_share") {
+            1
+        } else {
+            i32::MIN
+        }
+    }
+
+    /// Set the term `name` to `value`, at least [`Weights::least`].
     pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
-        let Some((_, f)) = Self::TERMS.iter().find(|(n, _)| *n == name) else {
-            let names: Vec<&str> = Self::TERMS.iter().map(|(n, _)| *n).collect();
-            return Err(format!(
-                "unknown HexiMeros evaluation term {name:?} (the terms: {})",
-                names.join(", ")
-            ));
-        };
-        if matches!(name, "rival_share" | "attacked_share") && value < 1 {
+        let f = Self::term(name)?;
+        if value < Self::least(name) {
             return Err(format!(
                 "{name} divides: it must be at least 1, not {value}"
             ));

@@ -52,17 +52,13 @@ pub fn step_of(value: i32, percent: u32) -> i32 {
     ((i64::from(value).abs() * i64::from(percent) / 100).max(1)).min(i64::from(i32::MAX)) as i32
 }
 
-/// `w` with the term `name` moved by `by`, kept at 1 or more for the terms that divide (and at
-/// the term's own limits otherwise, by `Weights::set`).
+/// `w` with the term `name` moved by `by`, kept at its [`Weights::least`].
 fn moved(w: &Weights, name: &str, by: i32) -> Result<Weights, AiError> {
     let mut out = *w;
     let v = w
         .get(name)
         .ok_or_else(|| AiError::Position(format!("unknown term {name:?}")))?;
-    let mut target = v.saturating_add(by);
-    if matches!(name, "rival_share" | "attacked_share") {
-        target = target.max(1);
-    }
+    let target = v.saturating_add(by).max(Weights::least(name));
     out.set(name, target).map_err(AiError::Position)?;
     Ok(out)
 }
@@ -94,13 +90,7 @@ pub fn tune(
         return Err(AiError::Position("no term to tune".into()));
     }
     for t in &spec.terms {
-        if spec.start.get(t).is_none() {
-            let names: Vec<&str> = Weights::TERMS.iter().map(|(n, _)| *n).collect();
-            return Err(AiError::Position(format!(
-                "unknown HexiMeros evaluation term {t:?} (the terms: {})",
-                names.join(", ")
-            )));
-        }
+        Weights::term(t).map_err(AiError::Position)?;
     }
     if spec.games == 0 || spec.iterations == 0 {
         return Err(AiError::Position(
