@@ -758,9 +758,10 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     out.push_str(&row(label(b, "B"), &report.b));
     let (median_plies, median_rounds) = report.median_length();
     out.push_str(&format!(
-        "\ngames: {} won, {} drawn, {} capped, {} stopped with one side left; median {median_plies} plies, {median_rounds} rounds",
+        "\ngames: {} won, {} drawn ({} of them abandoned, deadlocked), {} capped, {} stopped with one side left; median {median_plies} plies, {median_rounds} rounds",
         report.games - report.drawn - report.capped - report.decided,
         report.drawn,
+        report.abandoned,
         report.capped,
         report.decided,
     ));

@@ -455,3 +455,86 @@ async fn a_stalled_person_is_expelled_and_a_bot_takes_the_seat() {
 fn engine_active(st: &GameState, seat: Seat) -> bool {
     st.active().contains(&seat)
 }
+
+/// Three Sovereigns alone (Silver, Blue and Red; the other seats out), Blue to move: none of
+/// them can ever take another, and only the unanimous vote to abandon ends the game (§6).
+fn three_bare_sovereigns() -> String {
+    serde_json::json!({
+        "game": "heximeros",
+        "to_move": "blue",
+        "pieces": [
+            {"owner": "silver", "kind": "sovereign", "cell": "Q2"},
+            {"owner": "blue", "kind": "sovereign", "cell": "E14"},
+            {"owner": "red", "kind": "sovereign", "cell": "AC14"},
+        ],
+        "eliminated": ["yellow", "orange", "green"],
+    })
+    .to_string()
+}
+
+/// Bots put the vote to abandon a deadlocked table to it when the deadlock sets in, and not
+/// again the next round once a person has voted it down; a table of bots alone abandons it
+/// and the game ends as a draw of the three, instead of running on forever.
+#[tokio::test]
+async fn bots_ask_a_deadlocked_table_to_abandon_and_a_table_of_bots_ends() {
+    let e = env().await;
+    e.clock.set(T0);
+    let bot = e.host.bot_player(Level::Easy).await.unwrap();
+    let (g, _) = e
+        .host
+        .create_from_position(
+            &[1, bot, bot, bot, bot, bot],
+            &three_bare_sovereigns(),
+            None,
+        )
+        .await
+        .unwrap();
+    // Blue, the first bot still in, proposes; Red votes for it; both move on while Silver, a
+    // person, is asked.
+    let fx = e.host.bot_turns(g).await.unwrap();
+    none_for_bots(&fx);
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.motions().len(), 1, "{fx:?}");
+    let m = &st.motions()[0];
+    assert_eq!((m.by, &m.motion), (Seat(1), &Motion::Draw));
+    let mut yes = m.yes.clone();
+    yes.sort();
+    assert_eq!(yes, vec![Seat(1), Seat(5)]);
+    assert_eq!(st.holder(), Some(Seat(0)));
+    assert_eq!(st.record().len(), 2);
+    // Silver votes no and moves: the next round passes without another ballot.
+    let fx = act(
+        &e.host,
+        g,
+        1,
+        Command::Vote {
+            motion: None,
+            yes: false,
+        },
+    )
+    .await;
+    assert!(said(&fx, "failed"), "{fx:?}");
+    act(&e.host, g, 1, cmd_move(&first_move(&e.host, g).await)).await;
+    e.host.bot_turns(g).await.unwrap();
+    let st = e.host.state(g).await.unwrap();
+    assert!(st.motions().is_empty(), "{:?}", st.motions());
+    assert_eq!((st.record().len(), st.holder()), (5, Some(Seat(0))));
+    assert_eq!(st.status(), Status::Playing);
+
+    // Bots alone: proposed, carried, over.
+    let (g, _) = e
+        .host
+        .create_from_position(&[bot; 6], &three_bare_sovereigns(), None)
+        .await
+        .unwrap();
+    e.host.bot_turns(g).await.unwrap();
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.status(), Status::Finished);
+    match st.outcome() {
+        Some(Outcome::Draw { seats, reason }) => {
+            assert_eq!(seats, vec![Seat(0), Seat(1), Seat(5)]);
+            assert!(reason.contains("abandoned"), "{reason}");
+        }
+        o => panic!("{o:?}"),
+    }
+}

@@ -66,6 +66,13 @@ pub struct Weights {
     /// Per cell next to a Sovereign of the bot's (not held by its own pieces) that an opponent
     /// covers: the net drawn round the bot's own Sovereign.
     pub guard: i32,
+    /// Per full round (one move of each seat in) since the last capture, unhatted Militant
+    /// move or promotion, up to `restless_rounds`: charged at every leaf, so a line that
+    /// captures, pushes a Militant or promotes (and sets that count back to nothing) gains
+    /// what the quiet lines are charged. It grows with the shuffling: a bot left with nothing
+    /// to do trades, pushes and attacks instead of circling until the ply cap.
+    pub restless: i32,
+    pub restless_rounds: i32,
 }
 
 impl Weights {
@@ -86,10 +93,12 @@ impl Weights {
         net: 30,
         prey: 0,
         guard: 0,
+        restless: 0,
+        restless_rounds: 100,
     };
 
     /// Every term's name, with its place in the struct.
-    pub const TERMS: [(&'static str, Term); 16] = [
+    pub const TERMS: [(&'static str, Term); 18] = [
         ("sovereign", |w| &mut w.sovereign),
         ("rival_share", |w| &mut w.rival_share),
         ("mobility", |w| &mut w.mobility),
@@ -108,6 +117,8 @@ impl Weights {
         ("net", |w| &mut w.net),
         ("prey", |w| &mut w.prey),
         ("guard", |w| &mut w.guard),
+        ("restless", |w| &mut w.restless),
+        ("restless_rounds", |w| &mut w.restless_rounds),
     ];
 
     /// The value of the term `name`, if there is one.
@@ -387,6 +398,11 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
     }
     score -= threatened;
     score += hunt(g, me, &opps, &mat, &reach, w);
+    if w.restless != 0 {
+        let seats = (opps.len() + 1) as i32;
+        let quiet = (g.halfmove_clock().min(i32::MAX as u32) as i32 / seats).min(w.restless_rounds);
+        score -= w.restless * quiet.max(0);
+    }
     if to == me {
         // The best capture on offer is nearly banked: it is our move. An opponent's last
         // Sovereign is credited a share of what taking it gains in this evaluation, never

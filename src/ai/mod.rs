@@ -414,19 +414,49 @@ pub enum Motion {
 }
 
 /// How a bot in `me` votes. A draw is accepted when the bot is behind (it would rather share
-/// than lose). Against another seat it votes yes only when the rules' condition holds: a
+/// than lose), and an abandon vote when the table is [`deadlocked`]. Against another seat it votes yes only when the rules' condition holds: a
 /// stalled player is skipped and, for abandonment only, expelled; a replacement is welcome in a
 /// seat that was vacated (resigned asking for one, or stalled), as a person filling it keeps the
 /// game alive. Anything else, and anything against itself: no, so the game stands as it is.
 pub fn vote(game: &AnyGame, me: Seat, motion: &Motion) -> bool {
     match *motion {
-        Motion::Draw => standing(game, me) < 0,
+        Motion::Draw => standing(game, me) < 0 || deadlocked(game),
         Motion::SkipStalled { seat, stalled } | Motion::Expel { seat, stalled } => {
             stalled && seat != me
         }
         Motion::Replacement { seat, vacated } => vacated && seat != me,
         Motion::Other => false,
     }
+}
+
+/// Whether three or more players are left in a game none of them can end (HexiMeros: the
+/// draw tests of the last two hold for everyone left, §6): the rules leave only the unanimous
+/// vote to abandon it as a draw, and a bot votes for that.
+pub fn deadlocked(game: &AnyGame) -> bool {
+    match game {
+        AnyGame::HexiMeros(g) => g.deadlocked(),
+        _ => false,
+    }
+}
+
+/// Whether a deadlocked table is to be asked now to abandon the game: when the deadlock sets
+/// in (the first round after the capture that left only Sovereigns) and at every multiple of
+/// the quiet-rounds count after the last progress (fifty rounds of everyone left by default),
+/// so a table that votes it down is asked again only fifty rounds later. The host has the
+/// first bot seat still in propose it when it holds the Token (`GameState::bot_action`).
+pub fn proposes_abandon(game: &AnyGame) -> bool {
+    let AnyGame::HexiMeros(g) = game else {
+        return false;
+    };
+    if !g.deadlocked() {
+        return false;
+    }
+    let seats = g.active_seats().len() as u32;
+    let rounds = match g.house_rules().quiet_rounds_draw {
+        0 => 50,
+        r => r,
+    };
+    g.halfmove_clock() % rounds.saturating_mul(seats).max(1) < seats
 }
 
 /// How `me` stands: positive ahead, negative behind (material against the average opponent).

@@ -1144,3 +1144,188 @@ fn hard_searches_best_reply_by_default_in_harmegedo_only() {
     }
     assert!(seen > 0, "no Harmegedo position of three or more seats");
 }
+
+/// Blue to move with `pieces` and the seats `out` eliminated, after `clock` moves without a
+/// capture, an unhatted Militant move or a promotion.
+fn quiet_for(clock: u32, pieces: &[&str], out: &[&str]) -> HexiMeros {
+    let pieces: Vec<serde_json::Value> = pieces
+        .iter()
+        .map(|line| {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            serde_json::json!({"owner": w[0], "kind": w[1], "cell": w[2]})
+        })
+        .collect();
+    let json = serde_json::json!({
+        "game": "heximeros",
+        "to_move": "blue",
+        "pieces": pieces,
+        "eliminated": out,
+        "halfmove_clock": clock,
+    });
+    HexiMeros::from_json(&json.to_string()).unwrap()
+}
+
+#[test]
+fn the_rounds_without_progress_are_charged_up_to_their_limit() {
+    use super::heximeros::{Weights, evaluate_with};
+    let w = Weights {
+        restless: 7,
+        restless_rounds: 20,
+        ..Weights::DEFAULT
+    };
+    let off = Weights { restless: 0, ..w };
+    let part = |g: &HexiMeros| evaluate_with(g, RED, &w) - evaluate_with(g, RED, &off);
+    let six = |clock| quiet_for(clock, &six_sovereigns(&["red regent Y26"]), &[]);
+    // Six seats in: a round is six moves; the charge counts whole rounds, up to 20 of them.
+    assert_eq!(part(&six(0)), 0);
+    assert_eq!(part(&six(5)), 0);
+    assert_eq!(part(&six(60)), -70);
+    assert_eq!(part(&six(125)), -140);
+    assert_eq!(part(&six(6000)), -140);
+    // With three seats out a round is three moves.
+    let three = quiet_for(
+        30,
+        &[
+            "silver sovereign Q2",
+            "blue sovereign E14",
+            "red sovereign AC14",
+            "red regent Y26",
+        ],
+        &["yellow", "orange", "green"],
+    );
+    assert_eq!(part(&three), -70);
+    // The default plays without it.
+    assert_eq!(Weights::DEFAULT.restless, 0);
+}
+
+/// Three seats left (Silver, Blue, Red), the others out, Blue to move after `clock` quiet moves.
+fn three_left(clock: u32, extra: &[&str]) -> HexiMeros {
+    let mut pieces = vec![
+        "silver sovereign Q2",
+        "blue sovereign E14",
+        "red sovereign AC14",
+    ];
+    pieces.extend_from_slice(extra);
+    quiet_for(clock, &pieces, &["yellow", "orange", "green"])
+}
+
+#[test]
+fn a_table_of_three_or_more_is_deadlocked_by_the_last_twos_draw_tests() {
+    // Only Sovereigns left: deadlocked at once.
+    assert!(three_left(0, &[]).deadlocked());
+    // A Regent left: not until 50 full rounds of the three without progress (150 moves).
+    assert!(!three_left(0, &["red regent Y26"]).deadlocked());
+    assert!(!three_left(149, &["red regent Y26"]).deadlocked());
+    assert!(three_left(150, &["red regent Y26"]).deadlocked());
+    // Six seats in: 300 moves.
+    let six = |clock| quiet_for(clock, &six_sovereigns(&["red regent Y26"]), &[]);
+    assert!(!six(299).deadlocked());
+    assert!(six(300).deadlocked());
+    // The house rules switch the tests off with the draws they are taken from.
+    let with_rules = |g: HexiMeros, rules: serde_json::Value| {
+        let mut json: serde_json::Value = serde_json::from_str(&g.to_json()).unwrap();
+        json["house_rules"] = rules;
+        HexiMeros::from_json(&json.to_string()).unwrap()
+    };
+    let stale = || three_left(600, &["red regent Y26"]);
+    assert!(!with_rules(stale(), serde_json::json!({"quiet_rounds_draw": 0})).deadlocked());
+    assert!(!with_rules(stale(), serde_json::json!({"quiet_rounds_draw": 300})).deadlocked());
+    let bare = with_rules(
+        three_left(0, &[]),
+        serde_json::json!({"bare_sovereigns_draw": false}),
+    );
+    assert!(!bare.deadlocked());
+    // Over, or two left: the rules' own draws apply, not the vote.
+    let two = quiet_for(
+        600,
+        &[
+            "silver sovereign Q2",
+            "blue sovereign E14",
+            "red regent Y26",
+        ],
+        &["yellow", "orange", "green", "red"],
+    );
+    assert!(!two.deadlocked());
+}
+
+#[test]
+fn bots_vote_to_abandon_a_deadlocked_table_and_only_that() {
+    // Three bare Sovereigns: no one is behind, yet every bot votes to abandon.
+    let dead = AnyGame::HexiMeros(three_left(0, &[]));
+    for s in [SILVER, BLUE, RED] {
+        assert!(vote(&dead, s, &Motion::Draw), "{s:?}");
+    }
+    // The same table with Red a Regent up and progress made: Red plays on.
+    let live = AnyGame::HexiMeros(three_left(10, &["red regent Y26"]));
+    assert!(!deadlocked(&live));
+    assert!(!vote(&live, RED, &Motion::Draw));
+    // Fifty rounds later, Red too would rather end it.
+    let stale = AnyGame::HexiMeros(three_left(150, &["red regent Y26"]));
+    assert!(vote(&stale, RED, &Motion::Draw));
+}
+
+#[test]
+fn the_harness_ends_a_deadlocked_table_by_the_bots_vote() {
+    let limits = Limits {
+        nodes: Some(200),
+        deadline: None,
+    };
+    let play = |g: HexiMeros| {
+        tournament::play_game(
+            AnyGame::HexiMeros(g),
+            &[Level::Normal; 6],
+            1,
+            400,
+            limits,
+            &mut |_, _| {},
+            &mut Default::default,
+        )
+        .unwrap()
+    };
+    // Blue to move: Blue and Red move, then Silver, the first seat still in, proposes while
+    // the deadlock is a round old, and all three vote for it.
+    let rec = play(three_left(0, &[]));
+    assert_eq!(rec.plies, 2);
+    assert!(rec.abandoned && !rec.capped);
+    match &rec.outcome {
+        Some(crate::games::Outcome::Draw { seats, reason }) => {
+            assert_eq!(seats, &vec![SILVER, BLUE, RED]);
+            assert!(reason.contains("abandoned"), "{reason}");
+        }
+        o => panic!("{o:?}"),
+    }
+    // Four moves short of fifty quiet rounds of the three, with only a Dreadnaught that
+    // reaches nothing: played until they run out and Silver's turn comes (move 151).
+    let rec = play(three_left(146, &["red dreadnaught Y26"]));
+    assert_eq!((rec.plies, rec.abandoned, rec.capped), (5, true, false));
+    assert!(matches!(
+        rec.outcome,
+        Some(crate::games::Outcome::Draw { ref seats, .. }) if seats.len() == 3
+    ));
+}
+
+#[test]
+fn a_deadlocked_table_is_asked_when_it_sets_in_and_every_fifty_rounds() {
+    let asked = |g: HexiMeros| proposes_abandon(&AnyGame::HexiMeros(g));
+    // Only Sovereigns: in the first round after the capture that left them (three moves).
+    assert!(asked(three_left(0, &[])));
+    assert!(asked(three_left(2, &[])));
+    assert!(!asked(three_left(3, &[])));
+    assert!(!asked(three_left(149, &[])));
+    assert!(asked(three_left(150, &[])));
+    // With a Regent: only once fifty rounds have run out, for one round, then fifty later.
+    let regent = |clock| three_left(clock, &["red regent Y26"]);
+    assert!(!asked(regent(0)));
+    assert!(!asked(regent(149)));
+    assert!(asked(regent(150)) && asked(regent(152)));
+    assert!(!asked(regent(153)) && !asked(regent(299)));
+    assert!(asked(regent(300)));
+    // Six seats in: fifty rounds are 300 moves; not deadlocked before, never asked.
+    let six = |clock| quiet_for(clock, &six_sovereigns(&["red regent Y26"]), &[]);
+    assert!(!asked(six(299)));
+    assert!(asked(six(300)) && asked(six(305)) && !asked(six(306)));
+    // Other games are never deadlocked this way.
+    assert!(!proposes_abandon(
+        &AnyGame::new(GameKind::HexDame, None, None).unwrap()
+    ));
+}

@@ -16,8 +16,9 @@ use std::ops::{Add, Sub};
 use std::time::Duration;
 
 use super::{
-    AiError, Level, Limits, SearchKind, Weights, choose_heximeros_searching, choose_searching,
-    choose_with, declare_check_upon, default_search, with_weights,
+    AiError, Level, Limits, Motion, SearchKind, Weights, choose_heximeros_searching,
+    choose_searching, choose_with, declare_check_upon, default_search, proposes_abandon, vote,
+    with_weights,
 };
 use crate::games::{AnyGame, GameKind, Outcome, Rules, Seat};
 
@@ -209,8 +210,11 @@ pub struct Report {
     pub games: u32,
     /// Games stopped by the ply cap.
     pub capped: u32,
-    /// Games the rules ended in a draw.
+    /// Games the rules ended in a draw (the abandoned ones too).
     pub drawn: u32,
+    /// Of those, games of three or more seats deadlocked ([`super::deadlocked`]) and abandoned
+    /// by the bots' vote.
+    pub abandoned: u32,
     /// Games stopped because one side alone was left at the table.
     pub decided: u32,
     pub plies: u64,
@@ -249,6 +253,8 @@ pub struct GameRecord {
     /// Stopped unfinished by the ply cap (a game stopped because one level is left alone at
     /// the table is decided, not capped).
     pub capped: bool,
+    /// Drawn by the bots' unanimous vote to abandon a deadlocked table ([`super::deadlocked`]).
+    pub abandoned: bool,
     /// The moves played, in the game's notation, so a game can be replayed and studied.
     pub moves: Vec<String>,
 }
@@ -304,7 +310,10 @@ pub fn run(
         report.plies += rec.plies as u64;
         report.lengths.push((rec.plies, rec.rounds));
         match &rec.outcome {
-            Some(Outcome::Draw { .. }) => report.drawn += 1,
+            Some(Outcome::Draw { .. }) => {
+                report.drawn += 1;
+                report.abandoned += u32::from(rec.abandoned);
+            }
             Some(Outcome::Win { .. }) => {}
             None if rec.capped => report.capped += 1,
             None => report.decided += 1,
@@ -407,7 +416,24 @@ pub fn play_bots(
     let mut plies = 0;
     let mut rounds = 0;
     let mut last_seat: Option<Seat> = None;
+    let mut abandoned = false;
     while game.outcome().is_none() && plies < max_plies && !decided(&game, bots) {
+        // A deadlocked table (three or more left, none able to end it) is abandoned as a
+        // draw, as at a host's table of bots: the first seat still in proposes it when it
+        // holds the Token at the moment to ask, and every seat left votes.
+        let live: Vec<Seat> = (0..n)
+            .map(|s| Seat(s as u8))
+            .filter(|&s| alive(&game, s))
+            .collect();
+        if game.to_move() == live.first().copied()
+            && proposes_abandon(&game)
+            && live.iter().all(|&s| vote(&game, s, &Motion::Draw))
+        {
+            game.agree_draw()
+                .map_err(|e| AiError::Position(format!("abandoning the game: {e}")))?;
+            abandoned = true;
+            break;
+        }
         let Some(seat) = game.to_move() else { break };
         if last_seat.is_none_or(|l| seat.index() < l.index()) {
             rounds += 1;
@@ -464,6 +490,7 @@ pub fn play_bots(
         bots: bots.to_vec(),
         alive: (0..n).map(|s| !out_order.contains(&s)).collect(),
         capped,
+        abandoned,
         moves,
     })
 }

@@ -250,6 +250,13 @@ fn bot_event(
             let yes = ai::vote(state.position(), seat, &question);
             (seat, Event::Ballot { motion, seat, yes })
         }
+        BotAction::Propose { seat } => (
+            seat,
+            Event::Proposed {
+                seat,
+                motion: Motion::Draw,
+            },
+        ),
         BotAction::Pass { seat } => {
             let staged = state.staged().ok_or(Refused::NothingStaged)?;
             (

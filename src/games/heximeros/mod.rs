@@ -443,6 +443,21 @@ impl HexiMeros {
         }
     }
 
+    /// With three or more players left, whether the test the rules apply to the last two (§6)
+    /// holds for all of them: each has only Sovereigns left, or the quiet-rounds count has run
+    /// out (that many full rounds of everyone left without a capture, an unhatted Militant
+    /// move or a promotion). The rules leave such a table only the unanimous vote to abandon
+    /// ([`HexiMeros::agree_draw`]); bots vote for it then.
+    pub fn deadlocked(&self) -> bool {
+        let active = self.active_seats();
+        if self.result.is_some() || active.len() < 3 {
+            return false;
+        }
+        let rounds = self.house.quiet_rounds_draw;
+        (self.house.bare_sovereigns_draw && active.iter().all(|&s| self.only_sovereigns(s)))
+            || (rounds > 0 && self.halfmove_clock >= rounds.saturating_mul(active.len() as u32))
+    }
+
     fn only_sovereigns(&self, seat: Seat) -> bool {
         self.cells_of(seat)
             .all(|c| matches!(self.board[c.index()], Some(p) if p.kind == Kind::Sovereign))

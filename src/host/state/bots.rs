@@ -3,7 +3,7 @@
 
 use super::super::event::Motion;
 use super::{GameState, Status};
-use crate::ai::Level;
+use crate::ai::{self, Level};
 use crate::games::Seat;
 
 /// What a bot seat must do next.
@@ -21,6 +21,8 @@ pub enum BotAction {
     Pass { seat: Seat },
     /// Choose a move (respecting Checks declared upon it), stage it and pass if no window opens.
     Move { seat: Seat, level: Level },
+    /// Put the vote to abandon a deadlocked table as a draw (`ai::proposes_abandon`).
+    Propose { seat: Seat },
     /// A person's turn has come with a queued move (issue 22): play it for them if its
     /// conditions hold, else drop it (`GameState::queue_event`).
     Queued { seat: Seat },
@@ -66,8 +68,23 @@ impl GameState {
                         .motions
                         .iter()
                         .any(|m| matches!(m.motion, Motion::HouseRule { .. }));
+                if self.abandon_due(seat) {
+                    return Some(BotAction::Propose { seat });
+                }
                 (!house_ballot).then_some(BotAction::Move { seat, level })
             }
         }
+    }
+
+    /// Whether the bot holding the Token in `seat` proposes abandoning the game: the table is
+    /// deadlocked and it is the moment to ask (`ai::proposes_abandon`), `seat` is the first bot
+    /// seat still in (one bot speaks for the bots), no draw vote is open and none was put
+    /// since the last move (a table that votes it down is not asked again this turn).
+    fn abandon_due(&self, seat: Seat) -> bool {
+        let first_bot = self.active().into_iter().find(|&s| self.bot(s).is_some());
+        first_bot == Some(seat)
+            && self.draw_asked != Some(self.record.len())
+            && !self.motions.iter().any(|m| m.motion == Motion::Draw)
+            && ai::proposes_abandon(&self.game)
     }
 }

@@ -199,6 +199,9 @@ pub struct GameState {
     declared_upon: Vec<Seat>,
     prefs: Vec<ChallengePref>,
     motions: Vec<OpenMotion>,
+    /// How many record lines there were when a draw (or abandon) vote was last proposed: a bot
+    /// puts it to the table at most once a turn ([`GameState::bot_action`]).
+    draw_asked: Option<usize>,
     points: Vec<PointEntry>,
     turn_started: Millis,
     reminded: u8,
@@ -281,6 +284,7 @@ impl GameState {
             declared_upon: Vec::new(),
             prefs: vec![ChallengePref::Ask; setup.players.len()],
             motions: Vec::new(),
+            draw_asked: None,
             points: Vec::new(),
             turn_started: created,
             reminded: 0,

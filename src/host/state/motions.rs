@@ -132,6 +132,9 @@ impl GameState {
         self.require_seat(seat)?;
         self.live()?;
         self.check_motion(seat, motion)?;
+        if *motion == Motion::Draw {
+            self.draw_asked = Some(self.record.len());
+        }
         self.open_motion(based, seat, motion.clone(), at, fx)
     }
 
