@@ -60,14 +60,19 @@ fn unknown_level_is_an_error() {
 
 /// A HexiMeros position from `"owner kind cell"` lines, with `to_move` and declared Checks
 /// (`"declarer target"`).
-fn heximeros(to_move: &str, pieces: &[&str], checks: &[&str]) -> HexiMeros {
-    let pieces: Vec<serde_json::Value> = pieces
+/// Position JSON pieces from "owner kind cell" lines.
+fn pieces_json(pieces: &[&str]) -> Vec<serde_json::Value> {
+    pieces
         .iter()
         .map(|line| {
             let w: Vec<&str> = line.split_whitespace().collect();
             serde_json::json!({"owner": w[0], "kind": w[1], "cell": w[2]})
         })
-        .collect();
+        .collect()
+}
+
+fn heximeros(to_move: &str, pieces: &[&str], checks: &[&str]) -> HexiMeros {
+    let pieces = pieces_json(pieces);
     let checks: Vec<serde_json::Value> = checks
         .iter()
         .map(|line| {
@@ -1148,17 +1153,10 @@ fn hard_searches_best_reply_by_default_in_harmegedo_only() {
 /// Blue to move with `pieces` and the seats `out` eliminated, after `clock` moves without a
 /// capture, an unhatted Militant move or a promotion.
 fn quiet_for(clock: u32, pieces: &[&str], out: &[&str]) -> HexiMeros {
-    let pieces: Vec<serde_json::Value> = pieces
-        .iter()
-        .map(|line| {
-            let w: Vec<&str> = line.split_whitespace().collect();
-            serde_json::json!({"owner": w[0], "kind": w[1], "cell": w[2]})
-        })
-        .collect();
     let json = serde_json::json!({
         "game": "heximeros",
         "to_move": "blue",
-        "pieces": pieces,
+        "pieces": pieces_json(pieces),
         "eliminated": out,
         "halfmove_clock": clock,
     });
