@@ -1,7 +1,7 @@
 //! Bots as seats through the host (issue 8), on a real SQLite file with a hand-moved clock: a
 //! HexiMeros table of two people and four bots played to its end, a bot elected to replace a
 //! resigning person, a restart while a bot holds the Token, a HexDame game against a bot, bots in
-//! the House Rules phase, and what bots may not do. The bots play at the easy level (one ply and
+//! the House Rules phase, what bots may not do, and a deadlocked table abandoned by their vote. The bots play at the easy level (one ply and
 //! captures) so the run stays quick.
 #![allow(clippy::unwrap_used)]
 
@@ -473,8 +473,8 @@ fn three_bare_sovereigns() -> String {
 }
 
 /// Bots put the vote to abandon a deadlocked table to it when the deadlock sets in, and not
-/// again the next round once a person has voted it down; a table of bots alone abandons it
-/// and the game ends as a draw of the three, instead of running on forever.
+/// again the same turn or the next round once people have voted it down; a table of bots
+/// alone abandons it and the game ends as a draw of the three, instead of running on forever.
 #[tokio::test]
 async fn bots_ask_a_deadlocked_table_to_abandon_and_a_table_of_bots_ends() {
     let e = env().await;
@@ -520,6 +520,32 @@ async fn bots_ask_a_deadlocked_table_to_abandon_and_a_table_of_bots_ends() {
     assert!(st.motions().is_empty(), "{:?}", st.motions());
     assert_eq!((st.record().len(), st.holder()), (5, Some(Seat(0))));
     assert_eq!(st.status(), Status::Playing);
+
+    // Two people (Silver, Red) and Blue a bot, Blue to move: Silver proposes, Red votes no.
+    // The table has just voted it down: Blue moves instead of asking again this turn.
+    let (g, _) = e
+        .host
+        .create_from_position(&[1, bot, bot, bot, bot, 2], &three_bare_sovereigns(), None)
+        .await
+        .unwrap();
+    let st = e.host.state(g).await.unwrap();
+    assert!(matches!(
+        st.bot_action(),
+        Some(BotAction::Propose { seat: Seat(1) })
+    ));
+    act(&e.host, g, 1, Command::Propose(Motion::Draw)).await;
+    let no = Command::Vote {
+        motion: None,
+        yes: false,
+    };
+    assert!(said(&act(&e.host, g, 2, no).await, "failed"));
+    let st = e.host.state(g).await.unwrap();
+    assert!(st.motions().is_empty());
+    assert!(
+        matches!(st.bot_action(), Some(BotAction::Move { seat: Seat(1), .. })),
+        "{:?}",
+        st.bot_action()
+    );
 
     // Bots alone: proposed, carried, over.
     let (g, _) = e
