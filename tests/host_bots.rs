@@ -1,8 +1,8 @@
 //! Bots as seats through the host (issue 8), on a real SQLite file with a hand-moved clock: a
 //! HexiMeros table of two people and four bots played to its end, a bot elected to replace a
 //! resigning person, a restart while a bot holds the Token, a HexDame game against a bot, bots in
-//! the House Rules phase, what bots may not do, and a deadlocked table abandoned by their vote. The bots play at the easy level (one ply and
-//! captures) so the run stays quick.
+//! the House Rules phase, what bots may not do, and a deadlocked table abandoned by their vote.
+//! The bots play at the easy level (one ply and captures) so the run stays quick.
 #![allow(clippy::unwrap_used)]
 
 use hexmeros_testkit::host as support;
