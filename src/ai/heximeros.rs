@@ -93,7 +93,7 @@ impl Weights {
         net: 30,
         prey: 0,
         guard: 0,
-        restless: 0,
+        restless: 40,
         restless_rounds: 100,
     };
 

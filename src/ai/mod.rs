@@ -292,13 +292,15 @@ pub fn choose_heximeros_searching(
     } else {
         g.moves_respecting(declarers)
     };
-    // Easy plays material and threats only: the hunt is a plan, for the searching levels.
+    // Easy plays material and threats only: the hunt and the urge to make progress are
+    // plans, for the searching levels.
     let found = if level == Level::Easy {
         let w = heximeros::playing();
         with_weights(
             Weights {
                 hunt: 0,
                 net: 0,
+                restless: 0,
                 ..w
             },
             || run(g, me, root, level, search, seed, limits),

@@ -1097,20 +1097,31 @@ fn a_bot_minds_the_net_round_its_own_sovereign_and_being_the_prey() {
 
 #[test]
 fn easy_plays_no_hunt_whatever_the_weights() {
-    // The hunt pulls a searching level's pieces towards the weakest Sovereign; easy plays
-    // material and threats only, so any hunt weights give it the same moves.
+    // The hunt pulls a searching level's pieces towards the weakest Sovereign, `restless`
+    // towards any progress; easy plays material and threats only, so any such weights give it
+    // the same moves.
     let g = AnyGame::HexiMeros(heximeros("red", &six_sovereigns(&["red regent Y26"]), &[]));
     let big = super::Weights {
         hunt: 500,
         net: 500,
+        restless: 5000,
         ..super::Weights::DEFAULT
     };
-    for seed in 0..4 {
-        let plain = choose_with(&g, Level::Easy, seed, Limits::default()).unwrap();
-        let hunting = super::with_weights(big, || {
-            choose_with(&g, Level::Easy, seed, Limits::default()).unwrap()
-        });
-        assert_eq!(plain, hunting, "seed {seed}");
+    // Blue, 300 quiet moves on, with only a Dreadnaught that reaches nothing: every line is
+    // quiet, so `restless` would charge every score (the choice carries its score).
+    let stale = AnyGame::HexiMeros(quiet_for(
+        300,
+        &six_sovereigns(&["blue dreadnaught Y26"]),
+        &[],
+    ));
+    for g in [&g, &stale] {
+        for seed in 0..4 {
+            let plain = choose_with(g, Level::Easy, seed, Limits::default()).unwrap();
+            let hunting = super::with_weights(big, || {
+                choose_with(g, Level::Easy, seed, Limits::default()).unwrap()
+            });
+            assert_eq!(plain, hunting, "seed {seed}");
+        }
     }
     // While normal follows them (the Regent heads for Silver's Sovereign).
     let n = |w| {
@@ -1192,8 +1203,13 @@ fn the_rounds_without_progress_are_charged_up_to_their_limit() {
         &["yellow", "orange", "green"],
     );
     assert_eq!(part(&three), -70);
-    // The default plays without it.
-    assert_eq!(Weights::DEFAULT.restless, 0);
+    // The default plays it.
+    let quiet_off = Weights {
+        restless: 0,
+        ..Weights::DEFAULT
+    };
+    let g = six(600);
+    assert!(evaluate_with(&g, RED, &Weights::DEFAULT) < evaluate_with(&g, RED, &quiet_off));
 }
 
 /// Three seats left (Silver, Blue, Red), the others out, Blue to move after `clock` quiet moves.
