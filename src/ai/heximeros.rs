@@ -73,6 +73,12 @@ pub struct Weights {
     /// to do trades, pushes and attacks instead of circling until the ply cap.
     pub restless: i32,
     pub restless_rounds: i32,
+    /// Bot to move: of its attacked pieces (not Sovereigns) it can step away with one, the
+    /// most valuable; each other one is charged this many tenths of its value, since the seats
+    /// attacking them each take their own before the bot moves again. It matters most at the
+    /// leaves of Best-Reply Search, where only one opponent has replied and the others' threats
+    /// still stand.
+    pub unsaved_tenths: i32,
 }
 
 impl Weights {
@@ -95,10 +101,11 @@ impl Weights {
         guard: 0,
         restless: 40,
         restless_rounds: 100,
+        unsaved_tenths: 0,
     };
 
     /// Every term's name, with its place in the struct.
-    pub const TERMS: [(&'static str, Term); 18] = [
+    pub const TERMS: [(&'static str, Term); 19] = [
         ("sovereign", |w| &mut w.sovereign),
         ("rival_share", |w| &mut w.rival_share),
         ("mobility", |w| &mut w.mobility),
@@ -119,6 +126,7 @@ impl Weights {
         ("guard", |w| &mut w.guard),
         ("restless", |w| &mut w.restless),
         ("restless_rounds", |w| &mut w.restless_rounds),
+        ("unsaved_tenths", |w| &mut w.unsaved_tenths),
     ];
 
     /// The value of the term `name`, if there is one.
@@ -358,6 +366,8 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
     // threatened piece can still step away: a small charge for each.
     let mut best_target = [0i32; 6];
     let mut threatened = 0;
+    // Bot to move: the values of its attacked pieces, and the largest (the one it saves).
+    let (mut attacked_sum, mut attacked_max) = (0, 0);
     for (c, p) in g.pieces() {
         if g.controller(p.colour) != me || g.is_frozen(p) {
             continue;
@@ -377,12 +387,17 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
             }
         }
         if attacked && to == me {
-            threatened += if sovereign {
-                w.sovereign_attacked_to_move
+            if sovereign {
+                threatened += w.sovereign_attacked_to_move;
             } else {
-                v / w.attacked_share
-            };
+                threatened += v / w.attacked_share;
+                attacked_sum += v;
+                attacked_max = attacked_max.max(v);
+            }
         }
+    }
+    if to == me {
+        threatened += (attacked_sum - attacked_max) * w.unsaved_tenths / 10;
     }
     if to != me {
         for &o in &opps {

@@ -1212,6 +1212,60 @@ fn the_rounds_without_progress_are_charged_up_to_their_limit() {
     assert!(evaluate_with(&g, RED, &Weights::DEFAULT) < evaluate_with(&g, RED, &quiet_off));
 }
 
+#[test]
+fn a_bot_to_move_saves_one_attacked_piece_and_is_charged_for_the_others() {
+    use super::heximeros::{Weights, evaluate_with};
+    let w = Weights {
+        unsaved_tenths: 5,
+        ..Weights::DEFAULT
+    };
+    let off = Weights {
+        unsaved_tenths: 0,
+        ..w
+    };
+    let part = |g: &HexiMeros, me| evaluate_with(g, me, &w) - evaluate_with(g, me, &off);
+    // The red Sovereign on AC14 attacks AB13 and AB15 (two of its steps); Blue is to move.
+    let both = quiet_for(
+        0,
+        &six_sovereigns(&["blue regent AB13", "blue cavalier AB15"]),
+        &[],
+    );
+    // Blue steps away with the Regent (550); the Cavalier (250) is charged half its value.
+    assert_eq!(part(&both, BLUE), -125);
+    // One attacked piece: it steps away, nothing charged.
+    let one = quiet_for(
+        0,
+        &six_sovereigns(&["blue regent AB13", "blue cavalier W14"]),
+        &[],
+    );
+    assert_eq!(part(&one, BLUE), 0);
+    // Three: all but the most valuable.
+    let three = quiet_for(
+        0,
+        &six_sovereigns(&[
+            "blue regent AB13",
+            "blue cavalier AB15",
+            "blue militant AC16",
+        ]),
+        &[],
+    );
+    assert_eq!(part(&three, BLUE), -150);
+    // Not to move: the seats before it are charged as before, this term not at all.
+    assert_eq!(part(&both, RED), 0);
+    let red_to_move = HexiMeros::from_json(
+        &serde_json::json!({
+            "game": "heximeros",
+            "to_move": "red",
+            "pieces": pieces_json(&six_sovereigns(&["blue regent AB13", "blue cavalier AB15"])),
+        })
+        .to_string(),
+    )
+    .unwrap();
+    assert_eq!(part(&red_to_move, BLUE), 0);
+    // The default leaves it off.
+    assert_eq!(Weights::DEFAULT.unsaved_tenths, 0);
+}
+
 /// Three seats left (Silver, Blue, Red), the others out, Blue to move after `clock` quiet moves.
 fn three_left(clock: u32, extra: &[&str]) -> HexiMeros {
     let mut pieces = vec![
