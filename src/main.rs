@@ -326,8 +326,8 @@ enum AiCommand {
         /// Level B.
         #[arg(long)]
         b: String,
-        /// Search of both sides with three or more seats: paranoid or brs (Best-Reply
-        /// Search); without it each level's default (brs for hard in Harmegedo, else
+        /// Search of both sides with three or more seats: paranoid, brs (Best-Reply Search) or
+        /// brs+ (the opponents who do not reply take their best capture); without it each level's default (brs for hard in Harmegedo, else
         /// paranoid). --search-a and --search-b set one side.
         #[arg(long)]
         search: Option<String>,
@@ -398,7 +398,8 @@ enum AiCommand {
         /// Cut each search at the level's time cap, as a host does.
         #[arg(long)]
         capped: bool,
-        /// Search with three or more seats: paranoid (the default) or brs (Best-Reply Search).
+        /// Search with three or more seats: paranoid (the default), brs (Best-Reply Search) or
+        /// brs+ (Best-Reply Search whose opponents who do not reply take their best capture).
         #[arg(long, default_value = "paranoid")]
         search: String,
     },

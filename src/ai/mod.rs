@@ -100,15 +100,20 @@ pub enum SearchKind {
     /// Best-Reply Search: between two turns of the bot only the one opponent with the strongest
     /// reply moves (the others play a fixed default move), so the bot's plans go deeper.
     Brs,
+    /// Best-Reply Search in which the opponents who do not reply take their best capture when
+    /// they have one, instead of passing (the BRS+ idea of Esser et al., 2013, limited to
+    /// captures): a move that leaves pieces to two opponents is seen to lose both.
+    BrsPlus,
 }
 
 impl SearchKind {
-    pub const ALL: [SearchKind; 2] = [SearchKind::Paranoid, SearchKind::Brs];
+    pub const ALL: [SearchKind; 3] = [SearchKind::Paranoid, SearchKind::Brs, SearchKind::BrsPlus];
 
     pub const fn key(self) -> &'static str {
         match self {
             SearchKind::Paranoid => "paranoid",
             SearchKind::Brs => "brs",
+            SearchKind::BrsPlus => "brs+",
         }
     }
 }
@@ -148,7 +153,7 @@ pub enum AiError {
     GameOver,
     #[error("unknown level {0:?} (expected random, easy, normal or hard)")]
     UnknownLevel(String),
-    #[error("unknown search {0:?} (expected brs or paranoid)")]
+    #[error("unknown search {0:?} (expected paranoid, brs or brs+)")]
     UnknownSearch(String),
     /// A position or move the bot was handed (or produced) did not hold up; a bug if it happens.
     #[error("{0}")]
@@ -387,7 +392,7 @@ fn run<G: Engine + Tuning>(
             };
             let (depth, nodes) = match kind {
                 SearchKind::Paranoid => G::budget(level),
-                SearchKind::Brs => G::brs_budget(level),
+                SearchKind::Brs | SearchKind::BrsPlus => G::brs_budget(level),
             };
             let budget = Budget {
                 depth,

@@ -114,6 +114,9 @@ pub(crate) struct Searcher<M> {
     /// The transposition table, when the search keeps one (three or more seats, a game with
     /// [`Engine::tt_key`]).
     tt: Option<Table<M>>,
+    /// Best-Reply Search: the opponents who do not reply take their best capture when they
+    /// have one ([`SearchKind::BrsPlus`]) rather than pass.
+    greedy: bool,
 }
 
 /// Nodes between two looks at the clock when a deadline is set.
@@ -130,6 +133,7 @@ impl<M: Clone + PartialEq> Searcher<M> {
             killers: Vec::new(),
             history: HashMap::new(),
             tt: None,
+            greedy: false,
         }
     }
 
@@ -411,11 +415,7 @@ impl<M: Clone + Eq + Hash> Searcher<M> {
                     Some(t) if t != self.me && pos.outcome().is_none() => {}
                     _ => break,
                 }
-                let Some(m) = pos.null_move().or_else(|| {
-                    let mut moves = pos.legal_moves();
-                    pos.prune(&mut moves);
-                    default_move(&pos, &moves)
-                }) else {
+                let Some(m) = non_reply(&pos, None, self.greedy) else {
                     break;
                 };
                 pos.play_unchecked(&m);
@@ -439,7 +439,7 @@ impl<M: Clone + Eq + Hash> Searcher<M> {
         let fallback = if to == self.me {
             None
         } else {
-            g.null_move().or_else(|| default_move(g, &moves))
+            non_reply(g, Some(&moves), self.greedy)
         };
         self.brs_order(g, &mut moves, ply);
         Self::tt_first(&mut moves, tt_move);
@@ -502,6 +502,34 @@ impl<M: Clone + Eq + Hash> Searcher<M> {
         self.remember_killer(m, ply);
         *self.history.entry(m.clone()).or_insert(0) += depth * depth;
     }
+}
+
+/// The move of an opponent who does not make the searched reply of its Best-Reply Search
+/// layer: its best capture when `greedy` ([`SearchKind::BrsPlus`]) and it has one, else a pass
+/// ([`Engine::null_move`]), else its default move ([`default_move`]). `moves`: its legal moves,
+/// pruned, when the caller has them (generated here only when needed).
+pub(crate) fn non_reply<G: Engine>(
+    g: &G,
+    moves: Option<&[G::Move]>,
+    greedy: bool,
+) -> Option<G::Move> {
+    if !greedy && let Some(m) = g.null_move() {
+        return Some(m);
+    }
+    let generated;
+    let moves = match moves {
+        Some(m) => m,
+        None => {
+            let mut all = g.legal_moves();
+            g.prune(&mut all);
+            generated = all;
+            &generated
+        }
+    };
+    if greedy && let Some(m) = default_move(g, moves).filter(|m| g.hint(m) > 0) {
+        return Some(m);
+    }
+    g.null_move().or_else(|| default_move(g, moves))
 }
 
 /// The move a non-replying opponent plays in Best-Reply Search: its most valuable capture (the
@@ -574,6 +602,7 @@ pub(crate) fn search_with<G: Engine>(
         .collect();
     let mut order: Vec<usize> = (0..root.len()).collect();
     let mut s = Searcher::new(me, budget);
+    s.greedy = kind == SearchKind::BrsPlus;
     if table && g.seat_count() > 2 && g.tt_key().is_some() {
         s.tt = Some(Table::new(budget.nodes));
     }
@@ -584,7 +613,9 @@ pub(crate) fn search_with<G: Engine>(
         for &i in &order {
             let v = match kind {
                 SearchKind::Paranoid => s.alphabeta(&children[i], depth - 1, alpha, INF, 1),
-                SearchKind::Brs => s.brs(&children[i], depth - 1, alpha, INF, 1, false),
+                SearchKind::Brs | SearchKind::BrsPlus => {
+                    s.brs(&children[i], depth - 1, alpha, INF, 1, false)
+                }
             };
             if s.stopped {
                 break;

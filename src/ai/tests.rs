@@ -679,12 +679,13 @@ fn best_reply_search_answers_legal_deterministic_moves_in_every_test_position() 
 #[test]
 fn search_kinds_parse_and_a_bad_one_is_an_error() {
     assert_eq!("brs".parse::<SearchKind>(), Ok(SearchKind::Brs));
+    assert_eq!("BRS+".parse::<SearchKind>(), Ok(SearchKind::BrsPlus));
     assert_eq!(" Paranoid ".parse::<SearchKind>(), Ok(SearchKind::Paranoid));
     assert_eq!(SearchKind::default(), SearchKind::Paranoid);
     let err = "maxn".parse::<SearchKind>().unwrap_err();
     assert_eq!(err, AiError::UnknownSearch("maxn".into()));
     assert!(
-        err.to_string().contains("expected brs or paranoid"),
+        err.to_string().contains("expected paranoid, brs or brs+"),
         "{err}"
     );
 }
@@ -767,6 +768,42 @@ fn smoke_match_best_reply_against_paranoid_at_harmegedo() {
 }
 
 #[test]
+fn an_opponent_who_does_not_reply_passes_in_brs_and_takes_its_best_capture_in_brs_plus() {
+    use super::search::non_reply;
+    use crate::games::heximeros::Move as HexiMove;
+    // Red to move; its Sovereign on AC14 attacks the Blue Cavalier on AB13 and Regent on AB15.
+    let red = |pieces: &[&'static str]| {
+        HexiMeros::from_json(
+            &serde_json::json!({
+                "game": "heximeros",
+                "to_move": "red",
+                "pieces": pieces_json(&six_sovereigns(pieces)),
+            })
+            .to_string(),
+        )
+        .unwrap()
+    };
+    let g = red(&["blue cavalier AB13", "blue regent AB15"]);
+    let text = |m: Option<HexiMove>| g.move_text(&m.unwrap());
+    assert_eq!(non_reply(&g, None, false), Some(HexiMove::PASS));
+    assert_eq!(text(non_reply(&g, None, true)), "AC14xAB15");
+    // With the moves handed over, the same choice.
+    let moves = g.legal_moves();
+    assert_eq!(text(non_reply(&g, Some(&moves), true)), "AC14xAB15");
+    // Nothing to take: it passes in both forms.
+    let quiet = red(&["blue cavalier W14"]);
+    assert_eq!(non_reply(&quiet, None, true), Some(HexiMove::PASS));
+    assert_eq!(non_reply(&quiet, None, false), Some(HexiMove::PASS));
+    // And the search of that form runs, seeded, and plays a legal move.
+    let start = HexiMeros::new_game(6, Default::default()).unwrap();
+    let any = AnyGame::HexiMeros(start.clone());
+    let a = choose_searching(&any, Level::Normal, SearchKind::BrsPlus, 3, SMALL).unwrap();
+    let b = choose_searching(&any, Level::Normal, SearchKind::BrsPlus, 3, SMALL).unwrap();
+    assert_eq!(a, b);
+    assert!(start.legal_move_texts().contains(&a.text), "{a:?}");
+}
+
+#[test]
 fn paranoid_stays_the_default_and_two_seats_ignore_the_search_kind() {
     for (name, g) in positions() {
         if g.outcome().is_some() {
@@ -812,8 +849,8 @@ fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_shor
             let (with, without, nodes) = match &g {
                 AnyGame::Harmegedo(h) => {
                     let depth = match kind {
-                        SearchKind::Brs if h.seat_count() == 3 => 4,
-                        SearchKind::Brs => 3,
+                        SearchKind::Brs | SearchKind::BrsPlus if h.seat_count() == 3 => 4,
+                        SearchKind::Brs | SearchKind::BrsPlus => 3,
                         SearchKind::Paranoid if h.seat_count() == 3 => 5,
                         SearchKind::Paranoid => 2,
                     };
@@ -829,7 +866,7 @@ fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_shor
                 }
                 AnyGame::HexiMeros(h) => {
                     let depth = match kind {
-                        SearchKind::Brs => 3,
+                        SearchKind::Brs | SearchKind::BrsPlus => 3,
                         SearchKind::Paranoid => 2,
                     };
                     let (a, b) = (

@@ -421,14 +421,14 @@ pub fn play_bots(
         // A deadlocked table (three or more left, none able to end it) is abandoned as a
         // draw, as at a host's table of bots: the first seat still in proposes it when it
         // holds the Token at the moment to ask, and every seat left votes.
-        let live: Vec<Seat> = (0..n)
-            .map(|s| Seat(s as u8))
-            .filter(|&s| alive(&game, s))
-            .collect();
-        if game.to_move() == live.first().copied()
-            && proposes_abandon(&game)
-            && live.iter().all(|&s| vote(&game, s, &Motion::Draw))
-        {
+        if proposes_abandon(&game) && {
+            let live: Vec<Seat> = (0..n)
+                .map(|s| Seat(s as u8))
+                .filter(|&s| alive(&game, s))
+                .collect();
+            game.to_move() == live.first().copied()
+                && live.iter().all(|&s| vote(&game, s, &Motion::Draw))
+        } {
             game.agree_draw()
                 .map_err(|e| AiError::Position(format!("abandoning the game: {e}")))?;
             abandoned = true;
