@@ -425,7 +425,7 @@ fn tournament_refuses_an_unknown_search() {
     fails(
         &[&base[..], &["--search", "maxn"]].concat(),
         None,
-        "unknown search \"maxn\" (expected brs or paranoid)",
+        "unknown search \"maxn\" (expected paranoid, brs or brs+)",
     );
     fails(
         &[&base[..], &["--search-b", "fast"]].concat(),
@@ -460,6 +460,9 @@ fn budget_times_the_search_asked_for() {
     assert_eq!(p[4], "paranoid", "{paranoid}");
     // Depth and nodes: the two searches are different trees.
     assert_ne!(&b[5..7], &p[5..7], "{brs}{paranoid}");
+    // BRS+ is asked by name too, and reported as such.
+    let plus = ok(&[&base[..], &["--search", "brs+"]].concat(), None);
+    assert_eq!(cols(&row(&plus))[4], "brs+", "{plus}");
     // Two seats search alpha-beta whatever is asked.
     let out = ok(
         &[
@@ -480,7 +483,7 @@ fn budget_times_the_search_asked_for() {
     fails(
         &[&base[..], &["--search", "maxn"]].concat(),
         None,
-        "unknown search \"maxn\" (expected brs or paranoid)",
+        "unknown search \"maxn\" (expected paranoid, brs or brs+)",
     );
 }
 
