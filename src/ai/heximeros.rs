@@ -264,6 +264,15 @@ impl Tuning for HexiMeros {
             _ => (3, 30_000),
         }
     }
+    /// A third of BRS's nodes: each of its nodes past a reply generates the moves of every
+    /// opponent who does not reply (their best captures), so at BRS's counts it took 1.06 s
+    /// (normal) and 6.7 s (hard) in `heximeros_mid4`, over both caps (docs/tournaments.md).
+    fn brs_plus_budget(level: Level) -> (u32, u64) {
+        match level {
+            Level::Hard => (5, 70_000),
+            _ => (3, 10_000),
+        }
+    }
     const EASY_NOISE: i32 = 400;
 }
 

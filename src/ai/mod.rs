@@ -351,6 +351,11 @@ pub(crate) trait Tuning {
     fn brs_budget(level: Level) -> (u32, u64) {
         Self::budget(level)
     }
+    /// The budget of [`SearchKind::BrsPlus`]: its non-replying opponents' moves are generated at
+    /// every layer, so a node costs more than in plain Best-Reply Search. BRS's by default.
+    fn brs_plus_budget(level: Level) -> (u32, u64) {
+        Self::brs_budget(level)
+    }
     const EASY_NOISE: i32;
 }
 
@@ -392,7 +397,8 @@ fn run<G: Engine + Tuning>(
             };
             let (depth, nodes) = match kind {
                 SearchKind::Paranoid => G::budget(level),
-                SearchKind::Brs | SearchKind::BrsPlus => G::brs_budget(level),
+                SearchKind::Brs => G::brs_budget(level),
+                SearchKind::BrsPlus => G::brs_plus_budget(level),
             };
             let budget = Budget {
                 depth,

@@ -804,6 +804,32 @@ fn an_opponent_who_does_not_reply_passes_in_brs_and_takes_its_best_capture_in_br
 }
 
 #[test]
+fn brs_plus_searches_within_its_own_smaller_node_budget() {
+    use crate::games::heximeros::HexiMeros;
+    for level in [Level::Normal, Level::Hard] {
+        let (_, plus) = HexiMeros::brs_plus_budget(level);
+        let (_, brs) = HexiMeros::brs_budget(level);
+        assert!(plus * 2 < brs, "{level}: {plus} against BRS's {brs}");
+    }
+    // The opening with no node limit given: the level's BRS+ budget, not BRS's, stops it.
+    let (depth, nodes) = HexiMeros::brs_plus_budget(Level::Normal);
+    let any = AnyGame::HexiMeros(HexiMeros::new_game(6, Default::default()).unwrap());
+    let c = choose_searching(
+        &any,
+        Level::Normal,
+        SearchKind::BrsPlus,
+        1,
+        Limits::default(),
+    )
+    .unwrap();
+    assert!(
+        c.depth < depth,
+        "the budget should stop it before depth {depth}: {c:?}"
+    );
+    assert!(c.nodes >= nodes && c.nodes <= nodes + 10, "{c:?}");
+}
+
+#[test]
 fn paranoid_stays_the_default_and_two_seats_ignore_the_search_kind() {
     for (name, g) in positions() {
         if g.outcome().is_some() {
