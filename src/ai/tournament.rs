@@ -377,6 +377,20 @@ fn alive(g: &AnyGame, seat: Seat) -> bool {
     }
 }
 
+/// Whether a table of bots abandons `g` (`n` seats) as a draw now: it is deadlocked and due to
+/// be asked ([`proposes_abandon`]), the first seat still in holds the Token to propose it, and
+/// every seat still in votes for it.
+fn table_abandons(g: &AnyGame, n: usize) -> bool {
+    if !proposes_abandon(g) {
+        return false;
+    }
+    let live: Vec<Seat> = (0..n)
+        .map(|s| Seat(s as u8))
+        .filter(|&s| alive(g, s))
+        .collect();
+    g.to_move() == live.first().copied() && live.iter().all(|&s| vote(g, s, &Motion::Draw))
+}
+
 /// Play one game from `game` with a level per seat (each with its default search); `timed` hears
 /// the seat and duration of each bot search (a HexiMeros turn may take more than one: see
 /// [`staged_heximeros`]).
@@ -421,14 +435,7 @@ pub fn play_bots(
         // A deadlocked table (three or more left, none able to end it) is abandoned as a
         // draw, as at a host's table of bots: the first seat still in proposes it when it
         // holds the Token at the moment to ask, and every seat left votes.
-        if proposes_abandon(&game) && {
-            let live: Vec<Seat> = (0..n)
-                .map(|s| Seat(s as u8))
-                .filter(|&s| alive(&game, s))
-                .collect();
-            game.to_move() == live.first().copied()
-                && live.iter().all(|&s| vote(&game, s, &Motion::Draw))
-        } {
+        if table_abandons(&game, n) {
             game.agree_draw()
                 .map_err(|e| AiError::Position(format!("abandoning the game: {e}")))?;
             abandoned = true;
