@@ -79,6 +79,13 @@ pub struct Weights {
     /// leaves of Best-Reply Search, where only one opponent has replied and the others' threats
     /// still stand.
     pub unsaved_tenths: i32,
+    /// A draw the bot shares (the last two's 50-round rule, bare Sovereigns) scores this many
+    /// tenths of what the evaluation gives an even position of the seats in it: `sovereign` for
+    /// each other seat, and the `restless` charge of the rounds the draw took. At 0 a draw
+    /// scores 0, above every position with an opponent left (each costs `sovereign`), so
+    /// both of the last two steer into it, the one ahead too; at 10 the seat ahead on
+    /// material avoids it and the seat behind seeks it.
+    pub draw_tenths: i32,
 }
 
 impl Weights {
@@ -102,10 +109,11 @@ impl Weights {
         restless: 40,
         restless_rounds: 100,
         unsaved_tenths: 0,
+        draw_tenths: 0,
     };
 
     /// Every term's name, with its place in the struct.
-    pub const TERMS: [(&'static str, Term); 19] = [
+    pub const TERMS: [(&'static str, Term); 20] = [
         ("sovereign", |w| &mut w.sovereign),
         ("rival_share", |w| &mut w.rival_share),
         ("mobility", |w| &mut w.mobility),
@@ -127,6 +135,7 @@ impl Weights {
         ("restless", |w| &mut w.restless),
         ("restless_rounds", |w| &mut w.restless_rounds),
         ("unsaved_tenths", |w| &mut w.unsaved_tenths),
+        ("draw_tenths", |w| &mut w.draw_tenths),
     ];
 
     /// The value of the term `name`, if there is one.
@@ -422,11 +431,7 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
     }
     score -= threatened;
     score += hunt(g, me, &opps, &mat, &reach, w);
-    if w.restless != 0 {
-        let seats = (opps.len() + 1) as i32;
-        let quiet = (g.halfmove_clock().min(i32::MAX as u32) as i32 / seats).min(w.restless_rounds);
-        score -= w.restless * quiet.max(0);
-    }
+    score -= restless_charge(g, opps.len() + 1, w);
     if to == me {
         // The best capture on offer is nearly banked: it is our move. An opponent's last
         // Sovereign is credited a share of what taking it gains in this evaluation, never
@@ -451,6 +456,27 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
         }
     }
     score
+}
+
+/// The `restless` charge of `g` with `seats` seats left: per full round since the last
+/// progress, up to `restless_rounds`.
+fn restless_charge(g: &HexiMeros, seats: usize, w: &Weights) -> i32 {
+    if w.restless == 0 {
+        return 0;
+    }
+    let seats = seats.max(1) as i32;
+    let quiet = (g.halfmove_clock().min(i32::MAX as u32) as i32 / seats).min(w.restless_rounds);
+    w.restless * quiet.max(0)
+}
+
+/// What a draw `me` shares with `seats` is worth to it ([`Weights::draw_tenths`]).
+pub(crate) fn draw_score_with(g: &HexiMeros, seats: &[Seat], me: Seat, w: &Weights) -> i32 {
+    if w.draw_tenths == 0 || !seats.contains(&me) {
+        return 0;
+    }
+    let others = seats.len().saturating_sub(1) as i32;
+    let even = -w.sovereign * others - restless_charge(g, seats.len(), w);
+    even * w.draw_tenths / 10
 }
 
 /// The seat the bots hunt among `seats`: the fewest Sovereigns, then the least material, then
@@ -544,6 +570,10 @@ impl Engine for HexiMeros {
 
     fn evaluate(&self, me: Seat) -> i32 {
         evaluate_with(self, me, &playing())
+    }
+
+    fn draw_score(&self, seats: &[Seat], me: Seat) -> i32 {
+        draw_score_with(self, seats, me, &playing())
     }
 
     /// Everything the moves and the evaluation read: the pieces, who controls each colour,

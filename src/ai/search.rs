@@ -52,6 +52,12 @@ pub(crate) trait Engine: Rules {
         false
     }
 
+    /// What a draw that `me` shares with `seats` (itself among them) is worth to it, on the
+    /// evaluation's scale. 0 by default: the two-seat games score even positions near 0.
+    fn draw_score(&self, _seats: &[Seat], _me: Seat) -> i32 {
+        0
+    }
+
     /// A pass for the seat to move, if the game has one: what an opponent who does not make
     /// the reply plays in Best-Reply Search (Schadd & Winands' null move). Without one such
     /// an opponent plays its default move instead (BRS+). None by default.
@@ -90,11 +96,14 @@ pub(crate) struct Found<M> {
     pub tt_hits: u64,
 }
 
-pub(crate) fn terminal(outcome: &Outcome, me: Seat, ply: u32) -> i32 {
+/// The score of the finished position `g` (its outcome `outcome`) for `me`, `ply` plies below
+/// the root: a win or loss sooner rather than later, a shared draw as the game values it
+/// ([`Engine::draw_score`]).
+pub(crate) fn terminal<G: Engine>(g: &G, outcome: &Outcome, me: Seat, ply: u32) -> i32 {
     match outcome {
         Outcome::Win { winners, .. } if winners.contains(&me) => WIN - ply as i32,
         Outcome::Win { .. } => -WIN + ply as i32,
-        Outcome::Draw { seats, .. } if seats.contains(&me) => 0,
+        Outcome::Draw { seats, .. } if seats.contains(&me) => g.draw_score(seats, me),
         Outcome::Draw { .. } => -WIN + ply as i32,
     }
 }
@@ -240,7 +249,7 @@ impl<M: Clone + PartialEq> Searcher<M> {
     fn enter<G: Engine<Move = M>>(&mut self, g: &G, ply: u32) -> Result<Seat, i32> {
         self.nodes += 1;
         if let Some(o) = g.outcome() {
-            return Err(terminal(&o, self.me, ply));
+            return Err(terminal(g, &o, self.me, ply));
         }
         if g.repeats() {
             return Err(0);
@@ -348,7 +357,7 @@ impl<M: Clone + PartialEq> Searcher<M> {
             let mut child = g.clone();
             child.play_unchecked(m);
             let v = match child.outcome() {
-                Some(o) => terminal(&o, self.me, ply + 1),
+                Some(o) => terminal(&child, &o, self.me, ply + 1),
                 None => self.quiesce(&child, alpha, beta, ply + 1, left - 1),
             };
             if maximising {
@@ -672,7 +681,7 @@ pub(crate) fn greedy<G: Engine>(
         let mut c = g.clone();
         c.play_unchecked(&m);
         let v = match c.outcome() {
-            Some(o) => terminal(&o, me, 1),
+            Some(o) => terminal(&c, &o, me, 1),
             None => s.quiesce(&c, -INF, INF, 1, c.quiescence().min(2)),
         };
         let v = v.saturating_add(rng.below(noise.max(1) as u64) as i32);

@@ -1460,3 +1460,63 @@ fn a_deadlocked_table_is_asked_when_it_sets_in_and_every_fifty_rounds() {
         &AnyGame::new(GameKind::HexDame, None, None).unwrap()
     ));
 }
+
+#[test]
+fn a_shared_draw_scores_as_an_even_position_of_its_seats_when_asked() {
+    use super::heximeros::{Weights, draw_score_with, with_weights};
+    let on = Weights {
+        draw_tenths: 10,
+        ..Weights::DEFAULT
+    };
+    let half = Weights {
+        draw_tenths: 5,
+        ..Weights::DEFAULT
+    };
+    // The last two (Silver and Blue), Blue a Cavalier and a Militant up; one more quiet move
+    // makes 50 rounds without progress.
+    let pieces = [
+        "silver sovereign Q2",
+        "blue sovereign E14",
+        "blue cavalier AA40",
+        "blue militant K20",
+    ];
+    let out = ["yellow", "orange", "green", "red"];
+    let g = quiet_for(99, &pieces, &out);
+    let duel = [SILVER, BLUE];
+    // An even position of two seats: one opponent's life (3000) and 49 rounds' restless charge.
+    assert_eq!(draw_score_with(&g, &duel, BLUE, &on), -3000 - 40 * 49);
+    assert_eq!(
+        draw_score_with(&g, &duel, BLUE, &half),
+        (-3000 - 40 * 49) / 2
+    );
+    assert_eq!(draw_score_with(&g, &duel, BLUE, &Weights::DEFAULT), 0);
+    assert_eq!(
+        draw_score_with(&g, &[SILVER], BLUE, &on),
+        0,
+        "not in the draw"
+    );
+    // The seat ahead: a quiet move draws, a Militant move or a capture goes on.
+    let draws = |m: &HexiMove| {
+        let mut c = g.clone();
+        c.play_unchecked(m);
+        matches!(c.outcome(), Some(crate::games::Outcome::Draw { .. }))
+    };
+    let moves = g.legal_moves();
+    assert!(moves.iter().any(draws) && !moves.iter().all(draws));
+    assert!(
+        moves.iter().all(|m| search::Engine::hint(&g, m) == 0),
+        "nothing to take"
+    );
+    let any = AnyGame::HexiMeros(g.clone());
+    let pick = |w: Weights| {
+        let c = with_weights(w, || {
+            choose_searching(&any, Level::Normal, SearchKind::Paranoid, 1, SMALL).unwrap()
+        });
+        g.parse_move(&c.text).unwrap()
+    };
+    // Scored 0, the draw beats every position with Silver still in: Blue takes it.
+    let taken = pick(Weights::DEFAULT);
+    assert!(draws(&taken), "{}", g.move_text(&taken));
+    // Scored as an even position, Blue, ahead, plays on.
+    assert!(!draws(&pick(on)));
+}
