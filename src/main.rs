@@ -327,8 +327,8 @@ enum AiCommand {
         #[arg(long)]
         b: String,
         /// Search of both sides with three or more seats: paranoid, brs (Best-Reply Search) or
-        /// brs+ (the opponents who do not reply take their best capture); without it each level's default (brs for hard in Harmegedo, else
-        /// paranoid). --search-a and --search-b set one side.
+        /// brs+ (the opponents who do not reply take their best capture); without it each level's default (brs for hard in Harmegedo, brs+
+        /// for hard in HexiMeros, else paranoid). --search-a and --search-b set one side.
         #[arg(long)]
         search: Option<String>,
         /// Search of side A (overrides --search).
@@ -337,7 +337,7 @@ enum AiCommand {
         /// Search of side B (overrides --search).
         #[arg(long)]
         search_b: Option<String>,
-        /// HexiMeros evaluation weights of side A, as `name=value,...` over the defaults
+        /// HexiMeros evaluation weights of side A, as `name=value,...` over its level's
         /// (docs/tournaments.md lists the terms; `ai tune` prints such lists).
         #[arg(long)]
         weights_a: Option<String>,
@@ -398,10 +398,11 @@ enum AiCommand {
         /// Cut each search at the level's time cap, as a host does.
         #[arg(long)]
         capped: bool,
-        /// Search with three or more seats: paranoid (the default), brs (Best-Reply Search) or
-        /// brs+ (Best-Reply Search whose opponents who do not reply take their best capture).
-        #[arg(long, default_value = "paranoid")]
-        search: String,
+        /// Search with three or more seats: paranoid, brs (Best-Reply Search) or brs+
+        /// (Best-Reply Search whose opponents who do not reply take their best capture);
+        /// without it each level's default in each game.
+        #[arg(long)]
+        search: Option<String>,
     },
     /// Tune HexiMeros evaluation weights by self-play (SPSA): each iteration plays the weights
     /// nudged up against the same nudged down, three seats against three, and moves them
@@ -411,13 +412,14 @@ enum AiCommand {
         /// Terms to tune, comma-separated (docs/tournaments.md lists them).
         #[arg(long, default_value = "hunt,net,pressing,mobility")]
         terms: String,
-        /// Starting weights, name=value,... over the defaults.
+        /// Starting weights, name=value,... over the level's.
         #[arg(long)]
         weights: Option<String>,
         #[arg(long, default_value = "normal")]
         level: String,
-        #[arg(long, default_value = "paranoid")]
-        search: String,
+        /// paranoid, brs or brs+; without it the level's default in HexiMeros.
+        #[arg(long)]
+        search: Option<String>,
         #[arg(long, default_value_t = 10)]
         iterations: u32,
         /// Games per iteration.
@@ -573,15 +575,20 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                 max_plies,
                 nodes,
             } => {
+                let level: Level = level.parse()?;
                 return tune(hexmeros::ai::tune::TuneSpec {
-                    start: weights_arg("--weights", weights)?.unwrap_or_default(),
+                    start: weights_arg("--weights", weights, level)?
+                        .unwrap_or(hexmeros::ai::Weights::for_level(level)),
                     terms: terms
                         .split(',')
                         .map(|t| t.trim().to_string())
                         .filter(|t| !t.is_empty())
                         .collect(),
-                    level: level.parse()?,
-                    search: search.parse()?,
+                    level,
+                    search: match search {
+                        Some(s) => s.parse()?,
+                        None => default_search(GameKind::HexiMeros, level),
+                    },
                     iterations,
                     games,
                     seed,
@@ -626,12 +633,12 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                     Bot {
                         level: a,
                         search: side(search_a, a)?,
-                        weights: weights_arg("--weights-a", weights_a)?,
+                        weights: weights_arg("--weights-a", weights_a, a)?,
                     },
                     Bot {
                         level: b,
                         search: side(search_b, b)?,
-                        weights: weights_arg("--weights-b", weights_b)?,
+                        weights: weights_arg("--weights-b", weights_b, b)?,
                     },
                 );
                 (
@@ -659,7 +666,7 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                     playouts,
                     seed,
                     capped,
-                    search.parse()?,
+                    search.map(|s| s.parse()).transpose()?,
                 );
             }
         };
@@ -801,18 +808,20 @@ fn tune(spec: hexmeros::ai::tune::TuneSpec) -> anyhow::Result<String> {
     Ok(w.to_string())
 }
 
-/// A `--weights-*` option: HexiMeros evaluation weights over the defaults (None: the defaults).
+/// A `--weights-*` option: HexiMeros evaluation weights over the level's (None: not given, so
+/// the level's own).
 fn weights_arg(
     option: &str,
     text: Option<String>,
+    level: hexmeros::ai::Level,
 ) -> anyhow::Result<Option<hexmeros::ai::Weights>> {
     let Some(text) = text else {
         return Ok(None);
     };
-    let w: hexmeros::ai::Weights = text
-        .parse()
-        .map_err(|e| anyhow::anyhow!("{option} {text:?}: {e}"))?;
-    Ok((w != hexmeros::ai::Weights::DEFAULT).then_some(w))
+    hexmeros::ai::Weights::for_level(level)
+        .with_pairs(&text)
+        .map(Some)
+        .map_err(|e| anyhow::anyhow!("{option} {text:?}: {e}"))
 }
 
 /// `ai budget`: the slowest move of each level in each game's busiest middle game.
@@ -826,10 +835,10 @@ fn budget(
     playouts: u32,
     seed: u64,
     capped: bool,
-    search: hexmeros::ai::SearchKind,
+    search: Option<hexmeros::ai::SearchKind>,
 ) -> anyhow::Result<String> {
     use hexmeros::ai::tournament;
-    use hexmeros::ai::{Level, Limits};
+    use hexmeros::ai::{Level, Limits, default_search};
     if seeds == 0 {
         anyhow::bail!("--seeds must be at least 1");
     }
@@ -874,6 +883,7 @@ fn budget(
                     Limits::default()
                 }
             };
+            let search = search.unwrap_or(default_search(g.kind(), level));
             let t =
                 tournament::time_moves(g, level, search, seeds, &mut limits, &mut || stamp(start))?;
             // Two seats search plain alpha-beta whatever is asked.

@@ -524,6 +524,17 @@ fn tournament_weights_flags_give_a_side_its_own_heximeros_weights() {
     // The defaults spelled out are the defaults: the same bot on both sides.
     let out = ok(&[&base[..], &["--weights-b", "hunt=1"]].concat(), None);
     assert!(out.contains("normal vs normal,"), "{out}");
+    // A side's weights are set over its level's: hard's draw_tenths (10) stays unless named,
+    // and naming it back to the plain default makes a bot of weights of its own.
+    let hard = |weights: &str| {
+        let mut args = base.to_vec();
+        args[5] = "hard";
+        ok(&[&args[..], &["--weights-a", weights]].concat(), None)
+    };
+    let out = hard("restless=40");
+    assert!(out.contains("hard/brs+ vs normal,"), "{out}");
+    let out = hard("draw_tenths=0");
+    assert!(out.contains("hard/brs++w vs normal,"), "{out}");
 }
 
 #[test]

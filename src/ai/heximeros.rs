@@ -196,13 +196,25 @@ impl std::fmt::Display for Weights {
     }
 }
 
-/// `name=value` pairs, comma-separated, over [`Weights::DEFAULT`]: the terms not named keep
-/// their default.
-impl std::str::FromStr for Weights {
-    type Err = String;
+impl Weights {
+    /// The weights a level plays when nothing else is asked: hard adds `draw_tenths` (10), so
+    /// the seat ahead in the last duel plays on instead of steering into a shared draw; alone
+    /// against five normal bots with Best-Reply Search+ it won NN of 100 (docs/tournaments.md).
+    /// Normal keeps [`Weights::DEFAULT`].
+    pub const fn for_level(level: Level) -> Weights {
+        match level {
+            Level::Hard => Weights {
+                draw_tenths: 10,
+                ..Weights::DEFAULT
+            },
+            _ => Weights::DEFAULT,
+        }
+    }
 
-    fn from_str(s: &str) -> Result<Weights, String> {
-        let mut w = Weights::DEFAULT;
+    /// These weights with the `name=value` pairs of `s` (comma-separated) set: the terms not
+    /// named keep their value here.
+    pub fn with_pairs(self, s: &str) -> Result<Weights, String> {
+        let mut w = self;
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let Some((name, value)) = part.split_once('=') else {
                 return Err(format!("{part:?} is not name=value"));
@@ -217,6 +229,16 @@ impl std::str::FromStr for Weights {
     }
 }
 
+/// `name=value` pairs, comma-separated, over [`Weights::DEFAULT`]: the terms not named keep
+/// their default.
+impl std::str::FromStr for Weights {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Weights, String> {
+        Weights::DEFAULT.with_pairs(s)
+    }
+}
+
 /// Where a term lives in [`Weights`].
 pub type Term = fn(&mut Weights) -> &mut i32;
 
@@ -227,26 +249,31 @@ impl Default for Weights {
 }
 
 thread_local! {
-    /// The weights the evaluation plays on this thread: the default, but for the span of a
-    /// [`with_weights`].
-    static PLAYING: std::cell::Cell<Weights> = const { std::cell::Cell::new(Weights::DEFAULT) };
+    /// The weights asked for on this thread, for the span of a [`with_weights`]; `None` outside
+    /// one, where a bot plays its level's ([`Weights::for_level`]).
+    static PLAYING: std::cell::Cell<Option<Weights>> = const { std::cell::Cell::new(None) };
 }
 
-/// The weights the evaluation plays on this thread now.
+/// The weights the evaluation plays on this thread now: those asked for, or the default.
 pub(super) fn playing() -> Weights {
+    asked().unwrap_or(Weights::DEFAULT)
+}
+
+/// The weights a [`with_weights`] asks for on this thread now, if any.
+pub(super) fn asked() -> Option<Weights> {
     PLAYING.with(|p| p.get())
 }
 
 /// Run `f` with the HexiMeros evaluation playing `w` on this thread (the harness's sides with
 /// their own weights); the previous weights come back after, also if `f` panics.
 pub fn with_weights<T>(w: Weights, f: impl FnOnce() -> T) -> T {
-    struct Restore(Weights);
+    struct Restore(Option<Weights>);
     impl Drop for Restore {
         fn drop(&mut self) {
             PLAYING.with(|p| p.set(self.0));
         }
     }
-    let _restore = Restore(PLAYING.with(|p| p.replace(w)));
+    let _restore = Restore(PLAYING.with(|p| p.replace(Some(w))));
     f()
 }
 

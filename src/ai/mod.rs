@@ -137,11 +137,14 @@ impl std::str::FromStr for SearchKind {
 }
 
 /// The search a level plays by default with three or more seats: Best-Reply Search for hard in
-/// Harmegedo (alone against five normal bots it won 10 of 20 games against paranoid's 3:
-/// docs/tournaments.md), paranoid everywhere else until measured better.
+/// Harmegedo (alone against five normal bots it won 10 of 20 games against paranoid's 3),
+/// Best-Reply Search+ for hard in HexiMeros (with its level's weights, alone against five
+/// normal bots it won NN of 100), paranoid everywhere else, where it measured stronger
+/// (docs/tournaments.md).
 pub fn default_search(kind: GameKind, level: Level) -> SearchKind {
     match (kind, level) {
         (GameKind::Harmegedo, Level::Hard) => SearchKind::Brs,
+        (GameKind::HexiMeros, Level::Hard) => SearchKind::BrsPlus,
         _ => SearchKind::Paranoid,
     }
 }
@@ -297,22 +300,21 @@ pub fn choose_heximeros_searching(
     } else {
         g.moves_respecting(declarers)
     };
-    // Easy plays material and threats only: the hunt and the urge to make progress are
-    // plans, for the searching levels.
-    let found = if level == Level::Easy {
-        let w = heximeros::playing();
-        with_weights(
-            Weights {
-                hunt: 0,
-                net: 0,
-                restless: 0,
-                ..w
-            },
-            || run(g, me, root, level, search, seed, limits),
-        )?
+    // The weights asked for (the harness's, the tuner's), or the level's own. Easy plays
+    // material and threats only: the hunt and the urge to make progress are plans, for the
+    // searching levels.
+    let w = heximeros::asked().unwrap_or(Weights::for_level(level));
+    let w = if level == Level::Easy {
+        Weights {
+            hunt: 0,
+            net: 0,
+            restless: 0,
+            ..w
+        }
     } else {
-        run(g, me, root, level, search, seed, limits)?
+        w
     };
+    let found = with_weights(w, || run(g, me, root, level, search, seed, limits))?;
     let m = HexiMove {
         checks: declare_checks(g, &found.best, level),
         ..found.best

@@ -1196,32 +1196,33 @@ fn easy_plays_no_hunt_whatever_the_weights() {
 }
 
 #[test]
-fn hard_searches_best_reply_by_default_in_harmegedo_only() {
+fn hard_searches_best_reply_by_default_with_three_seats_or_more() {
     use super::default_search;
-    assert_eq!(
-        default_search(GameKind::Harmegedo, Level::Hard),
-        SearchKind::Brs
-    );
+    let hard = [
+        (GameKind::Harmegedo, SearchKind::Brs),
+        (GameKind::HexiMeros, SearchKind::BrsPlus),
+    ];
+    for (kind, search) in hard {
+        assert_eq!(default_search(kind, Level::Hard), search, "{kind:?}");
+    }
     for kind in GameKind::ALL {
         for level in [Level::Easy, Level::Normal] {
             assert_eq!(default_search(kind, level), SearchKind::Paranoid);
         }
     }
-    assert_eq!(
-        default_search(GameKind::HexiMeros, Level::Hard),
-        SearchKind::Paranoid
-    );
-    let mut seen = 0;
-    for (name, g) in positions() {
-        if g.kind() != GameKind::Harmegedo || g.seat_count() < 3 || g.outcome().is_some() {
-            continue;
+    for (kind, search) in hard {
+        let mut seen = 0;
+        for (name, g) in positions() {
+            if g.kind() != kind || g.seat_count() < 3 || g.outcome().is_some() {
+                continue;
+            }
+            let default = choose_with(&g, Level::Hard, 5, SMALL).unwrap();
+            let asked = choose_searching(&g, Level::Hard, search, 5, SMALL).unwrap();
+            assert_eq!(default, asked, "{name}");
+            seen += 1;
         }
-        let default = choose_with(&g, Level::Hard, 5, SMALL).unwrap();
-        let brs = choose_searching(&g, Level::Hard, SearchKind::Brs, 5, SMALL).unwrap();
-        assert_eq!(default, brs, "{name}");
-        seen += 1;
+        assert!(seen > 0, "no {kind:?} position of three or more seats");
     }
-    assert!(seen > 0, "no Harmegedo position of three or more seats");
 }
 
 /// Blue to move with `pieces` and the seats `out` eliminated, after `clock` moves without a
@@ -1472,16 +1473,7 @@ fn a_shared_draw_scores_as_an_even_position_of_its_seats_when_asked() {
         draw_tenths: 5,
         ..Weights::DEFAULT
     };
-    // The last two (Silver and Blue), Blue a Cavalier and a Militant up; one more quiet move
-    // makes 50 rounds without progress.
-    let pieces = [
-        "silver sovereign Q2",
-        "blue sovereign E14",
-        "blue cavalier AA40",
-        "blue militant K20",
-    ];
-    let out = ["yellow", "orange", "green", "red"];
-    let g = quiet_for(99, &pieces, &out);
+    let g = blue_ahead_one_quiet_move_from_a_draw();
     let duel = [SILVER, BLUE];
     // An even position of two seats: one opponent's life (3000) and 49 rounds' restless charge.
     assert_eq!(draw_score_with(&g, &duel, BLUE, &on), -3000 - 40 * 49);
@@ -1496,11 +1488,7 @@ fn a_shared_draw_scores_as_an_even_position_of_its_seats_when_asked() {
         "not in the draw"
     );
     // The seat ahead: a quiet move draws, a Militant move or a capture goes on.
-    let draws = |m: &HexiMove| {
-        let mut c = g.clone();
-        c.play_unchecked(m);
-        matches!(c.outcome(), Some(crate::games::Outcome::Draw { .. }))
-    };
+    let draws = |m: &HexiMove| draws_at_once(&g, m);
     let moves = g.legal_moves();
     assert!(moves.iter().any(draws) && !moves.iter().all(draws));
     assert!(
@@ -1519,4 +1507,59 @@ fn a_shared_draw_scores_as_an_even_position_of_its_seats_when_asked() {
     assert!(draws(&taken), "{}", g.move_text(&taken));
     // Scored as an even position, Blue, ahead, plays on.
     assert!(!draws(&pick(on)));
+}
+
+/// The last two (Silver and Blue), Blue a Cavalier and a Militant up; one more quiet move makes
+/// 50 rounds without progress.
+fn blue_ahead_one_quiet_move_from_a_draw() -> HexiMeros {
+    let pieces = [
+        "silver sovereign Q2",
+        "blue sovereign E14",
+        "blue cavalier AA40",
+        "blue militant K20",
+    ];
+    let out = ["yellow", "orange", "green", "red"];
+    quiet_for(99, &pieces, &out)
+}
+
+/// Whether `m` ends `g` in a draw.
+fn draws_at_once(g: &HexiMeros, m: &HexiMove) -> bool {
+    let mut c = g.clone();
+    c.play_unchecked(m);
+    matches!(c.outcome(), Some(crate::games::Outcome::Draw { .. }))
+}
+
+#[test]
+fn each_level_plays_its_own_weights_unless_others_are_asked() {
+    use super::heximeros::{Weights, with_weights};
+    assert_eq!(Weights::for_level(Level::Hard).draw_tenths, 10);
+    assert_eq!(
+        Weights::for_level(Level::Hard),
+        Weights {
+            draw_tenths: 10,
+            ..Weights::DEFAULT
+        },
+        "hard differs from the default in draw_tenths only"
+    );
+    for level in [Level::Random, Level::Easy, Level::Normal] {
+        assert_eq!(Weights::for_level(level), Weights::DEFAULT, "{level:?}");
+    }
+    let g = blue_ahead_one_quiet_move_from_a_draw();
+    let any = AnyGame::HexiMeros(g.clone());
+    let pick = |level: Level| {
+        let c = choose_searching(&any, level, SearchKind::Paranoid, 1, SMALL).unwrap();
+        g.parse_move(&c.text).unwrap()
+    };
+    // With nothing asked each level plays its own weights: normal (draw_tenths 0) takes the
+    // draw, hard, ahead, plays on ...
+    assert!(draws_at_once(&g, &pick(Level::Normal)));
+    assert!(!draws_at_once(&g, &pick(Level::Hard)));
+    // ... and weights asked for (the harness's, the tuner's) replace the level's.
+    assert!(draws_at_once(
+        &g,
+        &with_weights(Weights::DEFAULT, || pick(Level::Hard))
+    ));
+    // So does a hard bot through the host's entry point, with its default search.
+    let c = choose_respecting(&any, &[], Level::Hard, 1, SMALL).unwrap();
+    assert!(!draws_at_once(&g, &g.parse_move(&c.text).unwrap()));
 }

@@ -73,7 +73,7 @@ impl Stamp {
 }
 
 /// One side of a tournament: a level and, for three or more seats, the search it uses; in
-/// HexiMeros, the evaluation's weights when not the default.
+/// HexiMeros, the evaluation's weights when not its level's ([`Weights::for_level`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Bot {
     pub level: Level,
@@ -105,15 +105,21 @@ impl Bot {
         if self.search != SearchKind::default() {
             name = format!("{name}/{}", self.search.key());
         }
-        if self.weights.is_some_and(|w| w != Weights::DEFAULT) {
+        if self
+            .weights
+            .is_some_and(|w| w != Weights::for_level(self.level))
+        {
             name.push_str("+w");
         }
         name
     }
 
-    /// Run `f` with this bot's weights in play.
+    /// Run `f` with this bot's weights in play (its level's when it has none of its own).
     fn playing<T>(&self, f: impl FnOnce() -> T) -> T {
-        with_weights(self.weights.unwrap_or(Weights::DEFAULT), f)
+        match self.weights {
+            Some(w) => with_weights(w, f),
+            None => f(),
+        }
     }
 }
 
