@@ -138,9 +138,9 @@ impl std::str::FromStr for SearchKind {
 
 /// The search a level plays by default with three or more seats: Best-Reply Search for hard in
 /// Harmegedo (alone against five normal bots it won 10 of 20 games against paranoid's 3),
-/// Best-Reply Search+ for hard in HexiMeros (with its level's weights, alone against five
-/// normal bots it won NN of 100), paranoid everywhere else, where it measured stronger
-/// (docs/tournaments.md).
+/// Best-Reply Search+ for hard in HexiMeros (with hard's weights, alone against five normal
+/// bots it wins far more often than paranoid did), paranoid everywhere else, where it measured
+/// stronger (docs/tournaments.md).
 pub fn default_search(kind: GameKind, level: Level) -> SearchKind {
     match (kind, level) {
         (GameKind::Harmegedo, Level::Hard) => SearchKind::Brs,
