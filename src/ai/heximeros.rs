@@ -342,7 +342,7 @@ fn attack_sets(g: &HexiMeros) -> Reach {
                     cover.insert(m.to);
                     let ram = matches!(g.piece(m.from), Some(p) if p.kind == Kind::Dreadnaught);
                     if ram {
-                        for c in g.removed_by(m) {
+                        for c in g.removed(m) {
                             set.insert(c);
                         }
                     } else if g.piece(m.to).is_some() {
@@ -628,10 +628,14 @@ impl Engine for HexiMeros {
         Some(Move::PASS)
     }
 
+    /// Without playing out every move under a Check's relief duty ([`HexiMeros::best_legal_by`]).
+    fn best_capture(&self) -> Option<Move> {
+        self.best_legal_by(|m| self.hint(m))
+    }
+
     fn hint(&self, m: &Move) -> i32 {
         let taken: i32 = self
-            .removed_by(m)
-            .into_iter()
+            .removed(m)
             .filter_map(|c| self.piece(c))
             .map(|p| {
                 if p.kind == Kind::Sovereign {

@@ -65,6 +65,15 @@ pub(crate) trait Engine: Rules {
         None
     }
 
+    /// The move a greedy opponent who does not reply plays in Best-Reply Search+
+    /// ([`non_reply`]): its legal move (pruned) with the highest positive hint, the first
+    /// generated among equals, if any. A game may find it without generating every legal move.
+    fn best_capture(&self) -> Option<Self::Move> {
+        let mut all = self.legal_moves();
+        self.prune(&mut all);
+        best_hinted(self, &all)
+    }
+
     /// A 64-bit key of the position, the seat to move included, for the transposition table
     /// of the search of three or more seats ([`super::tt`]). None (the default): no table.
     fn tt_key(&self) -> Option<u64> {
@@ -522,23 +531,31 @@ pub(crate) fn non_reply<G: Engine>(
     moves: Option<&[G::Move]>,
     greedy: bool,
 ) -> Option<G::Move> {
-    if !greedy && let Some(m) = g.null_move() {
+    if greedy {
+        let capture = match moves {
+            Some(all) => best_hinted(g, all),
+            None => g.best_capture(),
+        };
+        if capture.is_some() {
+            return capture;
+        }
+    }
+    if let Some(m) = g.null_move() {
         return Some(m);
     }
-    let generated;
-    let moves = match moves {
-        Some(m) => m,
+    match moves {
+        Some(all) => default_move(g, all),
         None => {
             let mut all = g.legal_moves();
             g.prune(&mut all);
-            generated = all;
-            &generated
+            default_move(g, &all)
         }
-    };
-    if greedy && let Some(m) = default_move(g, moves).filter(|m| g.hint(m) > 0) {
-        return Some(m);
     }
-    g.null_move().or_else(|| default_move(g, moves))
+}
+
+/// The move of `moves` with the highest positive hint (the first among equals), if any.
+pub(crate) fn best_hinted<G: Engine>(g: &G, moves: &[G::Move]) -> Option<G::Move> {
+    default_move(g, moves).filter(|m| g.hint(m) > 0)
 }
 
 /// The move a non-replying opponent plays in Best-Reply Search: its most valuable capture (the

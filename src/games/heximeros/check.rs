@@ -35,7 +35,7 @@ impl HexiMeros {
             Action::Shot => m.to == target,
             Action::MoveShot(t) => t == target,
             Action::Pass | Action::Resurrect(_) => false,
-            Action::Move => m.to == target || self.removed_by(m).contains(&target),
+            Action::Move => m.to == target || self.removed(m).any(|c| c == target),
         }
     }
 
@@ -70,15 +70,71 @@ impl HexiMeros {
     /// answers, but quicker over many moves: most moves relieve nothing, and the pieces that
     /// attack each target now are the ones to ask first whether they still do.
     pub(super) fn relieving(&self, moves: &[Move], live: &[CheckRecord]) -> Vec<Move> {
-        let likely: Vec<Vec<Cell>> = live
-            .iter()
-            .map(|r| self.attacker_cells(r.declarer, r.target))
-            .collect();
+        let likely = self.likely_attackers(live);
         moves
             .iter()
             .copied()
             .filter(|m| self.relieves_trying(m, live, &likely))
             .collect()
+    }
+
+    /// For each record of `live`, the cells of the declarer's pieces that attack its target now.
+    fn likely_attackers(&self, live: &[CheckRecord]) -> Vec<Vec<Cell>> {
+        live.iter()
+            .map(|r| self.attacker_cells(r.declarer, r.target))
+            .collect()
+    }
+
+    /// The legal move (of [`legal`](Self::legal)) that `rank` puts highest, if its rank is above
+    /// 0, the first generated among equals; None when no legal move ranks above 0.
+    ///
+    /// The same answer as searching `legal()`, but under the relief duty (§5.3) it does not ask
+    /// every move whether it relieves, which plays each one out: it asks the ranked moves from
+    /// the best down, and stops at the first that relieves. Only when none does must it find
+    /// whether any other move does (then the duty holds and no ranked move is legal) or none
+    /// (the duty lapses and every move is legal). A bot asks this of each opponent who does not
+    /// reply in Best-Reply Search+, at every leaf.
+    pub fn best_legal_by(&self, rank: impl Fn(&Move) -> i32) -> Option<Move> {
+        let best_of = |moves: &[Move]| {
+            let mut best: Option<(i32, Move)> = None;
+            for m in moves {
+                let r = rank(m);
+                if r > 0 && best.is_none_or(|(b, _)| r > b) {
+                    best = Some((r, *m));
+                }
+            }
+            best.map(|(_, m)| m)
+        };
+        if self.result.is_some() || self.house.check_upon_mover == CheckUponMover::AutoDeclare {
+            return best_of(&self.legal());
+        }
+        let mut moves = Vec::with_capacity(128);
+        self.seat_moves(Seat(self.to_move), &mut moves);
+        let live = self.live_checks();
+        if moves.is_empty() || live.is_empty() {
+            return best_of(&self.legal_from(moves, &live));
+        }
+        let mut ranked: Vec<(i32, usize)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (rank(m), i))
+            .filter(|&(r, _)| r > 0)
+            .collect();
+        ranked.sort_by_key(|&(r, i)| (std::cmp::Reverse(r), i));
+        let likely = self.likely_attackers(&live);
+        let relieves = |m: &Move| self.relieves_trying(m, &live, &likely);
+        if let Some(&(_, i)) = ranked.iter().find(|&&(_, i)| relieves(&moves[i])) {
+            return Some(moves[i]);
+        }
+        // The targets' own steps are the likeliest reliefs: ask them first.
+        let (targets, others): (Vec<&Move>, Vec<&Move>) = moves
+            .iter()
+            .filter(|m| rank(m) <= 0)
+            .partition(|m| live.iter().any(|r| r.target == m.from));
+        if targets.into_iter().chain(others).any(relieves) {
+            return None;
+        }
+        ranked.first().map(|&(_, i)| moves[i])
     }
 
     /// [`relieves`](Self::relieves), asking first the pieces on `likely[i]` (when given) whether

@@ -4,6 +4,7 @@
 //! whether its landing cell is on the board, so the flanking cells never block (§2.3).
 
 use super::board::{BOARD, militant_diagonals};
+use super::check::CheckRecord;
 use super::house::{ArcherRule, CaptureBan, CheckUponMover, DreadnaughtRange};
 use super::score::ScoreEvent;
 use super::{Action, HexiMeros, Kind, Move, Piece};
@@ -313,15 +314,21 @@ impl HexiMeros {
         if self.result.is_some() {
             return Vec::new();
         }
-        let seat = Seat(self.to_move);
         let mut moves = Vec::with_capacity(128);
-        self.seat_moves(seat, &mut moves);
+        self.seat_moves(Seat(self.to_move), &mut moves);
+        let live = self.live_checks();
+        self.legal_from(moves, &live)
+    }
+
+    /// [`legal`](Self::legal) from the mover's pseudo-legal moves and the live Check records
+    /// aimed at it.
+    pub(super) fn legal_from(&self, mut moves: Vec<Move>, live: &[CheckRecord]) -> Vec<Move> {
+        let seat = Seat(self.to_move);
         if moves.is_empty() {
             return vec![Move::PASS];
         }
-        let live = self.live_checks();
         if !live.is_empty() {
-            let relieving = self.relieving(&moves, &live);
+            let relieving = self.relieving(&moves, live);
             if !relieving.is_empty() {
                 moves = relieving;
             }
@@ -341,27 +348,32 @@ impl HexiMeros {
 
     /// The cells whose pieces a move removes.
     pub fn removed_by(&self, m: &Move) -> Vec<Cell> {
-        match m.action {
-            Action::Pass | Action::Resurrect(_) => Vec::new(),
-            Action::Shot => vec![m.to],
-            Action::MoveShot(t) => vec![t],
+        self.removed(m).collect()
+    }
+
+    /// [`removed_by`](Self::removed_by) without allocating: the search asks it of every move it
+    /// orders and every move an attack test generates.
+    pub fn removed(&self, m: &Move) -> impl Iterator<Item = Cell> + '_ {
+        let (path, single): (&'static [Cell], Option<Cell>) = match m.action {
+            Action::Pass | Action::Resurrect(_) => (&[], None),
+            Action::Shot => (&[], Some(m.to)),
+            Action::MoveShot(t) => (&[], Some(t)),
             Action::Move => {
                 let dreadnaught = matches!(
                     self.board[m.from.index()],
                     Some(p) if p.kind == Kind::Dreadnaught
                 );
-                if dreadnaught {
-                    ram_path(m.from, m.to)
-                        .into_iter()
-                        .filter(|c| self.board[c.index()].is_some())
-                        .collect()
-                } else if self.board[m.to.index()].is_some() {
-                    vec![m.to]
-                } else {
-                    Vec::new()
+                match dreadnaught.then(|| ram_path(m.from, m.to)).flatten() {
+                    Some(path) => (path, None),
+                    None if self.board[m.to.index()].is_some() => (&[], Some(m.to)),
+                    None => (&[], None),
                 }
             }
-        }
+        };
+        path.iter()
+            .copied()
+            .filter(|c| self.board[c.index()].is_some())
+            .chain(single)
     }
 
     /// The position after `m`, without its Check declarations' bookkeeping mattering.
@@ -486,14 +498,12 @@ impl HexiMeros {
     }
 }
 
-/// The cells a Dreadnaught passes from `from` to `to` (both on one flat axis), `to` included.
-pub(super) fn ram_path(from: Cell, to: Cell) -> Vec<Cell> {
+/// The cells a Dreadnaught passes from `from` to `to` (both on one flat axis), `to` included;
+/// None when `to` is on no flat ray from `from`.
+pub(super) fn ram_path(from: Cell, to: Cell) -> Option<&'static [Cell]> {
     let geo = &BOARD.geometry;
-    for d in Direction::FLATS {
+    Direction::FLATS.iter().find_map(|&d| {
         let ray = geo.ray(from, d);
-        if let Some(i) = ray.iter().position(|&c| c == to) {
-            return ray[..=i].to_vec();
-        }
-    }
-    vec![to]
+        ray.iter().position(|&c| c == to).map(|i| &ray[..=i])
+    })
 }

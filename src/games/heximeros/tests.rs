@@ -1229,3 +1229,129 @@ fn relieving_many_moves_at_once_agrees_with_asking_move_by_move() {
     assert!(positions >= 10, "only {positions} positions with a Check");
     assert!(kept > 0 && dropped > 0, "kept {kept}, dropped {dropped}");
 }
+
+/// The legal move `rank` puts highest above 0, the first among equals, found the plain way.
+fn best_legal_plainly(g: &HexiMeros, rank: &dyn Fn(&Move) -> i32) -> Option<Move> {
+    let mut best: Option<(i32, Move)> = None;
+    for m in g.legal() {
+        let r = rank(&m);
+        if r > 0 && best.is_none_or(|(b, _)| r > b) {
+            best = Some((r, m));
+        }
+    }
+    best.map(|(_, m)| m)
+}
+
+#[test]
+fn best_legal_move_agrees_with_searching_every_legal_move() {
+    // `best_legal_by` asks the ranked moves whether they relieve from the best down, and the
+    // others only when none does. Over random games with Check declared upon the mover by every
+    // seat attacking it, and with two rankings (the captures', as a bot's hint, and an arbitrary
+    // one with many ties that ranks quiet moves too), it must pick what filtering every legal
+    // move picks, under both the default rules and `auto_declare`.
+    let mut seed: u64 = 0xbe57;
+    let mut next = move |n: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize % n
+    };
+    let (mut checked_positions, mut duty_changed, mut duty_excluded) = (0, 0, 0);
+    for game in 0..6 {
+        let mut house = HouseRules::default();
+        if game % 3 == 2 {
+            house.check_upon_mover = CheckUponMover::AutoDeclare;
+        }
+        let mut g = HexiMeros::start(house);
+        for ply in 0..300 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let me = Seat(g.to_move);
+            let mut checked = g.clone();
+            for s in g.attackers_of_seat(me) {
+                for target in g.sovereigns_of(me) {
+                    if g.attacks(s, target) {
+                        checked.checks.push(CheckRecord {
+                            declarer: s,
+                            target,
+                        });
+                    }
+                }
+            }
+            let captures = |m: &Move| {
+                10 * checked.removed(m).count() as i32 + i32::from(m.promotion.is_some())
+            };
+            let arbitrary = |m: &Move| (m.to.0 as i32 * 7 + m.from.0 as i32) % 5 - 2;
+            for rank in [&captures as &dyn Fn(&Move) -> i32, &arbitrary] {
+                let plain = best_legal_plainly(&checked, rank);
+                let lazy = checked.best_legal_by(rank);
+                assert_eq!(lazy, plain, "game {game} ply {ply}\n{}", checked.show());
+                if !checked.live_checks().is_empty() {
+                    checked_positions += 1;
+                    let mut pseudo = Vec::new();
+                    checked.seat_moves(me, &mut pseudo);
+                    let unfiltered = pseudo
+                        .iter()
+                        .filter(|m| rank(m) > 0)
+                        .max_by_key(|m| rank(m));
+                    if unfiltered.is_some() && plain.is_none() {
+                        duty_excluded += 1;
+                    } else if unfiltered.map(rank) != plain.map(|m| rank(&m)) {
+                        duty_changed += 1;
+                    }
+                }
+            }
+            let moves = g.legal();
+            let m = moves[next(moves.len())];
+            g.play_unchecked(&m);
+        }
+    }
+    assert!(
+        checked_positions >= 20,
+        "{checked_positions} positions with a Check"
+    );
+    assert!(duty_changed > 0, "the duty never changed the best move");
+    assert!(
+        duty_excluded > 0,
+        "the duty never excluded every ranked move"
+    );
+
+    // When nothing relieves, the duty lapses and the best capture stands: Blue's lone
+    // Sovereign on Q2 is attacked by Silver on every cell it can reach (see
+    // `relief_lapses_when_nothing_relieves`), and Blue's Cavalier far away can take a Silver
+    // Militant on one of its cells (the first that keeps every move from relieving).
+    let pieces = vec![
+        "silver sovereign A26",
+        "silver regent Q10",
+        "silver alcazar P21",
+        "silver alcazar R21",
+        "silver prelate Y2 moved",
+        "blue sovereign Q2",
+        "blue cavalier AB23",
+    ];
+    let reach = dests(&real("blue", &pieces, HouseRules::default()), "AB23");
+    let mut lapses = 0;
+    for d in &reach {
+        let militant = format!("silver militant {d} moved");
+        let mut with = pieces.clone();
+        with.push(&militant);
+        let mut h = real("blue", &with, HouseRules::default());
+        h.checks.push(CheckRecord {
+            declarer: Seat(0),
+            target: cell("Q2"),
+        });
+        let live = h.live_checks();
+        let mut pseudo = Vec::new();
+        h.seat_moves(Seat(1), &mut pseudo);
+        if live.len() != 1 || pseudo.iter().any(|m| h.relieves(m, &live)) {
+            continue;
+        }
+        let captures = |m: &Move| 10 * h.removed(m).count() as i32;
+        let lapsed = h.best_legal_by(captures);
+        assert_eq!(lapsed.map(|m| h.move_text(&m)), Some(format!("AB23x{d}")));
+        assert_eq!(lapsed, best_legal_plainly(&h, &captures));
+        lapses += 1;
+    }
+    assert!(lapses > 0, "no cell of {reach:?} keeps the duty lapsed");
+}
