@@ -560,6 +560,16 @@ fn tournament_refuses_bad_weights() {
         None,
         "\"net\" is not name=value",
     );
+    fails(
+        &[&base[..], &["--weights-a", "draw_tenths=1000001"]].concat(),
+        None,
+        "draw_tenths must be between -1000000 and 1000000, not 1000001",
+    );
+    fails(
+        &[&base[..], &["--weights-b", "hunt=99999999999999999999"]].concat(),
+        None,
+        "\"99999999999999999999\" is not a whole number",
+    );
 }
 
 #[test]

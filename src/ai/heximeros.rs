@@ -25,67 +25,67 @@ use crate::hex::{Cell, CellSet, Direction, Hex};
 pub struct Weights {
     /// What a Sovereign on the board is worth to its seat beyond its capture value: the seat's
     /// life. Each opponent still in costs the bot this much.
-    pub sovereign: i32,
+    pub sovereign: i64,
     /// Opponents' material counts 1/this: trading evenly with one of five rivals helps the
     /// other four, but taking a piece for free is always good.
-    pub rival_share: i32,
+    pub rival_share: i64,
     /// Per pseudo-legal move of the bot.
-    pub mobility: i32,
+    pub mobility: i64,
     /// What an attacked Sovereign of the bot's is charged as, in place of a piece's value (the
     /// seat would be out), before the shares below.
-    pub sovereign_hanging: i32,
+    pub sovereign_hanging: i64,
     /// Bot not to move: the seat to move is charged this many tenths of its best target among
     /// the bot's pieces (it nearly surely takes it).
-    pub next_seat_tenths: i32,
+    pub next_seat_tenths: i64,
     /// Bot not to move: a later opponent (it plays before the bot, but may have better things
     /// to do) is charged this many tenths of its best target ...
-    pub later_seat_tenths: i32,
+    pub later_seat_tenths: i64,
     /// ... or this much when that target is a Sovereign.
-    pub sovereign_at_risk: i32,
+    pub sovereign_at_risk: i64,
     /// Bot to move: per Sovereign of its own attacked (it can still step away).
-    pub sovereign_attacked_to_move: i32,
+    pub sovereign_attacked_to_move: i64,
     /// Bot to move: per other attacked piece, 1/this of its value.
-    pub attacked_share: i32,
+    pub attacked_share: i64,
     /// Bot to move: this many tenths of its best capture on offer: of what taking an
     /// opponent's last Sovereign gains in this evaluation (the seat out; below ten, so it never
     /// scores above the capture made), of a piece's value otherwise.
-    pub banked_tenths: i32,
+    pub banked_tenths: i64,
     /// Bot not to move: per opponent whose Sovereign the bot attacks.
-    pub pressing: i32,
+    pub pressing: i64,
     /// The hunt of the weakest opponent (the one with the fewest Sovereigns, then the least
     /// material; every bot picks the same seat, so they close in on it together): per piece of
     /// the bot, this much for each step it stands closer than `hunt_range` to that seat's
     /// nearest Sovereign. It gives the bot a plan when nothing hangs, instead of a shuffle.
-    pub hunt: i32,
-    pub hunt_range: i32,
+    pub hunt: i64,
+    pub hunt_range: i64,
     /// Per cell next to the weakest opponent's Sovereign (one of its twelve steps, not held by
     /// its own pieces) that the bot covers: the net that leaves a Sovereign nowhere to go.
-    pub net: i32,
+    pub net: i64,
     /// Charged when the bot is itself the weakest seat at the table, the one the others hunt.
-    pub prey: i32,
+    pub prey: i64,
     /// Per cell next to a Sovereign of the bot's (not held by its own pieces) that an opponent
     /// covers: the net drawn round the bot's own Sovereign.
-    pub guard: i32,
+    pub guard: i64,
     /// Per full round (one move of each seat in) since the last capture, unhatted Militant
     /// move or promotion, up to `restless_rounds`: charged at every leaf, so a line that
     /// captures, pushes a Militant or promotes (and sets that count back to nothing) gains
     /// what the quiet lines are charged. It grows with the shuffling: a bot left with nothing
     /// to do trades, pushes and attacks instead of circling until the ply cap.
-    pub restless: i32,
-    pub restless_rounds: i32,
+    pub restless: i64,
+    pub restless_rounds: i64,
     /// Bot to move: of its attacked pieces (not Sovereigns) it can step away with one, the
     /// most valuable; each other one is charged this many tenths of its value, since the seats
     /// attacking them each take their own before the bot moves again. It matters most at the
     /// leaves of Best-Reply Search, where only one opponent has replied and the others' threats
     /// still stand.
-    pub unsaved_tenths: i32,
+    pub unsaved_tenths: i64,
     /// A draw the bot shares (the last two's 50-round rule, bare Sovereigns) scores this many
     /// tenths of what the evaluation gives an even position of the seats in it: `sovereign` for
     /// each other seat, and the `restless` charge of the rounds the draw took. At 0 a draw
     /// scores 0, above every position with an opponent left (each costs `sovereign`), so
     /// both of the last two steer into it, the one ahead too; at 10 the seat ahead on
     /// material avoids it and the seat behind seeks it.
-    pub draw_tenths: i32,
+    pub draw_tenths: i64,
 }
 
 impl Weights {
@@ -139,7 +139,7 @@ impl Weights {
     ];
 
     /// The value of the term `name`, if there is one.
-    pub fn get(&self, name: &str) -> Option<i32> {
+    pub fn get(&self, name: &str) -> Option<i64> {
         let mut w = *self;
         Self::TERMS
             .iter()
@@ -162,22 +162,34 @@ impl Weights {
             })
     }
 
-    /// The least value the term `name` may take: 1 for the terms that divide (`rival_share`,
-    /// `attacked_share`), any otherwise.
-    pub fn least(name: &str) -> i32 {
+    /// The most any term may be either way: a won game's score ([`WIN`]), far beyond any
+    /// weight that plays. Within it the evaluation, summed in `i64`, cannot overflow.
+    pub const LIMIT: i64 = WIN as i64;
+
+    /// The values the term `name` may take: within [`Weights::LIMIT`] either way, and at least
+    /// 1 for the terms that divide (`rival_share`, `attacked_share`).
+    pub fn range(name: &str) -> std::ops::RangeInclusive<i64> {
         if matches!(name, "rival_share" | "attacked_share") {
-            1
+            1..=Self::LIMIT
         } else {
-            i32::MIN
+            -Self::LIMIT..=Self::LIMIT
         }
     }
 
-    /// Set the term `name` to `value`, at least [`Weights::least`].
-    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+    /// Set the term `name` to `value`, within its [`Weights::range`].
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), String> {
         let f = Self::term(name)?;
-        if value < Self::least(name) {
+        let range = Self::range(name);
+        if *range.start() == 1 && value < 1 {
             return Err(format!(
                 "{name} divides: it must be at least 1, not {value}"
+            ));
+        }
+        if !range.contains(&value) {
+            return Err(format!(
+                "{name} must be between {} and {}, not {value}",
+                range.start(),
+                range.end()
             ));
         }
         *f(self) = value;
@@ -219,7 +231,7 @@ impl Weights {
             let Some((name, value)) = part.split_once('=') else {
                 return Err(format!("{part:?} is not name=value"));
             };
-            let value: i32 = value
+            let value: i64 = value
                 .trim()
                 .parse()
                 .map_err(|_| format!("{:?} is not a whole number (in {part:?})", value.trim()))?;
@@ -240,7 +252,7 @@ impl std::str::FromStr for Weights {
 }
 
 /// Where a term lives in [`Weights`].
-pub type Term = fn(&mut Weights) -> &mut i32;
+pub type Term = fn(&mut Weights) -> &mut i64;
 
 impl Default for Weights {
     fn default() -> Weights {
@@ -277,7 +289,7 @@ pub fn with_weights<T>(w: Weights, f: impl FnOnce() -> T) -> T {
     f()
 }
 
-const SOVEREIGN: i32 = Weights::DEFAULT.sovereign;
+const SOVEREIGN: i64 = Weights::DEFAULT.sovereign;
 
 /// Material in tenths of the §7 capture values, so positional terms fit between.
 fn value(k: Kind) -> i32 {
@@ -365,11 +377,11 @@ fn attack_sets(g: &HexiMeros) -> Reach {
 }
 
 /// Material of each seat's unfrozen pieces, Sovereigns not counted.
-fn material(g: &HexiMeros) -> [i32; 6] {
-    let mut mat = [0i32; 6];
+fn material(g: &HexiMeros) -> [i64; 6] {
+    let mut mat = [0i64; 6];
     for (_, p) in g.pieces() {
         if p.kind != Kind::Sovereign && !g.is_frozen(p) {
-            mat[g.controller(p.colour).index()] += value(p.kind);
+            mat[g.controller(p.colour).index()] += i64::from(value(p.kind));
         }
     }
     mat
@@ -378,15 +390,26 @@ fn material(g: &HexiMeros) -> [i32; 6] {
 /// Material against the average active opponent (for votes).
 pub(super) fn standing(g: &HexiMeros, me: Seat) -> i32 {
     if !g.is_active(me) {
-        return -SOVEREIGN;
+        return bounded(-SOVEREIGN);
     }
     let mat = material(g);
     let opps: Vec<Seat> = g.active_seats().into_iter().filter(|&s| s != me).collect();
     if opps.is_empty() {
-        return SOVEREIGN;
+        return bounded(SOVEREIGN);
     }
-    let avg = opps.iter().map(|s| mat[s.index()]).sum::<i32>() / opps.len() as i32;
-    mat[me.index()] - avg
+    let avg = opps.iter().map(|s| mat[s.index()]).sum::<i64>() / opps.len() as i64;
+    bounded(mat[me.index()] - avg)
+}
+
+/// The most an evaluation may score either way: half a won game, so that no weights make a
+/// position look won or lost to the search ([`WIN`]).
+const EVAL_LIMIT: i64 = WIN as i64 / 2;
+
+/// `v` within [`EVAL_LIMIT`]. The evaluation sums in `i64` and ends here: a term is a weight
+/// (at most [`Weights::LIMIT`] either way) times a count bounded by the board, or two weights
+/// multiplied, so no sum of them overflows.
+fn bounded(v: i64) -> i32 {
+    v.clamp(-EVAL_LIMIT, EVAL_LIMIT) as i32
 }
 
 /// The evaluation of `g` for `me` with the weights `w` (see [`Weights`]).
@@ -397,19 +420,24 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
     let Some(to) = g.to_move() else {
         return 0;
     };
+    bounded(evaluate_wide(g, me, to, w))
+}
+
+/// [`evaluate_with`] of an active `me`, `to` to move, before its bound.
+fn evaluate_wide(g: &HexiMeros, me: Seat, to: Seat, w: &Weights) -> i64 {
     let mat = material(g);
     let reach = attack_sets(g);
     let (att, mob) = (&reach.att, &reach.mob);
     let opps: Vec<Seat> = g.active_seats().into_iter().filter(|&s| s != me).collect();
     let mut score = mat[me.index()]
-        - opps.iter().map(|s| mat[s.index()]).sum::<i32>() / w.rival_share
-        - w.sovereign * opps.len() as i32
-        + w.mobility * mob[me.index()];
+        - opps.iter().map(|s| mat[s.index()]).sum::<i64>() / w.rival_share
+        - w.sovereign * opps.len() as i64
+        + w.mobility * i64::from(mob[me.index()]);
     // What each opponent may take of ours before the bot moves again. The seat to move
     // nearly surely takes its best target; each later seat may take its own (all of them
     // move first), so its best target is charged a good part. With the bot to move a
     // threatened piece can still step away: a small charge for each.
-    let mut best_target = [0i32; 6];
+    let mut best_target = [0i64; 6];
     let mut threatened = 0;
     // Bot to move: the values of its attacked pieces, and the largest (the one it saves).
     let (mut attacked_sum, mut attacked_max) = (0, 0);
@@ -421,7 +449,7 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
         let v = if sovereign {
             w.sovereign_hanging
         } else {
-            value(p.kind)
+            i64::from(value(p.kind))
         };
         let mut attacked = false;
         for o in &opps {
@@ -487,12 +515,12 @@ pub(crate) fn evaluate_with(g: &HexiMeros, me: Seat, w: &Weights) -> i32 {
 
 /// The `restless` charge of `g` with `seats` seats left: per full round since the last
 /// progress, up to `restless_rounds`.
-fn restless_charge(g: &HexiMeros, seats: usize, w: &Weights) -> i32 {
+fn restless_charge(g: &HexiMeros, seats: usize, w: &Weights) -> i64 {
     if w.restless == 0 {
         return 0;
     }
-    let seats = seats.max(1) as i32;
-    let quiet = (g.halfmove_clock().min(i32::MAX as u32) as i32 / seats).min(w.restless_rounds);
+    let seats = seats.max(1) as i64;
+    let quiet = (i64::from(g.halfmove_clock()) / seats).min(w.restless_rounds);
     w.restless * quiet.max(0)
 }
 
@@ -501,9 +529,9 @@ pub(crate) fn draw_score_with(g: &HexiMeros, seats: &[Seat], me: Seat, w: &Weigh
     if w.draw_tenths == 0 || !seats.contains(&me) {
         return 0;
     }
-    let others = seats.len().saturating_sub(1) as i32;
+    let others = seats.len().saturating_sub(1) as i64;
     let even = -w.sovereign * others - restless_charge(g, seats.len(), w);
-    even * w.draw_tenths / 10
+    bounded(even * w.draw_tenths / 10)
 }
 
 /// The seat the bots hunt among `seats`: the fewest Sovereigns, then the least material, then
@@ -511,7 +539,7 @@ pub(crate) fn draw_score_with(g: &HexiMeros, seats: &[Seat], me: Seat, w: &Weigh
 fn prey_among(
     g: &HexiMeros,
     seats: impl Iterator<Item = Seat>,
-    mat: &[i32; 6],
+    mat: &[i64; 6],
 ) -> Option<(Seat, Vec<Cell>)> {
     seats
         .map(|s| (s, g.sovereigns_of(s)))
@@ -534,7 +562,7 @@ fn escapes(g: &HexiMeros, seat: Seat, at: Cell) -> impl Iterator<Item = Cell> + 
 
 /// The terms of [`Weights`] about Sovereigns hunted: `hunt` and `net` for the bot hunting the
 /// weakest opponent, `prey` and `guard` for its own Sovereigns.
-fn hunt(g: &HexiMeros, me: Seat, opps: &[Seat], mat: &[i32; 6], reach: &Reach, w: &Weights) -> i32 {
+fn hunt(g: &HexiMeros, me: Seat, opps: &[Seat], mat: &[i64; 6], reach: &Reach, w: &Weights) -> i64 {
     let mut score = 0;
     let cover = &reach.cover[me.index()];
     if let Some((prey, targets)) = prey_among(g, opps.iter().copied(), mat) {
@@ -547,13 +575,13 @@ fn hunt(g: &HexiMeros, me: Seat, opps: &[Seat], mat: &[i32; 6], reach: &Reach, w
             let h = geo.hex(c);
             let near = hexes
                 .iter()
-                .map(|t| t.distance(h))
+                .map(|t| i64::from(t.distance(h)))
                 .min()
-                .unwrap_or(i32::MAX);
-            score += w.hunt * (w.hunt_range - near).max(0);
+                .unwrap_or(i64::MAX);
+            score += w.hunt * w.hunt_range.saturating_sub(near).max(0);
         }
         for &t in &targets {
-            score += w.net * escapes(g, prey, t).filter(|&e| cover.contains(e)).count() as i32;
+            score += w.net * escapes(g, prey, t).filter(|&e| cover.contains(e)).count() as i64;
         }
     }
     if w.prey != 0 && prey_among(g, g.active_seats().into_iter(), mat).is_some_and(|(s, _)| s == me)
@@ -565,7 +593,7 @@ fn hunt(g: &HexiMeros, me: Seat, opps: &[Seat], mat: &[i32; 6], reach: &Reach, w
             let covered = escapes(g, me, t)
                 .filter(|&e| opps.iter().any(|o| reach.cover[o.index()].contains(e)))
                 .count();
-            score -= w.guard * covered as i32;
+            score -= w.guard * covered as i64;
         }
     }
     score
@@ -578,10 +606,10 @@ fn hunt(g: &HexiMeros, me: Seat, opps: &[Seat], mat: &[i32; 6], reach: &Reach, w
 /// `rival_share` of it the capture gains), any other Sovereign 3 × `sovereign`. Cutting those
 /// too (a piece to its share, frozen and own pieces to nothing) lost hard BRS its Sovereign
 /// in 4 of 8 games; see docs/tournaments.md.
-fn capture_gain(g: &HexiMeros, me: Seat, p: Piece, mat: &[i32; 6], w: &Weights) -> i32 {
+fn capture_gain(g: &HexiMeros, me: Seat, p: Piece, mat: &[i64; 6], w: &Weights) -> i64 {
     let owner = g.controller(p.colour);
     if p.kind != Kind::Sovereign {
-        return value(p.kind);
+        return i64::from(value(p.kind));
     }
     if owner != me && g.is_active(owner) && g.sovereigns_of(owner).len() <= 1 {
         w.sovereign + mat[owner.index()] / w.rival_share

@@ -1023,9 +1023,74 @@ fn weights_read_and_write_as_name_value_lists() {
         "hunted=1",
         "attacked_share=0",
         "hunt=99999999999",
+        "hunt=1000001",
+        "pressing=-1000001",
     ] {
         assert!(bad.parse::<Weights>().is_err(), "{bad}");
     }
+    let w: Weights = "hunt=1000000,pressing=-1000000".parse().unwrap();
+    assert_eq!((w.hunt, w.pressing), (Weights::LIMIT, -Weights::LIMIT));
+}
+
+#[test]
+fn the_evaluation_neither_overflows_nor_scores_a_win_at_the_weights_limits() {
+    // Every term at its limit, one way or the other (divisors at 1 or at the limit): the
+    // evaluation and the draw score sum in i64 (an overflow panics in this build) and stay
+    // within half a won game, in every stored HexiMeros position and a long random game.
+    use super::heximeros::{Weights, draw_score_with, evaluate_with};
+    let extreme = |sign: i64, divisor: i64| {
+        let mut w = Weights::DEFAULT;
+        for (name, _) in Weights::TERMS {
+            let range = Weights::range(name);
+            let v = if *range.start() == 1 {
+                divisor
+            } else {
+                sign * Weights::LIMIT
+            };
+            w.set(name, v).unwrap();
+        }
+        w
+    };
+    let all = [
+        extreme(1, 1),
+        extreme(-1, 1),
+        extreme(1, Weights::LIMIT),
+        extreme(-1, Weights::LIMIT),
+    ];
+    let mut games: Vec<HexiMeros> = positions()
+        .into_iter()
+        .filter_map(|(_, g)| match g {
+            AnyGame::HexiMeros(h) => Some(h),
+            _ => None,
+        })
+        .collect();
+    let mut g = HexiMeros::new_game(6, Default::default()).unwrap();
+    let mut rng = super::rng::Rng::new(11);
+    for _ in 0..400 {
+        let moves = g.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        g.play_unchecked(&moves[rng.below(moves.len() as u64) as usize]);
+        games.push(g.clone());
+    }
+    let mut at_limit = 0;
+    for h in &games {
+        for w in &all {
+            for seat in 0..6 {
+                let v = evaluate_with(h, Seat(seat), w);
+                assert!(v.abs() <= search::WIN / 2, "{v}");
+                at_limit += usize::from(v.abs() == search::WIN / 2);
+                let d = draw_score_with(h, &h.active_seats(), Seat(seat), w);
+                assert!(d.abs() <= search::WIN / 2, "{d}");
+            }
+        }
+    }
+    assert!(
+        games.len() > 100 && at_limit > 0,
+        "{} positions",
+        games.len()
+    );
 }
 
 #[test]

@@ -48,17 +48,18 @@ pub struct Iteration {
 }
 
 /// How far the term `value` steps: `percent` hundredths of its size, at least 1.
-pub fn step_of(value: i32, percent: u32) -> i32 {
-    ((i64::from(value).abs() * i64::from(percent) / 100).max(1)).min(i64::from(i32::MAX)) as i32
+pub fn step_of(value: i64, percent: u32) -> i64 {
+    (value.saturating_abs().saturating_mul(i64::from(percent)) / 100).max(1)
 }
 
-/// `w` with the term `name` moved by `by`, kept at its [`Weights::least`].
-fn moved(w: &Weights, name: &str, by: i32) -> Result<Weights, AiError> {
+/// `w` with the term `name` moved by `by`, kept within its [`Weights::range`].
+fn moved(w: &Weights, name: &str, by: i64) -> Result<Weights, AiError> {
     let mut out = *w;
     let v = w
         .get(name)
         .ok_or_else(|| AiError::Position(format!("unknown term {name:?}")))?;
-    let target = v.saturating_add(by).max(Weights::least(name));
+    let range = Weights::range(name);
+    let target = v.saturating_add(by).clamp(*range.start(), *range.end());
     out.set(name, target).map_err(AiError::Position)?;
     Ok(out)
 }
@@ -67,13 +68,13 @@ fn moved(w: &Weights, name: &str, by: i32) -> Result<Weights, AiError> {
 /// −1..=1, positive when the plus side did better.
 pub fn update(
     w: &Weights,
-    terms: &[(String, i32, i32)],
+    terms: &[(String, i64, i64)],
     result: f64,
     gain: f64,
 ) -> Result<Weights, AiError> {
     let mut out = *w;
     for (name, step, sign) in terms {
-        let by = (gain * result * f64::from(*step) * f64::from(*sign)).round() as i32;
+        let by = (gain * result * *step as f64 * *sign as f64).round() as i64;
         out = moved(&out, name, by)?;
     }
     Ok(out)
