@@ -336,6 +336,17 @@ fn t12_check_relief() {
     assert!(g.check_records().is_empty());
 }
 
+/// Blue's lone Sovereign on Q2, attacked by Silver on every cell it can reach: the Regent holds
+/// the Q file, Alcazars the P and R files, the Prelate row 2.
+const NOWHERE_TO_GO: [&str; 6] = [
+    "silver sovereign A26",
+    "silver regent Q10",
+    "silver alcazar P21",
+    "silver alcazar R21",
+    "silver prelate Y2 moved",
+    "blue sovereign Q2",
+];
+
 #[test]
 fn relief_lapses_when_nothing_relieves() {
     // Blue's Sovereign is boxed in by its own pieces and Silver's Regent attacks it: no move
@@ -365,18 +376,7 @@ fn relief_lapses_when_nothing_relieves() {
     // Blue's lone Sovereign on Q2 is attacked by Silver (the declarer) on every cell it can
     // reach: the Regent holds the Q file, Alcazars the P and R files, the Prelate row 2. No move
     // relieves the check, so the duty lapses.
-    let mut h = real(
-        "blue",
-        &[
-            "silver sovereign A26",
-            "silver regent Q10",
-            "silver alcazar P21",
-            "silver alcazar R21",
-            "silver prelate Y2 moved",
-            "blue sovereign Q2",
-        ],
-        HouseRules::default(),
-    );
+    let mut h = real("blue", &NOWHERE_TO_GO, HouseRules::default());
     h.checks.push(CheckRecord {
         declarer: Seat(0),
         target: cell("Q2"),
@@ -1175,19 +1175,40 @@ fn engine_agrees_with_a_naive_generator_on_random_positions() {
     assert!(compared > 400);
 }
 
+/// A seeded generator of numbers below `n` (a linear congruential one: enough for random games).
+fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize % n
+    }
+}
+
+/// `g` with Check declared upon the mover's Sovereigns by every seat that attacks them.
+fn checked_by_every_attacker(g: &HexiMeros) -> HexiMeros {
+    let me = Seat(g.to_move);
+    let mut checked = g.clone();
+    for s in g.attackers_of_seat(me) {
+        for target in g.sovereigns_of(me) {
+            if g.attacks(s, target) {
+                checked.checks.push(CheckRecord {
+                    declarer: s,
+                    target,
+                });
+            }
+        }
+    }
+    checked
+}
+
 #[test]
 fn relieving_many_moves_at_once_agrees_with_asking_move_by_move() {
     // `legal` filters by `relieving`, which asks the pieces that attacked a target before the
     // move first; `relieves` asks every piece. Over random games, with Check declared by every
     // seat attacking the mover's Sovereign, both must keep the same moves: relief by capturing
     // the attacker (its cell then holds the mover's piece), by blocking, by stepping away.
-    let mut seed: u64 = 0x5eed;
-    let mut next = move |n: usize| {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 33) as usize % n
-    };
+    let mut next = below(0x5eed);
     let (mut positions, mut kept, mut dropped) = (0, 0, 0);
     for _ in 0..6 {
         let mut g = HexiMeros::start(HouseRules::default());
@@ -1196,17 +1217,7 @@ fn relieving_many_moves_at_once_agrees_with_asking_move_by_move() {
                 break;
             }
             let me = Seat(g.to_move);
-            let mut checked = g.clone();
-            for s in g.attackers_of_seat(me) {
-                for target in g.sovereigns_of(me) {
-                    if g.attacks(s, target) {
-                        checked.checks.push(CheckRecord {
-                            declarer: s,
-                            target,
-                        });
-                    }
-                }
-            }
+            let checked = checked_by_every_attacker(&g);
             let live = checked.live_checks();
             if !live.is_empty() {
                 let mut pseudo = Vec::new();
@@ -1249,13 +1260,7 @@ fn best_legal_move_agrees_with_searching_every_legal_move() {
     // seat attacking it, and with two rankings (the captures', as a bot's hint, and an arbitrary
     // one with many ties that ranks quiet moves too), it must pick what filtering every legal
     // move picks, under both the default rules and `auto_declare`.
-    let mut seed: u64 = 0xbe57;
-    let mut next = move |n: usize| {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 33) as usize % n
-    };
+    let mut next = below(0xbe57);
     let (mut checked_positions, mut duty_changed, mut duty_excluded) = (0, 0, 0);
     for game in 0..6 {
         let mut house = HouseRules::default();
@@ -1268,17 +1273,7 @@ fn best_legal_move_agrees_with_searching_every_legal_move() {
                 break;
             }
             let me = Seat(g.to_move);
-            let mut checked = g.clone();
-            for s in g.attackers_of_seat(me) {
-                for target in g.sovereigns_of(me) {
-                    if g.attacks(s, target) {
-                        checked.checks.push(CheckRecord {
-                            declarer: s,
-                            target,
-                        });
-                    }
-                }
-            }
+            let checked = checked_by_every_attacker(&g);
             let captures = |m: &Move| {
                 10 * checked.removed(m).count() as i32 + i32::from(m.promotion.is_some())
             };
@@ -1321,15 +1316,7 @@ fn best_legal_move_agrees_with_searching_every_legal_move() {
     // Sovereign on Q2 is attacked by Silver on every cell it can reach (see
     // `relief_lapses_when_nothing_relieves`), and Blue's Cavalier far away can take a Silver
     // Militant on one of its cells (the first that keeps every move from relieving).
-    let pieces = vec![
-        "silver sovereign A26",
-        "silver regent Q10",
-        "silver alcazar P21",
-        "silver alcazar R21",
-        "silver prelate Y2 moved",
-        "blue sovereign Q2",
-        "blue cavalier AB23",
-    ];
+    let pieces = [&NOWHERE_TO_GO[..], &["blue cavalier AB23"]].concat();
     let reach = dests(&real("blue", &pieces, HouseRules::default()), "AB23");
     let mut lapses = 0;
     for d in &reach {
