@@ -562,14 +562,7 @@ pub(crate) fn best_hinted<G: Engine>(g: &G, moves: &[G::Move]) -> Option<G::Move
 /// highest positive hint, the first generated among equals), else its first move generated. A
 /// fixed, cheap choice: no search, and the same in every line.
 fn default_move<G: Engine>(g: &G, moves: &[G::Move]) -> Option<G::Move> {
-    let mut best: Option<(i32, &G::Move)> = None;
-    for m in moves {
-        let h = g.hint(m);
-        if best.is_none_or(|(b, _)| h > b) {
-            best = Some((h, m));
-        }
-    }
-    best.map(|(_, m)| m.clone())
+    crate::games::first_best(moves, |m| g.hint(m)).map(|(_, m)| m.clone())
 }
 
 fn after<G: Rules>(g: &G, m: &G::Move) -> G {

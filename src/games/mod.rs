@@ -322,3 +322,37 @@ pub trait Rules: Clone + Debug + Sized {
         v
     }
 }
+
+/// The item of `items` that `rank` scores highest, the first among equals, with its score: how a
+/// greedy player picks its move (the bots' non-replying opponents, a checked seat's best relief).
+pub fn first_best<'a, T>(
+    items: impl IntoIterator<Item = &'a T>,
+    rank: impl Fn(&T) -> i32,
+) -> Option<(i32, &'a T)>
+where
+    T: 'a,
+{
+    let mut best: Option<(i32, &T)> = None;
+    for item in items {
+        let r = rank(item);
+        if best.is_none_or(|(b, _)| r > b) {
+            best = Some((r, item));
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_best;
+
+    #[test]
+    fn first_best_takes_the_highest_and_the_first_among_equals() {
+        let words = ["ox", "horse", "cat", "mouse", "hen"];
+        let best = first_best(&words, |w| w.len() as i32);
+        assert_eq!(best, Some((5, &"horse")));
+        let best = first_best(&words, |w| -(w.len() as i32));
+        assert_eq!(best, Some((-2, &"ox")));
+        assert_eq!(first_best(&[] as &[&str], |w| w.len() as i32), None);
+    }
+}

@@ -96,14 +96,9 @@ impl HexiMeros {
     /// reply in Best-Reply Search+, at every leaf.
     pub fn best_legal_by(&self, rank: impl Fn(&Move) -> i32) -> Option<Move> {
         let best_of = |moves: &[Move]| {
-            let mut best: Option<(i32, Move)> = None;
-            for m in moves {
-                let r = rank(m);
-                if r > 0 && best.is_none_or(|(b, _)| r > b) {
-                    best = Some((r, *m));
-                }
-            }
-            best.map(|(_, m)| m)
+            crate::games::first_best(moves, &rank)
+                .filter(|&(r, _)| r > 0)
+                .map(|(_, m)| *m)
         };
         if self.result.is_some() || self.house.check_upon_mover == CheckUponMover::AutoDeclare {
             return best_of(&self.legal());
@@ -114,11 +109,12 @@ impl HexiMeros {
         if moves.is_empty() || live.is_empty() {
             return best_of(&self.legal_from(moves, &live));
         }
-        let mut ranked: Vec<(i32, usize)> = moves
+        let ranks: Vec<i32> = moves.iter().map(&rank).collect();
+        let mut ranked: Vec<(i32, usize)> = ranks
             .iter()
             .enumerate()
-            .map(|(i, m)| (rank(m), i))
-            .filter(|&(r, _)| r > 0)
+            .filter(|&(_, &r)| r > 0)
+            .map(|(i, &r)| (r, i))
             .collect();
         ranked.sort_by_key(|&(r, i)| (std::cmp::Reverse(r), i));
         let likely = self.likely_attackers(&live);
@@ -129,7 +125,9 @@ impl HexiMeros {
         // The targets' own steps are the likeliest reliefs: ask them first.
         let (targets, others): (Vec<&Move>, Vec<&Move>) = moves
             .iter()
-            .filter(|m| rank(m) <= 0)
+            .zip(&ranks)
+            .filter(|&(_, &r)| r <= 0)
+            .map(|(m, _)| m)
             .partition(|m| live.iter().any(|r| r.target == m.from));
         if targets.into_iter().chain(others).any(relieves) {
             return None;
