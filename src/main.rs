@@ -361,6 +361,12 @@ enum AiCommand {
         /// Override the levels' node budget (per move).
         #[arg(long)]
         nodes: Option<u64>,
+        /// Node budget per move of side A alone (overrides its level's and --nodes).
+        #[arg(long)]
+        nodes_a: Option<u64>,
+        /// Node budget per move of side B alone.
+        #[arg(long)]
+        nodes_b: Option<u64>,
         /// How the levels share a table of three or more: `alternate` (A and B in alternate
         /// seats) or `lone` (A in one seat, B in all the others).
         #[arg(long, default_value = "alternate")]
@@ -596,7 +602,7 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                     gain,
                     max_plies,
                     limits: Limits {
-                        nodes,
+                        nodes: nodes_arg("--nodes", nodes)?,
                         deadline: None,
                     },
                 });
@@ -616,6 +622,8 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                 players,
                 max_plies,
                 nodes,
+                nodes_a,
+                nodes_b,
                 seating,
                 verbose,
                 moves,
@@ -634,15 +642,27 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                         level: a,
                         search: side(search_a, a)?,
                         weights: weights_arg("--weights-a", weights_a, a)?,
+                        nodes: nodes_arg("--nodes-a", nodes_a)?,
                     },
                     Bot {
                         level: b,
                         search: side(search_b, b)?,
                         weights: weights_arg("--weights-b", weights_b, b)?,
+                        nodes: nodes_arg("--nodes-b", nodes_b)?,
                     },
                 );
                 (
-                    game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose,
+                    game,
+                    a,
+                    b,
+                    games,
+                    from,
+                    seed,
+                    players,
+                    max_plies,
+                    nodes_arg("--nodes", nodes)?,
+                    seating,
+                    verbose,
                     moves,
                 )
             }
@@ -822,6 +842,15 @@ fn weights_arg(
         .with_pairs(&text)
         .map(Some)
         .map_err(|e| anyhow::anyhow!("{option} {text:?}: {e}"))
+}
+
+/// A node budget given on the command line: at least one node, or the search has nothing to
+/// play.
+fn nodes_arg(option: &str, nodes: Option<u64>) -> anyhow::Result<Option<u64>> {
+    match nodes {
+        Some(0) => anyhow::bail!("{option} must be at least 1"),
+        n => Ok(n),
+    }
 }
 
 /// `ai budget`: the slowest move of each level in each game's busiest middle game.

@@ -538,6 +538,59 @@ fn tournament_weights_flags_give_a_side_its_own_heximeros_weights() {
 }
 
 #[test]
+fn tournament_node_flags_give_each_side_its_budget() {
+    let args = [
+        HARMEGEDO_3,
+        &["--a", "normal", "--b", "normal", "--nodes-a", "1"],
+    ]
+    .concat();
+    let out = ok(&args, None);
+    assert!(out.contains("normal@1 vs normal, 1 games"), "{out}");
+    let rows: Vec<&str> = out.lines().collect();
+    assert!(
+        rows[2].starts_with("normal@1 ") && rows[3].starts_with("normal "),
+        "{out}"
+    );
+    let args = [
+        HARMEGEDO_3,
+        &["--a", "hard", "--b", "normal", "--nodes-b", "7"],
+    ]
+    .concat();
+    let out = ok(&args, None);
+    assert!(out.contains("hard/brs vs normal@7,"), "{out}");
+    // Refused, with nothing played: a budget of no nodes, for a side or both.
+    let base = [HARMEGEDO_3, &["--a", "normal", "--b", "easy"]].concat();
+    for flag in ["--nodes-a", "--nodes-b"] {
+        fails(
+            &[&base[..], &[flag, "0"]].concat(),
+            None,
+            &format!("{flag} must be at least 1"),
+        );
+    }
+    fails(
+        &[
+            "ai",
+            "tournament",
+            "--game",
+            "harmegedo",
+            "--a",
+            "normal",
+            "--b",
+            "easy",
+            "--nodes",
+            "0",
+        ],
+        None,
+        "--nodes must be at least 1",
+    );
+    fails(
+        &[&base[..], &["--nodes-a", "many"]].concat(),
+        None,
+        "invalid value 'many' for '--nodes-a <NODES_A>'",
+    );
+}
+
+#[test]
 fn tournament_refuses_bad_weights() {
     let base = [HARMEGEDO_3, &["--a", "normal", "--b", "easy"]].concat();
     fails(
@@ -662,6 +715,11 @@ fn tune_bad_input_is_one_line() {
         &[&base[..], &["--search", "maxn"]].concat(),
         None,
         "unknown search \"maxn\"",
+    );
+    fails(
+        &[&base[..], &["--nodes", "0"]].concat(),
+        None,
+        "--nodes must be at least 1",
     );
     fails(
         &["ai", "tune", "--games", "0"],

@@ -768,6 +768,41 @@ fn smoke_match_best_reply_against_paranoid_at_harmegedo() {
 }
 
 #[test]
+fn a_side_searches_with_its_own_node_budget_over_the_tables() {
+    let base = harmegedo_spec(
+        Level::Normal,
+        Level::Normal,
+        SearchKind::Paranoid,
+        SearchKind::Paranoid,
+    );
+    let games = |spec: &tournament::Spec| {
+        let mut moves = Vec::new();
+        tournament::run(spec, &mut Default::default, &mut |_, rec| {
+            moves.push(rec.moves.clone());
+        })
+        .unwrap();
+        moves
+    };
+    let with = |a: Option<u64>, b: Option<u64>, table: Option<u64>| {
+        let mut spec = base.clone();
+        spec.a.nodes = a;
+        spec.b.nodes = b;
+        spec.limits.nodes = table;
+        spec
+    };
+    let played = games(&base);
+    // Side A starved to one node a move plays other moves than at the table's 150.
+    assert_ne!(games(&with(Some(1), None, Some(150))), played);
+    // A side's own budget replaces the table's: 150 each over a table of 1 is the table of 150.
+    assert_eq!(games(&with(Some(150), Some(150), Some(1))), played);
+    // And the same budget given to a side is the table's.
+    assert_eq!(games(&with(Some(150), None, Some(150))), played);
+    // The side's name says its budget.
+    assert_eq!(with(Some(1), None, None).a.name(), "normal@1");
+    assert_eq!(base.a.name(), "normal");
+}
+
+#[test]
 fn an_opponent_who_does_not_reply_passes_in_brs_and_takes_its_best_capture_in_brs_plus() {
     use super::search::non_reply;
     use crate::games::heximeros::Move as HexiMove;

@@ -79,6 +79,9 @@ pub struct Bot {
     pub level: Level,
     pub search: SearchKind,
     pub weights: Option<Weights>,
+    /// Its own node budget per move in place of its level's (and of the [`Spec`]'s), so one
+    /// level can be measured at several budgets against another at its own.
+    pub nodes: Option<u64>,
 }
 
 /// A seat without a bot given plays at random.
@@ -95,6 +98,7 @@ impl Bot {
             level,
             search: SearchKind::default(),
             weights: None,
+            nodes: None,
         }
     }
 
@@ -111,7 +115,18 @@ impl Bot {
         {
             name.push_str("+w");
         }
+        if let Some(n) = self.nodes {
+            name = format!("{name}@{n}");
+        }
         name
+    }
+
+    /// The limits this bot searches with: `limits`, with its own node budget if it has one.
+    fn limits(&self, limits: Limits) -> Limits {
+        Limits {
+            nodes: self.nodes.or(limits.nodes),
+            ..limits
+        }
     }
 
     /// Run `f` with this bot's weights in play (its level's when it has none of its own).
@@ -462,7 +477,7 @@ pub fn play_bots(
             }
             g => {
                 timed_search(seat, timed, clock, || {
-                    choose_searching(g, bot.level, bot.search, move_seed, limits)
+                    choose_searching(g, bot.level, bot.search, move_seed, bot.limits(limits))
                 })?
                 .text
             }
@@ -546,6 +561,7 @@ fn staged_heximeros(
     clock: &mut dyn FnMut() -> Stamp,
 ) -> Result<String, AiError> {
     let bot = bots.get(seat.index()).copied().unwrap_or_default();
+    let limits = bot.limits(limits);
     let mut declarers: Vec<Seat> = Vec::new();
     loop {
         let choice = timed_search(seat, timed, clock, || {

@@ -116,6 +116,7 @@ pub fn tune(
             level: spec.level,
             search: spec.search,
             weights: Some(weights),
+            nodes: None,
         };
         let games = Spec {
             kind: GameKind::HexiMeros,
