@@ -516,14 +516,14 @@ fn tournament_weights_flags_give_a_side_its_own_heximeros_weights() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{stderr}");
-    assert!(stdout.contains("normal+w vs normal,"), "{stdout}");
+    assert!(stdout.contains("normal/brs+w vs normal/brs,"), "{stdout}");
     assert!(
-        stderr.contains("normal+w ") && stderr.contains("normal 3.5"),
+        stderr.contains("normal/brs+w ") && stderr.contains("normal/brs 3.5"),
         "{stderr}"
     );
     // The defaults spelled out are the defaults: the same bot on both sides.
     let out = ok(&[&base[..], &["--weights-b", "hunt=1"]].concat(), None);
-    assert!(out.contains("normal vs normal,"), "{out}");
+    assert!(out.contains("normal/brs vs normal/brs,"), "{out}");
     // A side's weights are set over its level's: hard's draw_tenths (10) stays unless named,
     // and naming it back to the plain default makes a bot of weights of its own.
     let hard = |weights: &str| {
@@ -532,9 +532,9 @@ fn tournament_weights_flags_give_a_side_its_own_heximeros_weights() {
         ok(&[&args[..], &["--weights-a", weights]].concat(), None)
     };
     let out = hard("restless=40");
-    assert!(out.contains("hard/brs+ vs normal,"), "{out}");
+    assert!(out.contains("hard/brs+ vs normal/brs,"), "{out}");
     let out = hard("draw_tenths=0");
-    assert!(out.contains("hard/brs++w vs normal,"), "{out}");
+    assert!(out.contains("hard/brs++w vs normal/brs,"), "{out}");
 }
 
 #[test]

@@ -8,7 +8,8 @@
 //!
 //! One search serves all games (`search.rs`): alpha-beta with iterative deepening, captures first,
 //! a short capture quiescence; for three or more players paranoid, or Best-Reply Search
-//! ([`SearchKind::Brs`]: hard's default in Harmegedo, [`default_search`]). Each game brings its
+//! ([`SearchKind::Brs`]: hard's default in Harmegedo and normal's in HexiMeros,
+//! [`default_search`]). Each game brings its
 //! evaluation (`heximeros.rs`, `hexdame.rs`, `hexmeister.rs`, `hexaequo.rs`, `harmegedo.rs`).
 //! `tournament.rs` plays seeded bot matches for the CLI's `ai tournament`, and `tune.rs` tunes
 //! the HexiMeros evaluation's weights by self-play for `ai tune`.
@@ -137,13 +138,16 @@ impl std::str::FromStr for SearchKind {
 }
 
 /// The search a level plays by default with three or more seats: Best-Reply Search for hard in
-/// Harmegedo (alone against five normal bots it won 10 of 20 games against paranoid's 3),
+/// Harmegedo (alone against five normal bots it won 10 of 20 games against paranoid's 3) and for
+/// normal in HexiMeros (three against three paranoid bots it won more games and placed better),
 /// Best-Reply Search+ for hard in HexiMeros (with hard's weights, alone against five normal
 /// bots it wins far more often than paranoid did), paranoid everywhere else, where it measured
 /// stronger (docs/tournaments.md).
 pub fn default_search(kind: GameKind, level: Level) -> SearchKind {
     match (kind, level) {
-        (GameKind::Harmegedo, Level::Hard) => SearchKind::Brs,
+        (GameKind::Harmegedo, Level::Hard) | (GameKind::HexiMeros, Level::Normal) => {
+            SearchKind::Brs
+        }
         (GameKind::HexiMeros, Level::Hard) => SearchKind::BrsPlus,
         _ => SearchKind::Paranoid,
     }

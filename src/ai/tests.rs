@@ -865,19 +865,31 @@ fn brs_plus_searches_within_its_own_smaller_node_budget() {
 }
 
 #[test]
-fn paranoid_stays_the_default_and_two_seats_ignore_the_search_kind() {
+fn normal_plays_its_default_search_and_two_seats_ignore_the_search_kind() {
+    let mut brs_default = 0;
     for (name, g) in positions() {
         if g.outcome().is_some() {
             continue;
         }
+        let search = super::default_search(g.kind(), Level::Normal);
         let default = choose_with(&g, Level::Normal, 5, SMALL).unwrap();
-        let paranoid = choose_searching(&g, Level::Normal, SearchKind::Paranoid, 5, SMALL).unwrap();
-        assert_eq!(default, paranoid, "{name}");
+        let asked = choose_searching(&g, Level::Normal, search, 5, SMALL).unwrap();
+        assert_eq!(default, asked, "{name}");
+        if search != SearchKind::Paranoid && g.seat_count() > 2 {
+            brs_default += 1;
+        }
         if g.seat_count() == 2 {
+            let paranoid =
+                choose_searching(&g, Level::Normal, SearchKind::Paranoid, 5, SMALL).unwrap();
             let brs = choose_searching(&g, Level::Normal, SearchKind::Brs, 5, SMALL).unwrap();
             assert_eq!(brs, paranoid, "{name}: two seats search alike");
+            assert_eq!(default, paranoid, "{name}: two seats search alike");
         }
     }
+    assert!(
+        brs_default > 0,
+        "no position where normal's default is not paranoid"
+    );
 }
 
 /// A fixed-depth search of `g` for the seat to move, with or without the transposition table,
@@ -1296,29 +1308,36 @@ fn easy_plays_no_hunt_whatever_the_weights() {
 }
 
 #[test]
-fn hard_searches_best_reply_by_default_with_three_seats_or_more() {
+fn best_reply_search_is_the_default_where_it_measured_stronger() {
     use super::default_search;
-    let hard = [
-        (GameKind::Harmegedo, SearchKind::Brs),
-        (GameKind::HexiMeros, SearchKind::BrsPlus),
+    let best_reply = [
+        (GameKind::Harmegedo, Level::Hard, SearchKind::Brs),
+        (GameKind::HexiMeros, Level::Hard, SearchKind::BrsPlus),
+        (GameKind::HexiMeros, Level::Normal, SearchKind::Brs),
     ];
-    for (kind, search) in hard {
-        assert_eq!(default_search(kind, Level::Hard), search, "{kind:?}");
+    for (kind, level, search) in best_reply {
+        assert_eq!(default_search(kind, level), search, "{kind:?} {level}");
     }
     for kind in GameKind::ALL {
-        for level in [Level::Easy, Level::Normal] {
-            assert_eq!(default_search(kind, level), SearchKind::Paranoid);
+        for level in [Level::Easy, Level::Normal, Level::Hard] {
+            if !best_reply.iter().any(|&(k, l, _)| k == kind && l == level) {
+                assert_eq!(
+                    default_search(kind, level),
+                    SearchKind::Paranoid,
+                    "{kind:?} {level}"
+                );
+            }
         }
     }
-    for (kind, search) in hard {
+    for (kind, level, search) in best_reply {
         let mut seen = 0;
         for (name, g) in positions() {
             if g.kind() != kind || g.seat_count() < 3 || g.outcome().is_some() {
                 continue;
             }
-            let default = choose_with(&g, Level::Hard, 5, SMALL).unwrap();
-            let asked = choose_searching(&g, Level::Hard, search, 5, SMALL).unwrap();
-            assert_eq!(default, asked, "{name}");
+            let default = choose_with(&g, level, 5, SMALL).unwrap();
+            let asked = choose_searching(&g, level, search, 5, SMALL).unwrap();
+            assert_eq!(default, asked, "{name} {level}");
             seen += 1;
         }
         assert!(seen > 0, "no {kind:?} position of three or more seats");
