@@ -328,8 +328,8 @@ enum AiCommand {
         b: String,
         /// Search of both sides with three or more seats: paranoid, brs (Best-Reply Search) or
         /// brs+ (the opponents who do not reply take their best capture); without it each
-        /// level's default (brs for hard in Harmegedo and normal in HexiMeros, brs+ for hard in
-        /// HexiMeros, else paranoid). --search-a and --search-b set one side.
+        /// level's default (brs for hard in Harmegedo and for normal and hard in HexiMeros,
+        /// else paranoid). --search-a and --search-b set one side.
         #[arg(long)]
         search: Option<String>,
         /// Search of side A (overrides --search).

@@ -210,9 +210,9 @@ impl std::fmt::Display for Weights {
 
 impl Weights {
     /// The weights a level plays when nothing else is asked: hard adds `draw_tenths` (10), so
-    /// the seat ahead in the last duel plays on instead of steering into a shared draw (with
-    /// Best-Reply Search+, measured alone against five normal bots: docs/tournaments.md, issue
-    /// 21's sixth and seventh slices). The other levels keep [`Weights::DEFAULT`].
+    /// the seat ahead in the last duel plays on instead of steering into a shared draw
+    /// (measured alone against five normal bots: docs/tournaments.md, issue 21's sixth and
+    /// seventh slices). The other levels keep [`Weights::DEFAULT`].
     pub const fn for_level(level: Level) -> Weights {
         match level {
             Level::Hard => Weights {

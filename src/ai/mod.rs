@@ -138,17 +138,16 @@ impl std::str::FromStr for SearchKind {
 }
 
 /// The search a level plays by default with three or more seats: Best-Reply Search for hard in
-/// Harmegedo (alone against five normal bots it won 10 of 20 games against paranoid's 3) and for
-/// normal in HexiMeros (three against three paranoid bots it won more games and placed better),
-/// Best-Reply Search+ for hard in HexiMeros (with hard's weights, alone against five normal
-/// bots it wins far more often than paranoid did), paranoid everywhere else, where it measured
+/// Harmegedo (alone against five normal bots it won 10 of 20 games against paranoid's 3), and
+/// for both searching levels in HexiMeros (three against three paranoid normal bots, BRS normal
+/// won more games and placed better; alone against five of them, hard with BRS's deeper budget
+/// won far more than with Best-Reply Search+), paranoid everywhere else, where it measured
 /// stronger (docs/tournaments.md).
 pub fn default_search(kind: GameKind, level: Level) -> SearchKind {
     match (kind, level) {
-        (GameKind::Harmegedo, Level::Hard) | (GameKind::HexiMeros, Level::Normal) => {
+        (GameKind::Harmegedo, Level::Hard) | (GameKind::HexiMeros, Level::Normal | Level::Hard) => {
             SearchKind::Brs
         }
-        (GameKind::HexiMeros, Level::Hard) => SearchKind::BrsPlus,
         _ => SearchKind::Paranoid,
     }
 }
