@@ -372,6 +372,10 @@ enum AiCommand {
         /// seats) or `lone` (A in one seat, B in all the others).
         #[arg(long, default_value = "alternate")]
         seating: String,
+        /// Plies played at random (seeded by each game's seed) before the bots take over, so
+        /// games that seat the levels alike do not repeat one another; counted in the cap.
+        #[arg(long, default_value_t = 0)]
+        opening: u32,
         /// Print one line per finished game.
         #[arg(long)]
         verbose: bool,
@@ -567,130 +571,145 @@ fn run(cli: Cli) -> anyhow::Result<String> {
 fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     use hexmeros::ai::tournament::{self, Bot, Spec, Tally};
     use hexmeros::ai::{Level, Limits, SearchKind, default_search};
-    let (game, a, b, games, from, seed, players, max_plies, nodes, seating, verbose, moves) =
-        match cmd {
-            AiCommand::Tune {
-                terms,
-                weights,
+    let (
+        game,
+        a,
+        b,
+        games,
+        from,
+        seed,
+        players,
+        max_plies,
+        nodes,
+        seating,
+        opening,
+        verbose,
+        moves,
+    ) = match cmd {
+        AiCommand::Tune {
+            terms,
+            weights,
+            level,
+            search,
+            iterations,
+            games,
+            seed,
+            step,
+            gain,
+            max_plies,
+            nodes,
+        } => {
+            let level: Level = level.parse()?;
+            return tune(hexmeros::ai::tune::TuneSpec {
+                start: weights_arg("--weights", weights, level)?
+                    .unwrap_or(hexmeros::ai::Weights::for_level(level)),
+                terms: terms
+                    .split(',')
+                    .map(|t| t.trim().to_string())
+                    .filter(|t| !t.is_empty())
+                    .collect(),
                 level,
-                search,
+                search: match search {
+                    Some(s) => s.parse()?,
+                    None => default_search(GameKind::HexiMeros, level),
+                },
                 iterations,
                 games,
                 seed,
-                step,
+                step_percent: step,
                 gain,
                 max_plies,
-                nodes,
-            } => {
-                let level: Level = level.parse()?;
-                return tune(hexmeros::ai::tune::TuneSpec {
-                    start: weights_arg("--weights", weights, level)?
-                        .unwrap_or(hexmeros::ai::Weights::for_level(level)),
-                    terms: terms
-                        .split(',')
-                        .map(|t| t.trim().to_string())
-                        .filter(|t| !t.is_empty())
-                        .collect(),
-                    level,
-                    search: match search {
-                        Some(s) => s.parse()?,
-                        None => default_search(GameKind::HexiMeros, level),
-                    },
-                    iterations,
-                    games,
-                    seed,
-                    step_percent: step,
-                    gain,
-                    max_plies,
-                    limits: Limits {
-                        nodes: nodes_arg("--nodes", nodes)?,
-                        deadline: None,
-                    },
-                });
-            }
-            AiCommand::Tournament {
+                limits: Limits {
+                    nodes: nodes_arg("--nodes", nodes)?,
+                    deadline: None,
+                },
+            });
+        }
+        AiCommand::Tournament {
+            game,
+            a,
+            b,
+            search,
+            search_a,
+            search_b,
+            weights_a,
+            weights_b,
+            games,
+            from,
+            seed,
+            players,
+            max_plies,
+            nodes,
+            nodes_a,
+            nodes_b,
+            seating,
+            opening,
+            verbose,
+            moves,
+        } => {
+            let kind = game_kind(&game)?;
+            let search: Option<SearchKind> = search.map(|s| s.parse()).transpose()?;
+            let (a, b): (Level, Level) = (a.parse()?, b.parse()?);
+            let side = |s: Option<String>, level: Level| -> anyhow::Result<SearchKind> {
+                Ok(match s {
+                    Some(s) => s.parse()?,
+                    None => search.unwrap_or(default_search(kind, level)),
+                })
+            };
+            let (a, b) = (
+                Bot {
+                    level: a,
+                    search: side(search_a, a)?,
+                    weights: weights_arg("--weights-a", weights_a, a)?,
+                    nodes: nodes_arg("--nodes-a", nodes_a)?,
+                },
+                Bot {
+                    level: b,
+                    search: side(search_b, b)?,
+                    weights: weights_arg("--weights-b", weights_b, b)?,
+                    nodes: nodes_arg("--nodes-b", nodes_b)?,
+                },
+            );
+            (
                 game,
                 a,
                 b,
-                search,
-                search_a,
-                search_b,
-                weights_a,
-                weights_b,
                 games,
                 from,
                 seed,
                 players,
                 max_plies,
-                nodes,
-                nodes_a,
-                nodes_b,
+                nodes_arg("--nodes", nodes)?,
                 seating,
+                opening,
                 verbose,
                 moves,
-            } => {
-                let kind = game_kind(&game)?;
-                let search: Option<SearchKind> = search.map(|s| s.parse()).transpose()?;
-                let (a, b): (Level, Level) = (a.parse()?, b.parse()?);
-                let side = |s: Option<String>, level: Level| -> anyhow::Result<SearchKind> {
-                    Ok(match s {
-                        Some(s) => s.parse()?,
-                        None => search.unwrap_or(default_search(kind, level)),
-                    })
-                };
-                let (a, b) = (
-                    Bot {
-                        level: a,
-                        search: side(search_a, a)?,
-                        weights: weights_arg("--weights-a", weights_a, a)?,
-                        nodes: nodes_arg("--nodes-a", nodes_a)?,
-                    },
-                    Bot {
-                        level: b,
-                        search: side(search_b, b)?,
-                        weights: weights_arg("--weights-b", weights_b, b)?,
-                        nodes: nodes_arg("--nodes-b", nodes_b)?,
-                    },
-                );
-                (
-                    game,
-                    a,
-                    b,
-                    games,
-                    from,
-                    seed,
-                    players,
-                    max_plies,
-                    nodes_arg("--nodes", nodes)?,
-                    seating,
-                    verbose,
-                    moves,
-                )
-            }
-            AiCommand::Budget {
+            )
+        }
+        AiCommand::Budget {
+            game,
+            players,
+            position,
+            levels,
+            seeds,
+            playouts,
+            seed,
+            capped,
+            search,
+        } => {
+            return budget(
                 game,
                 players,
                 position,
-                levels,
+                &levels,
                 seeds,
                 playouts,
                 seed,
                 capped,
-                search,
-            } => {
-                return budget(
-                    game,
-                    players,
-                    position,
-                    &levels,
-                    seeds,
-                    playouts,
-                    seed,
-                    capped,
-                    search.map(|s| s.parse()).transpose()?,
-                );
-            }
-        };
+                search.map(|s| s.parse()).transpose()?,
+            );
+        }
+    };
     let kind = game_kind(&game)?;
     let seating: tournament::Seating = seating.parse()?;
     if games == 0 {
@@ -702,6 +721,10 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
     if max_plies == Some(0) {
         anyhow::bail!("--max-plies must be at least 1");
     }
+    let max_plies = max_plies.unwrap_or_else(|| tournament::default_max_plies(kind));
+    if opening >= max_plies {
+        anyhow::bail!("--opening ({opening}) must be below the ply cap ({max_plies})");
+    }
     let spec = Spec {
         kind,
         players,
@@ -710,12 +733,13 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
         games,
         first: from - 1,
         seed,
-        max_plies: max_plies.unwrap_or_else(|| tournament::default_max_plies(kind)),
+        max_plies,
         limits: Limits {
             nodes,
             deadline: None,
         },
         seating,
+        opening,
     };
     let start = std::time::Instant::now();
     let report = tournament::run(&spec, &mut || stamp(start), &mut |i, rec| {
@@ -769,6 +793,11 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
         (false, _) => "colours alternated",
         (true, tournament::Seating::Alternate) => "alternate seats",
         (true, tournament::Seating::Lone) => "A in one seat",
+    };
+    let table = if opening > 0 {
+        format!("{table}, {opening} random plies first")
+    } else {
+        table.to_string()
     };
     let mut out = format!(
         "{} ({seats} seats, {table}): {} vs {}, {} games, seed {seed}, {} capped at {} plies, {:.0} plies/game, {:.1} s\n",

@@ -591,6 +591,39 @@ fn tournament_node_flags_give_each_side_its_budget() {
 }
 
 #[test]
+fn tournament_opening_plays_random_plies_first() {
+    let args = [
+        HARMEGEDO_3,
+        &["--a", "normal", "--b", "easy", "--opening", "6", "--moves"],
+    ]
+    .concat();
+    let out = run(&args, None);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.starts_with("Harmegedo (3 seats, alternate seats, 6 random plies first): "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("16 plies/game"), "{stdout}");
+    // The moves printed start with the opening, and the plies cap counts it.
+    let line = stderr.lines().find(|l| l.contains(" moves: ")).unwrap();
+    let moves: Vec<&str> = line.split(" moves: ").nth(1).unwrap().split(' ').collect();
+    assert_eq!(moves.len(), 16, "{line}");
+    let base = [HARMEGEDO_3, &["--a", "normal", "--b", "easy"]].concat();
+    fails(
+        &[&base[..], &["--opening", "16"]].concat(),
+        None,
+        "--opening (16) must be below the ply cap (16)",
+    );
+    fails(
+        &[&base[..], &["--opening", "six"]].concat(),
+        None,
+        "invalid value 'six' for '--opening <OPENING>'",
+    );
+}
+
+#[test]
 fn tournament_refuses_bad_weights() {
     let base = [HARMEGEDO_3, &["--a", "normal", "--b", "easy"]].concat();
     fails(

@@ -286,6 +286,7 @@ fn smoke_match_normal_beats_a_random_mover_at_hexdame() {
             deadline: None,
         },
         seating: tournament::Seating::Alternate,
+        opening: 0,
     };
     let report = tournament::run(&spec, &mut Default::default, &mut |_, _| {}).unwrap();
     assert_eq!(report.games, 4);
@@ -341,6 +342,7 @@ fn a_tournament_split_in_parts_plays_the_games_of_the_whole_run() {
             deadline: None,
         },
         seating: tournament::Seating::Lone,
+        opening: 0,
     };
     let play = |s: &tournament::Spec| {
         let mut games = Vec::new();
@@ -716,6 +718,7 @@ fn harmegedo_spec(
             deadline: None,
         },
         seating: tournament::Seating::Alternate,
+        opening: 0,
     }
 }
 
@@ -800,6 +803,48 @@ fn a_side_searches_with_its_own_node_budget_over_the_tables() {
     // The side's name says its budget.
     assert_eq!(with(Some(1), None, None).a.name(), "normal@1");
     assert_eq!(base.a.name(), "normal");
+}
+
+#[test]
+fn a_random_opening_sets_games_of_the_same_seating_apart() {
+    // Three seats, A alone: games 1 and 4 seat A alike.
+    let mut spec = harmegedo_spec(
+        Level::Normal,
+        Level::Normal,
+        SearchKind::Paranoid,
+        SearchKind::Paranoid,
+    );
+    spec.seating = tournament::Seating::Lone;
+    spec.games = 4;
+    let games = |spec: &tournament::Spec| {
+        let mut recs = Vec::new();
+        tournament::run(spec, &mut Default::default, &mut |_, rec| {
+            recs.push((rec.plies, rec.rounds, rec.moves.clone()))
+        })
+        .unwrap();
+        recs
+    };
+    let plain = games(&spec);
+    spec.opening = 4;
+    let opened = games(&spec);
+    for ((plies, rounds, moves), (p0, r0, m0)) in opened.iter().zip(&plain) {
+        // The opening's plies count towards the cap and are in the moves, which replay.
+        assert_eq!(*plies as usize, moves.len());
+        assert!(*plies <= spec.max_plies && *p0 <= spec.max_plies);
+        assert_ne!(moves[..4], m0[..4], "the opening is not the bots' play");
+        assert!(*rounds >= 2 && *r0 >= 1, "{rounds} {r0}");
+        let mut g = AnyGame::new(GameKind::Harmegedo, Some(3), None).unwrap();
+        for m in moves {
+            g.play(m).unwrap();
+        }
+    }
+    // Each game's own seed: games 1 and 4 open differently, and the same run plays them again.
+    assert_ne!(opened[0].2[..4], opened[3].2[..4]);
+    assert_eq!(games(&spec), opened);
+    // An opening as long as the cap leaves no game to play.
+    spec.opening = spec.max_plies;
+    let err = tournament::run(&spec, &mut Default::default, &mut |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("an opening of 30 plies"), "{err}");
 }
 
 #[test]

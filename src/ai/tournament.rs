@@ -156,6 +156,10 @@ pub struct Spec {
     pub max_plies: u32,
     pub limits: Limits,
     pub seating: Seating,
+    /// Plies played at random (seeded by each game's seed) before the bots take over, counted
+    /// in the game's plies and moves. The bots' seeds only break ties between equal moves, so
+    /// without an opening the games that seat the levels alike mostly repeat one another.
+    pub opening: u32,
 }
 
 /// How the two levels share the seats of a game for three or more players (two seats always
@@ -296,8 +300,14 @@ pub fn run(
             u32::MAX
         ))
     })?;
+    if spec.opening >= spec.max_plies {
+        return Err(AiError::Position(format!(
+            "an opening of {} plies leaves nothing to play under the cap of {} plies",
+            spec.opening, spec.max_plies
+        )));
+    }
     for i in spec.first..last {
-        let start = AnyGame::new(spec.kind, spec.players, None)
+        let mut start = AnyGame::new(spec.kind, spec.players, None)
             .map_err(|e| AiError::Position(e.to_string()))?;
         let n = start.seat_count();
         // Two seats: colours alternate. More: alternate seats, shifted every game.
@@ -317,16 +327,21 @@ pub fn run(
             .seed
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
             .wrapping_add(i as u64);
+        let opening = random_opening(&mut start, spec.opening, seed)?;
         let mut times: Vec<(Seat, Stamp)> = Vec::new();
-        let rec = play_bots(
+        let mut rec = play_bots(
             start,
             &bots,
             seed,
-            spec.max_plies,
+            spec.max_plies - opening.len() as u32,
             spec.limits,
             &mut |seat, t| times.push((seat, t)),
             clock,
         )?;
+        rec.plies += opening.len() as u32;
+        // The rounds the opening completed: a round it left unfinished is the bots' first.
+        rec.rounds += opening.len() as u32 / n as u32;
+        rec.moves.splice(0..0, opening);
         report.games += 1;
         report.plies += rec.plies as u64;
         report.lengths.push((rec.plies, rec.rounds));
@@ -410,6 +425,22 @@ fn table_abandons(g: &AnyGame, n: usize) -> bool {
         .filter(|&s| alive(g, s))
         .collect();
     g.to_move() == live.first().copied() && live.iter().all(|&s| vote(g, s, &Motion::Draw))
+}
+
+/// Play up to `plies` random moves on `game` (fewer if it ends), seeded by `seed`: the moves.
+fn random_opening(game: &mut AnyGame, plies: u32, seed: u64) -> Result<Vec<String>, AiError> {
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let s = seed.rotate_left(17) ^ u64::from(ply).wrapping_mul(0x2545_f491_4f6c_dd1d);
+        let text = choose_with(game, Level::Random, s, Limits::default())?.text;
+        game.play(&text)
+            .map_err(|e| AiError::Position(format!("opening move {text}: {e}")))?;
+        moves.push(text);
+    }
+    Ok(moves)
 }
 
 /// Play one game from `game` with a level per seat (each with its default search); `timed` hears

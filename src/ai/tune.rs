@@ -129,6 +129,7 @@ pub fn tune(
             max_plies: spec.max_plies,
             limits: spec.limits,
             seating: tournament::Seating::Alternate,
+            opening: 0,
         };
         let report = tournament::run(&games, clock, &mut |_, _| {})?;
         // Six seats, three a side: the average places differ by at most 3 (1, 2, 3 against
