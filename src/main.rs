@@ -569,23 +569,9 @@ fn run(cli: Cli) -> anyhow::Result<String> {
 }
 
 fn ai(cmd: AiCommand) -> anyhow::Result<String> {
-    use hexmeros::ai::tournament::{self, Bot, Spec, Tally};
+    use hexmeros::ai::tournament::{self, Bot, Spec};
     use hexmeros::ai::{Level, Limits, SearchKind, default_search};
-    let (
-        game,
-        a,
-        b,
-        games,
-        from,
-        seed,
-        players,
-        max_plies,
-        nodes,
-        seating,
-        opening,
-        verbose,
-        moves,
-    ) = match cmd {
+    match cmd {
         AiCommand::Tune {
             terms,
             weights,
@@ -600,7 +586,7 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
             nodes,
         } => {
             let level: Level = level.parse()?;
-            return tune(hexmeros::ai::tune::TuneSpec {
+            tune(hexmeros::ai::tune::TuneSpec {
                 start: weights_arg("--weights", weights, level)?
                     .unwrap_or(hexmeros::ai::Weights::for_level(level)),
                 terms: terms
@@ -623,7 +609,7 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                     nodes: nodes_arg("--nodes", nodes)?,
                     deadline: None,
                 },
-            });
+            })
         }
         AiCommand::Tournament {
             game,
@@ -670,21 +656,37 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                     nodes: nodes_arg("--nodes-b", nodes_b)?,
                 },
             );
-            (
-                game,
+            let seating: tournament::Seating = seating.parse()?;
+            if games == 0 {
+                anyhow::bail!("--games must be at least 1");
+            }
+            if from == 0 {
+                anyhow::bail!("--from counts games from 1");
+            }
+            if max_plies == Some(0) {
+                anyhow::bail!("--max-plies must be at least 1");
+            }
+            let max_plies = max_plies.unwrap_or_else(|| tournament::default_max_plies(kind));
+            if opening >= max_plies {
+                anyhow::bail!("--opening ({opening}) must be below the ply cap ({max_plies})");
+            }
+            let spec = Spec {
+                kind,
+                players,
                 a,
                 b,
                 games,
-                from,
+                first: from - 1,
                 seed,
-                players,
                 max_plies,
-                nodes_arg("--nodes", nodes)?,
+                limits: Limits {
+                    nodes: nodes_arg("--nodes", nodes)?,
+                    deadline: None,
+                },
                 seating,
                 opening,
-                verbose,
-                moves,
-            )
+            };
+            tournament_verb(&spec, verbose, moves)
         }
         AiCommand::Budget {
             game,
@@ -696,53 +698,40 @@ fn ai(cmd: AiCommand) -> anyhow::Result<String> {
             seed,
             capped,
             search,
-        } => {
-            return budget(
-                game,
-                players,
-                position,
-                &levels,
-                seeds,
-                playouts,
-                seed,
-                capped,
-                search.map(|s| s.parse()).transpose()?,
-            );
-        }
-    };
-    let kind = game_kind(&game)?;
-    let seating: tournament::Seating = seating.parse()?;
-    if games == 0 {
-        anyhow::bail!("--games must be at least 1");
+        } => budget(
+            game,
+            players,
+            position,
+            &levels,
+            seeds,
+            playouts,
+            seed,
+            capped,
+            search.map(|s| s.parse()).transpose()?,
+        ),
     }
-    if from == 0 {
-        anyhow::bail!("--from counts games from 1");
-    }
-    if max_plies == Some(0) {
-        anyhow::bail!("--max-plies must be at least 1");
-    }
-    let max_plies = max_plies.unwrap_or_else(|| tournament::default_max_plies(kind));
-    if opening >= max_plies {
-        anyhow::bail!("--opening ({opening}) must be below the ply cap ({max_plies})");
-    }
-    let spec = Spec {
+}
+
+/// `ai tournament`: one line per game on stderr as it ends (`--verbose`, `--moves`), the table
+/// on stdout.
+fn tournament_verb(
+    spec: &hexmeros::ai::tournament::Spec,
+    verbose: bool,
+    moves: bool,
+) -> anyhow::Result<String> {
+    use hexmeros::ai::tournament::{self, Bot, Spec, Tally};
+    let &Spec {
         kind,
-        players,
         a,
         b,
-        games,
-        first: from - 1,
         seed,
-        max_plies,
-        limits: Limits {
-            nodes,
-            deadline: None,
-        },
+        players,
         seating,
         opening,
-    };
+        ..
+    } = spec;
     let start = std::time::Instant::now();
-    let report = tournament::run(&spec, &mut || stamp(start), &mut |i, rec| {
+    let report = tournament::run(spec, &mut || stamp(start), &mut |i, rec| {
         if verbose {
             let result = match &rec.outcome {
                 Some(o) => format!("{o:?}"),
