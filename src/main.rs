@@ -745,9 +745,10 @@ fn tournament_verb(
                 .map(|(bot, p)| format!("{} {p}", bot.name()))
                 .collect();
             eprintln!(
-                "game {}: {} plies, {result}; places by seat: {}",
+                "game {}: {} plies ({} rounds), {result}; places by seat: {}",
                 i + 1,
                 rec.plies,
+                rec.rounds,
                 places.join(", ")
             );
         }

@@ -208,6 +208,30 @@ fn verbose_tournament_numbers_its_games_and_from_replays_a_later_game() {
         assert_eq!(sum, 3.0, "two seats share places 1 and 2: {line}");
     }
     assert_eq!(games(&["--games", "1", "--from", "2"]), both[1..]);
+    // Each line gives the game's length in rounds too, so that a run split with --from still
+    // has every game's rounds: a game alone is the run's median.
+    let args = [
+        EASY_VS_RANDOM,
+        &["--seed", "9", "--verbose", "--games", "1"],
+    ]
+    .concat();
+    let out = run(&args, None);
+    assert!(out.status.success());
+    let (line, report) = (
+        String::from_utf8(out.stderr).unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    );
+    let (plies, rounds) = line
+        .strip_prefix("game 1: ")
+        .and_then(|l| l.split_once(" plies ("))
+        .and_then(|(p, l)| Some((p, l.split_once(" rounds), ")?.0)))
+        .unwrap_or_else(|| panic!("{line}"));
+    let (plies, rounds): (u32, u32) = (plies.parse().unwrap(), rounds.parse().unwrap());
+    assert!(rounds > 0 && rounds < plies, "two seats: {line}");
+    assert!(
+        report.contains(&format!("median {plies} plies, {rounds} rounds")),
+        "{line}{report}"
+    );
 }
 
 #[test]
