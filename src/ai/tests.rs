@@ -1701,9 +1701,11 @@ fn each_level_plays_its_own_weights_unless_others_are_asked() {
         Weights::for_level(Level::Hard),
         Weights {
             draw_tenths: 10,
+            guard: 10,
+            prey: 300,
             ..Weights::DEFAULT
         },
-        "hard differs from the default in draw_tenths only"
+        "hard differs from the default in draw_tenths, guard and prey only"
     );
     for level in [Level::Random, Level::Easy, Level::Normal] {
         assert_eq!(Weights::for_level(level), Weights::DEFAULT, "{level:?}");
