@@ -326,8 +326,9 @@ enum AiCommand {
         /// Level B.
         #[arg(long)]
         b: String,
-        /// Search of both sides with three or more seats: paranoid, brs (Best-Reply Search) or
-        /// brs+ (the opponents who do not reply take their best capture); without it each
+        /// Search of both sides with three or more seats: paranoid, brs (Best-Reply Search),
+        /// brs+ (the opponents who do not reply take their best capture) or wary (brs, but
+        /// paranoid while the side is hunted: its Sovereign attacked, or the weakest); without it each
         /// level's default (brs for hard in Harmegedo and for normal and hard in HexiMeros,
         /// else paranoid). --search-a and --search-b set one side.
         #[arg(long)]
@@ -409,8 +410,9 @@ enum AiCommand {
         /// Cut each search at the level's time cap, as a host does.
         #[arg(long)]
         capped: bool,
-        /// Search with three or more seats: paranoid, brs (Best-Reply Search) or brs+
-        /// (Best-Reply Search whose opponents who do not reply take their best capture);
+        /// Search with three or more seats: paranoid, brs (Best-Reply Search), brs+
+        /// (Best-Reply Search whose opponents who do not reply take their best capture) or wary
+        /// (brs, paranoid while the bot is hunted);
         /// without it each level's default in each game.
         #[arg(long)]
         search: Option<String>,
@@ -428,7 +430,7 @@ enum AiCommand {
         weights: Option<String>,
         #[arg(long, default_value = "normal")]
         level: String,
-        /// paranoid, brs or brs+; without it the level's default in HexiMeros.
+        /// paranoid, brs, brs+ or wary; without it the level's default in HexiMeros.
         #[arg(long)]
         search: Option<String>,
         #[arg(long, default_value_t = 10)]

@@ -327,6 +327,10 @@ impl Tuning for HexiMeros {
         }
     }
     const EASY_NOISE: i32 = 400;
+    /// An opponent attacks one of `me`'s Sovereigns, or `me` is the seat the bots hunt.
+    fn hunted(&self, me: Seat) -> bool {
+        is_prey(self, me, &material(self)) || !self.attackers_of_seat(me).is_empty()
+    }
 }
 
 /// What each active seat's pseudo-legal moves reach.
@@ -552,6 +556,11 @@ fn prey_among(
         .min_by_key(|(s, sov)| (sov.len(), mat[s.index()], s.index()))
 }
 
+/// Whether `me` is the seat every bot hunts among all the seats still in the game.
+fn is_prey(g: &HexiMeros, me: Seat, mat: &[i64; 6]) -> bool {
+    prey_among(g, g.active_seats().into_iter(), mat).is_some_and(|(s, _)| s == me)
+}
+
 /// The cells a Sovereign on `at` could step to (its twelve steps) that `seat`'s own pieces do
 /// not hold.
 fn escapes(g: &HexiMeros, seat: Seat, at: Cell) -> impl Iterator<Item = Cell> + '_ {
@@ -589,8 +598,7 @@ fn hunt(g: &HexiMeros, me: Seat, opps: &[Seat], mat: &[i64; 6], reach: &Reach, w
             score += w.net * escapes(g, prey, t).filter(|&e| cover.contains(e)).count() as i64;
         }
     }
-    if w.prey != 0 && prey_among(g, g.active_seats().into_iter(), mat).is_some_and(|(s, _)| s == me)
-    {
+    if w.prey != 0 && is_prey(g, me, mat) {
         score -= w.prey;
     }
     if w.guard != 0 {

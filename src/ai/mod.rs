@@ -105,16 +105,38 @@ pub enum SearchKind {
     /// they have one, instead of passing (the BRS+ idea of Esser et al., 2013, limited to
     /// captures): a move that leaves pieces to two opponents is seen to lose both.
     BrsPlus,
+    /// Best-Reply Search, but paranoid while the bot is hunted (HexiMeros: an opponent attacks
+    /// one of its Sovereigns, or it is the seat the bots hunt, the fewest Sovereigns and then
+    /// the least material; the other games have no hunted seat and search BRS): when several
+    /// opponents close in together, BRS, letting only one of them move between two of the
+    /// bot's turns, does not see the net they draw.
+    Wary,
 }
 
 impl SearchKind {
-    pub const ALL: [SearchKind; 3] = [SearchKind::Paranoid, SearchKind::Brs, SearchKind::BrsPlus];
+    pub const ALL: [SearchKind; 4] = [
+        SearchKind::Paranoid,
+        SearchKind::Brs,
+        SearchKind::BrsPlus,
+        SearchKind::Wary,
+    ];
 
     pub const fn key(self) -> &'static str {
         match self {
             SearchKind::Paranoid => "paranoid",
             SearchKind::Brs => "brs",
             SearchKind::BrsPlus => "brs+",
+            SearchKind::Wary => "wary",
+        }
+    }
+
+    /// The tree this kind searches for a bot that is (`hunted`) or is not hunted:
+    /// [`SearchKind::Wary`] becomes paranoid or BRS, the others stay as they are.
+    pub const fn tree(self, hunted: bool) -> SearchKind {
+        match self {
+            SearchKind::Wary if hunted => SearchKind::Paranoid,
+            SearchKind::Wary => SearchKind::Brs,
+            k => k,
         }
     }
 }
@@ -159,7 +181,7 @@ pub enum AiError {
     GameOver,
     #[error("unknown level {0:?} (expected random, easy, normal or hard)")]
     UnknownLevel(String),
-    #[error("unknown search {0:?} (expected paranoid, brs or brs+)")]
+    #[error("unknown search {0:?} (expected paranoid, brs, brs+ or wary)")]
     UnknownSearch(String),
     /// A position or move the bot was handed (or produced) did not hold up; a bug if it happens.
     #[error("{0}")]
@@ -362,6 +384,11 @@ pub(crate) trait Tuning {
         Self::brs_budget(level)
     }
     const EASY_NOISE: i32;
+    /// Whether `me` is hunted, which [`SearchKind::Wary`] searches paranoid. No seat is by
+    /// default.
+    fn hunted(&self, _me: Seat) -> bool {
+        false
+    }
 }
 
 fn run<G: Engine + Tuning>(
@@ -396,13 +423,13 @@ fn run<G: Engine + Tuning>(
             // Best-Reply Search needs opponents to choose among; with two seats the trees are
             // the same and the paranoid one has the games' own hooks tuned.
             let kind = if g.seat_count() > 2 {
-                search
+                search.tree(g.hunted(me))
             } else {
                 SearchKind::Paranoid
             };
             let (depth, nodes) = match kind {
                 SearchKind::Paranoid => G::budget(level),
-                SearchKind::Brs => G::brs_budget(level),
+                SearchKind::Brs | SearchKind::Wary => G::brs_budget(level),
                 SearchKind::BrsPlus => G::brs_plus_budget(level),
             };
             let budget = Budget {

@@ -632,7 +632,8 @@ pub(crate) fn search_with<G: Engine>(
         for &i in &order {
             let v = match kind {
                 SearchKind::Paranoid => s.alphabeta(&children[i], depth - 1, alpha, INF, 1),
-                SearchKind::Brs | SearchKind::BrsPlus => {
+                // Wary is resolved to one of the others before a search ([`SearchKind::tree`]).
+                SearchKind::Brs | SearchKind::BrsPlus | SearchKind::Wary => {
                     s.brs(&children[i], depth - 1, alpha, INF, 1, false)
                 }
             };

@@ -679,6 +679,66 @@ fn best_reply_search_answers_legal_deterministic_moves_in_every_test_position() 
 }
 
 #[test]
+fn a_wary_bot_searches_paranoid_while_it_is_the_prey_and_brs_otherwise() {
+    let limits = Limits {
+        nodes: Some(3_000),
+        deadline: None,
+    };
+    let choose = |g: &AnyGame, kind| choose_searching(g, Level::Hard, kind, 4, limits).unwrap();
+    // At the start every seat holds the same, so the bots hunt the first seat: Silver, who
+    // moves first. After its move Blue moves, and Blue is not the prey.
+    let start = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
+    let mut after = start.clone();
+    after.play(&choose(&start, SearchKind::Brs).text).unwrap();
+    let AnyGame::HexiMeros(first) = &start else {
+        unreachable!()
+    };
+    let AnyGame::HexiMeros(second) = &after else {
+        unreachable!()
+    };
+    assert!(first.hunted(SILVER) && !first.hunted(BLUE));
+    assert!(!second.hunted(BLUE) && second.hunted(SILVER));
+    for (g, hunted) in [(&start, true), (&after, false)] {
+        let paranoid = choose(g, SearchKind::Paranoid);
+        let brs = choose(g, SearchKind::Brs);
+        // The two trees differ here (or the test could not tell which one wary searched).
+        assert_ne!(paranoid, brs);
+        let wary = choose(g, SearchKind::Wary);
+        assert_eq!(
+            wary,
+            if hunted { paranoid } else { brs },
+            "hunted: {hunted}"
+        );
+    }
+    // The prey is the fewest Sovereigns first, then the least material: Red with a piece less
+    // than the others is hunted even though Silver comes first.
+    let mut pieces = six_sovereigns(&[
+        "silver militant Q4",
+        "blue militant F15",
+        "yellow militant F37",
+        "orange militant Q48",
+        "green militant AB37",
+    ]);
+    let g = heximeros("red", &pieces, &[]);
+    assert!(g.hunted(RED) && !g.hunted(SILVER));
+    pieces.push("red militant AB15");
+    let g = heximeros("red", &pieces, &[]);
+    assert!(!g.hunted(RED) && g.hunted(SILVER));
+    // A seat whose Sovereign an opponent attacks is hunted too: Red's Alcazar on Q16 attacks
+    // Orange's up the file (and Silver's down it), and Red now has the most material.
+    let g = heximeros("red", &six_sovereigns(&["red alcazar Q16"]), &[]);
+    assert!(g.hunted(Seat(3)) && g.hunted(SILVER), "Orange, Silver");
+    assert!(!g.hunted(BLUE) && !g.hunted(RED));
+    // Games without a hunted seat search BRS.
+    let harmegedo = AnyGame::new(GameKind::Harmegedo, None, None).unwrap();
+    assert_eq!(
+        choose(&harmegedo, SearchKind::Wary),
+        choose(&harmegedo, SearchKind::Brs)
+    );
+    assert_eq!("wary".parse::<SearchKind>(), Ok(SearchKind::Wary));
+}
+
+#[test]
 fn search_kinds_parse_and_a_bad_one_is_an_error() {
     assert_eq!("brs".parse::<SearchKind>(), Ok(SearchKind::Brs));
     assert_eq!("BRS+".parse::<SearchKind>(), Ok(SearchKind::BrsPlus));
@@ -687,7 +747,8 @@ fn search_kinds_parse_and_a_bad_one_is_an_error() {
     let err = "maxn".parse::<SearchKind>().unwrap_err();
     assert_eq!(err, AiError::UnknownSearch("maxn".into()));
     assert!(
-        err.to_string().contains("expected paranoid, brs or brs+"),
+        err.to_string()
+            .contains("expected paranoid, brs, brs+ or wary"),
         "{err}"
     );
 }
@@ -954,6 +1015,9 @@ fn fixed_depth<G: search::Engine>(
     search::search_with(g, me, g.legal_moves(), budget, kind, table).unwrap()
 }
 
+/// The trees a search builds: [`SearchKind::Wary`] is one of them, chosen at the root.
+const TREES: [SearchKind; 3] = [SearchKind::Paranoid, SearchKind::Brs, SearchKind::BrsPlus];
+
 #[test]
 fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short() {
     let mut hits = std::collections::HashMap::new();
@@ -961,14 +1025,18 @@ fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_shor
         if g.outcome().is_some() || g.seat_count() < 3 {
             continue;
         }
-        for kind in SearchKind::ALL {
+        for kind in TREES {
             // Depths at which a position recurs in the tree (own moves swapped around a reply),
             // kept small for the test build.
             let (with, without, nodes) = match &g {
                 AnyGame::Harmegedo(h) => {
                     let depth = match kind {
-                        SearchKind::Brs | SearchKind::BrsPlus if h.seat_count() == 3 => 4,
-                        SearchKind::Brs | SearchKind::BrsPlus => 3,
+                        SearchKind::Brs | SearchKind::BrsPlus | SearchKind::Wary
+                            if h.seat_count() == 3 =>
+                        {
+                            4
+                        }
+                        SearchKind::Brs | SearchKind::BrsPlus | SearchKind::Wary => 3,
                         SearchKind::Paranoid if h.seat_count() == 3 => 5,
                         SearchKind::Paranoid => 2,
                     };
@@ -984,7 +1052,7 @@ fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_shor
                 }
                 AnyGame::HexiMeros(h) => {
                     let depth = match kind {
-                        SearchKind::Brs | SearchKind::BrsPlus => 3,
+                        SearchKind::Brs | SearchKind::BrsPlus | SearchKind::Wary => 3,
                         SearchKind::Paranoid => 2,
                     };
                     let (a, b) = (
@@ -1010,7 +1078,7 @@ fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_shor
         }
     }
     eprintln!("{hits:?}");
-    for kind in SearchKind::ALL {
+    for kind in TREES {
         assert!(
             hits.get(&(GameKind::Harmegedo, kind)).copied().unwrap_or(0) > 0,
             "Harmegedo {kind}: the table never answered a node"
@@ -1304,10 +1372,10 @@ fn a_bot_minds_the_net_round_its_own_sovereign_and_being_the_prey() {
     assert_eq!(terms_part(&far, RED, "guard=10", "guard=0"), 0);
     // Every seat but Red has a Militant: Red is the weakest, the one the others hunt.
     let extra = [
-        "silver militant Q6",
+        "silver militant Q4",
         "blue militant I14",
         "yellow militant I38",
-        "orange militant Q46",
+        "orange militant Q48",
         "green militant Y38",
     ];
     let weakest = heximeros("blue", &six_sovereigns(&extra), &[]);
