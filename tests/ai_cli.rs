@@ -449,7 +449,7 @@ fn tournament_refuses_an_unknown_search() {
     fails(
         &[&base[..], &["--search", "maxn"]].concat(),
         None,
-        "unknown search \"maxn\" (expected paranoid, brs or brs+)",
+        "unknown search \"maxn\" (expected paranoid, brs, brs+ or wary)",
     );
     fails(
         &[&base[..], &["--search-b", "fast"]].concat(),
@@ -507,7 +507,7 @@ fn budget_times_the_search_asked_for() {
     fails(
         &[&base[..], &["--search", "maxn"]].concat(),
         None,
-        "unknown search \"maxn\" (expected paranoid, brs or brs+)",
+        "unknown search \"maxn\" (expected paranoid, brs, brs+ or wary)",
     );
 }
 
