@@ -556,9 +556,9 @@ fn tournament_weights_flags_give_a_side_its_own_heximeros_weights() {
         ok(&[&args[..], &["--weights-a", weights]].concat(), None)
     };
     let out = hard("restless=40");
-    assert!(out.contains("hard/wary vs normal/brs,"), "{out}");
+    assert!(out.contains("hard/brs vs normal/brs,"), "{out}");
     let out = hard("draw_tenths=0");
-    assert!(out.contains("hard/wary+w vs normal/brs,"), "{out}");
+    assert!(out.contains("hard/brs+w vs normal/brs,"), "{out}");
 }
 
 #[test]

@@ -8,8 +8,8 @@
 //!
 //! One search serves all games (`search.rs`): alpha-beta with iterative deepening, captures first,
 //! a short capture quiescence; for three or more players paranoid, or Best-Reply Search
-//! ([`SearchKind::Brs`]: hard's default in Harmegedo and normal's in HexiMeros; hard's in
-//! HexiMeros is BRS made wary, paranoid while hunted, [`default_search`]). Each game brings its
+//! ([`SearchKind::Brs`]: hard's default in Harmegedo and normal's in HexiMeros,
+//! [`default_search`]). Each game brings its
 //! evaluation (`heximeros.rs`, `hexdame.rs`, `hexmeister.rs`, `hexaequo.rs`, `harmegedo.rs`).
 //! `tournament.rs` plays seeded bot matches for the CLI's `ai tournament`, and `tune.rs` tunes
 //! the HexiMeros evaluation's weights by self-play for `ai tune`.
@@ -163,14 +163,11 @@ impl std::str::FromStr for SearchKind {
 /// Harmegedo (alone against five normal bots it won 10 of 20 games against paranoid's 3), and
 /// for both searching levels in HexiMeros (three against three paranoid normal bots, BRS normal
 /// won more games and placed better; alone against five of them, hard with BRS's deeper budget
-/// won far more than with Best-Reply Search+), and for hard in HexiMeros BRS made wary
-/// ([`SearchKind::Wary`]: paranoid while hunted; alone against five normal bots, the twenty
-/// games BRS did worst or played first, average place 3.55 against 4.35), paranoid everywhere
-/// else, where it measured stronger (docs/tournaments.md).
+/// won far more than with Best-Reply Search+), paranoid everywhere else, where it measured
+/// stronger (docs/tournaments.md).
 pub fn default_search(kind: GameKind, level: Level) -> SearchKind {
     match (kind, level) {
-        (GameKind::HexiMeros, Level::Hard) => SearchKind::Wary,
-        (GameKind::Harmegedo, Level::Hard) | (GameKind::HexiMeros, Level::Normal) => {
+        (GameKind::Harmegedo, Level::Hard) | (GameKind::HexiMeros, Level::Normal | Level::Hard) => {
             SearchKind::Brs
         }
         _ => SearchKind::Paranoid,

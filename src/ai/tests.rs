@@ -1425,7 +1425,7 @@ fn best_reply_search_is_the_default_where_it_measured_stronger() {
     use super::default_search;
     let best_reply = [
         (GameKind::Harmegedo, Level::Hard, SearchKind::Brs),
-        (GameKind::HexiMeros, Level::Hard, SearchKind::Wary),
+        (GameKind::HexiMeros, Level::Hard, SearchKind::Brs),
         (GameKind::HexiMeros, Level::Normal, SearchKind::Brs),
     ];
     for (kind, level, search) in best_reply {
