@@ -423,7 +423,8 @@ fn run<G: Engine + Tuning>(
             // Best-Reply Search needs opponents to choose among; with two seats the trees are
             // the same and the paranoid one has the games' own hooks tuned.
             let kind = if g.seat_count() > 2 {
-                search.tree(g.hunted(me))
+                // Only wary asks whether the bot is hunted (it costs every opponent's moves).
+                search.tree(search == SearchKind::Wary && g.hunted(me))
             } else {
                 SearchKind::Paranoid
             };

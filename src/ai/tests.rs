@@ -679,7 +679,7 @@ fn best_reply_search_answers_legal_deterministic_moves_in_every_test_position() 
 }
 
 #[test]
-fn a_wary_bot_searches_paranoid_while_it_is_the_prey_and_brs_otherwise() {
+fn a_wary_bot_searches_paranoid_while_it_is_hunted_and_brs_otherwise() {
     let limits = Limits {
         nodes: Some(3_000),
         deadline: None,
