@@ -226,13 +226,17 @@ async fn in_a_games_thread_rules_are_that_games() {
         .await;
     fake.first_response(&i, T).await.unwrap();
     let deadline = tokio::time::Instant::now() + T;
+    // The thread is the game's once the bot has posted in it: it records the thread as the
+    // game's after Discord opens it, and only then posts the board there.
     let thread = loop {
-        if let Some((thread, _, _)) = fake.threads().into_iter().next() {
+        if let Some((thread, _, _)) = fake.threads().into_iter().next()
+            && !fake.messages(thread).is_empty()
+        {
             break thread;
         }
         assert!(
             tokio::time::Instant::now() < deadline,
-            "no game thread was opened"
+            "no game thread was opened and posted in"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
