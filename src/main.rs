@@ -806,6 +806,23 @@ fn tournament_verb(
     out.push_str(&row(label(a, "A"), &report.a));
     out.push('\n');
     out.push_str(&row(label(b, "B"), &report.b));
+    // Three or more seats: each side's place in each seat it sat in (Silver, Blue, ...).
+    if seats > 2 {
+        let table = AnyGame::new(kind, players, None)?;
+        for (name, t) in [(label(a, "A"), &report.a), (label(b, "B"), &report.b)] {
+            let by_seat: Vec<String> = t
+                .place_by_seat()
+                .iter()
+                .enumerate()
+                .filter_map(|(s, p)| {
+                    let (place, n) = (*p)?;
+                    let seat = table.seat_name(hexmeros::games::Seat(s as u8));
+                    Some(format!("{seat} {place:.2} ({n})"))
+                })
+                .collect();
+            out.push_str(&format!("\n{name} place by seat: {}", by_seat.join(", ")));
+        }
+    }
     let (median_plies, median_rounds) = report.median_length();
     out.push_str(&format!(
         "\ngames: {} won, {} drawn ({} of them abandoned, deadlocked), {} capped, {} stopped with one side left; median {median_plies} plies, {median_rounds} rounds",

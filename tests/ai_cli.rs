@@ -444,6 +444,80 @@ fn tournament_search_flags_choose_each_sides_search() {
 }
 
 #[test]
+fn tournament_gives_each_sides_place_by_seat() {
+    // Games 2 and 3 of a three-seat table with A alone: A sits in the second and the third
+    // seat (kingdoms 2 and 4 of a three-kingdom Harmegedo), once each; B twice in the first.
+    let args = [
+        &HARMEGEDO_3[..6],
+        &[
+            "--games",
+            "2",
+            "--from",
+            "2",
+            "--max-plies",
+            "16",
+            "--nodes",
+            "100",
+        ],
+        &["--a", "easy", "--b", "normal", "--seating", "lone"],
+    ]
+    .concat();
+    let out = ok(&args, None);
+    let line = |who: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix(&format!("{who} place by seat: ")))
+            .unwrap_or_else(|| panic!("no {who} line in {out}"))
+            .split(", ")
+            .map(|part| {
+                let (seat, rest) = part.split_once(' ').unwrap();
+                let (place, n) = rest.split_once(' ').unwrap();
+                let place: f64 = place.parse().unwrap();
+                assert!((1.0..=3.0).contains(&place), "{out}");
+                (seat.to_string(), n.to_string())
+            })
+            .collect::<Vec<_>>()
+    };
+    let seats = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        line("easy"),
+        seats(&[("kingdom2", "(1)"), ("kingdom4", "(1)")]),
+        "{out}"
+    );
+    assert_eq!(
+        line("normal"),
+        seats(&[
+            ("kingdom0", "(2)"),
+            ("kingdom2", "(1)"),
+            ("kingdom4", "(1)")
+        ]),
+        "{out}"
+    );
+    // Two seats: colours alternate, no line by seat.
+    let two = ok(
+        &[
+            "ai",
+            "tournament",
+            "--game",
+            "hexdame",
+            "--a",
+            "random",
+            "--b",
+            "easy",
+            "--games",
+            "1",
+            "--max-plies",
+            "4",
+        ],
+        None,
+    );
+    assert!(!two.contains("place by seat"), "{two}");
+}
+
+#[test]
 fn tournament_refuses_an_unknown_search() {
     let base = [HARMEGEDO_3, &["--a", "normal", "--b", "easy"]].concat();
     fails(

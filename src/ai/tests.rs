@@ -808,6 +808,47 @@ fn a_table_of_one_bot_plays_on_to_the_end() {
 }
 
 #[test]
+fn a_tally_has_each_sides_place_in_each_seat() {
+    // Three seats, A alone, four games: A sits in seats 0, 1, 2 and 0 again, B in the others.
+    let mut spec = harmegedo_spec(
+        Level::Easy,
+        Level::Normal,
+        SearchKind::Paranoid,
+        SearchKind::Paranoid,
+    );
+    spec.seating = tournament::Seating::Lone;
+    spec.games = 4;
+    let mut expect = [[(0.0, 0u32); 3]; 2];
+    let report = tournament::run(&spec, &mut Default::default, &mut |i, rec| {
+        assert_eq!(rec.bots.len(), 3);
+        for (s, &p) in rec.places.iter().enumerate() {
+            let side = usize::from(s != i as usize % 3);
+            expect[side][s].0 += p;
+            expect[side][s].1 += 1;
+        }
+    })
+    .unwrap();
+    for (t, e) in [(&report.a, expect[0]), (&report.b, expect[1])] {
+        assert_eq!(t.seat_places, e.to_vec(), "{report:?}");
+        // The seats' places add up to the side's, and each seat's average is its own.
+        let sum: f64 = t.seat_places.iter().map(|p| p.0).sum();
+        assert!((sum - t.place_sum).abs() < 1e-9, "{report:?}");
+        for (s, p) in t.place_by_seat().into_iter().enumerate() {
+            let (total, n) = e[s];
+            assert_eq!(p, (n > 0).then(|| (total / f64::from(n), n)));
+        }
+    }
+    assert_eq!(
+        report.a.seat_places.iter().map(|p| p.1).collect::<Vec<_>>(),
+        [2, 1, 1]
+    );
+    assert_eq!(
+        report.b.seat_places.iter().map(|p| p.1).collect::<Vec<_>>(),
+        [2, 3, 3]
+    );
+}
+
+#[test]
 fn smoke_match_best_reply_against_paranoid_at_harmegedo() {
     let spec = harmegedo_spec(
         Level::Normal,

@@ -206,6 +206,9 @@ pub struct Tally {
     /// Sum of finishing places over this level's seats (1 = first) and the number of seats.
     pub place_sum: f64,
     pub seats: u32,
+    /// By seat index: the sum of this level's places in that seat and the games it sat there,
+    /// so a run shows where at the table a level does well or badly.
+    pub seat_places: Vec<(f64, u32)>,
     /// Searches made (one per move; a HexiMeros move re-chosen after a Check upon it, two).
     pub searches: u64,
     /// Time spent searching, in total and on the slowest search.
@@ -224,6 +227,15 @@ impl Tally {
 
     pub fn average_time(&self) -> Stamp {
         self.time.per(self.searches)
+    }
+
+    /// This level's average place in each seat, by seat index, with the games it sat there
+    /// (`None` for a seat it never sat in).
+    pub fn place_by_seat(&self) -> Vec<Option<(f64, u32)>> {
+        self.seat_places
+            .iter()
+            .map(|&(sum, n)| (n > 0).then(|| (sum / f64::from(n), n)))
+            .collect()
     }
 }
 
@@ -371,9 +383,14 @@ pub fn run(
             } else {
                 t.losses += 1;
             }
+            if t.seat_places.len() < n {
+                t.seat_places.resize(n, (0.0, 0));
+            }
             for s in (0..n).filter(|&s| side_a[s] == which) {
                 t.place_sum += rec.places[s];
                 t.seats += 1;
+                t.seat_places[s].0 += rec.places[s];
+                t.seat_places[s].1 += 1;
             }
             for &(_, d) in times.iter().filter(|(s, _)| side_a[s.index()] == which) {
                 t.searches += 1;
