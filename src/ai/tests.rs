@@ -807,17 +807,19 @@ fn a_table_of_one_bot_plays_on_to_the_end() {
     assert!(report.median_length().0 > 0);
 }
 
+/// Four games of three-seat Harmegedo, both sides paranoid, A alone at the table.
+fn harmegedo_lone(a: Level, b: Level) -> tournament::Spec {
+    tournament::Spec {
+        seating: tournament::Seating::Lone,
+        games: 4,
+        ..harmegedo_spec(a, b, SearchKind::Paranoid, SearchKind::Paranoid)
+    }
+}
+
 #[test]
 fn a_tally_has_each_sides_place_in_each_seat() {
     // Three seats, A alone, four games: A sits in seats 0, 1, 2 and 0 again, B in the others.
-    let mut spec = harmegedo_spec(
-        Level::Easy,
-        Level::Normal,
-        SearchKind::Paranoid,
-        SearchKind::Paranoid,
-    );
-    spec.seating = tournament::Seating::Lone;
-    spec.games = 4;
+    let spec = harmegedo_lone(Level::Easy, Level::Normal);
     let mut expect = [[(0.0, 0u32); 3]; 2];
     let report = tournament::run(&spec, &mut Default::default, &mut |i, rec| {
         assert_eq!(rec.bots.len(), 3);
@@ -910,14 +912,7 @@ fn a_side_searches_with_its_own_node_budget_over_the_tables() {
 #[test]
 fn a_random_opening_sets_games_of_the_same_seating_apart() {
     // Three seats, A alone: games 1 and 4 seat A alike.
-    let mut spec = harmegedo_spec(
-        Level::Normal,
-        Level::Normal,
-        SearchKind::Paranoid,
-        SearchKind::Paranoid,
-    );
-    spec.seating = tournament::Seating::Lone;
-    spec.games = 4;
+    let mut spec = harmegedo_lone(Level::Normal, Level::Normal);
     let games = |spec: &tournament::Spec| {
         let mut recs = Vec::new();
         tournament::run(spec, &mut Default::default, &mut |_, rec| {
