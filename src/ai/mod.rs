@@ -130,11 +130,12 @@ impl SearchKind {
         }
     }
 
-    /// The tree this kind searches for a bot that is (`hunted`) or is not hunted:
-    /// [`SearchKind::Wary`] becomes paranoid or BRS, the others stay as they are.
-    pub const fn tree(self, hunted: bool) -> SearchKind {
+    /// The tree this kind searches: [`SearchKind::Wary`] becomes paranoid while the bot is
+    /// `hunted` and BRS otherwise; the others stay as they are. Only wary asks `hunted` (it
+    /// costs every opponent's moves).
+    pub fn tree(self, hunted: impl FnOnce() -> bool) -> SearchKind {
         match self {
-            SearchKind::Wary if hunted => SearchKind::Paranoid,
+            SearchKind::Wary if hunted() => SearchKind::Paranoid,
             SearchKind::Wary => SearchKind::Brs,
             k => k,
         }
@@ -423,8 +424,7 @@ fn run<G: Engine + Tuning>(
             // Best-Reply Search needs opponents to choose among; with two seats the trees are
             // the same and the paranoid one has the games' own hooks tuned.
             let kind = if g.seat_count() > 2 {
-                // Only wary asks whether the bot is hunted (it costs every opponent's moves).
-                search.tree(search == SearchKind::Wary && g.hunted(me))
+                search.tree(|| g.hunted(me))
             } else {
                 SearchKind::Paranoid
             };
