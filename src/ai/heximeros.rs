@@ -86,6 +86,15 @@ pub struct Weights {
     /// both of the last two steer into it, the one ahead too; at 10 the seat ahead on
     /// material avoids it and the seat behind seeks it.
     pub draw_tenths: i64,
+    /// At the root only (too costly at every leaf): per opponent beyond the first that
+    /// attacks a Sovereign of the bot's after its move, or could with one move of a piece.
+    /// Two such seats moving before the bot again can declare two Checks and leave its
+    /// Sovereign one step, into a third seat's attack: the net Best-Reply Search, which lets
+    /// one opponent move between two of the bot's own, does not see.
+    pub exposed: i64,
+    /// At the root only, as `exposed`: per move of any opponent that attacks a Sovereign of
+    /// the bot's, or leaves the piece moved attacking one.
+    pub exposed_moves: i64,
 }
 
 impl Weights {
@@ -110,10 +119,12 @@ impl Weights {
         restless_rounds: 100,
         unsaved_tenths: 0,
         draw_tenths: 0,
+        exposed: 0,
+        exposed_moves: 0,
     };
 
     /// Every term's name, with its place in the struct.
-    pub const TERMS: [(&'static str, Term); 20] = [
+    pub const TERMS: [(&'static str, Term); 22] = [
         ("sovereign", |w| &mut w.sovereign),
         ("rival_share", |w| &mut w.rival_share),
         ("mobility", |w| &mut w.mobility),
@@ -136,6 +147,8 @@ impl Weights {
         ("restless_rounds", |w| &mut w.restless_rounds),
         ("unsaved_tenths", |w| &mut w.unsaved_tenths),
         ("draw_tenths", |w| &mut w.draw_tenths),
+        ("exposed", |w| &mut w.exposed),
+        ("exposed_moves", |w| &mut w.exposed_moves),
     ];
 
     /// The value of the term `name`, if there is one.
@@ -214,14 +227,16 @@ impl Weights {
     /// 21's sixth and seventh slices), and `guard` (10) and `prey` (300), so it minds the net
     /// two seats draw round its Sovereigns in turn, which Best-Reply Search, letting one
     /// opponent move between two of its own, does not see (twelfth slice: alone against five
-    /// normal bots, games 1-21, average place 2.81 against 3.21; docs/tournaments.md). The other
-    /// levels keep [`Weights::DEFAULT`].
+    /// normal bots, games 1-21, average place 2.81 against 3.21; docs/tournaments.md), and
+    /// `exposed` (2000), so it keeps the seats that could check its Sovereign few (fifteenth
+    /// slice). The other levels keep [`Weights::DEFAULT`].
     pub const fn for_level(level: Level) -> Weights {
         match level {
             Level::Hard => Weights {
                 draw_tenths: 10,
                 guard: 10,
                 prey: 300,
+                exposed: 2000,
                 ..Weights::DEFAULT
             },
             _ => Weights::DEFAULT,
@@ -612,6 +627,38 @@ fn hunt(g: &HexiMeros, me: Seat, opps: &[Seat], mat: &[i64; 6], reach: &Reach, w
     score
 }
 
+/// Per seat, its pseudo-legal moves that take a Sovereign of `me`'s or leave the piece moved
+/// attacking one ([`Weights::exposed`]); discovered attacks are not looked for. Each costs a
+/// copy of the position, so it is asked at the root only.
+pub(crate) fn checking_moves(g: &HexiMeros, me: Seat) -> [usize; 6] {
+    let mut out = [0; 6];
+    let sovs = g.sovereigns_of(me);
+    if sovs.is_empty() {
+        return out;
+    }
+    let mut moves = Vec::with_capacity(160);
+    for o in g.active_seats() {
+        if o == me {
+            continue;
+        }
+        moves.clear();
+        g.seat_moves(o, &mut moves);
+        let reaches = |m: &Move| match m.action {
+            Action::Move | Action::MoveShot(_) => {
+                let next = g.after(m);
+                sovs.iter().any(|&s| next.piece_attacks(m.to, s))
+            }
+            Action::Shot | Action::Resurrect(_) | Action::Pass => false,
+        };
+        let attacks_now = |m: &Move| g.removed(m).any(|c| sovs.contains(&c));
+        out[o.index()] = moves
+            .iter()
+            .filter(|m| attacks_now(m) || reaches(m))
+            .count();
+    }
+    out
+}
+
 /// What a capture on offer of the piece `p` is worth to the bot before its share is banked.
 /// An opponent's last Sovereign: what taking it gains in the evaluation (the seat out: its
 /// life, and its material no longer counted against the bot), so that it is never credited
@@ -642,6 +689,18 @@ impl Engine for HexiMeros {
 
     fn draw_score(&self, seats: &[Seat], me: Seat) -> i32 {
         draw_score_with(self, seats, me, &playing())
+    }
+
+    /// The `exposed` charge ([`Weights::exposed`]).
+    fn root_bias(&self, me: Seat) -> i32 {
+        let w = playing();
+        if (w.exposed == 0 && w.exposed_moves == 0) || !self.is_active(me) {
+            return 0;
+        }
+        let per_seat = checking_moves(self, me);
+        let seats = per_seat.iter().filter(|&&n| n > 0).count();
+        let moves: usize = per_seat.iter().sum();
+        bounded(-w.exposed * seats.saturating_sub(1) as i64 - w.exposed_moves * moves as i64)
     }
 
     /// Everything the moves and the evaluation read: the pieces, who controls each colour,

@@ -80,6 +80,13 @@ pub(crate) trait Engine: Rules {
         None
     }
 
+    /// A bonus (or, negative, a charge) for `me` on the position after a root move, added to
+    /// that move's searched score at every depth: for a term too costly to evaluate at every
+    /// leaf. Nothing by default.
+    fn root_bias(&self, _me: Seat) -> i32 {
+        0
+    }
+
     /// Whether quiet moves that cut the search off are tried first at the same ply elsewhere in
     /// the tree (killer moves). Off by default, so the games tuned without it play as before.
     const KILLERS: bool = false;
@@ -619,6 +626,16 @@ pub(crate) fn search_with<G: Engine>(
             c
         })
         .collect();
+    let bias: Vec<i32> = children
+        .iter()
+        .map(|c| {
+            if c.outcome().is_some() {
+                0
+            } else {
+                c.root_bias(me)
+            }
+        })
+        .collect();
     let mut order: Vec<usize> = (0..root.len()).collect();
     let mut s = Searcher::new(me, budget);
     s.greedy = kind == SearchKind::BrsPlus;
@@ -630,13 +647,16 @@ pub(crate) fn search_with<G: Engine>(
         let mut best: Option<usize> = None;
         let mut scores: Vec<(usize, i32)> = Vec::with_capacity(order.len());
         for &i in &order {
+            // The child is searched for its own score above what the bias leaves to beat.
+            let floor = alpha.saturating_sub(bias[i]).max(-INF);
             let v = match kind {
-                SearchKind::Paranoid => s.alphabeta(&children[i], depth - 1, alpha, INF, 1),
+                SearchKind::Paranoid => s.alphabeta(&children[i], depth - 1, floor, INF, 1),
                 // Wary is resolved to one of the others before a search ([`SearchKind::tree`]).
                 SearchKind::Brs | SearchKind::BrsPlus | SearchKind::Wary => {
-                    s.brs(&children[i], depth - 1, alpha, INF, 1, false)
+                    s.brs(&children[i], depth - 1, floor, INF, 1, false)
                 }
-            };
+            }
+            .saturating_add(bias[i]);
             if s.stopped {
                 break;
             }

@@ -1807,9 +1807,10 @@ fn each_level_plays_its_own_weights_unless_others_are_asked() {
             draw_tenths: 10,
             guard: 10,
             prey: 300,
+            exposed: 2000,
             ..Weights::DEFAULT
         },
-        "hard differs from the default in draw_tenths, guard and prey only"
+        "hard differs from the default in draw_tenths, guard, prey and exposed only"
     );
     for level in [Level::Random, Level::Easy, Level::Normal] {
         assert_eq!(Weights::for_level(level), Weights::DEFAULT, "{level:?}");
@@ -1832,4 +1833,60 @@ fn each_level_plays_its_own_weights_unless_others_are_asked() {
     // So does a hard bot through the host's entry point, with its default search.
     let c = choose_respecting(&any, &[], Level::Hard, 1, SMALL).unwrap();
     assert!(!draws_at_once(&g, &g.parse_move(&c.text).unwrap()));
+}
+
+#[test]
+fn exposure_counts_each_seat_that_attacks_or_could_attack_a_sovereign() {
+    use super::heximeros::checking_moves;
+    let count = |extra: &[&'static str]| {
+        checking_moves(&heximeros("blue", &six_sovereigns(extra), &[]), RED)
+    };
+    // Sovereigns on their base spaces, far apart: no seat can reach Red's.
+    assert_eq!(count(&[]), [0; 6]);
+    // A Militant far off cannot either.
+    assert_eq!(count(&["silver militant Q4"]), [0; 6]);
+    // Silver's Alcazar near Red's Sovereign attacks it, or can with a move; Blue's Cavalier can
+    // with a leap. No one else can.
+    let near = count(&["silver alcazar AA18", "blue cavalier W22"]);
+    assert!(
+        near[SILVER.index()] > 0 && near[BLUE.index()] > 0,
+        "{near:?}"
+    );
+    assert_eq!(near[2..], [0; 4], "{near:?}");
+    // A seat out counts for nothing, and neither does a bot without a Sovereign.
+    let alone = heximeros("blue", &["red sovereign AC14", "blue sovereign E14"], &[]);
+    assert_eq!(checking_moves(&alone, SILVER), [0; 6]);
+}
+
+#[test]
+fn hard_charges_at_the_root_the_seats_that_could_check_its_sovereign() {
+    use super::heximeros::{Weights, checking_moves, with_weights};
+    use super::search::Engine;
+    let json = include_str!("../../tests/data/positions/heximeros_exposed.json");
+    let AnyGame::HexiMeros(g) = AnyGame::from_json(json).unwrap() else {
+        panic!("a HexiMeros position");
+    };
+    let me = g.to_move().unwrap();
+    let per_seat = checking_moves(&g, me);
+    let seats = per_seat.iter().filter(|&&n| n > 0).count() as i32;
+    let moves: usize = per_seat.iter().sum();
+    assert!(seats >= 2, "{per_seat:?}");
+    // The charge is the weights times the seats beyond the first and the moves, and nothing
+    // at all with both terms at 0 (every level but hard).
+    let bias = |w: &str| with_weights(w.parse().unwrap(), || g.root_bias(me));
+    assert_eq!(bias("exposed=0,exposed_moves=0"), 0);
+    assert_eq!(bias("exposed=100,exposed_moves=0"), -100 * (seats - 1));
+    assert_eq!(bias("exposed=0,exposed_moves=7"), -7 * moves as i32);
+    // The search adds it to each root move's score: Orange (game 34 of the hard-alone run,
+    // ply 9) plays a move that leaves fewer of its opponents' moves on its Sovereign.
+    let exposure = |w: &str| {
+        let weights = Weights::for_level(Level::Normal).with_pairs(w).unwrap();
+        let text = with_weights(weights, || {
+            choose(&AnyGame::HexiMeros(g.clone()), Level::Normal, 1).unwrap()
+        });
+        let m = g.parse_move(&text).unwrap();
+        checking_moves(&g.after(&m), me).iter().sum::<usize>()
+    };
+    let (plain, charged) = (exposure(""), exposure("exposed=2000,exposed_moves=200"));
+    assert!(charged < plain, "{charged} against {plain}");
 }
