@@ -626,10 +626,13 @@ pub(crate) fn search_with<G: Engine>(
             c
         })
         .collect();
+    // Asked before the search and not counted in its nodes, so a deadline already passed
+    // (a loaded machine) leaves the rest of the root uncharged rather than late.
     let bias: Vec<i32> = children
         .iter()
         .map(|c| {
-            if c.outcome().is_some() {
+            let late = budget.deadline.is_some_and(|d| Instant::now() >= d);
+            if late || c.outcome().is_some() {
                 0
             } else {
                 c.root_bias(me)
