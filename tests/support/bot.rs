@@ -504,11 +504,23 @@ pub async fn start_game_in(
         .and_then(|(b, _)| b.rsplit('#').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no game in {text:?}"));
-    let (thread, _, _) = fake
-        .threads()
-        .into_iter()
-        .find(|(_, _, name)| name.ends_with(&format!("#{id}")))
-        .unwrap();
+    // The reply may reach us before the fake has recorded the thread the bot opened: wait.
+    let name = format!("#{id}");
+    let deadline = tokio::time::Instant::now() + T;
+    let thread = loop {
+        if let Some((thread, _, _)) = fake
+            .threads()
+            .into_iter()
+            .find(|(_, _, n)| n.ends_with(&name))
+        {
+            break thread;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no thread for game {id}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
     (id, thread)
 }
 
