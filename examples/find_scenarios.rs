@@ -1,6 +1,6 @@
 //! Finds move sequences from the HexiMeros start position that reach the situations the host
 //! tests need (a Check the mover may declare, a move into attack). Run by hand:
-//! `cargo run --example find_scenarios`; tests/host.rs keeps the output (`PREFIX`).
+//! `cargo run --example find_scenarios`; tests/host/scenarios.rs keeps the output (`PREFIX`).
 
 use hexmeros::games::Rules;
 use hexmeros::games::heximeros::{HexiMeros, HouseRules};

@@ -1,6 +1,6 @@
 //! Finds move sequences from the HexiMeros start position for host scenarios that need them (a
 //! Check duty that lapses because no move relieves it). Run by hand:
-//! `cargo run --example host_find`; tests/host.rs keeps the output (`LAPSE`).
+//! `cargo run --example host_find`; tests/host/scenarios.rs keeps the output (`LAPSE`).
 
 use hexmeros::games::Rules;
 use hexmeros::games::heximeros::{HexiMeros, HouseRules, Move};

@@ -1,5 +1,5 @@
-//! The real `hexmeros serve` binary as the Discord tests run it (`tests/discord_e2e.rs`,
-//! `tests/discord_gateway.rs`, `tests/discord_ratelimit.rs`, the soak): one process on one
+//! The real `hexmeros serve` binary as the Discord tests run it (`tests/discord/e2e.rs`,
+//! `tests/discord/gateway.rs`, `tests/discord/ratelimit.rs`, the soak): one process on one
 //! fresh database (a temporary SQLite file, or a PostgreSQL database when
 //! `HEXMEROS_TEST_POSTGRES` names a server: `support/db.rs`), pointed at the fake Discord, its clock moved by writing the file
 //! `HEXMEROS_CLOCK_FILE` names; and the small helpers those tests share to speak to it through

@@ -8,7 +8,7 @@
 //! `ClientBuilder::new_with_http(http, intents)`. Any token is accepted.
 //!
 //! It owns no serenity types: everything it sends is JSON shaped like Discord's, checked against
-//! serenity 0.12.5's models by `tests/fake_discord_selftest.rs`.
+//! serenity 0.12.5's models by `tests/discord/fake_selftest.rs`.
 //!
 //! # At a glance
 //! * Set-up: `FakeDiscord::start().await`, `api_base()`, `gateway_url()`, `wait_ready(t)`,

@@ -1,4 +1,4 @@
-//! What the host tests (tests/host.rs, tests/host_bots.rs) share: a `GameHost` on a fresh
+//! What the host tests (tests/host/scenarios.rs, tests/host/bots.rs) share: a `GameHost` on a fresh
 //! database (a temporary SQLite file, or a PostgreSQL database when `HEXMEROS_TEST_POSTGRES`
 //! names a server: `support/db.rs`) with a hand-moved clock, players, and acting as a player.
 //! Include `support/db.rs` as `mod db` next to it.

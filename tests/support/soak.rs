@@ -1,4 +1,4 @@
-//! The fault-injection soak of issue 18, shared by `tests/discord_soak.rs` (short, in
+//! The fault-injection soak of issue 18, shared by `tests/discord/soak.rs` (short, in
 //! `cargo test`) and `benches/soak.rs` (the issue's full rates and sizes).
 //!
 //! The real `hexmeros serve` binary plays against the fake Discord

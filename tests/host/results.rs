@@ -55,7 +55,7 @@ fn lines(r: &Results) -> Vec<(usize, &'static str, i64, Option<i32>)> {
 /// A newcomer's shown rating (μ 25, σ 25/3: μ−3σ = 0).
 const NEW: f64 = 0.0;
 
-/// The scored game of `tests/host.rs` (`scored_game_to_a_concession_matches_section_7`):
+/// The scored game of `tests/host/scenarios.rs` (`scored_game_to_a_concession_matches_section_7`):
 /// Yellow and Orange resign, Green is expelled, Red resigns, Blue concedes; Silver wins.
 async fn heximeros_to_the_end(host: &GameHost) -> (GameId, Vec<Effect>) {
     let (g, _) = host

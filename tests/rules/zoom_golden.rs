@@ -4,7 +4,7 @@
 //!
 //! Golden pictures live in `tests/data/golden/zoom-<game>.png`. After an intended change of
 //! look, look at the new pictures and regenerate them with
-//! `UPDATE_GOLDEN=1 cargo test --test zoom_golden`.
+//! `UPDATE_GOLDEN=1 cargo test --test rules zoom_golden::`.
 
 #![allow(clippy::unwrap_used)]
 

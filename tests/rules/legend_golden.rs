@@ -3,7 +3,7 @@
 //!
 //! Golden pictures live in `tests/data/golden/legend-<game>.png`. After an intended change of
 //! look, look at the new pictures and regenerate them with
-//! `UPDATE_GOLDEN=1 cargo test --test legend_golden`.
+//! `UPDATE_GOLDEN=1 cargo test --test rules legend_golden::`.
 
 #![allow(clippy::unwrap_used)]
 

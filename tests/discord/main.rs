@@ -1,0 +1,26 @@
+//! The real `hexmeros serve` against the fake Discord, one test binary: each module is a
+//! Discord suite that was a test binary of its own (`tests/discord_<name>.rs`), plus the fake's
+//! own self-test and the load benchmark's support.
+#![allow(clippy::unwrap_used)]
+
+mod away;
+mod challenge;
+mod e2e;
+mod fake_selftest;
+mod gateway;
+mod house_rules;
+mod metrics;
+mod notes;
+mod panel;
+mod picker;
+mod pictures;
+mod queue;
+mod ratelimit;
+mod results;
+mod rules;
+mod scale_support;
+mod settings;
+mod shards;
+mod soak;
+mod story;
+mod try_move;
