@@ -12,7 +12,7 @@ use tiny_skia::{
 use crate::RenderError;
 use crate::base::{BaseKey, Bases};
 use crate::layout::{LINE, Page, TRAY_ADVANCE, corners, hex_to_world, label_size};
-use crate::scene::{Arrow, HeaderLine, Marker, Rgba, Scene};
+use crate::scene::{Arrow, HeaderLine, Marker, Rgba, Scene, Tag};
 use crate::sprite::{Sprite, Sprites, TileKey, blit, paint, round_stroke, to_color};
 use crate::text::{CAP_HEIGHT_EM, Face, Fonts};
 use crate::theme::Theme;
@@ -248,6 +248,7 @@ fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
                         stroke(pm, &ring, colour, &round_stroke((0.1 * r).max(1.5)));
                     }
                 }
+                Marker::Check => paint_check_badge(pm, (cx, cy), r),
                 _ => {}
             }
         }
@@ -262,6 +263,54 @@ fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
             paint_badge(ctx, pm, scene, arrow, n);
         }
     }
+    for tag in &scene.tags {
+        paint_tag(ctx, pm, scene, tag, r);
+    }
+}
+
+/// A tag: its text on a pill of its fill, edged in a colour that contrasts with the fill, over
+/// everything else on the board.
+fn paint_tag(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene, tag: &Tag, r: f32) {
+    let theme = ctx.theme;
+    let floor = if tag.floor { theme.tag_px_min } else { 1.0 };
+    let cap = (tag.size * r).min(theme.label_px_max).max(floor);
+    let line = ctx.fonts.line(Face::Bold, &tag.text, cap / CAP_HEIGHT_EM);
+    let Some(text) = line.path else {
+        return;
+    };
+    let (x, y) = ctx
+        .page
+        .to_px(hex_to_world(scene.orientation, scene.rotation, tag.at));
+    let h = cap * 1.9;
+    let w = (line.width + cap * 1.1).max(h);
+    let edge = tag.fill.contrasting_outline();
+    let edge_w = (cap * 0.14).max(1.0);
+    let parts = pill(x, y, w, h);
+    for p in &parts {
+        stroke(pm, p, edge, &round_stroke(edge_w));
+    }
+    for p in &parts {
+        fill(pm, p, tag.fill);
+    }
+    let ts = Transform::from_translate(x - line.width / 2.0, y + cap / 2.0);
+    pm.fill_path(&text, &paint(tag.ink), FillRule::Winding, ts, None);
+}
+
+/// A pill `w` × `h` centred on (x, y) as the paths whose union it is: a disc at each end and the
+/// rectangle between (one disc when it is no wider than tall).
+fn pill(x: f32, y: f32, w: f32, h: f32) -> Vec<Path> {
+    let half = (w - h).max(0.0) / 2.0;
+    let mut parts: Vec<Path> = [x - half, x + half]
+        .into_iter()
+        .take(if half > 0.0 { 2 } else { 1 })
+        .filter_map(|cx| PathBuilder::from_circle(cx, y, h / 2.0))
+        .collect();
+    if half > 0.0
+        && let Some(rect) = tiny_skia::Rect::from_xywh(x - half, y - h / 2.0, 2.0 * half, h)
+    {
+        parts.push(PathBuilder::from_rect(rect));
+    }
+    parts
 }
 
 /// A numbered disc in the arrow's colour (opaque) where the arrow starts: its place in move
@@ -388,12 +437,34 @@ fn paint_check(
         p.shader = shader;
         pm.fill_path(&path, &p, FillRule::Winding, Transform::identity(), None);
     }
+    // A black halo under a bright ring: it stands out on any cell, Red's red ones too.
+    stroke(pm, &path, Rgba::BLACK, &round_stroke((0.2 * r).max(3.0)));
     stroke(
         pm,
         &path,
-        Rgba::rgb(200, 0, 0),
-        &round_stroke((0.08 * r).max(1.5)),
+        Rgba::rgb(255, 48, 36),
+        &round_stroke((0.1 * r).max(1.5)),
     );
+}
+
+/// The Check badge over a checked piece: a red disc edged in black with a white "+" (the check
+/// sign of chess notation) at the cell's upper right, drawn after the pieces so none hides it.
+fn paint_check_badge(pm: &mut Pixmap, (cx, cy): (f32, f32), r: f32) {
+    let (bx, by, br) = (cx + 0.5 * r, cy - 0.55 * r, (0.3 * r).max(4.0));
+    let Some(disc) = PathBuilder::from_circle(bx, by, br) else {
+        return;
+    };
+    fill(pm, &disc, Rgba::rgb(230, 30, 24));
+    stroke(pm, &disc, Rgba::BLACK, &round_stroke((0.07 * br).max(1.0)));
+    let arm = 0.55 * br;
+    let mut plus = PathBuilder::new();
+    plus.move_to(bx - arm, by);
+    plus.line_to(bx + arm, by);
+    plus.move_to(bx, by - arm);
+    plus.line_to(bx, by + arm);
+    if let Some(plus) = plus.finish() {
+        stroke(pm, &plus, Rgba::WHITE, &round_stroke((0.3 * br).max(1.5)));
+    }
 }
 
 fn paint_arrow(pm: &mut Pixmap, scene: &Scene, page: &Page, arrow: &Arrow) {

@@ -37,7 +37,7 @@ use tiny_skia::Pixmap;
 
 pub use scene::{
     Arrow, Badges, Glyph, GlyphState, HeaderLine, Hex, HexPoint, Label, Marker, Orientation, Rgba,
-    Scene, Shape, Tile, Tray,
+    Scene, Shape, Tag, Tile, Tray,
 };
 pub use theme::Theme;
 

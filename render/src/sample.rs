@@ -238,6 +238,7 @@ pub fn big_board() -> Scene {
         tiles,
         arrows,
         labels,
+        tags: Vec::new(),
         trays,
     }
 }
@@ -304,6 +305,7 @@ pub fn small_board() -> Scene {
             number: None,
         }],
         labels,
+        tags: Vec::new(),
         trays: vec![
             Tray {
                 caption: "White took".into(),

@@ -144,6 +144,8 @@ pub struct Scene {
     /// Drawn above the pieces, in the order given.
     pub arrows: Vec<Arrow>,
     pub labels: Vec<Label>,
+    /// Drawn last, over the pieces and arrows: what must never hide under a piece.
+    pub tags: Vec<Tag>,
     /// Shown under the board, left to right then top to bottom, up to three per row.
     pub trays: Vec<Tray>,
 }
@@ -211,7 +213,8 @@ pub enum Marker {
     /// A thick hex outline just inside the cell edge (a highlighted move, one colour per player).
     /// Several outlines on one tile nest inward. Under the glyph.
     Outline(Rgba),
-    /// A red glow and ring around the glyph: the piece on this cell is in check.
+    /// A red glow and a ring on a black halo around the glyph, and a red "+" badge at its upper
+    /// right over it: the piece on this cell is in check.
     Check,
     /// A small dot in the middle (a legal destination). Over the glyph.
     Dot(Rgba),
@@ -375,6 +378,21 @@ pub struct Label {
     /// pixel size is capped by [`crate::Theme::label_px_max`] so a small board does not shout.
     pub size: f32,
     pub colour: Rgba,
+}
+
+/// Text on a filled pill (a disc for one or two characters) at a position in hex coordinates,
+/// drawn over the pieces: a target's number in the move picker, a cell's name over a piece.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tag {
+    pub at: HexPoint,
+    pub text: String,
+    /// Capital height in hex radii, at most [`crate::Theme::label_px_max`] pixels.
+    pub size: f32,
+    /// Held at least at [`crate::Theme::tag_px_min`] pixels however small the cells (a
+    /// target's number), or free to shrink with its cell (a cell's name).
+    pub floor: bool,
+    pub fill: Rgba,
+    pub ink: Rgba,
 }
 
 /// A caption and a row (or rows) of small glyphs: the pieces one player has captured.

@@ -29,6 +29,8 @@ pub struct Theme {
     pub text_px: f32,
     /// Upper bound on a rim label's capital height (labels are sized in hex radii).
     pub label_px_max: f32,
+    /// Lower bound on a tag's capital height: a target number stays readable in a crowded crop.
+    pub tag_px_min: f32,
     /// Box size of a piece in a tray.
     pub tray_px: f32,
     /// Box size of a piece on the board, in hex radii (the inner circle of a hex is √3 ≈ 1.73
@@ -53,6 +55,8 @@ impl Theme {
             title_px: (s * 0.017).max(7.0),
             text_px: (s * 0.0125).max(6.0),
             label_px_max: (s * 0.0135).max(6.0),
+            // 18 px at the move picker's 720: digits a phone shows at about 9 dp.
+            tag_px_min: (s * 0.025).max(6.0),
             tray_px: (s * 0.032).max(12.0),
             glyph_scale: 1.62,
             grid_width: 0.045,

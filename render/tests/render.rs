@@ -8,8 +8,8 @@
 
 use hexmeros_render::{
     Arrow, Badges, Glyph, GlyphState, HeaderLine, Hex, HexPoint, Label, Marker, Orientation,
-    Picture, RenderError, Renderer, Rgba, Scene, Shape, Theme, Tile, Tray, render_png, render_rgba,
-    replay_gif, sample,
+    Picture, RenderError, Renderer, Rgba, Scene, Shape, Tag, Theme, Tile, Tray, render_png,
+    render_rgba, replay_gif, sample,
 };
 
 /// A 19-cell hexagon with one of everything a scene can hold.
@@ -73,6 +73,7 @@ fn small_scene() -> Scene {
             size: 0.45,
             colour: Rgba::rgb(220, 220, 210),
         }],
+        tags: Vec::new(),
         trays: vec![Tray {
             caption: "Yellow took".into(),
             swatch: Some(sample::PLAYERS[2]),
@@ -320,4 +321,67 @@ fn a_label_is_as_wide_as_its_text_and_size() {
     // Nonsense sizes are no label, as the page layout counts them.
     assert_eq!(w("Regent", f32::NAN), 0.0);
     assert_eq!(w("", 0.5), 0.0);
+}
+
+/// Pixels of exactly `colour` in a picture.
+fn count_of(rgba: &[u8], colour: Rgba) -> usize {
+    rgba.chunks_exact(4)
+        .filter(|p| p[..3] == [colour.r, colour.g, colour.b])
+        .count()
+}
+
+/// Hexagons of radius `radius` around the origin, plain, with a crown on the middle one when
+/// `piece`, and a tag there.
+fn tagged(radius: i32, piece: bool, floor: bool) -> Scene {
+    let mut tiles = Vec::new();
+    for q in -radius..=radius {
+        for r in (-radius).max(-q - radius)..=radius.min(-q + radius) {
+            tiles.push(Tile::new((q, r), Rgba::rgb(220, 212, 196)));
+        }
+    }
+    if piece && let Some(t) = tiles.iter_mut().find(|t| t.hex == Hex::new(0, 0)) {
+        t.glyph = Some(Glyph::new(Shape::Crown, Rgba::rgb(20, 20, 20)));
+    }
+    Scene {
+        tiles,
+        tags: vec![Tag {
+            at: HexPoint::new(0.0, 0.3),
+            text: "7".into(),
+            size: 0.3,
+            floor,
+            fill: TAG_FILL,
+            ink: Rgba::WHITE,
+        }],
+        ..Scene::default()
+    }
+}
+
+const TAG_FILL: Rgba = Rgba::rgb(0, 201, 3);
+
+/// Issue 45: a number is never hidden under a piece. A tag over a piece shows exactly as many
+/// of its pixels as the same tag on an empty cell.
+#[test]
+fn a_tag_is_drawn_over_the_piece_under_it() {
+    let theme = Theme::new(300);
+    let over = render_rgba(&tagged(1, true, true), &theme).unwrap().rgba;
+    let alone = render_rgba(&tagged(1, false, true), &theme).unwrap().rgba;
+    let (n_over, n_alone) = (count_of(&over, TAG_FILL), count_of(&alone, TAG_FILL));
+    assert!(n_alone > 100, "the tag shows {n_alone} pixels");
+    assert_eq!(n_over, n_alone, "the piece covers part of the tag");
+    assert_ne!(over, alone, "the piece is drawn");
+}
+
+/// A tag with a floor keeps `Theme::tag_px_min` on a board of small cells; without one it
+/// shrinks with its cell.
+#[test]
+fn a_floored_tag_keeps_its_size_on_small_cells() {
+    let theme = Theme::new(300);
+    let big = render_rgba(&tagged(9, false, true), &theme).unwrap().rgba;
+    let small = render_rgba(&tagged(9, false, false), &theme).unwrap().rgba;
+    let (n_big, n_small) = (count_of(&big, TAG_FILL), count_of(&small, TAG_FILL));
+    assert!(n_big > 2 * n_small, "{n_big} against {n_small}");
+    // A disc 1.9 × tag_px_min across, less its edge.
+    let d = 1.9 * theme.tag_px_min - 2.0 * (0.14 * theme.tag_px_min).max(1.0);
+    let least = (std::f32::consts::PI * d * d / 4.0 * 0.6) as usize;
+    assert!(n_big >= least, "{n_big} pixels, at least {least}");
 }

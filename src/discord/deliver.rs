@@ -743,7 +743,7 @@ async fn post_turn(
             mention(data, p).await
         ));
     }
-    let pic = picture::board(data, state, state.holder()).await;
+    let pic = picture::board(data, state, Some(state.public_side())).await;
     // Only the folded ping pings: the board names others in passing.
     let mut msg =
         with_picture(CreateMessage::new(), content, pic).allowed_mentions(pinging(&pinged));

@@ -561,11 +561,11 @@ async fn on_stall(
     )))
 }
 
-/// My side: the board from the clicker's seat (or the Token holder's), privately.
+/// My side: the board from the clicker's seat (a spectator's: the public side), privately.
 async fn on_board(c: &Click<'_>) -> Result<Reply, Error> {
     c.data.limits.picture(c.me)?;
     let state = c.data.host.state(c.game).await?;
-    let viewer = state.seat_of(c.me).or(state.holder());
+    let viewer = Some(state.seat_of(c.me).unwrap_or(state.public_side()));
     board_reply(c.data, &state, viewer, c.me).await
 }
 

@@ -86,7 +86,7 @@ pub async fn results(
     let msg = CreateMessage::new()
         .content(content.trim_end())
         .allowed_mentions(pinging(&people));
-    let msg = match picture::board(data, &state, None).await {
+    let msg = match picture::board(data, &state, Some(state.public_side())).await {
         Picture::Png(png) => msg
             .embed(embed.image("attachment://board.png"))
             .add_file(CreateAttachment::bytes(png, "board.png")),

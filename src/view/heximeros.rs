@@ -211,6 +211,14 @@ impl GameView for View<'_> {
             .collect()
     }
 
+    fn checked_seats(&self) -> Vec<(Seat, Seat)> {
+        let g = self.0;
+        g.check_records()
+            .iter()
+            .filter_map(|r| Some((Seat(g.piece(r.target)?.colour), r.declarer)))
+            .collect()
+    }
+
     fn status(&self) -> Vec<String> {
         let out = self.0.out_order();
         if out.is_empty() {

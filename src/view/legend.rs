@@ -227,6 +227,7 @@ pub fn legend_scene(kind: GameKind) -> Result<Scene, HelpError> {
         tiles,
         arrows: Vec::new(),
         labels,
+        tags: Vec::new(),
         trays: Vec::new(),
     })
 }

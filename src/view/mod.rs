@@ -155,6 +155,7 @@ pub fn scene(game: &AnyGame, opts: &ViewOptions) -> Result<Scene, ViewError> {
         tiles: pic.tiles,
         arrows: pic.arrows,
         labels,
+        tags: Vec::new(),
         trays: pic.trays,
     })
 }
@@ -449,6 +450,18 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
         status.text.push_str(&extra);
     }
     lines.push(status);
+    // A Check is said in words too, on its own line in the checked seat's colour: the ring on
+    // the board is easy to miss on a phone.
+    for (checked, declarer) in view.checked_seats() {
+        lines.push(HeaderLine::with_swatch(
+            format!(
+                "{} is in Check (declared by {})",
+                seat_label(checked),
+                seat_label(declarer)
+            ),
+            view.swatch(checked),
+        ));
+    }
     // Who plays which colour, when the caller knows the players: three seats a line, so that a
     // six-player line stays readable on a phone.
     let named: Vec<String> = (0..game.seat_count() as u8)

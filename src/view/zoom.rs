@@ -17,7 +17,7 @@
 //! ```
 
 use hexmeros_render::layout::world_to_hex;
-use hexmeros_render::{HeaderLine, Hex, HexPoint, Label, Marker, Rgba, Scene, Theme, Tile};
+use hexmeros_render::{HeaderLine, Hex, HexPoint, Marker, Rgba, Scene, Tag, Theme, Tile};
 
 use super::common;
 use super::picker::{Piece, Target};
@@ -31,8 +31,8 @@ pub const ZOOM_SIZE: u32 = 720;
 /// The piece's cell and the targets' wash (the rules-help blue), a capture's outline.
 const TARGET: Rgba = Rgba::rgb(24, 120, 230);
 const CAPTURE: Rgba = Rgba::rgb(214, 38, 40);
-/// Cell names: a dark grey on light cells, a light grey on dark ones; target numbers: a deep
-/// blue on the targets' wash.
+/// Cell names: a dark grey on light cells, a light grey on dark ones; target numbers: white on
+/// a deep blue disc.
 const NAME_DARK: Rgba = Rgba::rgb(70, 64, 58);
 const NAME_LIGHT: Rgba = Rgba::rgb(228, 222, 210);
 const NUMBER: Rgba = Rgba::rgb(10, 30, 90);
@@ -103,18 +103,23 @@ pub fn zoom_scene_named(
     scene.arrows.clear();
     scene.trays.clear();
     scene.labels.clear();
-    let (up, down) = (offset(&scene, -0.58), offset(&scene, 0.6));
+    let (up, down) = (offset(&scene, -0.58), offset(&scene, 0.5));
+    let mut names = Vec::new();
     for t in &mut scene.tiles {
         t.markers.retain(|m| matches!(m, Marker::Check));
         if Some(t.hex) == from {
             t.markers.insert(0, Marker::Outline(TARGET));
         }
         if let Some(name) = view.name_at(t.hex) {
-            scene.labels.push(Label {
+            // Over the piece, on a pill of the cell's own colour: a name never hides under a
+            // piece standing on its cell.
+            names.push(Tag {
                 at: HexPoint::new(t.hex.q as f32 + up.q, t.hex.r as f32 + up.r),
                 text: name,
                 size: 0.2,
-                colour: if t.fill.luminance() < 0.45 {
+                floor: false,
+                fill: t.fill.with_alpha(215),
+                ink: if t.fill.luminance() < 0.45 {
                     NAME_LIGHT
                 } else {
                     NAME_DARK
@@ -122,19 +127,25 @@ pub fn zoom_scene_named(
             });
         }
     }
+    scene.tags = names;
     for target in targets {
         let Some(h) = target.hex else { continue };
+        let taking = !target.takes.is_empty();
         if let Some(t) = scene.tiles.iter_mut().find(|t| t.hex == h) {
             t.markers.insert(0, Marker::Tint(TARGET.with_alpha(110)));
-            if !target.takes.is_empty() {
+            if taking {
                 t.markers.push(Marker::Outline(CAPTURE));
             }
         }
-        scene.labels.push(Label {
+        // The number over the piece's foot on a disc of its own (red where the move takes
+        // something), at least 18 px tall at the picker's size.
+        scene.tags.push(Tag {
             at: HexPoint::new(h.q as f32 + down.q, h.r as f32 + down.r),
             text: target.number.to_string(),
             size: 0.34,
-            colour: NUMBER,
+            floor: true,
+            fill: if taking { CAPTURE } else { NUMBER },
+            ink: Rgba::WHITE,
         });
     }
     let n = targets.len();
@@ -216,7 +227,8 @@ mod tests {
                 let scene = zoom_scene(&game, None, &piece, &targets).unwrap();
                 for t in &targets {
                     let n = t.number.to_string();
-                    let numbered = scene.labels.iter().filter(|l| l.text == n).count();
+                    // Over the pieces (a tag), held at least at the theme's floor.
+                    let numbered = scene.tags.iter().filter(|l| l.text == n && l.floor).count();
                     assert_eq!(numbered, 1, "{kind:?} {} target {n}", piece.origin);
                     let h = t.hex.unwrap();
                     assert!(scene.tiles.iter().any(|x| x.hex == h));
@@ -242,7 +254,7 @@ mod tests {
         );
         assert_eq!(scene.rotation, full.rotation);
         let cell = piece.cell.clone().unwrap();
-        assert!(scene.labels.iter().any(|l| l.text == cell));
+        assert!(scene.tags.iter().any(|l| l.text == cell));
     }
 
     #[test]
@@ -287,7 +299,7 @@ mod tests {
                 };
                 named += 1;
                 // Within the cell: less than a hex radius from its centre.
-                let inside = scene.labels.iter().any(|l| {
+                let inside = scene.tags.iter().any(|l| {
                     l.text == name && (l.at.q - t.hex.q as f32).hypot(l.at.r - t.hex.r as f32) < 1.0
                 });
                 assert!(inside, "{kind}: {name} has no name inside its cell");

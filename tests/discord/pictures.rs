@@ -2,12 +2,15 @@
 //! End-to-end test of the board pictures the bot posts (issue 19): the real `hexmeros serve`
 //! binary against the fake Discord (`tests/support/bot.rs`, `tests/support/fake_discord.rs`).
 //! A turn's board names the seated players in its header, as `view::render_png` draws it with
-//! their names, not with the colours alone.
+//! their names, not with the colours alone; and the thread's board keeps one orientation for
+//! the whole game (issue 45), whoever holds the Token.
 
 use hexmeros_testkit::{bot, fake_discord, golden};
 
 use fake_discord::FakeDiscord as F;
+use hexmeros::games::Seat;
 use hexmeros::view::ViewOptions;
+use serde_json::json;
 
 use bot::*;
 use golden::{decode, differing};
@@ -64,5 +67,64 @@ async fn a_turns_board_names_the_seated_players() {
         d_named * 100.0
     );
     assert!(d_plain > d_named, "the posted board shows no names");
+    drop(bot);
+}
+
+/// The png of a posted message.
+fn png_of(m: &fake_discord::Sent) -> Option<Vec<u8>> {
+    m.files
+        .iter()
+        .find(|(n, _)| n.ends_with(".png"))
+        .map(|(_, b)| b.clone())
+}
+
+/// Issue 45: the thread's board no longer turns to the Token holder. After Silver's move, the
+/// turn message that pings Blue shows the board from Silver's side, as the first turn did, so a
+/// piece stays where it was on every message of the thread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_public_board_keeps_one_side_at_the_bottom_across_turns() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let players: Vec<u64> = (1..=6).map(u).collect();
+    let (game, thread) = bot::start_game(&fake, &players, Vec::new()).await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let (a, _) = heximeros_pair(|_, _| true);
+    let before = fake.messages(thread).len();
+    let r = hx(
+        &fake,
+        u(1),
+        thread,
+        "move",
+        json!([str_opt("from", &a), bool_opt("pass", true)]),
+    )
+    .await;
+    assert!(is_private(&r), "{r:?}");
+    let turn = wait_message(&fake, thread, before, "you have the Token").await;
+    let posted = decode(&png_of(&turn).unwrap_or_else(|| panic!("no board in {turn:?}")));
+
+    let state = bot.state(game).await;
+    assert_eq!(state.holder(), Some(Seat(1)), "Blue holds the Token");
+    let from = |seat| ViewOptions {
+        as_seat: Some(seat),
+        last_moves: state.last_round(),
+        turn: Some(state.turn_number()),
+        players: (1..=6).map(|n| format!("Player {n}")).collect(),
+        ..ViewOptions::default()
+    };
+    let silver = decode(&state.render(&from(Seat(0))).unwrap());
+    let blue = decode(&state.render(&from(Seat(1))).unwrap());
+    assert_eq!(posted.dimensions(), silver.dimensions());
+    let d_silver = differing(posted.as_raw(), silver.as_raw(), 24);
+    let d_blue = differing(posted.as_raw(), blue.as_raw(), 24);
+    assert!(
+        d_silver < 0.0005,
+        "{:.3} % differ from the board from Silver's side",
+        d_silver * 100.0
+    );
+    assert!(
+        d_blue > 0.05,
+        "the board from Blue's side differs in only {:.3} %",
+        d_blue * 100.0
+    );
     drop(bot);
 }

@@ -535,6 +535,47 @@ fn declared_checks_are_marked_on_the_sovereign() {
     );
 }
 
+/// Issue 45: a Check cannot be missed. The checked Sovereign carries a ring on a black halo and
+/// a "+" badge (the golden picture `check-heximeros.png`, a stored position where Red has
+/// declared Check), and the header says who is in Check, in words, in the checked colour.
+#[test]
+fn a_check_is_ringed_badged_and_said_in_the_header() {
+    let json = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/positions/heximeros_check.json"
+    ))
+    .unwrap();
+    let game = AnyGame::from_json(&json).unwrap();
+    let opts = ViewOptions {
+        size: Some(GOLDEN_SIZE),
+        ..ViewOptions::default()
+    };
+    let scene = view::scene(&game, &opts).unwrap();
+    assert!(tile(&scene, &game, "AD37").markers.contains(&Marker::Check));
+    let said: Vec<&str> = scene
+        .header
+        .iter()
+        .filter(|l| l.text.contains("in Check"))
+        .map(|l| l.text.as_str())
+        .collect();
+    assert_eq!(
+        said,
+        ["Green is in Check (declared by Red)"],
+        "{:?}",
+        scene.header
+    );
+    let line = scene
+        .header
+        .iter()
+        .find(|l| l.text.contains("in Check"))
+        .unwrap();
+    assert_eq!(line.swatch, Some(hexmeros::view::PLAYER_COLOURS[4]));
+    let png = view::render_png(&game, &opts).unwrap();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden");
+    let failed = golden::compare(&png, &format!("{dir}/check-heximeros.png"), "check");
+    assert!(failed.is_none(), "{failed:?}");
+}
+
 #[test]
 fn trays_count_what_was_taken() {
     // A HexDame game with captures: the trays hold exactly the men missing from the board.

@@ -28,7 +28,7 @@ pub(super) async fn board(
     let state = ctx.data().host.state(g).await?;
     let viewer = match as_ {
         Some(c) => Some(seat_named(&state, &c)?),
-        None => state.seat_of(me).or(state.holder()),
+        None => Some(state.seat_of(me).unwrap_or(state.public_side())),
     };
     let reply = board_reply(ctx.data(), &state, viewer, me).await?;
     ctx.send(reply.into_poise()).await?;

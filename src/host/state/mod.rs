@@ -337,6 +337,13 @@ impl GameState {
         self.game.to_move()
     }
 
+    /// The seat at the bottom of the game's public pictures (the turn messages in the thread,
+    /// the results, the board of a spectator), for the whole game: the seat that moves first.
+    /// Turning the board to the Token holder moved every piece 60° with every message.
+    pub fn public_side(&self) -> Seat {
+        Seat(0)
+    }
+
     /// The player who acts for the Token holder (its team's designated mover).
     pub fn holder_player(&self) -> Option<PlayerId> {
         self.holder()
