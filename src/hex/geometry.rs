@@ -120,6 +120,52 @@ impl Geometry {
         self.by_name.get(&name.trim().to_ascii_lowercase()).copied()
     }
 
+    /// Why `name` names no cell, for a board whose cells are named by a column's letters and a
+    /// row's number (`Q2`, `e5`): no such column, or the rows that column has (a HexiMeros
+    /// column holds only even or only odd rows, so `Q9` is refused for that, not for its size).
+    /// `None` when `name` is a cell.
+    pub fn why_not_a_cell(&self, name: &str) -> Option<String> {
+        let name = name.trim();
+        if self.parse(name).is_some() {
+            return None;
+        }
+        let split = |n: &str| -> Option<(String, u32)> {
+            let (col, row) = n.split_at(n.find(|ch: char| ch.is_ascii_digit())?);
+            if col.is_empty() || !col.chars().all(|ch| ch.is_ascii_alphabetic()) {
+                return None;
+            }
+            Some((col.to_ascii_uppercase(), row.parse().ok()?))
+        };
+        let shown = if name.is_empty() {
+            "an empty name"
+        } else {
+            name
+        };
+        let Some((col, _)) = split(name) else {
+            return Some(format!(
+                "{shown} is not a cell name: a column's letters, then a row's number"
+            ));
+        };
+        let mut rows: Vec<u32> = self
+            .names
+            .iter()
+            .filter_map(|n| split(n))
+            .filter(|(c, _)| *c == col)
+            .map(|(_, r)| r)
+            .collect();
+        rows.sort_unstable();
+        let (Some(&first), Some(&last)) = (rows.first(), rows.last()) else {
+            return Some(format!("{shown} is not a cell: there is no column {col}"));
+        };
+        let every_other = rows.windows(2).all(|w| w[1] - w[0] == 2);
+        Some(if every_other && rows.len() > 1 {
+            let parity = if first % 2 == 0 { "even" } else { "odd" };
+            format!("{shown} is not a cell: column {col} has only {parity} rows, {first} to {last}")
+        } else {
+            format!("{shown} is not a cell: column {col} runs from row {first} to row {last}")
+        })
+    }
+
     /// One step in `d`, if it lands on a playing cell.
     pub fn step(&self, c: Cell, d: Direction) -> Option<Cell> {
         let n = self.neighbors[c.index() * 12 + d.index()];

@@ -40,9 +40,10 @@ pub(super) fn move_text(g: &HexiMeros, m: &Move) -> String {
 
 fn cell(text: &str, name: &str) -> Result<Cell, PlayError> {
     BOARD.geometry.parse(name).ok_or_else(|| {
+        let why = BOARD.geometry.why_not_a_cell(name).unwrap_or_default();
         PlayError::syntax(
             text,
-            format!("{name} is not a cell of the HexiMeros board (columns A-AG, rows 1-51)"),
+            format!("{why} (the HexiMeros board has columns A-AG, rows 1-51)"),
         )
     })
 }

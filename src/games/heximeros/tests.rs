@@ -1342,3 +1342,26 @@ fn best_legal_move_agrees_with_searching_every_legal_move() {
     }
     assert!(lapses > 0, "no cell of {reach:?} keeps the duty lapsed");
 }
+
+/// Issue 45: a refused cell name says the real reason. Column Q holds only even rows, so `Q9`
+/// is refused for that, not for the board's size; a column that does not exist and a name that
+/// is not a column and a row are told apart.
+#[test]
+fn a_refused_cell_name_says_why() {
+    let g = HexiMeros::start(HouseRules::default());
+    let err = |text: &str| g.parse_move(text).unwrap_err().to_string();
+    let q9 = err("Q9-Q11");
+    assert!(
+        q9.contains("Q9 is not a cell: column Q has only even rows, 2 to 50"),
+        "{q9}"
+    );
+    let zz = err("ZZ4-Q2");
+    assert!(
+        zz.contains("ZZ4 is not a cell: there is no column ZZ"),
+        "{zz}"
+    );
+    let odd = BOARD.geometry.why_not_a_cell("4Q").unwrap();
+    assert!(odd.contains("4Q is not a cell name"), "{odd}");
+    // A real cell is never refused this way.
+    assert_eq!(BOARD.geometry.why_not_a_cell("q2"), None);
+}
