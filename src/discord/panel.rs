@@ -173,6 +173,12 @@ async fn seat_line(data: &Data, s: &PanelSeat, p: &Panel) -> String {
     if let Some(n) = s.points {
         line.push_str(&format!(" · {n} pts"));
     }
+    if !s.checked_by.is_empty() {
+        line.push_str(&format!(
+            " · 🚨 **in Check** (declared by {})",
+            s.checked_by.join(", ")
+        ));
+    }
     if s.standing == SeatStanding::In {
         if let Some(bank) = s.bank {
             line.push_str(&format!(" · bank {}", duration(bank)));

@@ -224,6 +224,10 @@ impl AnyGame {
         dispatch!(self, g => g.binding_challenges())
     }
 
+    pub fn declared_checks(&self) -> Vec<(Seat, Seat)> {
+        dispatch!(self, g => g.declared_checks())
+    }
+
     pub fn challenge_minutes(&self) -> i64 {
         dispatch!(self, g => g.challenge_minutes())
     }

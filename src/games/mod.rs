@@ -261,6 +261,13 @@ pub trait Rules: Clone + Debug + Sized {
         Vec::new()
     }
 
+    /// The declared Checks standing now, as (the seat whose royal piece is in Check, the seat
+    /// that declared it) (HexiMeros §5.3), for the pictures and the status panel. Games
+    /// without declarations have none.
+    fn declared_checks(&self) -> Vec<(Seat, Seat)> {
+        Vec::new()
+    }
+
     /// Move `m` with the mover's declaration on `target` added (HexiMeros: Check on that seat's
     /// Sovereign, §5.3), or `None` when `m` allows no such declaration. Games without
     /// declarations have none.

@@ -212,11 +212,7 @@ impl GameView for View<'_> {
     }
 
     fn checked_seats(&self) -> Vec<(Seat, Seat)> {
-        let g = self.0;
-        g.check_records()
-            .iter()
-            .filter_map(|r| Some((Seat(g.piece(r.target)?.colour), r.declarer)))
-            .collect()
+        self.0.declared_checks()
     }
 
     fn status(&self) -> Vec<String> {

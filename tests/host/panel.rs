@@ -171,3 +171,31 @@ async fn open_votes_and_house_rules_are_listed() {
     assert_eq!(p.votes.len(), 1, "{:?}", p.votes);
     assert!(p.votes[0].1 > T0, "the ballot's deadline");
 }
+
+/// Issue 45: the panel says who is in Check and who declared it, on the checked seat's line.
+#[tokio::test]
+async fn a_standing_check_is_on_the_checked_seats_line() {
+    let e = env().await;
+    ensure_players(&e.host, 1..=6).await;
+    let position = json!({
+        "game": "heximeros", "to_move": "silver",
+        "pieces": [
+            {"cell": "Q2", "owner": "silver", "kind": "sovereign"},
+            {"cell": "Q20", "owner": "silver", "kind": "regent"},
+            {"cell": "Q24", "owner": "blue", "kind": "sovereign"},
+            {"cell": "E14", "owner": "red", "kind": "sovereign"},
+        ],
+        "checks": [{"declarer": "silver", "target": "Q24"}]
+    });
+    let (g, _) = e
+        .host
+        .create_from_position(&[1, 2, 3, 4, 5, 6], &position.to_string(), None)
+        .await
+        .unwrap();
+    let st = e.host.state(g).await.unwrap();
+    let p = st.panel();
+    assert_eq!(seat(&st, &p.seats, "blue").checked_by, ["Silver"]);
+    for other in ["silver", "red"] {
+        assert!(seat(&st, &p.seats, other).checked_by.is_empty(), "{other}");
+    }
+}

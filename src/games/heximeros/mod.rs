@@ -733,6 +733,13 @@ impl Rules for HexiMeros {
         by
     }
 
+    fn declared_checks(&self) -> Vec<(Seat, Seat)> {
+        self.checks
+            .iter()
+            .filter_map(|r| Some((Seat(self.piece(r.target)?.colour), r.declarer)))
+            .collect()
+    }
+
     fn declare(&self, m: &Move, target: Seat) -> Option<Move> {
         self.check_targets(m).contains(&target).then(|| Move {
             checks: m.checks | (1 << target.0),

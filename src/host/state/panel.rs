@@ -39,6 +39,8 @@ pub struct PanelSeat {
     pub bank: Option<Millis>,
     /// The seat's player is away.
     pub away: Option<Away>,
+    /// The seats that declared the Checks standing on this seat's royal piece, by name.
+    pub checked_by: Vec<String>,
 }
 
 /// Whose turn it is.
@@ -83,6 +85,7 @@ impl GameState {
         let outcome = self.outcome();
         let active = self.active();
         let points = self.player_points();
+        let checks = self.game.declared_checks();
         let seats = self
             .all_seats()
             .into_iter()
@@ -115,6 +118,11 @@ impl GameState {
                     bank: (self.timers.bank_hours > 0 || self.timers.bank_add_hours > 0)
                         .then(|| self.bank(seat)),
                     away: self.away(seat).cloned(),
+                    checked_by: checks
+                        .iter()
+                        .filter(|(checked, _)| *checked == seat)
+                        .map(|&(_, by)| story::seat(&self.game, by))
+                        .collect(),
                 }
             })
             .collect();
