@@ -279,8 +279,11 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
     scope::admit(data, Scope::of(ci.guild_id, ci.user.id), id.game).await?;
     let me = ci.user.id.get() as PlayerId;
     data.host.ensure_player(me, ci.user.display_name()).await?;
-    // A control made before the current turn message belongs to an earlier turn.
+    // A control made before the current turn message belongs to an earlier turn; but Move…
+    // opens the current turn from any turn message of the game (a phone's thread is often
+    // scrolled to an older one), for its Token holder alone, as the current message's would.
     if id.action.of_turn()
+        && id.action != Action::Pick
         && let Some(link) = data.links.by_game(id.game).await?
         && let Some(turn) = link.turn_version
         && id.version < turn

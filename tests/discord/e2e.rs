@@ -527,19 +527,27 @@ async fn out_of_turn_strangers_and_stale_buttons_get_private_errors() {
     followup(&fake, &i).await;
     wait_message(&fake, game.thread, 0, &format!("played {mv}")).await;
     let version = bot.state(game.id).await.version();
+    // Issue 45: the old turn message's Move… opens the current turn, for its Token holder
+    // (Blue) alone: Silver, who moved, is told it is not his turn.
     let i = fake
-        .button(u(2), game.thread, turn, &id_with(&body, "pick"))
+        .button(u(1), game.thread, turn, &id_with(&body, "pick"))
         .await;
     acked(&fake, &i).await;
     let r = followup(&fake, &i).await;
-    assert!(content(&r).contains("earlier turn"), "{r:?}");
+    assert!(content(&r).contains("not your turn"), "{r:?}");
     assert!(is_private(&r));
-    // A double click: the same stale button again changes nothing either.
-    let i = fake
-        .button(u(2), game.thread, turn, &id_with(&body, "pick"))
-        .await;
-    acked(&fake, &i).await;
-    assert!(content(&followup(&fake, &i).await).contains("earlier turn"));
+    // A double click: the same old button twice opens the picker twice, and changes nothing.
+    for _ in 0..2 {
+        let i = fake
+            .button(u(2), game.thread, turn, &id_with(&body, "pick"))
+            .await;
+        acked(&fake, &i).await;
+        // The picker's first step: the Token holder's pieces, privately.
+        let r = fake
+            .wait_responses(&i, T, 1, |s| content(s).contains("pick a piece"))
+            .await;
+        assert!(r.is_ok(), "{r:?}");
+    }
     assert_eq!(bot.state(game.id).await.version(), version);
     assert_clean(&fake, &bot);
 }
