@@ -223,7 +223,8 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     // A step of the move picker updates its own private message; every other control answers
     // with a new private message (the picker's first step too: its deferred answer is edited
     // into the picker, and a refusal is a followup as for any control).
-    let in_place = action.is_some_and(Action::in_place);
+    // Pass too answers in place: the staged move's message becomes what was committed.
+    let in_place = action.is_some_and(|a| a.in_place() || a == Action::Pass);
     // Acknowledge first: everything after may take longer than Discord's three seconds.
     let ack = if in_place {
         CreateInteractionResponse::Acknowledge
@@ -235,11 +236,14 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     })
     .await?;
     super::activity::acknowledged();
-    let reply = match click(http, data, ci).await {
-        Ok(r) => r,
-        Err(e) => Reply::text(super::reply::error_text(&e)),
+    let (reply, refused) = match click(http, data, ci).await {
+        Ok(r) => (r, false),
+        Err(e) => (Reply::text(super::reply::error_text(&e)), true),
     };
-    if in_place || reply.edit {
+    // A refused Pass leaves the staged move's message as it was (its controls still work): the
+    // refusal comes as a private message of its own.
+    let keep_message = refused && action == Some(Action::Pass);
+    if reply.edit || (in_place && !keep_message) {
         deliver::retry_answer("updating a picker", || {
             ci.edit_response(http, reply_clone(&reply).into_edit())
         })
@@ -434,9 +438,28 @@ async fn stage(c: &Click<'_>, text: String) -> Result<Reply, Error> {
     staged_reply(c.data, c.game, c.me, lines).await
 }
 
+/// Pass: the staged move is committed, and the private message it was shown in ends clean
+/// (what was played, its picture, no controls), so that it cannot read as still pending.
 async fn on_pass(c: &Click<'_>) -> Result<Reply, Error> {
+    let staged = c
+        .data
+        .host
+        .state(c.game)
+        .await?
+        .staged()
+        .map(|s| s.text.clone());
     let lines = c.press(Command::Pass).await?;
-    Ok(Reply::text(non_empty(lines, "the Token is passed")))
+    let done = match staged {
+        Some(m) => format!("✅ committed **{m}**"),
+        None => "✅ committed".to_string(),
+    };
+    let mut r = Reply::text(format!(
+        "{done}; {}",
+        non_empty(lines, "the Token is passed")
+    ));
+    r.keep_file = true;
+    r.edit = true;
+    Ok(r)
 }
 
 /// Pass when the window closes: the host passes the Token by itself once the staged move's

@@ -390,16 +390,24 @@ async fn moves_by_buttons_and_by_command_pass_the_token() {
     );
     let sj = staged.json.clone().unwrap();
     let before = fake.messages(game.thread).len();
-    let i = fake
-        .button(
-            u(1),
-            game.thread,
-            message_id(&staged),
-            &id_with(&sj, "pass"),
-        )
-        .await;
-    acked(&fake, &i).await;
-    followup(&fake, &i).await;
+    // Issue 45: the staged move's message ends clean: what was committed, no controls.
+    let done = click_answer(
+        &fake,
+        u(1),
+        game.thread,
+        message_id(&staged),
+        &id_with(&sj, "pass"),
+    )
+    .await;
+    assert!(is_edit(&done), "{done:?}");
+    assert!(
+        content(&done).starts_with(&format!("✅ committed **{mv}**")),
+        "{done:?}"
+    );
+    assert!(
+        custom_ids(done.json.as_ref().unwrap()).is_empty(),
+        "{done:?}"
+    );
     let board = wait_message(&fake, game.thread, before, &format!("played {mv}")).await;
     assert_board(&board);
     let ping = wait_message(&fake, game.thread, before, "you have the Token").await;
@@ -1090,7 +1098,7 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
         "{with_check:?}"
     );
     let before = fake.messages(game.thread).len();
-    click(
+    click_answer(
         &fake,
         u(2),
         game.thread,
@@ -1899,7 +1907,7 @@ async fn an_old_previews_pass_and_an_old_challenge_button_are_refused() {
     let r = click(&fake, u(1), t, message_id(&ask), &stand).await;
     assert!(!content(&r).starts_with("⚠️"), "{r:?}");
     let before = fake.messages(t).len();
-    let r = click(
+    let r = click_answer(
         &fake,
         u(2),
         t,

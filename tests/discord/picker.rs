@@ -249,8 +249,18 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
     let before = fake.messages(thread).len();
     let pass = button(&staged, "Pass Token").unwrap();
     let i4 = fake.button(u(1), thread, picker_id, &pass).await;
-    acked(&fake, &i4).await;
-    followup(&fake, &i4).await;
+    // Issue 45: the picker ends clean after Pass, in place: what was committed, its picture
+    // kept, no controls left that look live.
+    let done = step(&fake, &i4).await;
+    assert!(
+        content(&done).starts_with(&format!("✅ committed **{mv}**")),
+        "{done:?}"
+    );
+    assert!(button(&done, "Pass Token").is_none() && button(&done, "Take back").is_none());
+    assert!(
+        custom_ids(done.json.as_ref().unwrap()).is_empty(),
+        "{done:?}"
+    );
     wait_message(&fake, thread, before, &format!("played {mv}")).await;
     assert_eq!(bot.state(game).await.record().len(), 1);
     // The picker of a turn gone by is refused politely, in place.
@@ -262,7 +272,7 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
     // One private message: no followup for the three picker steps, one edit each, all of the
     // same message.
     let mut edits = BTreeSet::new();
-    for i in [&i1, &i2, &i3, &i5] {
+    for i in [&i1, &i2, &i3, &i4, &i5] {
         let sent = fake.responses(i);
         let followups = sent
             .iter()

@@ -615,6 +615,26 @@ pub async fn click(fake: &F, user: u64, channel: u64, msg: u64, id: &str) -> Sen
     r
 }
 
+/// A click answered either in place (the control's own message edited, as a Pass that
+/// committed) or by a private message of its own (a refusal): that answer.
+pub async fn click_answer(fake: &F, user: u64, channel: u64, msg: u64, id: &str) -> Sent {
+    let i = fake.button(user, channel, msg, id).await;
+    acked(fake, &i).await;
+    let sent = fake
+        .wait_responses(&i, T, 1, |s| {
+            (s.method == "PATCH" && s.path.ends_with("/messages/@original"))
+                || (s.method == "POST" && s.path.starts_with("/webhooks/"))
+        })
+        .await
+        .unwrap();
+    sent.into_iter().next().unwrap()
+}
+
+/// Whether an answer edited the control's own message (rather than adding one).
+pub fn is_edit(s: &Sent) -> bool {
+    s.method == "PATCH" && s.path.ends_with("/messages/@original")
+}
+
 /// A refusal: private, with a warning and the given words.
 pub fn assert_refused(s: &Sent, words: &str) {
     let text = content(s);
