@@ -332,6 +332,7 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
         Action::Challenge { declare } => on_challenge(&c, declare).await,
         Action::Vote { motion, yes } => on_vote(&c, motion, yes).await,
         Action::Claim => on_claim(&c).await,
+        Action::Resign { replacement } => on_resign(&c, replacement).await,
         Action::Stall {
             proposal,
             seat,
@@ -436,6 +437,14 @@ async fn stage(c: &Click<'_>, text: String) -> Result<Reply, Error> {
         })
         .await?;
     staged_reply(c.data, c.game, c.me, lines).await
+}
+
+/// The confirmation of `/hexmeros resign`: resign now (the host refuses it when the game moved
+/// on since the question, or when the clicker sits in no seat).
+async fn on_resign(c: &Click<'_>, replacement: Option<u64>) -> Result<Reply, Error> {
+    let replacement = replacement.map(|p| p as PlayerId);
+    let lines = c.press(Command::Resign { replacement }).await?;
+    Ok(Reply::text(non_empty(lines, "you resigned")))
 }
 
 /// Pass: the staged move is committed, and the private message it was shown in ends clean

@@ -73,6 +73,10 @@ pub enum Action {
     /// Pass the Token with the staged move once its challenge window closes with nobody
     /// declaring [`autopass`].
     PassWhenClosed,
+    /// Confirm `/hexmeros resign`, naming the replacement the others vote on, if any
+    /// [`resign`, `resign:<player>`]. Made at the game's version when asked, it holds while
+    /// nothing has happened in the game since.
+    Resign { replacement: Option<u64> },
     /// The house rules menu's list of rules, in place [`hrules`].
     HouseRules,
     /// A house rule was picked (the option's value is its key): its values, in place
@@ -170,6 +174,7 @@ impl Action {
             Action::HouseRules => "hrules",
             Action::HouseRule => "hrule",
             Action::HouseValue { .. } => "hvalue",
+            Action::Resign { .. } => "resign",
         }
     }
 
@@ -204,11 +209,13 @@ impl Action {
                 turn,
             } => Some(format!("{}-{}-{turn}", proposal.key(), seat.0)),
             Action::HouseValue { rule } => Some(rule.to_string()),
+            Action::Resign { replacement } => replacement.map(|p| p.to_string()),
         }
     }
 
     fn decode(key: &str, arg: Option<&str>) -> Result<Action, BadId> {
         let bare = |action| arg.map_or(Ok(action), |_| Err(BadId::Argument));
+        let optional = arg;
         let arg = || arg.ok_or(BadId::Argument);
         Ok(match key {
             "pick" => bare(Action::Pick)?,
@@ -272,6 +279,9 @@ impl Action {
             }
             "hrules" => bare(Action::HouseRules)?,
             "hrule" => bare(Action::HouseRule)?,
+            "resign" => Action::Resign {
+                replacement: optional.map(number).transpose()?,
+            },
             "hvalue" => Action::HouseValue {
                 rule: number(arg()?)?,
             },
@@ -444,6 +454,17 @@ mod tests {
             ("12:to:7:4", id(12, 7, Action::To { menu: 4 })),
             ("3:pass:9", id(3, 9, Action::Pass)),
             ("3:back:9", id(3, 9, Action::Back)),
+            ("3:resign:9", id(3, 9, Action::Resign { replacement: None })),
+            (
+                "3:resign:9:42",
+                id(
+                    3,
+                    9,
+                    Action::Resign {
+                        replacement: Some(42),
+                    },
+                ),
+            ),
             ("3:checks:9", id(3, 9, Action::Checks)),
             ("3:check:9:5", id(3, 9, Action::Check { seat: Seat(5) })),
             ("3:chal:9:y", id(3, 9, Action::Challenge { declare: true })),

@@ -108,6 +108,8 @@ pub(super) fn require_fresh(state: &GameState, cmd: &Command, made: u64) -> Resu
             state.require_preview_since(made)
         }
         Command::Challenge { .. } => state.require_window_since(made),
+        // A confirmation holds while the game stands as it was when it was asked for.
+        Command::Resign { .. } if state.version() != made => Err(Refused::StaleConfirmation),
         Command::Vote {
             motion: Some(id), ..
         } => state.require_open_motion(*id),

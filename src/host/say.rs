@@ -54,6 +54,11 @@ pub enum Refused {
     StalePreview,
     #[error("this button is from an earlier challenge window, which is closed")]
     StaleWindow,
+    #[error(
+        "this confirmation has expired: the game moved on since you asked (ask again with \
+         /hexmeros resign)"
+    )]
+    StaleConfirmation,
     #[error("this button is from an earlier vote: motion #{0} is no longer open")]
     StaleBallot(u64),
     #[error("the game is over")]

@@ -1201,6 +1201,72 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
     assert_clean(&fake, &bot);
 }
 
+/// `/hexmeros resign` by `user`: the private question with its one button, then the click on
+/// it: the answer to the click.
+async fn resign(fake: &F, user: u64, channel: u64, options: Value) -> Sent {
+    let q = hx(fake, user, channel, "resign", options).await;
+    assert!(is_private(&q), "{q:?}");
+    assert!(content(&q).contains("This cannot be undone"), "{q:?}");
+    let id = id_with(q.json.as_ref().unwrap(), "resign");
+    click(fake, user, channel, message_id(&q), &id).await
+}
+
+/// Issue 45: resigning asks first. The question changes nothing; its button holds only while
+/// the game stands as it was (a move in between ends it); only a seated player is asked; a
+/// stranger's click on the button is refused; the confirmation resigns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resign_asks_to_confirm_and_the_question_expires_when_the_game_moves_on() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    let t = game.thread;
+    wait_message(&fake, t, 0, "you have the Token").await;
+    let version = bot.state(game.id).await.version();
+
+    let q = hx(&fake, u(3), t, "resign", json!([])).await;
+    assert!(is_private(&q), "{q:?}");
+    assert!(
+        content(&q).starts_with("Resign yellow in HexiMeros"),
+        "{q:?}"
+    );
+    assert_eq!(custom_ids(q.json.as_ref().unwrap()).len(), 1, "{q:?}");
+    assert_eq!(
+        bot.state(game.id).await.version(),
+        version,
+        "asking changes nothing"
+    );
+    // Someone not seated is not asked.
+    let r = hx(&fake, u(9), t, "resign", json!([])).await;
+    assert!(content(&r).starts_with("⚠️"), "{r:?}");
+    assert!(custom_ids(r.json.as_ref().unwrap()).is_empty(), "{r:?}");
+
+    // Silver moves: the question has expired, and nothing changes.
+    let mv = legal(GameKind::HexiMeros, &[])[0].clone();
+    play(&fake, u(1), t, &mv).await;
+    let moved = bot.state(game.id).await.version();
+    let id = id_with(q.json.as_ref().unwrap(), "resign");
+    let r = click(&fake, u(3), t, message_id(&q), &id).await;
+    assert_refused(&r, "this confirmation has expired");
+    assert_eq!(bot.state(game.id).await.version(), moved);
+    assert!(bot.state(game.id).await.active().contains(&Seat(2)));
+
+    // Asked again: a stranger replaying the button is refused; Yellow's click resigns.
+    let q = hx(&fake, u(3), t, "resign", json!([])).await;
+    let id = id_with(q.json.as_ref().unwrap(), "resign");
+    let r = click(&fake, u(9), t, message_id(&q), &id).await;
+    assert!(content(&r).starts_with("⚠️"), "{r:?}");
+    assert_eq!(bot.state(game.id).await.version(), moved);
+    let before = fake.messages(t).len();
+    let r = click(&fake, u(3), t, message_id(&q), &id).await;
+    assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    wait_message(&fake, t, before, "yellow resigned").await;
+    assert!(!bot.state(game.id).await.active().contains(&Seat(2)));
+    // The same button again: expired, nothing more happens.
+    let r = click(&fake, u(3), t, message_id(&q), &id).await;
+    assert!(content(&r).starts_with("⚠️"), "{r:?}");
+    assert_clean(&fake, &bot);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two() {
     let fake = F::start().await;
@@ -1211,14 +1277,7 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
 
     // Yellow (player 3) resigns and names player 7; three of the five others elect him.
     let before = fake.messages(t).len();
-    let r = hx(
-        &fake,
-        u(3),
-        t,
-        "resign",
-        json!([user_opt("replacement", u(7))]),
-    )
-    .await;
+    let r = resign(&fake, u(3), t, json!([user_opt("replacement", u(7))])).await;
     assert!(is_private(&r) && !content(&r).starts_with("⚠️"), "{r:?}");
     let ballot = wait_message(&fake, t, before, "ballot on motion").await;
     assert!(
@@ -1303,13 +1362,13 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
 
     // Orange and Green resign without a replacement; a concession needs the last two.
     for p in [4, 5] {
-        let r = hx(&fake, u(p), t, "resign", json!([])).await;
+        let r = resign(&fake, u(p), t, json!([])).await;
         assert!(!content(&r).starts_with("⚠️"), "{r:?}");
     }
     wait_message(&fake, t, before, "green resigned").await;
     let r = hx(&fake, u(2), t, "concede", json!([])).await;
     assert_refused(&r, "exactly two");
-    hx(&fake, u(7), t, "resign", json!([])).await;
+    resign(&fake, u(7), t, json!([])).await;
     wait_message(&fake, t, before, "yellow resigned").await;
     assert_eq!(bot.state(game.id).await.active(), [Seat(0), Seat(1)]);
     let r = hx(&fake, u(2), t, "concede", json!([])).await;

@@ -4,10 +4,12 @@
 use poise::serenity_prelude as serenity;
 
 use hexmeros::games::notation;
-use hexmeros::host::{Actor, ChallengePref, Command, Motion, PlayerId};
+use hexmeros::host::{Actor, ChallengePref, Command, HostError, Motion, PlayerId, Refused};
+use poise::CreateReply;
 
 use super::super::deliver::title;
 use super::super::events::{picture_reply, staged_reply};
+use super::super::ids::{Action, ComponentId};
 use super::super::picture;
 use super::autocomplete::{ac_from, ac_to};
 use super::{Context, Error, act, game_for, player, run, seat_named};
@@ -152,7 +154,7 @@ pub(super) async fn prefer(
     act(ctx, game, Command::Prefer(pref)).await
 }
 
-/// Resign; naming a replacement opens a vote on them.
+/// Resign (asked to confirm); naming a replacement opens a vote on them.
 #[poise::command(slash_command)]
 pub(super) async fn resign(
     ctx: Context<'_>,
@@ -161,14 +163,46 @@ pub(super) async fn resign(
     >,
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = player(ctx).await?;
+    let g = game_for(ctx, game).await?;
+    let state = ctx.data().host.state(g).await?;
+    // Only a seated player is asked; the click is checked again by the host.
+    let seat = state
+        .seat_of(me)
+        .ok_or(HostError::from(Refused::NotSeated))?;
     if let Some(u) = &replacement {
         ctx.data()
             .host
             .ensure_player(u.id.get() as PlayerId, u.display_name())
             .await?;
     }
-    let replacement = replacement.map(|u| u.id.get() as PlayerId);
-    act(ctx, game, Command::Resign { replacement }).await
+    let named = replacement.as_ref().map(|u| u.id.get());
+    let question = match named {
+        Some(u) => format!(
+            "Resign {} in {}? The others vote on <@{u}> taking your seat. This cannot be undone.",
+            state.seat_name(seat),
+            title(&state)
+        ),
+        None => format!(
+            "Resign {} in {}? This cannot be undone.",
+            state.seat_name(seat),
+            title(&state)
+        ),
+    };
+    let id = ComponentId::new(g, state.version(), Action::Resign { replacement: named });
+    let confirm = serenity::CreateButton::new(id.encode())
+        .label("Yes, resign")
+        .style(serenity::ButtonStyle::Danger);
+    let reply = CreateReply::default()
+        .content(format!(
+            "{question}\n(The button holds until something happens in the game.)"
+        ))
+        .components(vec![serenity::CreateActionRow::Buttons(vec![confirm])])
+        .allowed_mentions(serenity::CreateAllowedMentions::new())
+        .ephemeral(true);
+    ctx.send(reply).await?;
+    Ok(())
 }
 
 /// Concede (only between the last two).
