@@ -44,6 +44,7 @@ commands (prefix with `name:` or `colour:` to act as someone other than the Toke
   games                           every game, with whose turn it is
   open <id>                       make game <id> current
   board | history | export        the current game's board, move list, replay text
+  moves                           the Token holder's legal moves, piece by piece
   preview <move>                  try a move, nothing is stored
   move <move>                     stage a move (Q7-Q9, Q7xQ9+blue, R25-R27=Regent)
   check <colour>                  add a Check declaration to the staged move
@@ -245,6 +246,18 @@ impl<'h, W: Write> Local<'h, W> {
                 writeln!(self.out, "{}", st.board_text())?;
                 self.status_line().await?;
             }
+            "moves" => {
+                let game = self.game()?;
+                let player = self.actor(who.as_deref()).await?;
+                let pieces = self.host.movable_pieces(game, player).await?;
+                if pieces.is_empty() {
+                    writeln!(self.out, "no legal move")?;
+                }
+                for piece in pieces {
+                    let moves = self.host.piece_moves(game, player, &piece).await?;
+                    writeln!(self.out, "{piece}: {}", moves.join(" "))?;
+                }
+            }
             "history" => {
                 let st = self.host.state(self.game()?).await?;
                 for (i, r) in st.record().iter().enumerate() {
@@ -345,7 +358,8 @@ impl<'h, W: Write> Local<'h, W> {
                 let fx = self.host.handle(game, actor, cmd, None).await?;
                 self.show(fx).await?;
                 let st = self.host.state(game).await?;
-                writeln!(self.out, "ok (game #{game}, version {})", st.version())?;
+                // Stored: what a crash after this line cannot lose.
+                writeln!(self.out, "saved (game #{game}, turn {})", st.turn_number())?;
                 self.bots(game).await?;
             }
         }
@@ -553,6 +567,11 @@ impl<'h, W: Write> Local<'h, W> {
             _ => format!("game is {}", st.status().name()),
         };
         writeln!(self.out, "{line}")?;
+        // The round's moves under the board: what changed since the Token holder last moved.
+        let round = st.last_round();
+        if !round.is_empty() {
+            writeln!(self.out, "since then: {}", round.join(", "))?;
+        }
         Ok(())
     }
 

@@ -29,7 +29,7 @@ async fn a_confirmed_move_survives_sigkill_and_the_game_resumes() {
             out.read_line(&mut line).unwrap() > 0,
             "the process ended early"
         );
-        if line.contains("ok (game #1, version 1)") {
+        if line.contains("saved (game #1, turn 2)") {
             break;
         }
     }
@@ -107,7 +107,7 @@ async fn a_bot_seat_moves_after_the_person() {
     .unwrap();
     let output = run.wait_with_output().unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
-    assert!(text.contains("ok (game #1, version 1)"), "{text}");
+    assert!(text.contains("saved (game #1, turn 2)"), "{text}");
     assert!(text.contains(&format!("{bot_seat} played")), "{text}");
     assert!(text.contains(&format!("2. {bot_seat} ")), "{text}");
     assert!(text.contains("(ann) has the Token"), "{text}");
@@ -173,4 +173,55 @@ async fn a_local_player_goes_away_and_comes_back() {
     let st = host.state(1).await.unwrap();
     assert!(st.away(hexmeros::games::Seat(1)).is_none());
     assert_eq!(st.version(), 2, "away, then back");
+}
+
+/// Issue 45: `moves` lists the Token holder's legal moves piece by piece; after a move the
+/// status under the board says what was played since, and the confirmation names the turn,
+/// not the store's version.
+#[test]
+fn moves_lists_the_legal_moves_and_the_board_says_what_was_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("local.db").display());
+    let game =
+        hexmeros::games::AnyGame::new(hexmeros::games::GameKind::HexDame, None, None).unwrap();
+    let first = game.legal_moves()[0].clone();
+    let piece = game.movable_pieces()[0].clone();
+    let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .args(["local", "--db", &url])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = run.stdin.as_ref().unwrap();
+    writeln!(
+        stdin,
+        "new hexdame ann bob\nmoves\nplay {first}\nboard\nquit"
+    )
+    .unwrap();
+    let output = run.wait_with_output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let listed = text
+        .lines()
+        .map(|l| l.trim_start_matches("> "))
+        .find(|l| l.starts_with(&format!("{piece}: ")))
+        .unwrap_or_else(|| panic!("no line for {piece}: {text}"));
+    for m in game.moves_from(&piece) {
+        assert!(
+            listed.split(' ').any(|w| w == m),
+            "{m} missing from {listed}"
+        );
+    }
+    let lines = text
+        .lines()
+        .filter(|l| l.contains(": ") && !l.contains(' '))
+        .count();
+    assert_eq!(lines, 0, "{text}");
+    assert!(text.contains("saved (game #1, turn 2)"), "{text}");
+    assert!(!text.contains("version"), "{text}");
+    let mover = game.seat_name(hexmeros::games::Seat(0));
+    assert!(
+        text.contains(&format!("since then: {mover} {first}")),
+        "{text}"
+    );
 }
