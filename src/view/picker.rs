@@ -74,6 +74,11 @@ pub struct Target {
     pub takes: Vec<String>,
     /// The seats it may declare Check on (`Red`).
     pub checks: Vec<String>,
+    /// The seats whose pieces attack the mover's royal piece once the move is played (`Blue`):
+    /// a move that walks into Check (HexiMeros §5.4's challenge).
+    pub exposes: Vec<String>,
+    /// What the mover's royal piece is called (`Sovereign`, `King`).
+    pub royal: &'static str,
 }
 
 impl Target {
@@ -81,6 +86,7 @@ impl Target {
     pub fn label(&self) -> String {
         let mut s = format!("{} → {}", self.number, self.cell);
         s.push_str(&notes(&self.takes, &self.checks));
+        s.push_str(&exposure(self.royal, &self.exposes));
         if self.moves.len() > 1 {
             s.push_str(&format!(" · {} choices", self.moves.len()));
         }
@@ -109,6 +115,23 @@ fn notes(takes: &[String], checks: &[String]) -> String {
         s.push_str(" possible");
     }
     s
+}
+
+/// ` · leaves your Sovereign attacked by Blue`, when the move does.
+fn exposure(royal: &str, by: &[String]) -> String {
+    if by.is_empty() {
+        return String::new();
+    }
+    format!(" · leaves your {royal} attacked by {}", by.join(", "))
+}
+
+/// The seats that attack the mover's royal piece after `m` (title-cased).
+fn exposed_to(game: &AnyGame, m: &str) -> Vec<String> {
+    game.challengers(m)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|s| title_case(game.seat_name(s)))
+        .collect()
 }
 
 fn count(n: usize, what: &str) -> String {
@@ -284,6 +307,7 @@ pub fn targets(game: &AnyGame, origin: &str) -> Vec<Target> {
             None => {
                 let takes = taken(game, &m, origin, &before);
                 let checks = check_targets(game, &m);
+                let exposes = exposed_to(game, &m);
                 out.push(Target {
                     number: 0,
                     cell,
@@ -291,6 +315,8 @@ pub fn targets(game: &AnyGame, origin: &str) -> Vec<Target> {
                     moves: vec![m],
                     takes,
                     checks,
+                    exposes,
+                    royal: game.royal_name(),
                 });
             }
         }
@@ -318,8 +344,9 @@ pub fn choices(game: &AnyGame, origin: &str, target: &Target) -> Vec<Choice> {
             };
             let takes = taken(game, m, origin, &before);
             let checks = check_targets(game, m);
+            let exposes = exposure(game.royal_name(), &exposed_to(game, m));
             Choice {
-                label: format!("{head} · {m}{}", notes(&takes, &checks)),
+                label: format!("{head} · {m}{}{exposes}", notes(&takes, &checks)),
                 text: m.clone(),
             }
         })
@@ -337,22 +364,36 @@ fn taken(
     if after.play(m).is_err() {
         return Vec::new();
     }
-    taken_from(before, &occupants(&after), origin)
+    let mover = game.to_move().map(|s| title_case(game.seat_name(s)));
+    taken_from(before, &occupants(&after), origin, mover.as_deref())
 }
 
-/// The pieces on the board before and not after (or after in another player's hands), the
-/// piece that left `origin` excepted, as `Blue's Archer`, in board order.
+/// The pieces on the board before and not after (or after in another player's hands, or
+/// replaced by another piece: a ram that ends on the mover's own piece), the piece that left
+/// `origin` excepted, as `Blue's Archer`, or `your own Alcazar` for the `mover`'s, in board
+/// order.
 fn taken_from(
     before: &HashMap<String, (Occupant, usize)>,
     now: &HashMap<String, (Occupant, usize)>,
     origin: &str,
+    mover: Option<&str>,
 ) -> Vec<String> {
     let from = origin.to_ascii_lowercase();
     let mut out: Vec<(BoardOrder, String)> = before
         .iter()
         .filter(|(cell, _)| **cell != from)
-        .filter(|(cell, (o, _))| now.get(*cell).is_none_or(|(n, _)| n.owner != o.owner))
-        .map(|(cell, (o, _))| (board_order(cell), format!("{}'s {}", o.owner, o.kind)))
+        .filter(|(cell, (o, _))| {
+            now.get(*cell)
+                .is_none_or(|(n, _)| n.owner != o.owner || n.kind != o.kind)
+        })
+        .map(|(cell, (o, _))| {
+            let whose = if Some(o.owner.as_str()) == mover {
+                "your own".to_string()
+            } else {
+                format!("{}'s", o.owner)
+            };
+            (board_order(cell), format!("{whose} {}", o.kind))
+        })
         .collect();
     out.sort();
     out.into_iter().map(|(_, s)| s).collect()
@@ -372,7 +413,7 @@ pub struct Played {
 pub fn played(before: &AnyGame, m: &str, after: &AnyGame) -> Played {
     let origin = notation::origin(m);
     let (was, now) = (occupants(before), occupants(after));
-    let took = taken_from(&was, &now, origin);
+    let took = taken_from(&was, &now, origin, None);
     let became = was
         .get(&origin.to_ascii_lowercase())
         .and_then(|(moved, _)| {
@@ -549,6 +590,69 @@ mod tests {
         );
     }
 
+    /// Issue 45: a label tells the whole move. A piece of the mover's own that the move
+    /// destroys (a ram ending on it) is named as such, and so is a move that leaves the mover's
+    /// Sovereign attacked.
+    #[test]
+    fn labels_name_own_losses_and_a_sovereign_left_attacked() {
+        let occupant = |owner: &str, kind: &str| {
+            (
+                Occupant {
+                    owner: owner.into(),
+                    kind: kind.into(),
+                },
+                0,
+            )
+        };
+        let before = HashMap::from([
+            ("l3".to_string(), occupant("Silver", "Dreadnaught")),
+            ("l1".to_string(), occupant("Silver", "Alcazar")),
+        ]);
+        let after = HashMap::from([("l1".to_string(), occupant("Silver", "Dreadnaught"))]);
+        assert_eq!(
+            taken_from(&before, &after, "L3", Some("Silver")),
+            ["your own Alcazar"]
+        );
+        // The story, told to everyone, names the owner.
+        assert_eq!(
+            taken_from(&before, &after, "L3", None),
+            ["Silver's Alcazar"]
+        );
+
+        // Silver's Alcazar stands between his Sovereign and Blue's Regent on one line: every
+        // move off the line leaves the Sovereign attacked by Blue, and says so.
+        let board = start(GameKind::HexiMeros);
+        let view = common::view_of(&board);
+        let from = view.locate("Q20").unwrap();
+        let north = |n: i32| view.name_at(Hex::new(from.q, from.r + n)).unwrap();
+        let json = serde_json::json!({
+            "game": "heximeros", "to_move": "silver",
+            "pieces": [
+                {"cell": "Q20", "owner": "silver", "kind": "sovereign"},
+                {"cell": north(2), "owner": "silver", "kind": "alcazar"},
+                {"cell": north(5), "owner": "blue", "kind": "regent"},
+                {"cell": "E14", "owner": "blue", "kind": "sovereign"},
+            ]
+        });
+        let game = AnyGame::from_json(&json.to_string()).unwrap();
+        let ts = targets(&game, &north(2));
+        let (on_line, off_line): (Vec<&Target>, Vec<&Target>) = ts
+            .iter()
+            .partition(|t| [north(1), north(3), north(4), north(5)].contains(&t.cell));
+        assert!(!on_line.is_empty() && !off_line.is_empty(), "{ts:?}");
+        for t in off_line {
+            assert_eq!(t.exposes, ["Blue"], "{t:?}");
+            assert!(
+                t.label().contains("leaves your Sovereign attacked by Blue"),
+                "{}",
+                t.label()
+            );
+        }
+        for t in on_line {
+            assert!(t.exposes.is_empty(), "{t:?}");
+        }
+    }
+
     #[test]
     fn a_promotion_is_a_choice() {
         let target = Target {
@@ -558,6 +662,8 @@ mod tests {
             moves: vec!["N34-N35".into(), "N34-N35=Regent".into()],
             takes: vec!["Blue's Archer".into()],
             checks: vec!["Red".into()],
+            exposes: Vec::new(),
+            royal: "Sovereign",
         };
         assert_eq!(
             target.label(),
