@@ -7,6 +7,19 @@ use std::process::{Command, Stdio};
 use hexmeros::host::{GameHost, SystemClock};
 use hexmeros::store::Store;
 
+/// `hexmeros local` on the database `url`, in `dir`, fed `input`: what it printed.
+fn local(dir: &std::path::Path, url: &str, input: &str) -> String {
+    let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .args(["local", "--db", url])
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(run.stdin.as_ref().unwrap(), "{input}").unwrap();
+    String::from_utf8(run.wait_with_output().unwrap().stdout).unwrap()
+}
+
 #[tokio::test]
 async fn a_confirmed_move_survives_sigkill_and_the_game_resumes() {
     let dir = tempfile::tempdir().unwrap();
@@ -122,19 +135,7 @@ async fn a_bot_seat_moves_after_the_person() {
         hexmeros::host::bot_id(hexmeros::ai::Level::Easy)
     );
     // A bad level is a clear error.
-    let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
-        .args(["local", "--db", &url])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    writeln!(
-        run.stdin.as_ref().unwrap(),
-        "new hexdame ann bot:genius\nquit"
-    )
-    .unwrap();
-    let text = String::from_utf8(run.wait_with_output().unwrap().stdout).unwrap();
+    let text = local(dir.path(), &url, "new hexdame ann bot:genius\nquit");
     assert!(text.contains("error: unknown level \"genius\""), "{text}");
 }
 
@@ -144,19 +145,11 @@ async fn a_bot_seat_moves_after_the_person() {
 async fn a_local_player_goes_away_and_comes_back() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("local.db").display());
-    let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
-        .args(["local", "--db", &url])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    writeln!(
-        run.stdin.as_ref().unwrap(),
-        "new hexdame ann bob\nbob: away 2d visiting family\nbob: away soon\nbob: back\nquit"
-    )
-    .unwrap();
-    let text = String::from_utf8(run.wait_with_output().unwrap().stdout).unwrap();
+    let text = local(
+        dir.path(),
+        &url,
+        "new hexdame ann bob\nbob: away 2d visiting family\nbob: away soon\nbob: back\nquit",
+    );
     assert!(text.contains("#1 hexdame: away"), "{text}");
     assert!(text.contains("is away until"), "{text}");
     assert!(text.contains("(visiting family)"), "{text}");
@@ -186,21 +179,11 @@ fn moves_lists_the_legal_moves_and_the_board_says_what_was_played() {
         hexmeros::games::AnyGame::new(hexmeros::games::GameKind::HexDame, None, None).unwrap();
     let first = game.legal_moves()[0].clone();
     let piece = game.movable_pieces()[0].clone();
-    let run = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
-        .args(["local", "--db", &url])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = run.stdin.as_ref().unwrap();
-    writeln!(
-        stdin,
-        "new hexdame ann bob\nmoves\nplay {first}\nboard\nquit"
-    )
-    .unwrap();
-    let output = run.wait_with_output().unwrap();
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = local(
+        dir.path(),
+        &url,
+        &format!("new hexdame ann bob\nmoves\nplay {first}\nboard\nquit"),
+    );
     let listed = text
         .lines()
         .map(|l| l.trim_start_matches("> "))
