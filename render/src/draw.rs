@@ -285,32 +285,29 @@ fn paint_tag(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene, tag: &Tag, r: f32) {
     let w = (line.width + cap * 1.1).max(h);
     let edge = tag.fill.contrasting_outline();
     let edge_w = (cap * 0.14).max(1.0);
-    let parts = pill(x, y, w, h);
-    for p in &parts {
-        stroke(pm, p, edge, &round_stroke(edge_w));
-    }
-    for p in &parts {
-        fill(pm, p, tag.fill);
+    if let Some(shape) = pill(x, y, w, h) {
+        // The edge first, then the fill over it: the lines where the pill's parts overlap are
+        // covered, its outline keeps the outer half of the edge.
+        stroke(pm, &shape, edge, &round_stroke(edge_w));
+        fill(pm, &shape, tag.fill);
     }
     let ts = Transform::from_translate(x - line.width / 2.0, y + cap / 2.0);
     pm.fill_path(&text, &paint(tag.ink), FillRule::Winding, ts, None);
 }
 
-/// A pill `w` × `h` centred on (x, y) as the paths whose union it is: a disc at each end and the
-/// rectangle between (one disc when it is no wider than tall).
-fn pill(x: f32, y: f32, w: f32, h: f32) -> Vec<Path> {
+/// A pill `w` × `h` centred on (x, y) as one path of its parts (a disc at each end and the
+/// rectangle between; one disc when it is no wider than tall), filled as their union.
+fn pill(x: f32, y: f32, w: f32, h: f32) -> Option<Path> {
     let half = (w - h).max(0.0) / 2.0;
-    let mut parts: Vec<Path> = [x - half, x + half]
-        .into_iter()
-        .take(if half > 0.0 { 2 } else { 1 })
-        .filter_map(|cx| PathBuilder::from_circle(cx, y, h / 2.0))
-        .collect();
-    if half > 0.0
-        && let Some(rect) = tiny_skia::Rect::from_xywh(x - half, y - h / 2.0, 2.0 * half, h)
-    {
-        parts.push(PathBuilder::from_rect(rect));
+    let mut pb = PathBuilder::new();
+    pb.push_circle(x - half, y, h / 2.0);
+    if half > 0.0 {
+        pb.push_circle(x + half, y, h / 2.0);
+        if let Some(rect) = tiny_skia::Rect::from_xywh(x - half, y - h / 2.0, 2.0 * half, h) {
+            pb.push_rect(rect);
+        }
     }
-    parts
+    pb.finish()
 }
 
 /// A numbered disc in the arrow's colour (opaque) where the arrow starts: its place in move
