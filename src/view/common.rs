@@ -144,10 +144,6 @@ pub trait GameView {
     fn checks(&self) -> Vec<Hex> {
         Vec::new()
     }
-    /// The declared Checks as (the seat in Check, the seat that declared it), for the header.
-    fn checked_seats(&self) -> Vec<(Seat, Seat)> {
-        Vec::new()
-    }
     /// The picture's long side when the caller does not choose one (HexaEquo's grows with its
     /// board).
     fn preferred_size(&self) -> Option<u32> {

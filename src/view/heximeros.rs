@@ -211,10 +211,6 @@ impl GameView for View<'_> {
             .collect()
     }
 
-    fn checked_seats(&self) -> Vec<(Seat, Seat)> {
-        self.0.declared_checks()
-    }
-
     fn status(&self) -> Vec<String> {
         let out = self.0.out_order();
         if out.is_empty() {

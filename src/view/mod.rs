@@ -452,7 +452,7 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
     lines.push(status);
     // A Check is said in words too, on its own line in the checked seat's colour: the ring on
     // the board is easy to miss on a phone.
-    for (checked, declarer) in view.checked_seats() {
+    for (checked, declarer) in game.declared_checks() {
         lines.push(HeaderLine::with_swatch(
             format!(
                 "{} is in Check (declared by {})",
