@@ -1,5 +1,6 @@
 //! Board pictures: the HexiMeros start position and a HexDame position rendered and encoded at
-//! their default sizes (HexDame also at 1600 px), and a 300-move HexiMeros replay GIF. PNG and GIF sizes are printed once.
+//! their default sizes (HexDame also at 1600 px), the HexiMeros close-ups (`view::focus`) and
+//! a 300-move HexiMeros replay GIF. PNG and GIF sizes are printed once.
 //! `cargo bench --bench view`.
 
 use std::hint::black_box;
@@ -52,6 +53,31 @@ fn bench(c: &mut Criterion) {
     );
     c.bench_function("heximeros mid-game render+encode 1600px", |b| {
         b.iter(|| view::render_png(black_box(&mid), &mid_opts).expect("png"))
+    });
+
+    // Issue 45: the close-up posted before the full board (the round's five moves), the
+    // preview's close-up of a staged move, and the whole turn's pictures (both).
+    let focus = view::focus::focus_png(&mid, &mid_opts, None)
+        .expect("png")
+        .expect("a close-up");
+    println!("HexiMeros close-up PNG: {} bytes", focus.len());
+    c.bench_function("heximeros focus crop 720px (5 round moves)", |b| {
+        b.iter(|| view::focus::focus_png(black_box(&mid), &mid_opts, None).expect("png"))
+    });
+    let staged = ViewOptions {
+        staged: Some(mid.legal_moves()[0].clone()),
+        ..ViewOptions::default()
+    };
+    c.bench_function("heximeros preview focus 720px", |b| {
+        b.iter(|| view::focus::focus_png(black_box(&mid), &staged, None).expect("png"))
+    });
+    c.bench_function("heximeros whole turn pictures (focus + full)", |b| {
+        b.iter(|| {
+            (
+                view::focus::focus_png(black_box(&mid), &mid_opts, None).expect("png"),
+                view::render_png(black_box(&mid), &mid_opts).expect("png"),
+            )
+        })
     });
 
     let (dame, played) = playout(GameKind::HexDame, 20, 3);

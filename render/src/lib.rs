@@ -109,6 +109,14 @@ impl Renderer {
         self.paint(scene, theme, &page)
     }
 
+    /// Pixels per hex radius when `scene` is drawn with `theme` (a cell's inner width is √3
+    /// times this): for a caller that crops a board until its cells are big enough to read.
+    pub fn hex_radius_px(&self, scene: &Scene, theme: &Theme) -> Result<f32, RenderError> {
+        Ok(self
+            .page(&layout::Needs::of(scene, &self.fonts), theme)?
+            .scale())
+    }
+
     /// The picture as straight RGBA pixels. Its long side is `theme.size`; the other side
     /// follows the board's shape, the header and the trays.
     pub fn render_rgba(&self, scene: &Scene, theme: &Theme) -> Result<Picture, RenderError> {
@@ -188,6 +196,11 @@ pub fn label_width(text: &str, size: f32) -> Result<f32, RenderError> {
     let fonts = &shared()?.fonts;
     let size = layout::label_size(size);
     Ok(fonts.measure_em(text::Face::Bold, text) * size / text::CAP_HEIGHT_EM)
+}
+
+/// [`Renderer::hex_radius_px`] on the shared renderer.
+pub fn hex_radius_px(scene: &Scene, theme: &Theme) -> Result<f32, RenderError> {
+    shared()?.hex_radius_px(scene, theme)
 }
 
 /// [`Renderer::render_png`] on the shared renderer.

@@ -275,9 +275,9 @@ pub fn pinging(users: &[PlayerId]) -> CreateAllowedMentions {
 /// Attach a board picture to a message: a PNG file, or text in a code block (a file when long).
 pub fn with_picture(msg: CreateMessage, content: String, pic: Picture) -> CreateMessage {
     match pic {
-        Picture::Png(png) => msg
+        Picture::Png { full, focus } => msg
             .content(content)
-            .add_file(CreateAttachment::bytes(png, "board.png")),
+            .add_files(picture::picture_files(full, focus)),
         Picture::Text(t) if t.len() + content.len() < 1900 => {
             msg.content(format!("{content}\n```\n{t}\n```"))
         }

@@ -22,7 +22,7 @@ use hexmeros::host::{Actor, Command, GameId, GameState, HostError, Motion, Playe
 
 use super::deliver::{self, Origin};
 use super::ids::{Action, ComponentId, Proposal};
-use super::picture::{self, Picture};
+use super::picture::{self, Picture, picture_files};
 use super::scope::{self, Scope};
 use super::{Data, Error};
 
@@ -47,7 +47,8 @@ pub async fn handle(
 /// component's followup, or (the move picker) an edit of the message the component sits on.
 pub struct Reply {
     content: String,
-    file: Option<CreateAttachment>,
+    /// Pictures in the order Discord shows them (a board's close-up first).
+    files: Vec<CreateAttachment>,
     components: Vec<CreateActionRow>,
     /// As an edit without a file: keep the message's picture (a page of the same piece's
     /// targets) rather than remove it.
@@ -61,7 +62,7 @@ impl Reply {
     pub fn text(content: impl Into<String>) -> Reply {
         Reply {
             content: content.into(),
-            file: None,
+            files: Vec::new(),
             components: Vec::new(),
             keep_file: false,
             edit: false,
@@ -72,7 +73,7 @@ impl Reply {
     /// it had to be cut (see `reply::fit`).
     fn fitted(self) -> (String, Vec<CreateAttachment>, Vec<CreateActionRow>) {
         let (content, whole) = super::reply::fit(self.content);
-        let files = self.file.into_iter().chain(whole).collect();
+        let files = self.files.into_iter().chain(whole).collect();
         (content, files, self.components)
     }
 
@@ -126,9 +127,9 @@ impl Reply {
 /// A board picture as a private reply.
 pub fn picture_reply(caption: String, pic: Picture) -> Reply {
     match pic {
-        Picture::Png(png) => Reply {
+        Picture::Png { full, focus } => Reply {
             content: caption,
-            file: Some(CreateAttachment::bytes(png, "board.png")),
+            files: picture_files(full, focus),
             components: Vec::new(),
             keep_file: false,
             edit: false,
@@ -138,7 +139,7 @@ pub fn picture_reply(caption: String, pic: Picture) -> Reply {
         }
         Picture::Text(t) => Reply {
             content: caption,
-            file: Some(CreateAttachment::bytes(t.into_bytes(), "board.txt")),
+            files: vec![CreateAttachment::bytes(t.into_bytes(), "board.txt")],
             components: Vec::new(),
             keep_file: false,
             edit: false,
@@ -260,7 +261,7 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
 fn reply_clone(r: &Reply) -> Reply {
     Reply {
         content: r.content.clone(),
-        file: r.file.clone(),
+        files: r.files.clone(),
         components: r.components.clone(),
         keep_file: r.keep_file,
         edit: r.edit,

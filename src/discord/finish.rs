@@ -87,7 +87,8 @@ pub async fn results(
         .content(content.trim_end())
         .allowed_mentions(pinging(&people));
     let msg = match picture::board(data, &state, Some(state.public_side())).await {
-        Picture::Png(png) => msg
+        // The results show the whole board, in the embed: no close-up.
+        Picture::Png { full: png, .. } => msg
             .embed(embed.image("attachment://board.png"))
             .add_file(CreateAttachment::bytes(png, "board.png")),
         Picture::Text(t) => msg

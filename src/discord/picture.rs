@@ -13,14 +13,29 @@ use hexmeros::background::{self, Work};
 use hexmeros::games::Seat;
 use hexmeros::host::GameState;
 use hexmeros::view::{self, ViewOptions};
+use poise::serenity_prelude::CreateAttachment;
 
 use super::limits::{self, Limits};
 use super::{Data, Error, reply};
 
-/// A board ready to post: a PNG, or a text picture (sent in a code block).
+/// A board ready to post: the full board as a PNG with, where the board is large, its
+/// close-up (`view::focus`) to show first; or a text picture (sent in a code block).
 pub enum Picture {
-    Png(Vec<u8>),
+    Png {
+        full: Vec<u8>,
+        focus: Option<Vec<u8>>,
+    },
     Text(String),
+}
+
+/// The attachments of a drawn board, in the order Discord shows them: the close-up
+/// (`focus.png`) first, then the full board (`board.png`).
+pub fn picture_files(full: Vec<u8>, focus: Option<Vec<u8>>) -> Vec<CreateAttachment> {
+    focus
+        .map(|f| CreateAttachment::bytes(f, "focus.png"))
+        .into_iter()
+        .chain([CreateAttachment::bytes(full, "board.png")])
+        .collect()
 }
 
 /// Draw `state` with `opts` holding the queue place `slot`.
@@ -32,14 +47,22 @@ async fn draw_in(
     let game = state.clone();
     let drawn = background::run(Work::Pictures, move || {
         let drawing = std::time::Instant::now();
-        let png = game.render(&opts);
+        let full = game.render(&opts);
+        // The close-up is a help, never a cost to the turn: without it the board alone.
+        let focus = match &full {
+            Ok(_) => game.render_focus(&opts).unwrap_or_else(|e| {
+                tracing::warn!(game = game.id(), error = %e, "no close-up");
+                None
+            }),
+            Err(_) => None,
+        };
         super::metrics::rendered(drawing.elapsed());
-        png
+        full.map(|full| (full, focus))
     })
     .await;
     drop(slot);
     match drawn {
-        Ok(Ok(png)) => Picture::Png(png),
+        Ok(Ok((full, focus))) => Picture::Png { full, focus },
         Ok(Err(e)) => {
             tracing::warn!(game = state.id(), error = %e, "no picture; the text board instead");
             Picture::Text(state.board_text())

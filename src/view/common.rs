@@ -144,6 +144,11 @@ pub trait GameView {
     fn checks(&self) -> Vec<Hex> {
         Vec::new()
     }
+    /// Cells of the seat's royal pieces (HexiMeros' Sovereigns, Harmegedo's King); none in
+    /// games without one.
+    fn royals(&self, _seat: Seat) -> Vec<Hex> {
+        Vec::new()
+    }
     /// The picture's long side when the caller does not choose one (HexaEquo's grows with its
     /// board).
     fn preferred_size(&self) -> Option<u32> {

@@ -174,6 +174,16 @@ impl GameView for View<'_> {
         pic
     }
 
+    fn royals(&self, seat: Seat) -> Vec<Hex> {
+        let b = self.0.board();
+        self.0
+            .kingdom_of(seat)
+            .and_then(|k| self.0.king(k))
+            .map(|c| scene_hex(b.hex(c)))
+            .into_iter()
+            .collect()
+    }
+
     fn locate(&self, name: &str) -> Option<Hex> {
         let b = self.0.board();
         b.parse(&name.to_ascii_lowercase())

@@ -211,6 +211,14 @@ impl GameView for View<'_> {
             .collect()
     }
 
+    fn royals(&self, seat: Seat) -> Vec<Hex> {
+        self.0
+            .sovereigns_of(seat)
+            .into_iter()
+            .map(|c| scene_hex(BOARD.geometry.hex(c)))
+            .collect()
+    }
+
     fn status(&self) -> Vec<String> {
         let out = self.0.out_order();
         if out.is_empty() {

@@ -41,6 +41,7 @@
 //! game) is a [`ViewError`]; no legal position panics.
 
 mod common;
+pub mod focus;
 mod harmegedo;
 mod hexaequo;
 mod hexdame;

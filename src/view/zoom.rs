@@ -172,7 +172,7 @@ pub fn zoom_scene_named(
 
 /// The scene offset that moves a label `dy` hex radii down the page (up when negative),
 /// whatever the board's orientation and rotation.
-fn offset(scene: &Scene, dy: f32) -> HexPoint {
+pub(super) fn offset(scene: &Scene, dy: f32) -> HexPoint {
     world_to_hex(scene.orientation, scene.rotation, (0.0, dy))
 }
 

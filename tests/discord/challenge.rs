@@ -22,12 +22,12 @@ fn assert_pings(m: &Sent, user: u64) {
     assert_eq!(mentions, &json!([user.to_string()]), "{m:?}");
 }
 
-/// The message's PNG, decoded.
+/// The message's full board, decoded.
 fn png_of(m: &Sent) -> image::RgbaImage {
     let (name, bytes) = m
         .files
         .iter()
-        .find(|(n, _)| n.ends_with(".png"))
+        .find(|(n, _)| n == "board.png")
         .unwrap_or_else(|| panic!("no picture in {m:?}"));
     image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
         .unwrap_or_else(|e| panic!("{name}: {e}"))

@@ -241,7 +241,9 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
         content(&staged).contains(&format!("staged **{mv}**")),
         "{staged:?}"
     );
-    assert!(staged.files.iter().any(|(n, _)| n.ends_with(".png")));
+    // The preview: the close-up of the staged move first, then the full board.
+    let names: Vec<&str> = staged.files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["focus.png", "board.png"], "{staged:?}");
     assert!(button(&staged, "Another piece").is_some());
     assert!(button(&staged, "Take back").is_some());
 

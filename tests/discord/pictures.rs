@@ -28,7 +28,7 @@ async fn a_turns_board_names_the_seated_players() {
         let found = fake.messages(thread).into_iter().find_map(|m| {
             m.files
                 .into_iter()
-                .find(|(n, _)| n.ends_with(".png"))
+                .find(|(n, _)| n == "board.png")
                 .map(|(_, b)| b)
         });
         if let Some(png) = found {
@@ -70,11 +70,11 @@ async fn a_turns_board_names_the_seated_players() {
     drop(bot);
 }
 
-/// The png of a posted message.
+/// The full board of a posted message.
 fn png_of(m: &fake_discord::Sent) -> Option<Vec<u8>> {
     m.files
         .iter()
-        .find(|(n, _)| n.ends_with(".png"))
+        .find(|(n, _)| n == "board.png")
         .map(|(_, b)| b.clone())
 }
 
@@ -126,5 +126,21 @@ async fn the_public_board_keeps_one_side_at_the_bottom_across_turns() {
         "the board from Blue's side differs in only {:.3} %",
         d_blue * 100.0
     );
+    // The close-up of Silver's move comes first, the full board second, both from Silver's
+    // side.
+    let names: Vec<&str> = turn.files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["focus.png", "board.png"], "{turn:?}");
+    let focus = decode(&turn.files[0].1);
+    let ours = decode(&state.render_focus(&from(Seat(0))).unwrap().unwrap());
+    assert_eq!(focus.dimensions(), ours.dimensions());
+    let d_focus = differing(focus.as_raw(), ours.as_raw(), 24);
+    assert!(
+        d_focus < 0.0005,
+        "{:.3} % of the close-up differ",
+        d_focus * 100.0
+    );
+    // A close-up: a cell of the 720 px picture is at least 28 px wide, where the full 1600 px
+    // board's is about 36.
+    assert!(focus.width().max(focus.height()) == hexmeros::view::focus::FOCUS_SIZE);
     drop(bot);
 }

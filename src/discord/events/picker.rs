@@ -183,15 +183,15 @@ pub(super) async fn targets(
         if targets.len() == 1 { "" } else { "s" },
         page_note(pg.page, pg.pages)
     );
-    let mut file = None;
+    let mut files = Vec::new();
     if draw {
         match zoom_picture(c, &state, piece, targets).await {
-            Some(png) => file = Some(CreateAttachment::bytes(png, "zoom.png")),
+            Some(png) => files.push(CreateAttachment::bytes(png, "zoom.png")),
             None => text.push_str("\n(no picture now: the numbers follow board order)"),
         }
     }
     let mut r = Reply::text(text);
-    r.file = file;
+    r.files = files;
     r.keep_file = !draw;
     let index = u16::try_from(index).unwrap_or(u16::MAX);
     r.components = vec![menu(

@@ -188,6 +188,21 @@ impl GameState {
         self.record.len() as u32 + 1
     }
 
+    /// The close-up of the board as a PNG (see `view::focus`), `None` where the board needs
+    /// none. Highlights that no longer fit the position are dropped rather than costing it.
+    pub fn render_focus(&self, opts: &ViewOptions) -> Result<Option<Vec<u8>>, ViewError> {
+        view::focus::focus_png(&self.game, opts, None).or_else(|_| {
+            view::focus::focus_png(
+                &self.game,
+                &ViewOptions {
+                    last_moves: Vec::new(),
+                    ..opts.clone()
+                },
+                None,
+            )
+        })
+    }
+
     /// The board as a PNG (see `view::render_png`). Highlights that no longer fit the position
     /// are dropped rather than costing the picture.
     pub fn render(&self, opts: &ViewOptions) -> Result<Vec<u8>, ViewError> {
