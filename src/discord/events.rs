@@ -198,6 +198,16 @@ pub async fn staged_reply(
             .label("Another piece")
             .style(serenity::ButtonStyle::Primary),
     ];
+    // Check in one tap: a "Pass + Check on Red" per seat the move may declare Check on; the
+    // step-by-step Declare Check… stays for declaring on several at once, or without passing.
+    let checkable = if state.kind() == GameKind::HexiMeros {
+        data.host
+            .declarable_checks(game, me)
+            .await
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     if state.kind() == GameKind::HexiMeros {
         buttons.push(
             CreateButton::new(id(Action::Checks))
@@ -205,6 +215,15 @@ pub async fn staged_reply(
                 .style(serenity::ButtonStyle::Danger),
         );
     }
+    let pass_checks: Vec<CreateButton> = checkable
+        .iter()
+        .take(5)
+        .map(|&seat| {
+            CreateButton::new(id(Action::PassCheck { seat }))
+                .label(format!("Pass + Check on {}", state.seat_title(seat)))
+                .style(serenity::ButtonStyle::Danger)
+        })
+        .collect();
     // A challenge window opened: the mover need not come back to pass once it closes.
     if !waiting.is_empty() && !st.pass_when_closed {
         buttons.push(
@@ -214,6 +233,9 @@ pub async fn staged_reply(
         );
     }
     reply.components = vec![CreateActionRow::Buttons(buttons)];
+    if !pass_checks.is_empty() {
+        reply.components.push(CreateActionRow::Buttons(pass_checks));
+    }
     Ok(reply)
 }
 
@@ -225,7 +247,8 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     // with a new private message (the picker's first step too: its deferred answer is edited
     // into the picker, and a refusal is a followup as for any control).
     // Pass too answers in place: the staged move's message becomes what was committed.
-    let in_place = action.is_some_and(|a| a.in_place() || a == Action::Pass);
+    let passing = |a: Action| matches!(a, Action::Pass | Action::PassCheck { .. });
+    let in_place = action.is_some_and(|a| a.in_place() || passing(a));
     // Acknowledge first: everything after may take longer than Discord's three seconds.
     let ack = if in_place {
         CreateInteractionResponse::Acknowledge
@@ -243,7 +266,7 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     };
     // A refused Pass leaves the staged move's message as it was (its controls still work): the
     // refusal comes as a private message of its own.
-    let keep_message = refused && action == Some(Action::Pass);
+    let keep_message = refused && action.is_some_and(passing);
     if reply.edit || (in_place && !keep_message) {
         deliver::retry_answer("updating a picker", || {
             ci.edit_response(http, reply_clone(&reply).into_edit())
@@ -293,7 +316,9 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
         && let Some(turn) = link.turn_version
         && id.version < turn
     {
-        return Ok(Reply::text(
+        // A refusal: a Pass replayed on a committed move's message gets its own private
+        // answer, and the message keeps saying what was committed.
+        return Err(super::reply::refused(
             "this button is from an earlier turn; use the latest board in the thread",
         ));
     }
@@ -330,6 +355,7 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
         Action::Back => on_back(&c).await,
         Action::Checks => on_checks(&c).await,
         Action::Check { seat } => on_check(&c, seat).await,
+        Action::PassCheck { seat } => on_pass_check(&c, seat).await,
         Action::Challenge { declare } => on_challenge(&c, declare).await,
         Action::Vote { motion, yes } => on_vote(&c, motion, yes).await,
         Action::Claim => on_claim(&c).await,
@@ -472,6 +498,36 @@ async fn on_pass(c: &Click<'_>) -> Result<Reply, Error> {
     Ok(r)
 }
 
+/// Pass + Check on a seat: the declaration added and the Token passed in one tap. The preview's
+/// message ends clean as after Pass; where the declared move opens a challenge window it stays
+/// staged, and the message shows its new preview.
+async fn on_pass_check(c: &Click<'_>, seat: Seat) -> Result<Reply, Error> {
+    let state = c.data.host.state(c.game).await?;
+    let staged = state.staged().map(|s| s.text.clone());
+    let lines = c.press(Command::CheckAndPass { seat }).await?;
+    let now = c.data.host.state(c.game).await?;
+    if now
+        .staged()
+        .is_some_and(|s| now.seat_of(c.me) == Some(s.seat))
+    {
+        let mut r = staged_reply(c.data, c.game, c.me, lines).await?;
+        r.edit = true;
+        return Ok(r);
+    }
+    let who = state.seat_title(seat);
+    let done = match staged {
+        Some(m) => format!("✅ committed **{m}** with Check on {who}"),
+        None => format!("✅ committed with Check on {who}"),
+    };
+    let mut r = Reply::text(format!(
+        "{done}; {}",
+        non_empty(lines, "the Token is passed")
+    ));
+    r.keep_file = true;
+    r.edit = true;
+    Ok(r)
+}
+
 /// Pass when the window closes: the host passes the Token by itself once the staged move's
 /// challenge window closes with nobody declaring.
 async fn on_pass_when_closed(c: &Click<'_>) -> Result<Reply, Error> {
@@ -512,7 +568,7 @@ async fn on_checks(c: &Click<'_>) -> Result<Reply, Error> {
             CreateButton::new(
                 ComponentId::new(c.game, state.version(), Action::Check { seat }).encode(),
             )
-            .label(format!("Check on {}", state.seat_name(seat)))
+            .label(format!("Check on {}", state.seat_title(seat)))
             .style(serenity::ButtonStyle::Danger)
         })
         .collect();

@@ -49,6 +49,8 @@ pub enum Action {
     Checks,
     /// Add a Check declaration on `seat` [`check:<seat>`].
     Check { seat: Seat },
+    /// Declare Check on `seat` and pass the Token in one tap [`passcheck:<seat>`].
+    PassCheck { seat: Seat },
     /// Answer the challenge window: declare Check upon the mover, or let the move stand
     /// [`chal:y`, `chal:n`].
     Challenge { declare: bool },
@@ -163,6 +165,7 @@ impl Action {
             Action::Back => "back",
             Action::Checks => "checks",
             Action::Check { .. } => "check",
+            Action::PassCheck { .. } => "passcheck",
             Action::Challenge { .. } => "chal",
             Action::Vote { .. } => "vote",
             Action::Claim => "claim",
@@ -200,7 +203,7 @@ impl Action {
                 target,
                 page,
             } => Some(format!("{piece}-{target}-{page}")),
-            Action::Check { seat } => Some(seat.0.to_string()),
+            Action::Check { seat } | Action::PassCheck { seat } => Some(seat.0.to_string()),
             Action::Challenge { declare } => Some(yes_no(declare).to_string()),
             Action::Vote { motion, yes } => Some(format!("{motion}-{}", yes_no(yes))),
             Action::Stall {
@@ -256,6 +259,9 @@ impl Action {
                 }
             }
             "check" => Action::Check {
+                seat: Seat(number(arg()?)?),
+            },
+            "passcheck" => Action::PassCheck {
                 seat: Seat(number(arg()?)?),
             },
             "chal" => Action::Challenge {
@@ -331,6 +337,7 @@ impl Action {
                 | Action::Back
                 | Action::Checks
                 | Action::Check { .. }
+                | Action::PassCheck { .. }
                 | Action::PassWhenClosed
         )
     }
@@ -406,6 +413,7 @@ mod tests {
             Just(Action::Back),
             Just(Action::Checks),
             seat.clone().prop_map(|seat| Action::Check { seat }),
+            seat.clone().prop_map(|seat| Action::PassCheck { seat }),
             any::<bool>().prop_map(|declare| Action::Challenge { declare }),
             (any::<u64>(), any::<bool>()).prop_map(|(motion, yes)| Action::Vote { motion, yes }),
             Just(Action::Claim),
@@ -467,6 +475,10 @@ mod tests {
             ),
             ("3:checks:9", id(3, 9, Action::Checks)),
             ("3:check:9:5", id(3, 9, Action::Check { seat: Seat(5) })),
+            (
+                "3:passcheck:9:2",
+                id(3, 9, Action::PassCheck { seat: Seat(2) }),
+            ),
             ("3:chal:9:y", id(3, 9, Action::Challenge { declare: true })),
             ("3:chal:9:n", id(3, 9, Action::Challenge { declare: false })),
             (

@@ -24,6 +24,7 @@ pub(super) fn event_for(
         Command::Move { .. }
             | Command::TakeBack
             | Command::Check { .. }
+            | Command::CheckAndPass { .. }
             | Command::Pass
             | Command::PassWhenClosed
     );
@@ -53,6 +54,18 @@ pub(super) fn event_for(
         Command::Check { seat: target } => {
             let (text, asked) = state.prepare_stage(&state.declaration(target)?)?;
             Event::Staged { seat, text, asked }
+        }
+        Command::CheckAndPass { seat: target } => {
+            let (text, asked) = state.prepare_stage(&state.declaration(target)?)?;
+            if asked.is_empty() {
+                Event::Committed { seat, text }
+            } else {
+                extra.push(Effect::Private {
+                    player: actor.player,
+                    text: say::WINDOW_STILL_OPEN.into(),
+                });
+                Event::Staged { seat, text, asked }
+            }
         }
         Command::TakeBack => Event::TakenBack { seat },
         Command::Pass => {
@@ -104,9 +117,11 @@ pub(super) fn event_for(
 /// its motion. Anything older is refused and changes nothing.
 pub(super) fn require_fresh(state: &GameState, cmd: &Command, made: u64) -> Result<(), Refused> {
     match cmd {
-        Command::Pass | Command::PassWhenClosed | Command::TakeBack | Command::Check { .. } => {
-            state.require_preview_since(made)
-        }
+        Command::Pass
+        | Command::PassWhenClosed
+        | Command::TakeBack
+        | Command::Check { .. }
+        | Command::CheckAndPass { .. } => state.require_preview_since(made),
         Command::Challenge { .. } => state.require_window_since(made),
         // A confirmation holds while the game stands as it was when it was asked for.
         Command::Resign { .. } if state.version() != made => Err(Refused::StaleConfirmation),

@@ -100,6 +100,11 @@ pub enum Command {
     Check {
         seat: Seat,
     },
+    /// Declare Check on a seat and pass the Token in one step (the preview's "Pass + Check on
+    /// Red"): committed as it is, or staged with the declaration when a challenge window opens.
+    CheckAndPass {
+        seat: Seat,
+    },
     /// Pass the Token: commit the staged move.
     Pass,
     /// Pass the Token with the staged move once its challenge window closes with nobody

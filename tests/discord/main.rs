@@ -12,6 +12,7 @@ mod house_rules;
 mod metrics;
 mod notes;
 mod panel;
+mod pass_check;
 mod picker;
 mod pictures;
 mod queue;

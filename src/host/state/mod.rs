@@ -355,6 +355,12 @@ impl GameState {
         self.game.seat_name(seat)
     }
 
+    /// The seat's name as a player reads it in a sentence or on a button: `Red`, `Silver`
+    /// (the notation's `red` is for commands).
+    pub fn seat_title(&self, seat: Seat) -> String {
+        crate::host::story::seat(&self.game, seat)
+    }
+
     fn seat_names(&self, seats: &[Seat]) -> Vec<&'static str> {
         seats.iter().map(|&s| self.seat_name(s)).collect()
     }
