@@ -38,6 +38,12 @@ pub enum Action {
     /// A target of piece number `piece` was picked (the option's value is its number): stage
     /// its move or offer its choices, in place [`target:<piece>`].
     Target { piece: u16 },
+    /// The picker's piece number `piece` was tapped (a button, where the pieces fit on one
+    /// message): its zoomed picture and targets, in place [`piece:<piece>`].
+    PieceAt { piece: u16 },
+    /// Target `target` of piece number `piece` was tapped (a button, where a piece has few
+    /// enough targets): stage its move or offer its choices, in place [`tap:<piece>-<target>`].
+    Tap { piece: u16, target: u16 },
     /// Page `page` of the moves ending on target `target` of piece number `piece` (a
     /// promotion's pieces), in place [`choices:<piece>-<target>-<page>`].
     Choices { piece: u16, target: u16, page: u8 },
@@ -160,6 +166,8 @@ impl Action {
             Action::Pieces { .. } => "pieces",
             Action::Targets { .. } => "targets",
             Action::Target { .. } => "target",
+            Action::PieceAt { .. } => "piece",
+            Action::Tap { .. } => "tap",
             Action::Choices { .. } => "choices",
             Action::Pass => "pass",
             Action::Back => "back",
@@ -197,7 +205,8 @@ impl Action {
             Action::From { menu } | Action::To { menu } => Some(menu.to_string()),
             Action::Pieces { page } => Some(page.to_string()),
             Action::Targets { piece, page } => Some(format!("{piece}-{page}")),
-            Action::Target { piece } => Some(piece.to_string()),
+            Action::Target { piece } | Action::PieceAt { piece } => Some(piece.to_string()),
+            Action::Tap { piece, target } => Some(format!("{piece}-{target}")),
             Action::Choices {
                 piece,
                 target,
@@ -242,6 +251,16 @@ impl Action {
             "target" => Action::Target {
                 piece: number(arg()?)?,
             },
+            "piece" => Action::PieceAt {
+                piece: number(arg()?)?,
+            },
+            "tap" => {
+                let (piece, target) = arg()?.split_once('-').ok_or(BadId::Argument)?;
+                Action::Tap {
+                    piece: number(piece)?,
+                    target: number(target)?,
+                }
+            }
             "targets" => {
                 let (piece, page) = arg()?.split_once('-').ok_or(BadId::Argument)?;
                 Action::Targets {
@@ -314,6 +333,8 @@ impl Action {
                 | Action::Pieces { .. }
                 | Action::Targets { .. }
                 | Action::Target { .. }
+                | Action::PieceAt { .. }
+                | Action::Tap { .. }
                 | Action::Choices { .. }
                 | Action::HouseRules
                 | Action::HouseRule
@@ -332,6 +353,8 @@ impl Action {
                 | Action::Pieces { .. }
                 | Action::Targets { .. }
                 | Action::Target { .. }
+                | Action::PieceAt { .. }
+                | Action::Tap { .. }
                 | Action::Choices { .. }
                 | Action::Pass
                 | Action::Back
@@ -402,6 +425,8 @@ mod tests {
             any::<u8>().prop_map(|page| Action::Pieces { page }),
             (any::<u16>(), any::<u8>()).prop_map(|(piece, page)| Action::Targets { piece, page }),
             any::<u16>().prop_map(|piece| Action::Target { piece }),
+            any::<u16>().prop_map(|piece| Action::PieceAt { piece }),
+            (any::<u16>(), any::<u16>()).prop_map(|(piece, target)| Action::Tap { piece, target }),
             (any::<u16>(), any::<u16>(), any::<u8>()).prop_map(|(piece, target, page)| {
                 Action::Choices {
                     piece,
@@ -474,6 +499,18 @@ mod tests {
                 ),
             ),
             ("3:checks:9", id(3, 9, Action::Checks)),
+            ("3:piece:9:21", id(3, 9, Action::PieceAt { piece: 21 })),
+            (
+                "3:tap:9:4-17",
+                id(
+                    3,
+                    9,
+                    Action::Tap {
+                        piece: 4,
+                        target: 17,
+                    },
+                ),
+            ),
             ("3:check:9:5", id(3, 9, Action::Check { seat: Seat(5) })),
             (
                 "3:passcheck:9:2",

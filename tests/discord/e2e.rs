@@ -333,34 +333,35 @@ async fn moves_by_buttons_and_by_command_pass_the_token() {
     let first = legal(GameKind::HexiMeros, &[]);
     let mv = first[0].clone();
     let from = mv.split(['-', 'x']).next().unwrap().to_string();
+    // Issue 45: a piece and a target are one tap each (buttons).
+    let tap = |body: &Value, action: &str, label: &dyn Fn(&str) -> bool| -> String {
+        body["components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|row| row["components"].as_array().unwrap().iter())
+            .find(|c| {
+                c["custom_id"].as_str().unwrap().split(':').nth(1) == Some(action)
+                    && label(c["label"].as_str().unwrap())
+            })
+            .map(|c| c["custom_id"].as_str().unwrap().to_string())
+            .unwrap_or_else(|| panic!("no {action} button in {body}"))
+    };
+    let piece = tap(&pj, "piece", &|l| l.ends_with(&format!(" {from}")));
     let i = fake
-        .select(
-            u(1),
-            game.thread,
-            message_id(&picker),
-            &id_with(&pj, "from"),
-            &[&from],
-        )
+        .button(u(1), game.thread, message_id(&picker), &piece)
         .await;
     acked(&fake, &i).await;
     let dests = edited(i).await;
     assert_eq!(message_id(&dests), message_id(&picker), "updated in place");
     let dj = dests.json.clone().unwrap();
-    let options: Vec<(String, String)> = dj["components"][0]["components"][0]["options"]
+    let labels: Vec<String> = dj["components"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|o| {
-            let label = o["label"].as_str().unwrap();
-            let cell = label
-                .split(" → ")
-                .nth(1)
-                .unwrap()
-                .split(' ')
-                .next()
-                .unwrap();
-            (cell.to_string(), o["value"].as_str().unwrap().to_string())
-        })
+        .flat_map(|row| row["components"].as_array().unwrap().iter())
+        .filter(|c| c["custom_id"].as_str().unwrap().split(':').nth(1) == Some("tap"))
+        .map(|c| c["label"].as_str().unwrap().to_string())
         .collect();
     let mut expected: Vec<String> = first
         .iter()
@@ -368,19 +369,16 @@ async fn moves_by_buttons_and_by_command_pass_the_token() {
         .map(|m| m.rsplit(['-', 'x']).next().unwrap().to_string())
         .collect();
     expected.sort();
-    let mut cells: Vec<String> = options.iter().map(|o| o.0.clone()).collect();
+    let mut cells: Vec<String> = labels
+        .iter()
+        .map(|l| l.split(" · ").nth(1).unwrap().to_string())
+        .collect();
     cells.sort();
     assert_eq!(cells, expected);
-    let to = mv.rsplit(['-', 'x']).next().unwrap();
-    let number = &options.iter().find(|o| o.0 == to).unwrap().1;
+    let to = mv.rsplit(['-', 'x']).next().unwrap().to_string();
+    let target = tap(&dj, "tap", &|l| l.ends_with(&format!(" · {to}")));
     let i = fake
-        .select(
-            u(1),
-            game.thread,
-            message_id(&dests),
-            &id_with(&dj, "target"),
-            &[number],
-        )
+        .button(u(1), game.thread, message_id(&dests), &target)
         .await;
     acked(&fake, &i).await;
     let staged = edited(i).await;

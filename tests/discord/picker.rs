@@ -103,18 +103,95 @@ fn moves_from(game: &AnyGame, origin: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every option of a paged picker step, following Next until it is disabled; each page holds
-/// at most 25. Returns the last page's answer too.
+/// How a picker entry is chosen: an option of a select menu, or a button of its own.
+#[derive(Clone, Debug)]
+enum How {
+    Select { menu: String, value: String },
+    Button(String),
+}
+
+/// One entry of a picker step: its label, its value (a menu option's value; for a piece's
+/// button the origin of the piece at the button's place in the picker's list of `game`, for a
+/// target's button its number) and how to choose it.
+#[derive(Clone, Debug)]
+struct Entry {
+    label: String,
+    value: String,
+    how: How,
+}
+
+/// The entries of a picker step's message: its select menu's options, or its piece / target
+/// buttons (issue 45: one tap each where they fit).
+fn entries(s: &Sent, game: &AnyGame) -> Vec<Entry> {
+    let body = s.json.as_ref().unwrap();
+    let mut out = Vec::new();
+    for row in body["components"].as_array().unwrap() {
+        for c in row["components"].as_array().unwrap() {
+            let id = c["custom_id"].as_str().unwrap_or_default().to_string();
+            let mut parts = id.split(':');
+            let action = parts.nth(1).unwrap_or_default();
+            let arg = parts.nth(1).unwrap_or_default();
+            if c["type"] == 3 {
+                for o in c["options"].as_array().unwrap() {
+                    let value = o["value"].as_str().unwrap().to_string();
+                    out.push(Entry {
+                        label: o["label"].as_str().unwrap().to_string(),
+                        value: value.clone(),
+                        how: How::Select {
+                            menu: id.clone(),
+                            value,
+                        },
+                    });
+                }
+            } else if action == "piece" || action == "tap" {
+                let value = if action == "piece" {
+                    let index: usize = arg.parse().unwrap();
+                    hexmeros::view::picker::pieces(game)[index].origin.clone()
+                } else {
+                    arg.split('-').nth(1).unwrap().to_string()
+                };
+                out.push(Entry {
+                    label: c["label"].as_str().unwrap().to_string(),
+                    value,
+                    how: How::Button(id.clone()),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Choose `e` on the picker message `msg`.
+async fn choose(fake: &F, user: u64, channel: u64, msg: u64, e: &Entry) -> Interaction {
+    match &e.how {
+        How::Select { menu, value } => fake.select(user, channel, msg, menu, &[value]).await,
+        How::Button(id) => fake.button(user, channel, msg, id).await,
+    }
+}
+
+/// The cell a target entry's label names: `3 → Q8 · takes …` (a menu's) or `3 · Q8` (a
+/// button's).
+fn target_cell(label: &str) -> String {
+    let rest = match label.split_once(" → ") {
+        Some((_, rest)) => rest,
+        None => label.split_once(" · ").unwrap().1,
+    };
+    rest.split(' ').next().unwrap().to_string()
+}
+
+/// Every entry of a paged picker step, following Next until it is disabled; each page holds at
+/// most 25. Returns the last page's answer too.
 async fn all_pages(
     fake: &F,
     user: u64,
     channel: u64,
     first: Sent,
-) -> (Vec<(String, String)>, Sent) {
+    game: &AnyGame,
+) -> (Vec<Entry>, Sent) {
     let mut options = Vec::new();
     let mut page = first;
     loop {
-        let (_, opts) = menu(&page);
+        let opts = entries(&page, game);
         assert!(!opts.is_empty() && opts.len() <= 25, "{page:?}");
         options.extend(opts);
         let Some(next) = button(&page, "Next ▶") else {
@@ -138,6 +215,15 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
         .unwrap();
     assert!(custom_ids(&body).iter().all(|id| id.len() <= 100));
 
+    // What the move costs on Discord's global limit, counted from here.
+    let counted = |fake: &F| {
+        fake.requests()
+            .iter()
+            .filter(|s| !s.path.starts_with("/interactions") && !s.path.starts_with("/webhooks"))
+            .count()
+    };
+    let before_move = counted(&fake);
+
     // 1. Move…: a new private message, the deferred answer edited into the pieces.
     let i1 = fake.button(u(1), thread, turn, &pick).await;
     assert_eq!(callback_type(&fake, &i1).await, 5);
@@ -146,40 +232,46 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
     let stored = fake.message(picker_id).unwrap();
     assert_eq!(stored["flags"].as_u64().unwrap_or(0) & 64, 64, "private");
     assert!(content(&pieces).contains("pick a piece"), "{pieces:?}");
-    let (from_id, options) = menu(&pieces);
-    assert!(from_id.len() <= 100);
     let start = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
+    // Issue 45: HexiMeros' 22 pieces fit on the message: a button each, one tap.
+    let options = entries(&pieces, &start);
+    assert!(
+        options.iter().all(|e| matches!(e.how, How::Button(_))),
+        "{options:?}"
+    );
     let origins: BTreeSet<String> = start
         .legal_moves()
         .iter()
         .map(|m| m.split(['-', 'x', '*']).next().unwrap().to_string())
         .collect();
     assert_eq!(
-        options.iter().map(|o| o.1.clone()).collect::<BTreeSet<_>>(),
+        options
+            .iter()
+            .map(|o| o.value.clone())
+            .collect::<BTreeSet<_>>(),
         origins,
         "every piece that can move, once"
     );
-    // Labels name the kind, the cell and the number of moves.
-    for (label, origin) in &options {
-        let n = moves_from(&start, origin).len();
-        assert!(
-            label.contains(&format!(" · {origin} · {n} move")),
-            "{label} for {origin}"
-        );
+    // Labels name the kind and the cell.
+    for e in &options {
+        assert!(e.label.ends_with(&format!(" {}", e.value)), "{e:?}");
     }
 
     // 2. A piece: the zoomed picture and its numbered targets, in the same message.
-    let (label, origin) = options
+    let busiest = options
         .iter()
-        .max_by_key(|(_, o)| moves_from(&start, o).len())
+        .max_by_key(|e| moves_from(&start, &e.value).len())
         .unwrap()
         .clone();
-    let i2 = fake
-        .select(u(1), thread, picker_id, &from_id, &[&origin])
-        .await;
+    let origin = busiest.value.clone();
+    let i2 = choose(&fake, u(1), thread, picker_id, &busiest).await;
     let zoomed = step(&fake, &i2).await;
     assert_eq!(message_id(&zoomed), picker_id, "the same message");
-    assert!(content(&zoomed).contains(&label), "{zoomed:?}");
+    let kind = busiest.label.split(' ').next().unwrap();
+    assert!(
+        content(&zoomed).contains(&format!("{kind} · {origin}")),
+        "{zoomed:?}"
+    );
     let (name, png) = zoomed
         .files
         .iter()
@@ -191,7 +283,7 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
     assert!(img.width().max(img.height()) >= 300, "{name} is too small");
     let background = *img.get_pixel(0, 0);
     assert!(img.pixels().filter(|p| **p != background).count() > 10_000);
-    let (target_id, targets) = menu(&zoomed);
+    let targets = entries(&zoomed, &start);
     let legal = moves_from(&start, &origin);
     let cells: BTreeSet<String> = legal.iter().map(|m| destination(m)).collect();
     assert_eq!(
@@ -199,42 +291,25 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
         cells.len(),
         "one entry per target: {targets:?}"
     );
-    for (k, (label, value)) in targets.iter().enumerate() {
-        assert_eq!(value, &(k + 1).to_string());
-        assert!(label.starts_with(&format!("{} → ", k + 1)), "{label}");
+    // At most 20 targets: numbered buttons, one tap each.
+    assert!(targets.len() <= 20);
+    for (k, e) in targets.iter().enumerate() {
+        assert!(matches!(e.how, How::Button(_)), "{e:?}");
+        assert_eq!(e.value, (k + 1).to_string());
+        assert!(e.label.starts_with(&format!("{} · ", k + 1)), "{e:?}");
     }
-    let named: BTreeSet<String> = targets
-        .iter()
-        .map(|(l, _)| {
-            l.split(" → ")
-                .nth(1)
-                .unwrap()
-                .split(' ')
-                .next()
-                .unwrap()
-                .to_string()
-        })
-        .collect();
+    let named: BTreeSet<String> = targets.iter().map(|e| target_cell(&e.label)).collect();
     assert_eq!(named, cells);
 
     // 3. A target: the move is staged through the host and the preview shown, same message.
     let first = &targets[0];
-    let cell = first
-        .0
-        .split(" → ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap();
+    let cell = target_cell(&first.label);
     let mv = legal
         .iter()
         .find(|m| destination(m) == cell)
         .unwrap()
         .clone();
-    let i3 = fake
-        .select(u(1), thread, picker_id, &target_id, &[&first.1])
-        .await;
+    let i3 = choose(&fake, u(1), thread, picker_id, first).await;
     let staged = step(&fake, &i3).await;
     assert_eq!(message_id(&staged), picker_id);
     assert!(
@@ -264,6 +339,24 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
         "{done:?}"
     );
     wait_message(&fake, thread, before, &format!("played {mv}")).await;
+    // Four taps (Move…, a piece, a target, Pass) and, once the panel shows the next turn, at
+    // most two requests on the global limit: the turn message and the panel's edit.
+    let panel = fake.pinned(thread)[0];
+    let deadline = tokio::time::Instant::now() + T;
+    while !fake.message(panel).unwrap()["content"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("Turn 2:")
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the panel never moved on"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let cost = counted(&fake) - before_move;
+    eprintln!("a HexiMeros move by buttons: 4 taps, {cost} requests on the global limit");
+    assert!(cost <= 2, "{cost} requests: {:?}", fake.requests());
     assert_eq!(bot.state(game).await.record().len(), 1);
     // The picker of a turn gone by is refused politely, in place.
     let again = button(&staged, "Another piece").unwrap();
@@ -322,40 +415,27 @@ async fn every_move_of_a_far_reaching_piece_and_a_promotion_is_reached_by_paging
     assert_eq!(callback_type(&fake, &i).await, 5);
     let pieces = edit(&fake, &i).await;
     let picker_id = message_id(&pieces);
-    let (from_id, options) = menu(&pieces);
-    let labels: Vec<&str> = options.iter().map(|o| o.0.as_str()).collect();
-    assert_eq!(
-        labels,
-        [
-            "Sovereign · Q2 · 9 moves",
-            "Regent · Q20 · 105 moves",
-            "Militant · M24 · 8 moves"
-        ]
-    );
+    let options = entries(&pieces, &position_game);
+    let labels: Vec<&str> = options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(labels, ["Sovereign Q2", "Regent Q20", "Militant M24"]);
 
-    // The Regent: 105 targets on five pages, every legal move once.
-    let i = fake.select(u(1), dm, picker_id, &from_id, &["Q20"]).await;
+    // The Regent: 105 targets on five pages of a menu, every legal move once.
+    let i = choose(&fake, u(1), dm, picker_id, &options[1]).await;
     let first = step(&fake, &i).await;
     assert!(first.files.iter().any(|(n, _)| n.ends_with(".png")));
-    let (targets, last) = all_pages(&fake, u(1), dm, first).await;
+    assert!(
+        content(&first).contains("Regent · Q20 · 105 moves"),
+        "{first:?}"
+    );
+    let (targets, last) = all_pages(&fake, u(1), dm, first, &position_game).await;
     let legal = moves_from(&position_game, "Q20");
     assert!(legal.len() > 25);
+    assert!(targets.iter().all(|e| matches!(e.how, How::Select { .. })));
     assert_eq!(targets.len(), legal.len(), "none dropped");
-    let numbers: Vec<String> = targets.iter().map(|t| t.1.clone()).collect();
+    let numbers: Vec<String> = targets.iter().map(|t| t.value.clone()).collect();
     let want: Vec<String> = (1..=legal.len()).map(|n| n.to_string()).collect();
     assert_eq!(numbers, want);
-    let named: BTreeSet<String> = targets
-        .iter()
-        .map(|(l, _)| {
-            l.split(" → ")
-                .nth(1)
-                .unwrap()
-                .split(' ')
-                .next()
-                .unwrap()
-                .to_string()
-        })
-        .collect();
+    let named: BTreeSet<String> = targets.iter().map(|e| target_cell(&e.label)).collect();
     let cells: BTreeSet<String> = legal.iter().map(|m| destination(m)).collect();
     assert_eq!(named, cells);
     assert!(content(&last).contains("page 5/5"), "{last:?}");
@@ -364,15 +444,15 @@ async fn every_move_of_a_far_reaching_piece_and_a_promotion_is_reached_by_paging
     let again = button(&last, "Another piece").unwrap();
     let i = fake.button(u(1), dm, picker_id, &again).await;
     let pieces = step(&fake, &i).await;
-    let (from_id, _) = menu(&pieces);
-    let i = fake.select(u(1), dm, picker_id, &from_id, &["M24"]).await;
+    let militant = entries(&pieces, &position_game)
+        .into_iter()
+        .find(|e| e.value == "M24")
+        .unwrap();
+    let i = choose(&fake, u(1), dm, picker_id, &militant).await;
     let zoomed = step(&fake, &i).await;
-    let (target_id, targets) = menu(&zoomed);
+    let targets = entries(&zoomed, &position_game);
     assert_eq!(targets.len(), 1, "{targets:?}");
-    assert!(targets[0].0.ends_with(" · 8 choices"), "{targets:?}");
-    let i = fake
-        .select(u(1), dm, picker_id, &target_id, &[&targets[0].1])
-        .await;
+    let i = choose(&fake, u(1), dm, picker_id, &targets[0]).await;
     let promotion = step(&fake, &i).await;
     let (to_id, choices) = menu(&promotion);
     assert!(to_id.split(':').nth(1) == Some("to"), "{to_id}");
@@ -421,8 +501,7 @@ async fn every_game_lists_its_pieces_and_a_pieces_numbered_targets() {
             .await;
         assert_eq!(callback_type(&fake, &i).await, 5, "{kind}");
         let pieces = edit(&fake, &i).await;
-        let (from_id, _) = menu(&pieces);
-        let (options, _) = all_pages(&fake, u(1), dm, pieces.clone()).await;
+        let (options, _) = all_pages(&fake, u(1), dm, pieces.clone(), &start).await;
         let origins: BTreeSet<String> = start
             .legal_moves()
             .iter()
@@ -431,18 +510,16 @@ async fn every_game_lists_its_pieces_and_a_pieces_numbered_targets() {
                 None => m.split(['-', 'x', '*']).next().unwrap().to_string(),
             })
             .collect();
-        let values: BTreeSet<String> = options.iter().map(|o| o.1.clone()).collect();
+        let values: BTreeSet<String> = options.iter().map(|o| o.value.clone()).collect();
         assert_eq!(values, origins, "{kind}");
-        let origin = &options[0].1;
-        let i = fake
-            .select(u(1), dm, message_id(&pieces), &from_id, &[origin])
-            .await;
+        let origin = &options[0].value;
+        let i = choose(&fake, u(1), dm, message_id(&pieces), &options[0]).await;
         let zoomed = step(&fake, &i).await;
         assert!(
             zoomed.files.iter().any(|(n, _)| n.ends_with(".png")),
             "{kind}: {zoomed:?}"
         );
-        let (targets, _) = all_pages(&fake, u(1), dm, zoomed).await;
+        let (targets, _) = all_pages(&fake, u(1), dm, zoomed, &start).await;
         let moves: Vec<String> = start
             .legal_moves()
             .into_iter()

@@ -25,6 +25,24 @@ use super::{Click, Reply};
 /// Discord's limit on a select option's label and value.
 const OPTION_MAX: usize = 100;
 
+/// Buttons in a row and rows in a message, Discord's limits.
+const ROW: usize = 5;
+const ROWS: usize = 5;
+
+/// The most targets shown as buttons (four rows; the fifth holds Another piece): one tap each,
+/// where a select menu costs two on a phone and hides the picture while open.
+pub const TARGET_BUTTONS: usize = 20;
+
+/// Buttons in rows of five.
+fn button_rows(buttons: Vec<CreateButton>) -> Vec<CreateActionRow> {
+    let mut rows = Vec::new();
+    let mut it = buttons.into_iter().peekable();
+    while it.peek().is_some() {
+        rows.push(CreateActionRow::Buttons(it.by_ref().take(ROW).collect()));
+    }
+    rows
+}
+
 /// `text` cut to Discord's limit on an option's label.
 fn fit(text: &str) -> String {
     if text.chars().count() <= OPTION_MAX {
@@ -116,6 +134,23 @@ pub(super) async fn pieces(c: &Click<'_>, page: usize) -> Result<Reply, Error> {
     if n == 0 {
         return Ok(Reply::text("you have no legal move now"));
     }
+    // Every piece as a button of its own where they fit on the message: one tap.
+    if n <= ROW * ROWS {
+        let mut r = Reply::text(format!("**Move**: pick a piece ({n} can move)"));
+        let buttons = pieces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let piece = u16::try_from(i).unwrap_or(u16::MAX);
+                CreateButton::new(id(c, &state, Action::PieceAt { piece }))
+                    .label(fit(&piece_button(p)))
+                    .style(serenity::ButtonStyle::Secondary)
+            })
+            .collect();
+        r.components = button_rows(buttons);
+        r.edit = true;
+        return Ok(r);
+    }
     let pg = picker::page(n, page);
     let options: Vec<(String, String)> = pieces[pg.range.clone()]
         .iter()
@@ -132,6 +167,21 @@ pub(super) async fn pieces(c: &Click<'_>, page: usize) -> Result<Reply, Error> {
     )];
     let to = |p| id(c, &state, Action::Pieces { page: p });
     r.components.extend(nav(pg.page, pg.pages, to, Vec::new()));
+    r.edit = true;
+    Ok(r)
+}
+
+/// A piece's button: its kind and cell (`Regent N27`), or what it places (`Place Disc`).
+fn piece_button(p: &Piece) -> String {
+    match &p.cell {
+        Some(cell) => format!("{} {cell}", p.kind),
+        None => p.label(),
+    }
+}
+
+/// A piece was tapped (step 1's buttons).
+pub(super) async fn tapped_piece(c: &Click<'_>, index: usize) -> Result<Reply, Error> {
+    let mut r = targets(c, index, 0, true).await?;
     r.edit = true;
     Ok(r)
 }
@@ -185,7 +235,7 @@ pub(super) async fn targets(
     );
     let mut files = Vec::new();
     if draw {
-        match zoom_picture(c, &state, piece, targets).await {
+        match zoom_picture(c, &state, piece, targets.clone()).await {
             Some(png) => files.push(CreateAttachment::bytes(png, "zoom.png")),
             None => text.push_str("\n(no picture now: the numbers follow board order)"),
         }
@@ -194,6 +244,33 @@ pub(super) async fn targets(
     r.files = files;
     r.keep_file = !draw;
     let index = u16::try_from(index).unwrap_or(u16::MAX);
+    if targets.len() <= TARGET_BUTTONS {
+        // One tap a target: its number as on the picture and its cell, red where it takes.
+        let buttons = targets
+            .iter()
+            .map(|t| {
+                let target = u16::try_from(t.number).unwrap_or(u16::MAX);
+                CreateButton::new(id(
+                    c,
+                    &state,
+                    Action::Tap {
+                        piece: index,
+                        target,
+                    },
+                ))
+                .label(fit(&format!("{} · {}", t.number, t.cell)))
+                .style(if t.takes.is_empty() {
+                    serenity::ButtonStyle::Primary
+                } else {
+                    serenity::ButtonStyle::Danger
+                })
+            })
+            .collect();
+        r.components = button_rows(buttons);
+        r.components
+            .push(CreateActionRow::Buttons(vec![another_piece(c, &state)]));
+        return Ok(r);
+    }
     r.components = vec![menu(
         id(c, &state, Action::Target { piece: index }),
         "target",
@@ -251,6 +328,16 @@ pub(super) async fn picked_target(c: &Click<'_>, index: usize) -> Result<Reply, 
         .picked("target")?
         .parse()
         .map_err(|_| anyhow::anyhow!("a target menu's value is its number"))?;
+    tapped_target(c, index, number).await
+}
+
+/// Target `number` of piece `index` was chosen (a button, or step 2's menu): stage its move, or
+/// offer its choices.
+pub(super) async fn tapped_target(
+    c: &Click<'_>,
+    index: usize,
+    number: usize,
+) -> Result<Reply, Error> {
     let state = turn(c).await?;
     let target = target_of(&state, index, number).await?;
     match target.moves.as_slice() {
