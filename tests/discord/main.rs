@@ -8,6 +8,7 @@ mod challenge;
 mod e2e;
 mod fake_selftest;
 mod gateway;
+mod history;
 mod house_rules;
 mod metrics;
 mod notes;

@@ -75,7 +75,10 @@ pub(super) async fn note(
     private(ctx, said).await
 }
 
-/// The game's record as a file (the replay text `hexmeros import` reads).
+/// The game's moves, one round a line, with the list and the replay text as files
+///
+/// The files: the same list (`moves-<game>.txt`) and the replay text `hexmeros import` reads
+/// (`hexmeros-<game>.txt`).
 #[poise::command(slash_command)]
 pub(super) async fn history(
     ctx: Context<'_>,
@@ -84,10 +87,23 @@ pub(super) async fn history(
     ctx.defer_ephemeral().await?;
     let g = game_for(ctx, game).await?;
     let text = ctx.data().host.export(g).await?;
-    let moves = ctx.data().host.state(g).await?.record().len();
+    let state = ctx.data().host.state(g).await?;
+    let rounds = state.move_list();
+    let moves = state.record().len();
+    let head = format!(
+        "**{} #{g}**: {moves} record line{} in {} round{}",
+        state.kind().name(),
+        if moves == 1 { "" } else { "s" },
+        rounds.len(),
+        if rounds.len() == 1 { "" } else { "s" },
+    );
     ctx.send(
         CreateReply::default()
-            .content(format!("game #{g}: {moves} moves"))
+            .content(history_text(&head, &rounds))
+            .attachment(CreateAttachment::bytes(
+                rounds.join("\n").into_bytes(),
+                format!("moves-{g}.txt"),
+            ))
             .attachment(CreateAttachment::bytes(
                 text.into_bytes(),
                 format!("hexmeros-{g}.txt"),
@@ -96,6 +112,31 @@ pub(super) async fn history(
     )
     .await?;
     Ok(())
+}
+
+/// The reply's text: the heading and as many of the latest rounds as fit in a message (the
+/// whole list is in the file).
+fn history_text(head: &str, rounds: &[String]) -> String {
+    const ROOM: usize = 1800;
+    let mut shown: Vec<&str> = Vec::new();
+    let mut used = head.len() + 16;
+    for r in rounds.iter().rev() {
+        if used + r.len() + 1 > ROOM {
+            break;
+        }
+        used += r.len() + 1;
+        shown.push(r);
+    }
+    shown.reverse();
+    if shown.is_empty() {
+        return format!("{head}\nno moves yet");
+    }
+    let earlier = if shown.len() < rounds.len() {
+        format!("\n(rounds 1–{} in the file)", rounds.len() - shown.len())
+    } else {
+        String::new()
+    };
+    format!("{head}{earlier}\n```\n{}\n```", shown.join("\n"))
 }
 
 /// Games where it is your turn (a long list comes as a file).

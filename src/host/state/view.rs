@@ -171,6 +171,39 @@ impl GameState {
             .collect()
     }
 
+    /// The game's record as people read it, one round a line: `1. Silver Q8-Q10 · Blue
+    /// K44-K42 · …`. A round ends where the turn order starts over (a move by a seat that comes
+    /// no later than the one before it); what is not a move (a departure, a skipped turn, a
+    /// draw) stands in brackets where it happened.
+    pub fn move_list(&self) -> Vec<String> {
+        let mut rounds: Vec<Vec<String>> = Vec::new();
+        let mut last: Option<Seat> = None;
+        for r in &self.record {
+            let text = if self.is_move(r) {
+                let seat = r.seat.unwrap_or(Seat(0));
+                if rounds.is_empty() || last.is_some_and(|l| seat.0 <= l.0) {
+                    rounds.push(Vec::new());
+                }
+                last = Some(seat);
+                let (_, mv) = r.line.split_once(' ').unwrap_or(("", &r.line));
+                format!("{} {mv}", self.seat_title(seat))
+            } else {
+                if rounds.is_empty() {
+                    rounds.push(Vec::new());
+                }
+                format!("({})", r.line)
+            };
+            if let Some(round) = rounds.last_mut() {
+                round.push(text);
+            }
+        }
+        rounds
+            .iter()
+            .enumerate()
+            .map(|(i, r)| format!("{}. {}", i + 1, r.join(" · ")))
+            .collect()
+    }
+
     /// The moves since `seat` last moved (every move when it never has), oldest first.
     pub fn moves_since(&self, seat: Seat) -> Vec<String> {
         let mut v: Vec<String> = self
