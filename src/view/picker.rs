@@ -19,7 +19,8 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use hexmeros_render::Hex;
+use hexmeros_render::layout::hex_to_world;
+use hexmeros_render::{Hex, HexPoint, Orientation};
 
 use super::common::{self, title_case};
 use super::legend;
@@ -290,8 +291,10 @@ pub fn pieces(game: &AnyGame) -> Vec<Piece> {
     out
 }
 
-/// The targets of the piece `origin` (as [`pieces`] names it), numbered 1, 2, … in board order,
-/// each with the moves that end there.
+/// The targets of the piece `origin` (as [`pieces`] names it), each with the moves that end
+/// there, numbered 1, 2, … outward along each line the piece moves on (the nearest cell of a
+/// line first), the lines clockwise from the top of the board as the game draws it; a
+/// placement's cells and word moves in board order.
 pub fn targets(game: &AnyGame, origin: &str) -> Vec<Target> {
     let view = common::view_of(game);
     let before = occupants(game);
@@ -321,11 +324,46 @@ pub fn targets(game: &AnyGame, origin: &str) -> Vec<Target> {
             }
         }
     }
-    out.sort_by_cached_key(|t| board_order(&t.cell));
+    let from = view.locate(origin);
+    // The board as the mover's picture turns it, so that the first line is the one pointing up
+    // on the zoomed picture.
+    let pic = view.pic();
+    let rotation = game.to_move().and_then(|s| view.home(s)).map_or(0, |home| {
+        common::choose_rotation(pic.orientation, &pic.tiles, home)
+    });
+    let turn = (pic.orientation, rotation);
+    out.sort_by_cached_key(|t| match (from, t.hex) {
+        (Some(a), Some(b)) => {
+            let (line, steps) = line_of(turn, a, b);
+            (0, line, steps, board_order(&t.cell))
+        }
+        _ => (1, 0, 0, board_order(&t.cell)),
+    });
     for (i, t) in out.iter_mut().enumerate() {
         t.number = i + 1;
     }
     out
+}
+
+/// Which line from `a` the cell `b` lies on, and how many steps along it: the line's place
+/// clockwise from the top of the board drawn as `(orientation, rotation)` say (in thousandths
+/// of a turn) and the steps. A line is a direction of whole hex steps (`(2, -2)` lies on
+/// `(1, -1)`, two steps out); a jump off every line (a knight's) is a line of its own, one step
+/// long.
+fn line_of((orientation, rotation): (Orientation, u8), a: Hex, b: Hex) -> (u32, i32) {
+    let (dq, dr) = (b.q - a.q, b.r - a.r);
+    let gcd = |mut x: i32, mut y: i32| {
+        (x, y) = (x.abs(), y.abs());
+        while y != 0 {
+            (x, y) = (y, x % y);
+        }
+        x.max(1)
+    };
+    let steps = gcd(dq, dr);
+    let unit = HexPoint::new((dq / steps) as f32, (dr / steps) as f32);
+    let (x, y) = hex_to_world(orientation, rotation, unit);
+    let turn = x.atan2(-y).rem_euclid(std::f32::consts::TAU) / std::f32::consts::TAU;
+    ((turn * 1000.0).round() as u32 % 1000, steps)
 }
 
 /// The moves of one target as choices: a promotion names its piece (`Promote to Regent`), the
@@ -467,6 +505,41 @@ mod tests {
         // A page past the end shows the last one.
         assert_eq!(page(26, 9), page(26, 1));
         assert_eq!(page(0, 3).range, 0..0);
+    }
+
+    #[test]
+    fn targets_are_numbered_outward_along_each_line_and_line_by_line() {
+        let position = r#"{"game": "heximeros", "to_move": "silver", "pieces": [
+            {"cell": "Q2", "owner": "silver", "kind": "sovereign"},
+            {"cell": "Q20", "owner": "silver", "kind": "regent"},
+            {"cell": "Q50", "owner": "orange", "kind": "sovereign"}]}"#;
+        let game = AnyGame::from_json(position).unwrap();
+        let view = common::view_of(&game);
+        let from = view.locate("Q20").unwrap();
+        let ts = targets(&game, "Q20");
+        assert!(ts.len() > 100, "{}", ts.len());
+        let scene = crate::view::scene(&game, &Default::default()).unwrap();
+        let turn = (scene.orientation, scene.rotation);
+        let lines: Vec<(u32, i32)> = ts
+            .iter()
+            .map(|t| line_of(turn, from, t.hex.unwrap()))
+            .collect();
+        // Each line's targets are numbered in one run, nearest first, one step apart.
+        let mut seen = Vec::new();
+        for (i, (line, steps)) in lines.iter().enumerate() {
+            if i > 0 && lines[i - 1].0 == *line {
+                assert_eq!(*steps, lines[i - 1].1 + 1, "{:?}", ts[i].cell);
+            } else {
+                assert!(!seen.contains(line), "line {line} numbered in two runs");
+                assert_eq!(*steps, 1, "{} starts a line", ts[i].cell);
+                seen.push(*line);
+            }
+        }
+        // A Regent moves along the six lines and the six diagonals.
+        assert_eq!(seen.len(), 12, "{seen:?}");
+        assert!(seen.windows(2).all(|w| w[0] < w[1]), "clockwise: {seen:?}");
+        // The first line points up on the mover's picture (within a twelfth of a turn).
+        assert!(seen[0] < 84 || seen[0] > 916, "{seen:?}");
     }
 
     #[test]

@@ -150,7 +150,7 @@ pub fn zoom_scene_named(
     }
     let n = targets.len();
     let mut second = format!(
-        "{n} target{} numbered as in the menu",
+        "{n} target{}, numbered clockwise from the top, nearest first",
         if n == 1 { "" } else { "s" }
     );
     if let Some(s) = game.to_move() {
