@@ -459,14 +459,35 @@ async fn on_to(c: &Click<'_>) -> Result<Reply, Error> {
     stage(c, text).await
 }
 
-/// Stage move `text` through the host, as `/hexmeros move` does, and show the preview.
+/// Stage move `text` through the host, as `/hexmeros move` does, and show the preview; or, for
+/// a player who set "commit on pick", commit it at once (a move that opens a challenge window
+/// stays staged, and its preview is shown).
 async fn stage(c: &Click<'_>, text: String) -> Result<Reply, Error> {
+    let commit = c
+        .data
+        .host
+        .settings(c.me)
+        .await
+        .is_ok_and(|s| s.commit_on_pick);
     let lines = c
         .run(Command::Move {
-            text,
-            commit: false,
+            text: text.clone(),
+            commit,
         })
         .await?;
+    let state = c.data.host.state(c.game).await?;
+    let still_staged = state
+        .staged()
+        .is_some_and(|s| state.seat_of(c.me) == Some(s.seat));
+    if commit && !still_staged {
+        let mut r = Reply::text(format!(
+            "✅ committed **{text}**; {}",
+            non_empty(lines, "the Token is passed")
+        ));
+        r.keep_file = true;
+        r.edit = true;
+        return Ok(r);
+    }
     staged_reply(c.data, c.game, c.me, lines).await
 }
 

@@ -1,5 +1,6 @@
-//! A person's settings (issue 22, `/hexmeros settings`): their time zone and quiet hours. They
-//! belong to the person, not to a game. No settings: no quiet hours (reminders and pings go out
+//! A person's settings (issue 22, `/hexmeros settings`): their time zone and quiet hours, and
+//! (issue 45) whether the move picker commits a move when its target is picked. They belong to
+//! the person, not to a game. No settings: no quiet hours (reminders and pings go out
 //! whatever the hour, as before). What a player types is checked whole before anything is
 //! stored; a stored row that no longer reads (a zone this build does not know) is an error for
 //! that player alone, which says what is wrong and how to mend it.
@@ -18,6 +19,8 @@ pub struct PlayerSettings {
     pub zone: Option<Tz>,
     /// The quiet window, start and end (never equal: equal ends are stored as no window).
     pub window: Option<(TimeOfDay, TimeOfDay)>,
+    /// The move picker commits a move when its target is picked (no Pass step).
+    pub commit_on_pick: bool,
 }
 
 impl PlayerSettings {
@@ -35,12 +38,16 @@ pub struct SettingsChange {
     pub time_zone: Option<String>,
     pub quiet_from: Option<String>,
     pub quiet_to: Option<String>,
+    pub commit_on_pick: Option<bool>,
     pub clear: bool,
 }
 
 impl SettingsChange {
     fn changes_something(&self) -> bool {
-        self.time_zone.is_some() || self.quiet_from.is_some() || self.quiet_to.is_some()
+        self.time_zone.is_some()
+            || self.quiet_from.is_some()
+            || self.quiet_to.is_some()
+            || self.commit_on_pick.is_some()
     }
 }
 
@@ -81,7 +88,11 @@ fn read_row(row: &SettingsRow) -> Result<PlayerSettings, SettingsError> {
         (Some(s), Some(e)) => Some((minute(s)?, minute(e)?)),
         _ => return Err(unreadable("quiet hours with one end".to_string())),
     };
-    Ok(PlayerSettings { zone, window })
+    Ok(PlayerSettings {
+        zone,
+        window,
+        commit_on_pick: row.commit_on_pick,
+    })
 }
 
 fn row_of(settings: &PlayerSettings) -> SettingsRow {
@@ -89,6 +100,7 @@ fn row_of(settings: &PlayerSettings) -> SettingsRow {
         time_zone: settings.zone.map(|z| z.name().to_string()),
         quiet_start: settings.window.map(|(s, _)| i64::from(s.minutes())),
         quiet_end: settings.window.map(|(_, e)| i64::from(e.minutes())),
+        commit_on_pick: settings.commit_on_pick,
     }
 }
 
@@ -153,6 +165,7 @@ impl GameHost {
         let next = PlayerSettings {
             zone: zone.or(kept.zone),
             window: window.filter(|(s, e)| s != e),
+            commit_on_pick: change.commit_on_pick.unwrap_or(kept.commit_on_pick),
         };
         if next.window.is_some() && next.zone.is_none() {
             return Err(SettingsError::NoZone.into());

@@ -118,6 +118,7 @@ async fn fill(url: &str) -> Made {
             time_zone: Some("Europe/Berlin".into()),
             quiet_from: Some("22:30".into()),
             quiet_to: Some("07:00".into()),
+            commit_on_pick: None,
             clear: false,
         },
     )

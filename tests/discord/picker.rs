@@ -539,3 +539,84 @@ async fn every_game_lists_its_pieces_and_a_pieces_numbered_targets() {
     store.close().await;
     assert_clean(&fake, &bot);
 }
+
+/// Issue 45: with "commit on pick" set (`/hexmeros settings commit_on_pick:True`, kept by the
+/// store), a HexiMeros move is three taps: Move…, a piece, a target. The picker's message says
+/// what was committed and has no controls left; the thread shows the move; the move still costs
+/// at most two requests on the global limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_commit_on_pick_a_move_is_three_taps() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, thread) = start(&fake).await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let r = hx(
+        &fake,
+        u(1),
+        thread,
+        "settings",
+        json!([bool_opt("commit_on_pick", true)]),
+    )
+    .await;
+    assert!(is_private(&r), "{r:?}");
+    assert!(content(&r).contains("commit on pick: on"), "{r:?}");
+    // Shown again with no options: stored.
+    let r = hx(&fake, u(1), thread, "settings", json!([])).await;
+    assert!(content(&r).contains("commit on pick: on"), "{r:?}");
+
+    let counted = |fake: &F| {
+        fake.requests()
+            .iter()
+            .filter(|s| !s.path.starts_with("/interactions") && !s.path.starts_with("/webhooks"))
+            .count()
+    };
+    let before_move = counted(&fake);
+    let (turn, body) = turn_message(&fake, thread);
+    let pick = id_with(&body, "pick");
+    let i1 = fake.button(u(1), thread, turn, &pick).await;
+    let pieces = edit(&fake, &i1).await;
+    let picker_id = message_id(&pieces);
+    let start = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
+    let piece = entries(&pieces, &start).remove(0);
+    let i2 = fake.button(u(1), thread, picker_id, &id_of(&piece)).await;
+    let zoomed = step(&fake, &i2).await;
+    let target = entries(&zoomed, &start).remove(0);
+    let before = fake.messages(thread).len();
+    let i3 = fake.button(u(1), thread, picker_id, &id_of(&target)).await;
+    let done = step(&fake, &i3).await;
+    assert!(content(&done).starts_with("✅ committed **"), "{done:?}");
+    assert!(
+        custom_ids(done.json.as_ref().unwrap()).is_empty(),
+        "{done:?}"
+    );
+    let mv = content(&done).split("**").nth(1).unwrap().to_string();
+    wait_message(&fake, thread, before, &format!("played {mv}")).await;
+    let st = bot.state(game).await;
+    assert_eq!(st.record().len(), 1);
+    assert!(st.staged().is_none());
+    let panel = fake.pinned(thread)[0];
+    let deadline = tokio::time::Instant::now() + T;
+    while !fake.message(panel).unwrap()["content"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("Turn 2:")
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the panel never moved on"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let cost = counted(&fake) - before_move;
+    eprintln!("a HexiMeros move with commit on pick: 3 taps, {cost} requests on the global limit");
+    assert!(cost <= 2, "{cost}");
+    assert_clean(&fake, &bot);
+}
+
+/// The custom id of a button entry.
+fn id_of(e: &Entry) -> String {
+    match &e.how {
+        How::Button(id) => id.clone(),
+        How::Select { .. } => panic!("a menu, not a button: {e:?}"),
+    }
+}

@@ -246,10 +246,7 @@ async fn settings_are_private_checked_suggested_and_make_pings_in_quiet_hours_si
     // Cleared: no quiet hours any more.
     let r = hx(&fake, u(2), t, "settings", json!([bool_opt("clear", true)])).await;
     let text = private_text(&r);
-    assert!(
-        text.starts_with("your time zone and quiet hours are forgotten"),
-        "{text}"
-    );
+    assert!(text.starts_with("your settings are forgotten"), "{text}");
     assert!(text.contains("quiet hours: none"), "{text}");
     assert_clean(&fake, &bot);
 }

@@ -484,6 +484,7 @@ fn quiet_hours(zone: &str, from: &str, to: &str) -> hexmeros::host::SettingsChan
         time_zone: Some(zone.into()),
         quiet_from: Some(from.into()),
         quiet_to: Some(to.into()),
+        commit_on_pick: None,
         clear: false,
     }
 }

@@ -24,6 +24,7 @@ fn change(zone: Option<&str>, from: Option<&str>, to: Option<&str>) -> SettingsC
         time_zone: zone.map(str::to_string),
         quiet_from: from.map(str::to_string),
         quiet_to: to.map(str::to_string),
+        commit_on_pick: None,
         clear: false,
     }
 }
@@ -32,6 +33,7 @@ fn berlin(from: &str, to: &str) -> PlayerSettings {
     PlayerSettings {
         zone: Some(Tz::Europe__Berlin),
         window: Some((tod(from), tod(to))),
+        commit_on_pick: false,
     }
 }
 
@@ -106,7 +108,8 @@ async fn settings_are_set_read_changed_in_part_and_cleared() {
         s,
         PlayerSettings {
             zone: Some(Tz::Asia__Kolkata),
-            window: None
+            window: None,
+            commit_on_pick: false,
         }
     );
     assert_eq!(h.quiet_of(ANA).await.unwrap(), None);
@@ -216,7 +219,8 @@ async fn settings_survive_a_restart() {
         again.settings(BEN).await.unwrap(),
         PlayerSettings {
             zone: Some(Tz::America__New_York),
-            window: None
+            window: None,
+            commit_on_pick: false,
         }
     );
     assert_eq!(
@@ -301,4 +305,42 @@ async fn an_unreadable_row_is_an_error_for_its_player_alone() {
     };
     h.set_settings(ANA, &cleared).await.unwrap();
     assert_eq!(h.settings(ANA).await.unwrap(), PlayerSettings::default());
+}
+
+/// Issue 45: "commit on pick" is set alone (no zone needed), kept when the other settings
+/// change, and forgotten with them.
+#[tokio::test]
+async fn commit_on_pick_is_set_alone_kept_and_cleared() {
+    let env = env().await;
+    let h = &env.host;
+    let on = SettingsChange {
+        commit_on_pick: Some(true),
+        ..Default::default()
+    };
+    let s = h.set_settings(CY, &on).await.unwrap();
+    assert!(s.commit_on_pick);
+    assert_eq!((s.zone, s.window), (None, None));
+    let s = h
+        .set_settings(
+            CY,
+            &change(Some("Europe/Berlin"), Some("22:30"), Some("07:00")),
+        )
+        .await
+        .unwrap();
+    assert!(s.commit_on_pick, "kept when the zone and hours change");
+    assert_eq!(h.settings(CY).await.unwrap(), s);
+    let off = SettingsChange {
+        commit_on_pick: Some(false),
+        ..Default::default()
+    };
+    let s = h.set_settings(CY, &off).await.unwrap();
+    assert!(!s.commit_on_pick);
+    assert_eq!(s.zone, Some(Tz::Europe__Berlin), "the rest kept");
+    h.set_settings(CY, &on).await.unwrap();
+    let cleared = SettingsChange {
+        clear: true,
+        ..Default::default()
+    };
+    h.set_settings(CY, &cleared).await.unwrap();
+    assert_eq!(h.settings(CY).await.unwrap(), PlayerSettings::default());
 }

@@ -11,7 +11,7 @@ use hexmeros::host::{Millis, PlayerSettings, SettingsChange};
 use super::super::{Data, Error};
 use super::{Context, player, private};
 
-/// Your time zone and quiet hours (pings in them are silent); no options shows them
+/// Your time zone, quiet hours (pings in them are silent) and how the picker commits; none shows them
 #[poise::command(slash_command)]
 pub(super) async fn settings(
     ctx: Context<'_>,
@@ -20,7 +20,9 @@ pub(super) async fn settings(
     time_zone: Option<String>,
     #[description = "quiet hours start, HH:MM your time (e.g. 22:30)"] quiet_from: Option<String>,
     #[description = "quiet hours end, HH:MM your time (e.g. 07:00)"] quiet_to: Option<String>,
-    #[description = "forget your time zone and quiet hours"] clear: Option<bool>,
+    #[description = "commit a move as soon as you pick its target in the picker (no Pass step)"]
+    commit_on_pick: Option<bool>,
+    #[description = "forget all your settings"] clear: Option<bool>,
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let me = player(ctx).await?;
@@ -28,11 +30,12 @@ pub(super) async fn settings(
         time_zone,
         quiet_from,
         quiet_to,
+        commit_on_pick,
         clear: clear.unwrap_or(false),
     };
     let host = &ctx.data().host;
     let head = if change.clear {
-        "your time zone and quiet hours are forgotten"
+        "your settings are forgotten"
     } else if change == SettingsChange::default() {
         "your settings"
     } else {
@@ -69,7 +72,14 @@ pub fn describe(s: &PlayerSettings, now: Millis) -> String {
         }
         _ => "🌙 quiet hours: none (quiet_from and quiet_to: e.g. 22:30 and 07:00)".to_string(),
     };
-    format!("{zone}\n{quiet}")
+    let commit = if s.commit_on_pick {
+        "⚡ commit on pick: on — the picker passes the Token as soon as you pick a target \
+         (commit_on_pick: False to have a Pass step)"
+    } else {
+        "⚡ commit on pick: off — the picker shows your move before you pass the Token \
+         (commit_on_pick: True to skip that step)"
+    };
+    format!("{zone}\n{quiet}\n{commit}")
 }
 
 /// IANA zone names containing what was typed, at most 25 (Discord's limit).
