@@ -296,6 +296,9 @@ pub fn turn_buttons(game: GameId, version: u64) -> Vec<CreateActionRow> {
         CreateButton::new(id(Action::Pick))
             .label("Move…")
             .style(serenity::ButtonStyle::Primary),
+        CreateButton::new(id(Action::TypeMove))
+            .label("Type move…")
+            .style(serenity::ButtonStyle::Secondary),
         CreateButton::new(id(Action::Board))
             .label("My side")
             .style(serenity::ButtonStyle::Secondary),

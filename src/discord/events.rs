@@ -5,6 +5,7 @@
 
 pub mod house;
 mod picker;
+mod typed;
 
 use std::sync::Arc;
 
@@ -36,6 +37,9 @@ pub async fn handle(
         FullEvent::InteractionCreate {
             interaction: Interaction::Component(ci),
         } => component(http, data, ci).await,
+        FullEvent::InteractionCreate {
+            interaction: Interaction::Modal(mi),
+        } => typed::submitted(http, data, mi).await,
         FullEvent::ReactionAdd { add_reaction } => {
             reaction(http, data, add_reaction, fw.bot_id()).await
         }
@@ -240,9 +244,12 @@ pub async fn staged_reply(
 }
 
 async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Result<(), Error> {
-    let action = ComponentId::decode(&ci.data.custom_id)
-        .ok()
-        .map(|id| id.action);
+    let decoded = ComponentId::decode(&ci.data.custom_id).ok();
+    // Type move… is answered with its box, which cannot follow an acknowledgement.
+    if let Some(id) = decoded.filter(|id| id.action == Action::TypeMove) {
+        return typed::open(http, data, ci, id).await;
+    }
+    let action = decoded.map(|id| id.action);
     // A step of the move picker updates its own private message; every other control answers
     // with a new private message (the picker's first step too: its deferred answer is edited
     // into the picker, and a refusal is a followup as for any control).
@@ -371,6 +378,7 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
         } => on_stall(&c, proposal, seat, turn).await,
         Action::Board => on_board(&c).await,
         Action::LobbyJoin | Action::LobbyDecline => Err(anyhow::anyhow!("a lobby button")),
+        Action::TypeMove => Err(anyhow::anyhow!("Type move… opens its box before this")),
         Action::HouseRules => house::rules(&c).await,
         Action::HouseRule => house::picked_rule(&c).await,
         Action::HouseValue { rule } => house::picked_value(&c, rule).await,

@@ -47,6 +47,8 @@ pub enum Action {
     /// Page `page` of the moves ending on target `target` of piece number `piece` (a
     /// promotion's pieces), in place [`choices:<piece>-<target>-<page>`].
     Choices { piece: u16, target: u16, page: u8 },
+    /// Open a box to type a move in (a modal; its submission carries the same id) [`type`].
+    TypeMove,
     /// Pass the Token with the staged move [`pass`].
     Pass,
     /// Take the staged move back [`back`].
@@ -170,6 +172,7 @@ impl Action {
             Action::Tap { .. } => "tap",
             Action::Choices { .. } => "choices",
             Action::Pass => "pass",
+            Action::TypeMove => "type",
             Action::Back => "back",
             Action::Checks => "checks",
             Action::Check { .. } => "check",
@@ -192,6 +195,7 @@ impl Action {
     fn arg(self) -> Option<String> {
         match self {
             Action::Pick
+            | Action::TypeMove
             | Action::Pass
             | Action::Back
             | Action::Checks
@@ -232,6 +236,7 @@ impl Action {
         Ok(match key {
             "pick" => bare(Action::Pick)?,
             "pass" => bare(Action::Pass)?,
+            "type" => bare(Action::TypeMove)?,
             "back" => bare(Action::Back)?,
             "checks" => bare(Action::Checks)?,
             "board" => bare(Action::Board)?,
@@ -348,6 +353,7 @@ impl Action {
         matches!(
             self,
             Action::Pick
+                | Action::TypeMove
                 | Action::From { .. }
                 | Action::To { .. }
                 | Action::Pieces { .. }
@@ -435,6 +441,7 @@ mod tests {
                 }
             }),
             Just(Action::Pass),
+            Just(Action::TypeMove),
             Just(Action::Back),
             Just(Action::Checks),
             seat.clone().prop_map(|seat| Action::Check { seat }),
@@ -486,6 +493,7 @@ mod tests {
             ("12:from:7:0", id(12, 7, Action::From { menu: 0 })),
             ("12:to:7:4", id(12, 7, Action::To { menu: 4 })),
             ("3:pass:9", id(3, 9, Action::Pass)),
+            ("3:type:9", id(3, 9, Action::TypeMove)),
             ("3:back:9", id(3, 9, Action::Back)),
             ("3:resign:9", id(3, 9, Action::Resign { replacement: None })),
             (

@@ -26,3 +26,4 @@ mod shards;
 mod soak;
 mod story;
 mod try_move;
+mod typed;

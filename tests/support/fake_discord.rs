@@ -21,7 +21,7 @@
 //!   `set_guild_permissions(guild, user, bits)`, `close_dms(user)`, `archive_thread(t)`, `lock_thread(t)`, `delete_channel(c)`, `set_deadline(d)`,
 //!   `fail_next(method, path_contains, status, retry_after, times)`, `hang_next_after_doing(method,
 //!   path_contains, hang, times)`, `clear_failures()`.
-//! * Users act: `slash`, `autocomplete`, `button`, `select` (→ [`Interaction`]), `react`;
+//! * Users act: `slash`, `autocomplete`, `button`, `select`, `modal_submit` (→ [`Interaction`]), `react`;
 //!   `try_slash`, `try_button` (→ `None` when no bot is connected).
 //! * Observe: `requests()`, `unexpected()`, `wait_request(t, pred)`, `first_response(i, t)`
 //!   (the first callback request, whatever its status), `responses(i)`,
@@ -1361,6 +1361,25 @@ impl FakeDiscord {
     ) -> Interaction {
         let data = json!({"custom_id": custom_id, "component_type": 2});
         self.dispatch_interaction(3, user, channel, data, Some(message_id))
+    }
+
+    /// A modal's submission (type 5): the modal `custom_id` with its text inputs, each
+    /// `(custom_id, value)`, one to a row as Discord sends them.
+    pub async fn modal_submit(
+        &self,
+        user: u64,
+        channel: u64,
+        custom_id: &str,
+        fields: &[(&str, &str)],
+    ) -> Interaction {
+        let rows: Vec<Value> = fields
+            .iter()
+            .map(|(id, value)| {
+                json!({"type": 1, "components": [{"type": 4, "custom_id": id, "value": value}]})
+            })
+            .collect();
+        let data = json!({"custom_id": custom_id, "components": rows});
+        self.dispatch_interaction(5, user, channel, data, None)
     }
 
     /// A string select (type 3, component_type 3) with the chosen `values`.
