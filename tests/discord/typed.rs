@@ -6,7 +6,6 @@
 use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::FakeDiscord as F;
-use serde_json::json;
 
 use bot::*;
 
