@@ -1,4 +1,4 @@
-//! Writes the README's board pictures, `docs/board-<game>.png`: each game's golden position
+//! Writes the docs' board pictures, `docs/board-<game>.png`: each game's golden position
 //! (tests/support/golden.rs) at 1200 px; and the move picker's zoomed picture of the HexiMeros
 //! golden position's busiest piece, `docs/picker-heximeros.png`, at the 720 px the bot sends,
 //! with sample players' names.

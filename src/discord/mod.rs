@@ -90,7 +90,7 @@ pub type Context<'a> = poise::Context<'a, Data, Error>;
 pub const NO_TOKEN: &str = "\
 no bot token: set DISCORD_TOKEN in .env (or the environment). Create an application at \
 https://discord.com/developers/applications, add a Bot, press Reset Token and copy it: \
-DISCORD_TOKEN=<token>. See .env.example and the README's Discord section; \
+DISCORD_TOKEN=<token>. See .env.example and docs/operators.md; \
 `hexmeros local` plays on the terminal without a token";
 
 /// Read `.env` and the environment, open the database, and run the bot until it stops.

@@ -4,7 +4,7 @@
 //!
 //! Golden pictures live in `tests/data/golden/<game>.png`. After an intended change of look,
 //! look at the new pictures and regenerate them with
-//! `UPDATE_GOLDEN=1 cargo test --test rules view_golden::`. The README's pictures (`docs/board-*.png`)
+//! `UPDATE_GOLDEN=1 cargo test --test rules view_golden::`. The docs' pictures (`docs/board-*.png`)
 //! show the same positions and are written by `cargo run --release --example docs_pictures`.
 
 #![allow(clippy::unwrap_used)]

@@ -1,5 +1,5 @@
 //! The fixed mid-game position of each game's golden picture (tests/rules/view_golden.rs), also the
-//! position of the README's pictures (examples/docs_pictures.rs).
+//! position of the docs' pictures (examples/docs_pictures.rs).
 #![allow(clippy::unwrap_used)] // seeded playouts of the start position: a panic is a bug report
 #![allow(dead_code)] // each user takes what it needs
 
