@@ -478,9 +478,14 @@ pub async fn entry(
             )
             .await
         }
-        Effect::Ballot { game, motion } => {
+        Effect::Ballot {
+            game,
+            motion,
+            text,
+            voters,
+        } => {
             let state = data.host.state(game).await?;
-            match ballot(data, &state, motion).await {
+            match ballot(data, &state, motion, &text, &voters).await {
                 Some(msg) => to_game(http, data, entry, game, msg).await,
                 None => Ok(Outcome::Dropped(format!("motion #{motion} is settled"))),
             }
@@ -771,8 +776,16 @@ pub fn title(state: &GameState) -> String {
     format!("{} #{}", state.kind().name(), state.id())
 }
 
-/// A ballot message with Yes / No buttons for motion `motion`, while it is open.
-async fn ballot(data: &Data, state: &GameState, motion: u64) -> Option<CreateMessage> {
+/// A ballot message with Yes / No buttons for motion `motion`, while it is open: the motion as
+/// the host announced it (`text`) with the pings of the players asked to vote (`voters`), one
+/// message; or, for an entry stored before the host carried them, worded from the state.
+async fn ballot(
+    data: &Data,
+    state: &GameState,
+    motion: u64,
+    text: &str,
+    voters: &[PlayerId],
+) -> Option<CreateMessage> {
     let m = state.motions().iter().find(|m| m.id == motion)?;
     let game = state.id();
     let id = |yes| ComponentId::new(game, state.version(), Action::Vote { motion, yes }).encode();
@@ -784,16 +797,30 @@ async fn ballot(data: &Data, state: &GameState, motion: u64) -> Option<CreateMes
             .label("No")
             .style(serenity::ButtonStyle::Danger),
     ]);
+    let content = if text.is_empty() {
+        format!(
+            "ballot on motion #{}: {}",
+            m.number,
+            with_names(data, &state.describe(&m.motion)).await
+        )
+    } else {
+        let mut c = format!("🗳️ ballot on {}", with_names(data, text).await);
+        let mut asked = Vec::new();
+        for &p in voters {
+            asked.push(mention(data, p).await);
+        }
+        if !asked.is_empty() {
+            c.push_str(&format!("\n{}: your vote, please", asked.join(" ")));
+        }
+        c
+    };
     Some(
         CreateMessage::new()
-            .content(format!(
-                "ballot on motion #{}: {}",
-                m.id,
-                with_names(data, &state.describe(&m.motion)).await
-            ))
+            .content(content)
             .components(vec![row])
-            // The newcomer is named, not pinged: he is told if he is elected.
-            .allowed_mentions(CreateAllowedMentions::new()),
+            // The voters are pinged; a newcomer named in the motion is not (he is told if he
+            // is elected).
+            .allowed_mentions(pinging(voters)),
     )
 }
 

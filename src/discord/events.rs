@@ -636,10 +636,11 @@ async fn on_vote(c: &Click<'_>, motion: u64, yes: bool) -> Result<Reply, Error> 
             yes,
         })
         .await?;
+    let number = c.data.host.state(c.game).await?.motion_number(motion);
     Ok(Reply::text(non_empty(
         lines,
         &format!(
-            "you voted {} on motion #{motion}",
+            "you voted {} on motion #{number}",
             if yes { "yes" } else { "no" }
         ),
     )))

@@ -44,8 +44,19 @@ pub enum Effect {
         version: u64,
         text: String,
     },
-    /// A motion was opened: a ballot with Yes / No buttons in the game's thread.
-    Ballot { game: GameId, motion: u64 },
+    /// A motion was opened: a ballot with Yes / No buttons in the game's thread, saying the
+    /// motion and pinging the players asked to vote, in one message.
+    Ballot {
+        game: GameId,
+        motion: u64,
+        /// The motion as announced (`motion #2 by Yellow: …`). Empty in entries stored before
+        /// it was carried here: the front end words the ballot from the game's state.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        text: String,
+        /// The players asked to vote (pinged by the ballot).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        voters: Vec<PlayerId>,
+    },
     /// The Token holder's turn timer ran out (once per turn): the others are offered the choices
     /// of §8 (with two seats left, the waiting player may claim the win on time).
     Stalled {

@@ -140,18 +140,13 @@ pub fn is_reply(e: &Effect, actor: Option<PlayerId>) -> bool {
     matches!(e, Effect::Private { player, .. } if Some(*player) == actor)
 }
 
-/// What follows from `before` becoming `after` by one event: a ballot for each motion opened, the
-/// stall notice when the Token holder's timer runs out (a person's: bots never stall), and when
+/// What follows from `before` becoming `after` by one event (a motion's ballot is the host's own
+/// effect, said with the motion): the stall notice when the Token holder's timer runs out (a person's: bots never stall), and when
 /// the game finishes its results, its replay and the closing of its thread, in that order (the
 /// thread is closed last: a message in an archived thread would reopen it).
 pub(super) fn follow_ups(before: &GameState, after: &GameState) -> Vec<Effect> {
     let game = after.id();
-    let mut fx: Vec<Effect> = after
-        .motions()
-        .iter()
-        .filter(|m| !before.motions().iter().any(|b| b.id == m.id))
-        .map(|m| Effect::Ballot { game, motion: m.id })
-        .collect();
+    let mut fx: Vec<Effect> = Vec::new();
     let live = matches!(after.status(), Status::HouseRules | Status::Playing);
     if live
         && after.timed_out()

@@ -373,10 +373,6 @@ pub fn motion_opened(
     )
 }
 
-pub fn please_vote(id: u64, what: &str) -> String {
-    format!("please vote on motion #{id}: {what}")
-}
-
 pub fn motion_settled(id: u64, what: &str, passed: bool) -> String {
     format!(
         "motion #{id} ({what}) {}",

@@ -15,7 +15,7 @@ use crate::ai::Level;
 use crate::games::{GameKind, Seat};
 use crate::host::{
     Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, Motion,
-    Pinged, PlayerId, Status,
+    Pinged, PlayerId, Refused, Status,
 };
 
 #[derive(Debug, Error)]
@@ -176,6 +176,17 @@ impl<'h, W: Write> Local<'h, W> {
             .player_named(who)
             .await?
             .ok_or_else(|| LocalError::usage(format!("nobody is called {who}")))
+    }
+
+    /// The id of the game's motion `#n` (as the game numbers its motions, from 1).
+    async fn motion_numbered(&self, text: &str) -> Result<u64, LocalError> {
+        let n: u64 = text
+            .trim_start_matches('#')
+            .parse()
+            .map_err(|_| LocalError::usage(format!("a motion's number, such as 1, not {text}")))?;
+        let st = self.host.state(self.game()?).await?;
+        st.motion_by_number(n)
+            .ok_or_else(|| HostError::from(Refused::NoSuchMotion(n)).into())
     }
 
     async fn seat_named(&self, colour: &str) -> Result<Seat, LocalError> {
@@ -485,9 +496,10 @@ impl<'h, W: Write> Local<'h, W> {
             "vote" => match arg(0)? {
                 "claim" => Command::ClaimTime,
                 "yes" | "no" => Command::Vote {
-                    motion: args
-                        .get(1)
-                        .and_then(|m| m.trim_start_matches('#').parse().ok()),
+                    motion: match args.get(1) {
+                        Some(m) => Some(self.motion_numbered(m).await?),
+                        None => None,
+                    },
                     yes: arg(0)? == "yes",
                 },
                 "expel" => {
@@ -651,9 +663,22 @@ impl<'h, W: Write> Local<'h, W> {
                         "[#{game}] @{n}: {text} (answer `{n}: declare` or `{n}: let`)"
                     )?
                 }
-                // Buttons and an animation on Discord; here the host's words already told of the
-                // motion and the stalled seat, and `vote` is typed.
-                Effect::Ballot { .. } | Effect::Stalled { .. } | Effect::Replay { .. } => {}
+                // Buttons on Discord; here the motion is said and `vote yes #n` is typed.
+                Effect::Ballot {
+                    game, text, voters, ..
+                } => {
+                    writeln!(self.out, "[#{game}] {text}")?;
+                    let mut names = Vec::new();
+                    for p in voters {
+                        names.push(format!("@{}", self.name(p).await));
+                    }
+                    if !names.is_empty() {
+                        writeln!(self.out, "[#{game}] {}: your vote, please", names.join(" "))?;
+                    }
+                }
+                // An animation and buttons on Discord; here the host's words already told of
+                // the stalled seat.
+                Effect::Stalled { .. } | Effect::Replay { .. } => {}
                 Effect::Results { game } => match self.host.results(game).await {
                     Ok(r) => {
                         writeln!(self.out, "[#{game}] results: {}", r.outcome)?;

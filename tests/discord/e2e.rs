@@ -1282,11 +1282,16 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
         content(&ballot).contains(&format!("<@{}> takes over yellow", u(7))),
         "{ballot:?}"
     );
-    let quiet = &ballot.json.as_ref().unwrap()["allowed_mentions"];
-    assert_eq!(
-        quiet["users"],
-        json!([]),
-        "the ballot pings nobody: {quiet}"
+    // One message (issue 45): the motion, its buttons and the voters' pings. The newcomer is
+    // named, not pinged (he is told if he is elected), nor is the resigner, who has no vote.
+    let pinged = &ballot.json.as_ref().unwrap()["allowed_mentions"];
+    let voters: Vec<String> = [1, 2, 4, 5, 6].iter().map(|&n| u(n).to_string()).collect();
+    assert_eq!(pinged["users"], json!(voters), "{pinged}");
+    assert!(content(&ballot).contains("your vote, please"), "{ballot:?}");
+    let after: Vec<String> = fake.messages(t)[before..].iter().map(content).collect();
+    assert!(
+        after.iter().all(|c| !c.contains("please vote")),
+        "no separate pings: {after:?}"
     );
     // The resigner has no vote on his own replacement.
     let r = click(
@@ -2034,7 +2039,7 @@ async fn draw_accept_never_votes_on_another_motion() {
     assert_eq!(offer.motion, Motion::Draw);
     assert_eq!(offer.yes, [Seat(2), Seat(0)]);
     // Named, the vote goes where it says.
-    let named = json!([{"type": 4, "name": "motion", "value": rule.id}]);
+    let named = json!([{"type": 4, "name": "motion", "value": rule.number}]);
     let r = slash(&fake, u(1), t, "hexmeros", group("vote", "yes", named)).await;
     assert!(!content(&r).starts_with("⚠️"), "{r:?}");
     let st = bot.state(game.id).await;

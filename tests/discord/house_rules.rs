@@ -131,7 +131,8 @@ async fn a_house_rule_proposed_from_the_menu_opens_a_ballot_the_first_pass_close
     );
     let st = bot.state(game).await;
     assert_eq!(st.motions().len(), 1);
-    let motion = st.motions()[0].id;
+    let motion = st.motions()[0].number;
+    assert_eq!(motion, 1, "numbered per game from 1");
     assert_eq!(
         st.motions()[0].motion,
         Motion::HouseRule {

@@ -9,7 +9,9 @@ use hexmeros_testkit::host as support;
 
 use hexmeros::ai::Level;
 use hexmeros::games::{GameKind, Outcome, Seat};
-use hexmeros::host::{Actor, Command, GameHost, GameId, HostError, Motion, Refused, Status};
+use hexmeros::host::{
+    Actor, Command, Effect, GameHost, GameId, HostError, Motion, Refused, Status,
+};
 use support::{act, ensure_players, env, first_move, said, vote};
 
 /// A day and a minute: past the default 24-hour turn timer.
@@ -281,6 +283,9 @@ async fn a_ballot_for_a_motion_no_longer_open_is_refused() {
     act(&e.host, g, 1, Command::Propose(Motion::Draw)).await;
     let st = e.host.state(g).await.unwrap();
     let (draw, made) = (st.motions()[0].id, st.version());
+    // Players read the game's first motion as #1, whatever its id.
+    let number = st.motions()[0].number;
+    assert_eq!(number, 1);
     // A no from Blue fails the (unanimous) draw: the motion is gone, its ballot is stale.
     let no = Command::Vote {
         motion: Some(draw),
@@ -299,12 +304,12 @@ async fn a_ballot_for_a_motion_no_longer_open_is_refused() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, HostError::Refused(Refused::StaleBallot(m)) if *m == draw),
+        matches!(&err, HostError::Refused(Refused::StaleBallot(m)) if *m == number),
         "{err}"
     );
     assert_eq!(
         err.to_string(),
-        format!("this button is from an earlier vote: motion #{draw} is no longer open")
+        "this button is from an earlier vote: motion #1 is no longer open"
     );
     assert_eq!(e.host.state(g).await.unwrap().version(), before.version());
     // A new draw offer gets a new number: the old ballot does not vote on it.
@@ -362,4 +367,32 @@ async fn with_several_motions_open_a_vote_names_its_motion_even_after_voting_on_
         .find(|m| m.motion == Motion::Draw)
         .unwrap();
     assert_eq!(draw.yes, vec![Seat(0), Seat(2), Seat(5)]);
+}
+
+/// Issue 45: a motion is said with its ballot, one effect: the announcement (numbered from 1 in
+/// each game) and the players asked to vote, not a word and a ping per voter besides.
+#[tokio::test]
+async fn a_motion_is_said_with_its_ballot_in_one_effect() {
+    let e = env().await;
+    let g = heximeros(&e.host, &[1, 2, 3, 4, 5, 6]).await;
+    let fx = act(&e.host, g, 3, Command::Propose(Motion::Draw)).await;
+    let ballots: Vec<&Effect> = fx
+        .iter()
+        .filter(|f| matches!(f, Effect::Ballot { .. }))
+        .collect();
+    assert_eq!(ballots.len(), 1, "{fx:?}");
+    let Effect::Ballot { text, voters, .. } = ballots[0] else {
+        unreachable!()
+    };
+    assert!(text.starts_with("motion #1 by Yellow: "), "{text}");
+    assert_eq!(voters, &[1, 2, 4, 5, 6]);
+    assert!(
+        !fx.iter().any(|f| matches!(f, Effect::Ping { .. })),
+        "no ping besides the ballot: {fx:?}"
+    );
+    assert!(
+        !fx.iter()
+            .any(|f| matches!(f, Effect::Say { text, .. } if text.contains("motion #1"))),
+        "no word besides the ballot: {fx:?}"
+    );
 }

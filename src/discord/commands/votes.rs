@@ -9,7 +9,7 @@ use serenity::CreateAutocompleteResponse;
 
 use hexmeros::games::Seat;
 use hexmeros::games::house_menu::{self, HouseRule};
-use hexmeros::host::{Command, Motion, PlayerId};
+use hexmeros::host::{Command, HostError, Motion, PlayerId, Refused};
 
 use super::super::scope::Scope;
 use super::autocomplete::option_text;
@@ -205,7 +205,7 @@ pub(super) async fn yes(
     #[description = "motion number (needed when several are open to you)"] motion: Option<u64>,
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
-    act(ctx, game, Command::Vote { motion, yes: true }).await
+    ballot(ctx, game, motion, true).await
 }
 
 /// Vote no on an open motion.
@@ -215,7 +215,31 @@ pub(super) async fn no(
     #[description = "motion number (needed when several are open to you)"] motion: Option<u64>,
     #[description = "game number"] game: Option<i64>,
 ) -> Result<(), Error> {
-    act(ctx, game, Command::Vote { motion, yes: false }).await
+    ballot(ctx, game, motion, false).await
+}
+
+/// A vote on motion number `motion` of the game (as players read it: 1 for the game's first),
+/// or on the one open motion the voter may vote on.
+async fn ballot(
+    ctx: Context<'_>,
+    game: Option<i64>,
+    motion: Option<u64>,
+    yes: bool,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let g = game_for(ctx, game).await?;
+    let motion = match motion {
+        Some(n) => Some(
+            ctx.data()
+                .host
+                .state(g)
+                .await?
+                .motion_by_number(n)
+                .ok_or(HostError::from(Refused::NoSuchMotion(n)))?,
+        ),
+        None => None,
+    };
+    act(ctx, Some(g), Command::Vote { motion, yes }).await
 }
 
 /// Two players left: claim the game once your opponent's turn timer has run out.

@@ -149,7 +149,10 @@ impl Staged {
 /// A motion being voted on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpenMotion {
+    /// The key ballots and buttons name it by (the game's version when it opened).
     pub id: u64,
+    /// What players read and type: motions are numbered 1, 2, … in each game.
+    pub number: u64,
     pub by: Seat,
     pub motion: Motion,
     pub yes: Vec<Seat>,
@@ -199,6 +202,8 @@ pub struct GameState {
     declared_upon: Vec<Seat>,
     prefs: Vec<ChallengePref>,
     motions: Vec<OpenMotion>,
+    /// The id of every motion opened, in order: a motion's number is its place here plus one.
+    motion_ids: Vec<u64>,
     /// How many record lines there were when a draw (or abandon) vote was last proposed: a bot
     /// puts it to the table at most once a turn ([`GameState::bot_action`]).
     draw_asked: Option<usize>,
@@ -284,6 +289,7 @@ impl GameState {
             declared_upon: Vec::new(),
             prefs: vec![ChallengePref::Ask; setup.players.len()],
             motions: Vec::new(),
+            motion_ids: Vec::new(),
             draw_asked: None,
             points: Vec::new(),
             turn_started: created,

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::super::effect::Effect;
 use super::super::error::HostError;
-use super::super::event::{Millis, Motion, Timers};
+use super::super::event::{Millis, Motion, PlayerId, Timers};
 use super::{Departure, GameState, HOUR, Line, OpenMotion, Refused, Status, rules, say, story};
 use crate::games::Seat;
 use crate::games::house_menu::{self, Allowed, HouseRule};
@@ -151,13 +151,13 @@ impl GameState {
             .motions
             .iter()
             .position(|m| m.id == motion)
-            .ok_or(Refused::NoSuchMotion(motion))?;
+            .ok_or(Refused::NoSuchMotion(self.motion_number(motion)))?;
         if !self.voters(&self.motions[i].motion).contains(&seat) {
             return Err(Refused::NotVoter.into());
         }
         let m = &mut self.motions[i];
         if m.yes.contains(&seat) || m.no.contains(&seat) {
-            return Err(Refused::AlreadyVoted(motion).into());
+            return Err(Refused::AlreadyVoted(m.number).into());
         }
         if yes {
             m.yes.push(seat);
@@ -172,8 +172,23 @@ impl GameState {
         if self.motions.iter().any(|m| m.id == motion) {
             Ok(())
         } else {
-            Err(Refused::StaleBallot(motion))
+            Err(Refused::StaleBallot(self.motion_number(motion)))
         }
+    }
+
+    /// The number players read for the motion `id` (1 for the game's first); an id of no
+    /// motion of this game stands for itself.
+    pub fn motion_number(&self, id: u64) -> u64 {
+        self.motion_ids
+            .iter()
+            .position(|&m| m == id)
+            .map_or(id, |i| i as u64 + 1)
+    }
+
+    /// The id of the game's motion number `number`, open or not.
+    pub fn motion_by_number(&self, number: u64) -> Option<u64> {
+        let i = usize::try_from(number.checked_sub(1)?).ok()?;
+        self.motion_ids.get(i).copied()
     }
 
     /// A ballot closed before the motion passed: it fails.
@@ -187,11 +202,11 @@ impl GameState {
             .motions
             .iter()
             .position(|m| m.id == motion)
-            .ok_or(Refused::NoSuchMotion(motion))?;
+            .ok_or(Refused::NoSuchMotion(self.motion_number(motion)))?;
         let m = self.motions.remove(i);
         fx.push(Effect::Say {
             game: self.id,
-            text: say::motion_expired(m.id, &self.describe(&m.motion)),
+            text: say::motion_expired(m.number, &self.describe(&m.motion)),
         });
         self.failed(&m.motion, at, fx)
     }
@@ -309,7 +324,11 @@ impl GameState {
             if let Some(seat) = against(&m.motion) {
                 fx.push(Effect::Say {
                     game: self.id,
-                    text: say::motion_lapsed(m.id, &self.describe(&m.motion), self.seat_name(seat)),
+                    text: say::motion_lapsed(
+                        m.number,
+                        &self.describe(&m.motion),
+                        self.seat_name(seat),
+                    ),
                 });
             }
         }
@@ -378,33 +397,50 @@ impl GameState {
             Vec::new()
         };
         let what = self.describe(&motion);
-        fx.push(Effect::Say {
-            game: self.id,
-            text: say::motion_opened(
-                id,
-                self.seat_name(by),
-                &what,
-                self.timers.ballot_hours,
-                needed(&motion, voters.len()),
-                voters.len(),
-            ),
-        });
-        for &v in voters.iter().filter(|&&v| v != by) {
-            fx.push(Effect::Ping {
-                game: self.id,
-                player: self.player(v),
-                text: say::please_vote(id, &what),
-            });
-        }
+        self.motion_ids.push(id);
+        let number = self.motion_ids.len() as u64;
+        let text = say::motion_opened(
+            number,
+            &self.seat_title(by),
+            &what,
+            self.timers.ballot_hours,
+            needed(&motion, voters.len()),
+            voters.len(),
+        );
+        let asked: Vec<PlayerId> = voters
+            .iter()
+            .filter(|&&v| v != by)
+            .map(|&v| self.player(v))
+            .filter(|&p| bot_level(p).is_none())
+            .collect();
         self.motions.push(OpenMotion {
             id,
+            number,
             by,
             motion,
             yes,
             no: Vec::new(),
             deadline: at + self.timers.ballot_hours as i64 * HOUR,
         });
-        self.settle_motion(id, at, fx)
+        let here = fx.len();
+        self.settle_motion(id, at, fx)?;
+        // One message: the motion said with its ballot and the voters' pings; a motion settled
+        // as it opened (its proposer's yes was enough) is only said.
+        let opened = if self.motions.iter().any(|m| m.id == id) {
+            Effect::Ballot {
+                game: self.id,
+                motion: id,
+                text,
+                voters: asked,
+            }
+        } else {
+            Effect::Say {
+                game: self.id,
+                text,
+            }
+        };
+        fx.insert(here, opened);
+        Ok(())
     }
 
     /// Pass or fail a motion once its result is certain.
@@ -430,7 +466,7 @@ impl GameState {
         let m = self.motions.remove(i);
         fx.push(Effect::Say {
             game: self.id,
-            text: say::motion_settled(m.id, &self.describe(&m.motion), passed),
+            text: say::motion_settled(m.number, &self.describe(&m.motion), passed),
         });
         if passed {
             self.enact(&m.motion, at, fx)
@@ -556,7 +592,7 @@ impl GameState {
                 let name = self.house_rule(key).map_or(key.as_str(), |(r, _)| r.name);
                 fx.push(Effect::Say {
                     game: self.id,
-                    text: say::house_ballot_closed(m.id, name, &house_menu::value_text(value)),
+                    text: say::house_ballot_closed(m.number, name, &house_menu::value_text(value)),
                 });
             }
         }

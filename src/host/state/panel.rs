@@ -142,7 +142,7 @@ impl GameState {
             .iter()
             .map(|m| {
                 (
-                    format!("#{} {}", m.id, self.describe(&m.motion)),
+                    format!("#{} {}", m.number, self.describe(&m.motion)),
                     m.deadline,
                 )
             })
