@@ -1,7 +1,8 @@
 //! Writes the docs' board pictures, `docs/board-<game>.png`: each game's golden position
 //! (tests/support/golden.rs) at 1200 px; and the move picker's zoomed picture of the HexiMeros
 //! golden position's busiest piece, `docs/picker-heximeros.png`, at the 720 px the bot sends,
-//! with sample players' names.
+//! with sample players' names; and the close-up posted before the full board
+//! (`view::focus`) of the HexiMeros golden position's round, `docs/focus-heximeros.png`.
 //! Run by hand after an intended change of look:
 //! `cargo run --release --example docs_pictures`.
 
@@ -36,6 +37,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .to_vec();
     let png = zoom::zoom_png_named(&game, None, &names, &piece, &targets, Some(720))?;
     let path = format!("{dir}/picker-heximeros.png");
+    std::fs::write(&path, png)?;
+    println!("wrote {path}");
+    let (game, mut opts) = golden::golden_position(GameKind::HexiMeros);
+    opts.players = names;
+    let png = view::focus::focus_png(&game, &opts, None)?.ok_or("no close-up")?;
+    let path = format!("{dir}/focus-heximeros.png");
     std::fs::write(&path, png)?;
     println!("wrote {path}");
     Ok(())
