@@ -3,8 +3,9 @@
 //! rotation, highlights, arrows and Check rings) cut down to the cells around, in order of
 //! concern: a staged move (with what it takes and the royal pieces it attacks), the declared
 //! Checks, the Token holder's royal pieces under attack, and the round's moves, newest first.
-//! Each is taken while the crop still draws a cell at least [`MIN_CELL_PX`] wide at
-//! [`FOCUS_SIZE`]; what does not fit is on the full board. There is no focus picture when there
+//! The first is taken while the crop draws a cell at least [`MIN_CELL_PX`] wide at
+//! [`FOCUS_SIZE`], each further one while cells stay 36 px wide; what does not fit is on the
+//! full board. There is no focus picture when there
 //! is nothing to show (a game's first turn) or when the crop would be most of the board anyway
 //! (a small board such as HexDame's is its own close-up).
 //!
@@ -37,6 +38,10 @@ pub const FOCUS_SIZE: u32 = 720;
 /// radii): a phone shows the 720 px picture about 390 points wide, so a cell is at least 15
 /// points, a piece's shape plain to see (the full 1600 px board gives about 7).
 pub const MIN_CELL_PX: f32 = 28.0;
+
+/// The narrowest cell a concern after the first may bring the picture to: a second move far
+/// across the board is left to the full board rather than shrink the first to a strip.
+const GROW_CELL_PX: f32 = 36.0;
 
 /// Cells shown around each cell of concern.
 const MARGIN: i32 = 2;
@@ -222,7 +227,14 @@ pub fn focus_scene(game: &AnyGame, opts: &ViewOptions) -> Result<Option<Scene>, 
         let mut wider = chosen.clone();
         wider.extend(cells.iter().copied());
         let r = hexmeros_render::hex_radius_px(&crop(&wider), &theme)?;
-        if r * 3f32.sqrt() + 1e-3 < MIN_CELL_PX {
+        // The first concern as long as it reads at all; more only while the picture stays a
+        // close-up (a strip across the board reads little better than the board).
+        let floor = if chosen.is_empty() {
+            MIN_CELL_PX
+        } else {
+            GROW_CELL_PX
+        };
+        if r * 3f32.sqrt() + 1e-3 < floor {
             continue;
         }
         chosen = wider;

@@ -45,7 +45,7 @@ fn the_golden_comparison_notices_a_move_less() {
     let a = focus::focus_png(&game, &opts, Some(GOLDEN_SIZE))
         .unwrap()
         .unwrap();
-    opts.last_moves.remove(0);
+    opts.last_moves.pop();
     let b = focus::focus_png(&game, &opts, Some(GOLDEN_SIZE))
         .unwrap()
         .unwrap();
