@@ -1,6 +1,7 @@
 //! The move picker's contents, pure and front-end neutral: the pieces the side to move can move
 //! (grouped by kind in the rulebook's order, each kind's pieces in board order, with how many
-//! moves each has), a piece's targets numbered as the zoomed picture numbers them (what each
+//! moves each has), a piece's targets numbered as the zoomed picture numbers them (outward along
+//! each line, the lines clockwise from the top of the mover's picture; what each
 //! takes, the Checks it may declare), the choices on one target (a promotion), and pages of at
 //! most [`PAGE`] entries, so that nothing is ever dropped.
 //!
@@ -12,7 +13,7 @@
 //! let pieces = picker::pieces(&game);
 //! assert_eq!(pieces[0].label(), "Man · a4 · 2 moves");
 //! let targets = picker::targets(&game, &pieces[0].origin);
-//! assert_eq!(targets[0].label(), "1 → a5");
+//! assert_eq!(targets[0].label(), "1 → b5");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
