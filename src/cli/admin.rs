@@ -1,0 +1,97 @@
+//! `hexmeros admin status`: for operators, what the bot still has to deliver and the games in
+//! play.
+
+use clap::Subcommand;
+
+use hexmeros::host::Status;
+
+use super::db::{host, runtime};
+
+#[derive(Subcommand)]
+pub enum AdminCommand {
+    /// The outbox (messages players must still be sent: how many, since when, retried, given
+    /// up) and the games in play.
+    Status {
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
+}
+
+/// `hexmeros admin …`.
+pub fn admin(cmd: AdminCommand) -> anyhow::Result<String> {
+    runtime()?.block_on(async move {
+        match cmd {
+            AdminCommand::Status { db } => status(&host(db).await?).await,
+        }
+    })
+}
+
+/// `hexmeros admin status`: the outbox at a glance, its waiting entries (the oldest ten) and
+/// how many games are in play.
+async fn status(host: &hexmeros::host::GameHost) -> anyhow::Result<String> {
+    use std::fmt::Write as _;
+    let now = host.now();
+    let stats = host.outbox_stats().await?;
+    let pending = host.outbox_pending().await?;
+    let games = host.all_games().await?;
+    let status = |g: &hexmeros::store::GameSummary| Status::from_id(g.status);
+    let playing = games
+        .iter()
+        .filter(|g| matches!(status(g), Some(Status::HouseRules | Status::Playing)))
+        .count();
+    let paused = games
+        .iter()
+        .filter(|g| status(g) == Some(Status::Paused))
+        .count();
+    let mut out = String::new();
+    let oldest = match stats.oldest_created_at {
+        Some(t) => format!(", the oldest waiting {} s", (now - t).max(0) / 1000),
+        None => String::new(),
+    };
+    writeln!(
+        out,
+        "outbox: {} pending{oldest}; {} of them failed at least once; {} retries in all; \
+         {} delivered, {} given up",
+        stats.pending, stats.retrying, stats.retries, stats.delivered, stats.dropped
+    )?;
+    for e in pending.iter().take(10) {
+        writeln!(
+            out,
+            "  #{} {} (priority {}), {} attempts{}",
+            e.id,
+            e.lane,
+            e.priority,
+            e.attempts,
+            e.last_error
+                .as_deref()
+                .map(|x| format!(", last error: {x}"))
+                .unwrap_or_default()
+        )?;
+    }
+    if pending.len() > 10 {
+        writeln!(out, "  … and {} more", pending.len() - 10)?;
+    }
+    let leases = host.leases().await?;
+    let lapsed = leases.iter().filter(|l| l.2 <= now).count();
+    writeln!(
+        out,
+        "leases: {} held, {lapsed} lapsed (their holder stopped; taken over at the next look)",
+        leases.len() - lapsed
+    )?;
+    for (name, owner, until) in leases.iter().take(10) {
+        let left = (until - now) / 1000;
+        match left > 0 {
+            true => writeln!(out, "  {name} held by {owner} for {left} s more")?,
+            false => writeln!(out, "  {name} held by {owner}, lapsed {} s ago", -left)?,
+        }
+    }
+    if leases.len() > 10 {
+        writeln!(out, "  … and {} more", leases.len() - 10)?;
+    }
+    write!(
+        out,
+        "games: {playing} in play, {paused} paused, {} in all",
+        games.len()
+    )?;
+    Ok(out)
+}
