@@ -24,31 +24,9 @@ use tracing::Instrument as _;
 
 use hexmeros::host::GameId;
 
-use super::{Context, Error, deliver, reply};
-
-/// How an interaction ended. Ordered: the worst outcome noted while handling one wins.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Outcome {
-    Ok,
-    Refused,
-    Error,
-}
-
-impl Outcome {
-    fn label(self) -> &'static str {
-        match self {
-            Outcome::Ok => "ok",
-            Outcome::Refused => "refused",
-            Outcome::Error => "error",
-        }
-    }
-}
-
-impl std::fmt::Display for Outcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.label())
-    }
-}
+use super::names;
+use super::reply::{self, Outcome};
+use super::{Context, Error};
 
 tokio::task_local! {
     /// The outcome of the gateway event being handled: the component handler turns its errors
@@ -61,6 +39,14 @@ tokio::task_local! {
 /// Note `outcome` for the event being handled (no-op outside [`Event::run`]).
 pub fn note(outcome: Outcome) {
     let _ = OUTCOME.try_with(|o| o.set(o.get().max(outcome)));
+}
+
+/// The text a component's or reaction's user reads for `err`; the outcome is noted for the
+/// event's log line (see [`Event::run`]).
+pub fn error_text(err: &anyhow::Error) -> String {
+    let (outcome, text) = reply::report(err);
+    note(outcome);
+    text
 }
 
 /// The component interaction or reaction being handled (inside [`Event::run`]) was
@@ -195,8 +181,7 @@ impl Event {
                     ReactionType::Unicode(s) => s.clone(),
                     _ => "custom".to_string(),
                 };
-                let known =
-                    [deliver::PASS, deliver::TAKE_BACK, deliver::MY_SIDE].contains(&&*emoji);
+                let known = [names::PASS, names::TAKE_BACK, names::MY_SIDE].contains(&&*emoji);
                 Some(Event {
                     kind: "reaction",
                     game: None,

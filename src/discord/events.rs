@@ -23,8 +23,10 @@ use hexmeros::host::{Actor, Command, GameId, GameState, HostError, Motion, Playe
 
 use super::deliver::{self, Origin};
 use super::ids::{Action, ComponentId, Proposal};
+use super::names;
 use super::picture::{self, Picture, picture_files};
 use super::scope::{self, Scope};
+use super::wire;
 use super::{Data, Error};
 
 pub async fn handle(
@@ -262,25 +264,25 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     } else {
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true))
     };
-    deliver::retry_answer("acknowledging a click", || {
+    wire::retry_answer("acknowledging a click", || {
         ci.create_response(http, ack.clone())
     })
     .await?;
     super::activity::acknowledged();
     let (reply, refused) = match click(http, data, ci).await {
         Ok(r) => (r, false),
-        Err(e) => (Reply::text(super::reply::error_text(&e)), true),
+        Err(e) => (Reply::text(super::activity::error_text(&e)), true),
     };
     // A refused Pass leaves the staged move's message as it was (its controls still work): the
     // refusal comes as a private message of its own.
     let keep_message = refused && action.is_some_and(passing);
     if reply.edit || (in_place && !keep_message) {
-        deliver::retry_answer("updating a picker", || {
+        wire::retry_answer("updating a picker", || {
             ci.edit_response(http, reply_clone(&reply).into_edit())
         })
         .await?;
     } else {
-        deliver::retry_answer("answering a click", || {
+        wire::retry_answer("answering a click", || {
             ci.create_followup(http, reply_clone(&reply).into_followup())
         })
         .await?;
@@ -679,7 +681,7 @@ async fn on_stall(
             player: c.data.host.bot_player(Level::Normal).await?,
         },
     };
-    let what = deliver::with_names(c.data, &state.describe(&motion)).await;
+    let what = names::with_names(c.data, &state.describe(&motion)).await;
     let lines = c.run(Command::Propose(motion)).await?;
     Ok(Reply::text(non_empty(
         lines,
@@ -704,12 +706,8 @@ pub async fn board_reply(
     me: PlayerId,
 ) -> Result<Reply, Error> {
     let mut caption = match viewer {
-        Some(s) => format!(
-            "{} from {}'s side",
-            deliver::title(state),
-            state.seat_name(s)
-        ),
-        None => deliver::title(state),
+        Some(s) => format!("{} from {}'s side", names::title(state), state.seat_name(s)),
+        None => names::title(state),
     };
     let notes = data.host.notes(state.id(), me).await?;
     caption.push_str(&notes_text(&notes));
@@ -788,9 +786,9 @@ async fn reaction(
     let holder = state.holder_player() == Some(me);
     let seated = state.seat_of(me).is_some();
     let cmd = match emoji {
-        deliver::PASS if holder => Some(Command::Pass),
-        deliver::TAKE_BACK if holder => Some(Command::TakeBack),
-        deliver::MY_SIDE if seated => None,
+        names::PASS if holder => Some(Command::Pass),
+        names::TAKE_BACK if holder => Some(Command::TakeBack),
+        names::MY_SIDE if seated => None,
         _ => {
             deliver::remove_reaction(http, r.channel_id, r.message_id, user, &r.emoji).await;
             return Ok(());
@@ -816,7 +814,7 @@ async fn reaction(
                 }
                 Err(e) => Reply::text(format!(
                     "game #{game}: {}",
-                    super::reply::error_text(&e.into())
+                    super::activity::error_text(&e.into())
                 )),
             }
         }

@@ -12,8 +12,10 @@ use hexmeros::host::{GameId, Results};
 use hexmeros::store::Entry;
 
 use super::Data;
-use super::deliver::{Outcome, http_status, mention, pinging, retry, title, to_game};
+use super::names::{mention, pinging, title};
 use super::picture::{self, Picture};
+use super::post::{Outcome, to_game};
+use super::wire::{http_status, retry};
 
 /// Whether a finished game's thread is locked as well as archived (`HEXMEROS_LOCK_FINISHED`):
 /// off unless set at start.

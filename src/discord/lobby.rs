@@ -19,7 +19,9 @@ use hexmeros::host::{GameId, HostError, Joined, Lobby, LobbyId, LobbyStatus, Pla
 use super::deliver::{self, Origin};
 use super::ids::{Action, ComponentId};
 use super::links::LobbyLink;
+use super::names;
 use super::scope::{self, Scope};
+use super::wire;
 use super::{Data, Error};
 
 fn buttons(lobby: LobbyId) -> Vec<CreateActionRow> {
@@ -36,7 +38,7 @@ fn buttons(lobby: LobbyId) -> Vec<CreateActionRow> {
 
 /// The lobby message's text: the host's words with names, and the game's thread once started.
 async fn text(data: &Data, lobby: &Lobby) -> String {
-    let mut text = deliver::with_names(data, &lobby.message()).await;
+    let mut text = names::with_names(data, &lobby.message()).await;
     if let LobbyStatus::Started(game) = lobby.status
         && let Ok(Some(l)) = data.links.by_game(game).await
     {
@@ -61,8 +63,8 @@ pub async fn post(http: &Http, data: &Data, lobby: &Lobby, origin: Origin) -> an
     let msg = CreateMessage::new()
         .content(text(data, lobby).await)
         .components(buttons(lobby.id))
-        .allowed_mentions(deliver::pinging(&lobby.waiting()));
-    let sent = deliver::send(http, channel, msg).await?;
+        .allowed_mentions(names::pinging(&lobby.waiting()));
+    let sent = wire::send(http, channel, msg).await?;
     link.message = Some(sent.id.get());
     data.links.set_lobby(lobby.id, link).await?;
     Ok(())
@@ -81,7 +83,7 @@ async fn show(http: &Http, data: &Data, lobby: &Lobby, link: LobbyLink) {
             .content(text(data, lobby).await)
             .components(components)
             .allowed_mentions(CreateAllowedMentions::new());
-        let done = deliver::retry("updating a lobby message", || {
+        let done = wire::retry("updating a lobby message", || {
             channel.edit_message(http, MessageId::new(m), edit.clone())
         })
         .await;
@@ -91,9 +93,9 @@ async fn show(http: &Http, data: &Data, lobby: &Lobby, link: LobbyLink) {
     }
     if let Some(notice) = lobby.notice() {
         let msg = CreateMessage::new()
-            .content(deliver::with_names(data, &notice).await)
+            .content(names::with_names(data, &notice).await)
             .allowed_mentions(CreateAllowedMentions::new());
-        if let Err(e) = deliver::send(http, channel, msg).await {
+        if let Err(e) = wire::send(http, channel, msg).await {
             tracing::warn!(lobby = lobby.id, error = %e, "a lobby notice was not posted");
         }
     }
@@ -127,7 +129,7 @@ pub async fn click(
     match data.host.join_lobby(id, me).await? {
         Joined::Waiting(lobby) => {
             show(http, data, &lobby, link).await;
-            Ok(deliver::with_names(data, &lobby.joined_text()).await)
+            Ok(names::with_names(data, &lobby.joined_text()).await)
         }
         Joined::Started { lobby, fx } => {
             let origin = Origin {

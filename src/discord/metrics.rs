@@ -23,7 +23,6 @@ use std::time::Duration;
 
 use metrics::{counter, describe_counter, describe_gauge, describe_histogram, gauge, histogram};
 use metrics_exporter_prometheus::PrometheusBuilder;
-use poise::serenity_prelude as serenity;
 
 use hexmeros::host::GameHost;
 
@@ -135,21 +134,10 @@ pub fn rendered(took: Duration) {
     histogram!("hexmeros_render_seconds").record(took);
 }
 
-/// The label of a failed Discord request: its HTTP status, else what went wrong.
-pub fn error_status(e: &serenity::Error) -> String {
-    match e {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
-            r.status_code.as_u16().to_string()
-        }
-        serenity::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => "timeout".into(),
-        _ if super::deliver::lost(e) => "connection".into(),
-        _ => "other".into(),
-    }
-}
-
-/// A Discord request failed.
-pub fn discord_error(e: &serenity::Error) {
-    counter!("hexmeros_discord_errors_total", "status" => error_status(e)).increment(1);
+/// A Discord request failed, with its label (`wire::error_status`: the HTTP status, else what
+/// went wrong).
+pub fn discord_error(status: &str) {
+    counter!("hexmeros_discord_errors_total", "status" => status.to_string()).increment(1);
 }
 
 /// Read the gauges every few seconds, for ever (spawned when metrics are served).
@@ -171,22 +159,5 @@ pub async fn gauges(host: Arc<GameHost>) {
             Err(e) => tracing::warn!(error = %e, "no outbox stats for the metrics"),
         }
         gauge!("hexmeros_game_cache_entries").set(host.cached_games() as f64);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::error_status;
-    use poise::serenity_prelude as serenity;
-
-    #[test]
-    fn a_timeout_and_a_lost_connection_have_their_own_labels() {
-        let io = |kind| serenity::Error::Io(std::io::Error::new(kind, "x"));
-        assert_eq!(error_status(&io(std::io::ErrorKind::TimedOut)), "timeout");
-        assert_eq!(
-            error_status(&io(std::io::ErrorKind::ConnectionReset)),
-            "connection"
-        );
-        assert_eq!(error_status(&serenity::Error::Other("too long")), "other");
     }
 }

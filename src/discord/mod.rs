@@ -34,12 +34,16 @@ mod limits;
 mod links;
 mod lobby;
 mod metrics;
+mod names;
 mod outbox;
 mod pace;
 mod panel;
 mod picture;
+mod post;
 mod reply;
 mod scope;
+mod timers;
+mod wire;
 
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
@@ -149,7 +153,7 @@ pub async fn serve_from_env(
                     "HEXMEROS_DISCORD_TIMEOUT_MS must be milliseconds, at least 100, not {t:?}"
                 )
             })?;
-        deliver::set_request_timeout(Duration::from_millis(ms));
+        wire::set_request_timeout(Duration::from_millis(ms));
     }
     let metrics = match metrics {
         Some(m) => Some(("--metrics", config::metrics_addr("--metrics", m.trim())?)),
@@ -388,7 +392,7 @@ pub async fn build_client(
                 }
                 timers.call_once(|| {
                     tokio::spawn(outbox::run(ctx.http.clone(), data.clone()));
-                    tokio::spawn(deliver::tick_loop(
+                    tokio::spawn(timers::tick_loop(
                         ctx.http.clone(),
                         data.clone(),
                         tick_every,

@@ -29,7 +29,9 @@ use hexmeros::host::{Effect, HostError, LEASE_MS, URGENT};
 use hexmeros::store::{Done, Entry};
 
 use super::Data;
-use super::deliver::{self, Outcome};
+use super::deliver;
+use super::post::Outcome;
+use super::wire;
 
 /// The most lanes delivered at once by the background task. Their calls keep the bot's pace
 /// (`pace`), so this bounds lanes waiting on Discord (a retry's pause, a slow answer) rather than
@@ -69,7 +71,7 @@ pub fn classify(err: &anyhow::Error) -> Failure {
                 _ => Failure::Permanent,
             }
         }
-        Some(e) if deliver::lost(e) => Failure::Transient,
+        Some(e) if wire::lost(e) => Failure::Transient,
         // A request serenity refused to make (too long, bad model) will never be made.
         Some(_) => Failure::Permanent,
         None => match err.downcast_ref::<HostError>() {

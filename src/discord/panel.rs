@@ -18,10 +18,9 @@ use hexmeros::host::{GameId, GameState, Panel, PanelSeat, SeatStanding, Status};
 use hexmeros::store::Entry;
 
 use super::Data;
-use super::deliver::{
-    MY_SIDE, Outcome, PASS, TAKE_BACK, discord_user, http_status, mention, pinging, retry, title,
-    to_game, with_names,
-};
+use super::names::{MY_SIDE, PASS, TAKE_BACK, discord_user, mention, pinging, title, with_names};
+use super::post::{Outcome, to_game};
+use super::wire::{http_status, retry};
 
 /// Discord's limit on a message's text.
 const MAX_LEN: usize = 2000;

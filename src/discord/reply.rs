@@ -18,8 +18,6 @@ use serenity::{CommandDataOption, CommandDataOptionValue, CreateAttachment};
 
 use hexmeros::host::HostError;
 
-use super::activity::{self, Outcome};
-
 /// The most characters of a message's text (Discord's limit).
 pub const MAX_CONTENT: usize = 2000;
 
@@ -154,6 +152,30 @@ pub fn apology(reference: &str) -> String {
     format!("⚠️ Sorry, something went wrong on our side (ref {reference}). It has been logged.")
 }
 
+/// How an interaction ended. Ordered: the worst outcome noted while handling one wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    Ok,
+    Refused,
+    Error,
+}
+
+impl Outcome {
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Refused => "refused",
+            Outcome::Error => "error",
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
 /// The outcome of `err` and the text its player reads. An internal error is logged here (in
 /// the caller's span, which names the game, user and action), with its reference.
 pub fn report(err: &anyhow::Error) -> (Outcome, String) {
@@ -169,14 +191,6 @@ pub fn report(err: &anyhow::Error) -> (Outcome, String) {
             (Outcome::Error, apology(&reference))
         }
     }
-}
-
-/// The text a component's or reaction's user reads for `err`; the outcome is noted for the
-/// event's log line (see [`activity`]).
-pub fn error_text(err: &anyhow::Error) -> String {
-    let (outcome, text) = report(err);
-    activity::note(outcome);
-    text
 }
 
 #[cfg(test)]

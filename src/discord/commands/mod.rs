@@ -8,9 +8,10 @@ use poise::serenity_prelude as serenity;
 use hexmeros::games::{GameKind, Seat};
 use hexmeros::host::{Actor, Command, GameId, PlayerId};
 
-use super::activity::{self, Outcome};
+use super::activity;
 use super::deliver::{self, Origin};
 use super::reply;
+use super::reply::Outcome;
 use super::scope::{self, Scope};
 use super::{Context, Data, Error};
 

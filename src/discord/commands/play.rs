@@ -7,9 +7,9 @@ use hexmeros::games::notation;
 use hexmeros::host::{Actor, ChallengePref, Command, HostError, Motion, PlayerId, Refused};
 use poise::CreateReply;
 
-use super::super::deliver::title;
 use super::super::events::{picture_reply, staged_reply};
 use super::super::ids::{Action, ComponentId};
+use super::super::names::title;
 use super::super::picture;
 use super::autocomplete::{ac_from, ac_to};
 use super::{Context, Error, act, game_for, player, run, seat_named};

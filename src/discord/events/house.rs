@@ -15,7 +15,8 @@ use hexmeros::games::house_menu::{self, Allowed, HouseRule};
 use hexmeros::host::{Command, GameId, GameState, HostError, Motion, PlayerId, Refused, Status};
 
 use super::super::ids::{Action, ComponentId};
-use super::super::{Data, Error, deliver};
+use super::super::names;
+use super::super::{Data, Error};
 use super::{Click, Reply, non_empty};
 
 /// Discord's limit on a select option's label, value and description.
@@ -169,7 +170,7 @@ pub(super) async fn picked_value(c: &Click<'_>, rule: u8) -> Result<Reply, Error
         key: rule.key.to_string(),
         value,
     };
-    let what = deliver::with_names(c.data, &state.describe(&motion)).await;
+    let what = names::with_names(c.data, &state.describe(&motion)).await;
     let lines = c.run(Command::Propose(motion)).await?;
     let mut r = Reply::text(non_empty(
         lines,

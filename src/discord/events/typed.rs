@@ -15,9 +15,10 @@ use serenity::{
 
 use hexmeros::host::{Actor, PlayerId};
 
-use super::super::deliver::{self, Origin};
+use super::super::deliver::Origin;
 use super::super::ids::ComponentId;
 use super::super::scope::{self, Scope};
+use super::super::wire;
 use super::super::{Data, Error};
 use super::{Click, Reply};
 
@@ -34,7 +35,7 @@ pub(super) async fn open(
     let me = ci.user.id.get() as PlayerId;
     let refusal = match check(data, id, Scope::of(ci.guild_id, ci.user.id), me).await {
         Ok(()) => None,
-        Err(e) => Some(super::super::reply::error_text(&e)),
+        Err(e) => Some(super::super::activity::error_text(&e)),
     };
     let Some(text) = refusal else {
         let input = CreateInputText::new(InputTextStyle::Short, "Your move", FIELD)
@@ -45,7 +46,7 @@ pub(super) async fn open(
             CreateModal::new(id.encode(), "Type your move")
                 .components(vec![CreateActionRow::InputText(input)]),
         );
-        deliver::retry_answer("opening the move box", || {
+        wire::retry_answer("opening the move box", || {
             ci.create_response(http, modal.clone())
         })
         .await?;
@@ -55,13 +56,13 @@ pub(super) async fn open(
     // Refused as any control is: acknowledged, then a private message of its own.
     let ack =
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
-    deliver::retry_answer("acknowledging a click", || {
+    wire::retry_answer("acknowledging a click", || {
         ci.create_response(http, ack.clone())
     })
     .await?;
     super::super::activity::acknowledged();
     let reply = Reply::text(text);
-    deliver::retry_answer("answering a click", || {
+    wire::retry_answer("answering a click", || {
         ci.create_followup(http, super::reply_clone(&reply).into_followup())
     })
     .await?;
@@ -88,16 +89,16 @@ async fn check(data: &Data, id: ComponentId, scope: Scope, me: PlayerId) -> Resu
 pub async fn submitted(http: &Arc<Http>, data: &Data, mi: &ModalInteraction) -> Result<(), Error> {
     let ack =
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
-    deliver::retry_answer("acknowledging a typed move", || {
+    wire::retry_answer("acknowledging a typed move", || {
         mi.create_response(http, ack.clone())
     })
     .await?;
     super::super::activity::acknowledged();
     let reply = match stage_typed(http, data, mi).await {
         Ok(r) => r,
-        Err(e) => Reply::text(super::super::reply::error_text(&e)),
+        Err(e) => Reply::text(super::super::activity::error_text(&e)),
     };
-    deliver::retry_answer("answering a typed move", || {
+    wire::retry_answer("answering a typed move", || {
         mi.create_followup(http, super::reply_clone(&reply).into_followup())
     })
     .await?;
