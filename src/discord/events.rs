@@ -5,21 +5,26 @@
 
 pub mod house;
 mod picker;
+mod staged;
 mod typed;
+
+pub use staged::staged_reply;
+use staged::{
+    on_back, on_check, on_checks, on_pass, on_pass_check, on_pass_when_closed, on_to, stage,
+};
 
 use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 use serenity::{
     ComponentInteraction, ComponentInteractionDataKind, CreateActionRow, CreateAttachment,
-    CreateButton, CreateInteractionResponse, CreateInteractionResponseFollowup,
-    CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, FullEvent, Http,
-    Interaction, Reaction, ReactionType,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, EditInteractionResponse, FullEvent, Http, Interaction, Reaction, ReactionType,
 };
 
 use hexmeros::ai::Level;
-use hexmeros::games::{GameKind, Seat};
-use hexmeros::host::{Actor, Command, GameId, GameState, HostError, Motion, PlayerId, Refused};
+use hexmeros::games::Seat;
+use hexmeros::host::{Actor, Command, GameId, GameState, Motion, PlayerId};
 
 use super::deliver::{self, Origin};
 use super::ids::{Action, ComponentId, Proposal};
@@ -151,98 +156,6 @@ pub fn picture_reply(caption: String, pic: Picture) -> Reply {
             edit: false,
         },
     }
-}
-
-/// The reply after staging: the preview picture of the staged move with Pass / Take back /
-/// Another piece / Declare Check buttons; or the host's words when nothing is staged (the move was passed).
-pub async fn staged_reply(
-    data: &Data,
-    game: GameId,
-    me: PlayerId,
-    lines: Vec<String>,
-) -> Result<Reply, Error> {
-    let state = data.host.state(game).await?;
-    let mine = state.seat_of(me);
-    let Some(st) = state.staged().filter(|s| Some(s.seat) == mine) else {
-        return Ok(Reply::text(if lines.is_empty() {
-            "done".to_string()
-        } else {
-            lines.join("\n")
-        }));
-    };
-    // The host's own staging note carries a text board; the picture replaces it here.
-    let mut text = format!(
-        "staged **{}** (not committed yet): pass the Token to commit it, or take it back",
-        st.text
-    );
-    for l in lines.iter().filter(|l| !l.starts_with("staged ")) {
-        text.push('\n');
-        text.push_str(l);
-    }
-    let waiting = st.waiting();
-    if !waiting.is_empty() {
-        let names: Vec<&str> = waiting.iter().map(|&s| state.seat_name(s)).collect();
-        text.push_str(&format!(
-            "\nchallenge window open: waiting for {}",
-            names.join(", ")
-        ));
-        if st.pass_when_closed {
-            text.push_str("; the Token will be passed when it closes with nobody declaring");
-        }
-    }
-    let pic = picture::preview(data, me, &state, mine, &st.text).await;
-    let mut reply = picture_reply(text, pic);
-    let id = |a| ComponentId::new(game, state.version(), a).encode();
-    let mut buttons = vec![
-        CreateButton::new(id(Action::Pass))
-            .label("Pass Token")
-            .style(serenity::ButtonStyle::Success),
-        CreateButton::new(id(Action::Back))
-            .label("Take back")
-            .style(serenity::ButtonStyle::Secondary),
-        CreateButton::new(id(Action::Pieces { page: 0 }))
-            .label("Another piece")
-            .style(serenity::ButtonStyle::Primary),
-    ];
-    // Check in one tap: a "Pass + Check on Red" per seat the move may declare Check on; the
-    // step-by-step Declare Check… stays for declaring on several at once, or without passing.
-    let checkable = if state.kind() == GameKind::HexiMeros {
-        data.host
-            .declarable_checks(game, me)
-            .await
-            .unwrap_or_default()
-    } else {
-        Vec::new()
-    };
-    if state.kind() == GameKind::HexiMeros {
-        buttons.push(
-            CreateButton::new(id(Action::Checks))
-                .label("Declare Check…")
-                .style(serenity::ButtonStyle::Danger),
-        );
-    }
-    let pass_checks: Vec<CreateButton> = checkable
-        .iter()
-        .take(5)
-        .map(|&seat| {
-            CreateButton::new(id(Action::PassCheck { seat }))
-                .label(format!("Pass + Check on {}", state.seat_title(seat)))
-                .style(serenity::ButtonStyle::Danger)
-        })
-        .collect();
-    // A challenge window opened: the mover need not come back to pass once it closes.
-    if !waiting.is_empty() && !st.pass_when_closed {
-        buttons.push(
-            CreateButton::new(id(Action::PassWhenClosed))
-                .label("Pass when the window closes")
-                .style(serenity::ButtonStyle::Success),
-        );
-    }
-    reply.components = vec![CreateActionRow::Buttons(buttons)];
-    if !pass_checks.is_empty() {
-        reply.components.push(CreateActionRow::Buttons(pass_checks));
-    }
-    Ok(reply)
 }
 
 async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Result<(), Error> {
@@ -463,158 +376,12 @@ impl<'a> Click<'a> {
     }
 }
 
-/// A move was picked: stage it and show the preview.
-async fn on_to(c: &Click<'_>) -> Result<Reply, Error> {
-    let text = c.picked("move")?;
-    stage(c, text).await
-}
-
-/// Stage move `text` through the host, as `/hexmeros move` does, and show the preview; or, for
-/// a player who set "commit on pick", commit it at once (a move that opens a challenge window
-/// stays staged, and its preview is shown).
-async fn stage(c: &Click<'_>, text: String) -> Result<Reply, Error> {
-    let commit = c
-        .data
-        .host
-        .settings(c.me)
-        .await
-        .is_ok_and(|s| s.commit_on_pick);
-    let lines = c
-        .run(Command::Move {
-            text: text.clone(),
-            commit,
-        })
-        .await?;
-    let state = c.data.host.state(c.game).await?;
-    let still_staged = state
-        .staged()
-        .is_some_and(|s| state.seat_of(c.me) == Some(s.seat));
-    if commit && !still_staged {
-        let mut r = Reply::text(format!(
-            "✅ committed **{text}**; {}",
-            non_empty(lines, "the Token is passed")
-        ));
-        r.keep_file = true;
-        r.edit = true;
-        return Ok(r);
-    }
-    staged_reply(c.data, c.game, c.me, lines).await
-}
-
 /// The confirmation of `/hexmeros resign`: resign now (the host refuses it when the game moved
 /// on since the question, or when the clicker sits in no seat).
 async fn on_resign(c: &Click<'_>, replacement: Option<u64>) -> Result<Reply, Error> {
     let replacement = replacement.map(|p| p as PlayerId);
     let lines = c.press(Command::Resign { replacement }).await?;
     Ok(Reply::text(non_empty(lines, "you resigned")))
-}
-
-/// Pass: the staged move is committed, and the private message it was shown in ends clean
-/// (what was played, its picture, no controls), so that it cannot read as still pending.
-async fn on_pass(c: &Click<'_>) -> Result<Reply, Error> {
-    let staged = c
-        .data
-        .host
-        .state(c.game)
-        .await?
-        .staged()
-        .map(|s| s.text.clone());
-    let lines = c.press(Command::Pass).await?;
-    let done = match staged {
-        Some(m) => format!("✅ committed **{m}**"),
-        None => "✅ committed".to_string(),
-    };
-    let mut r = Reply::text(format!(
-        "{done}; {}",
-        non_empty(lines, "the Token is passed")
-    ));
-    r.keep_file = true;
-    r.edit = true;
-    Ok(r)
-}
-
-/// Pass + Check on a seat: the declaration added and the Token passed in one tap. The preview's
-/// message ends clean as after Pass; where the declared move opens a challenge window it stays
-/// staged, and the message shows its new preview.
-async fn on_pass_check(c: &Click<'_>, seat: Seat) -> Result<Reply, Error> {
-    let state = c.data.host.state(c.game).await?;
-    let staged = state.staged().map(|s| s.text.clone());
-    let lines = c.press(Command::CheckAndPass { seat }).await?;
-    let now = c.data.host.state(c.game).await?;
-    if now
-        .staged()
-        .is_some_and(|s| now.seat_of(c.me) == Some(s.seat))
-    {
-        let mut r = staged_reply(c.data, c.game, c.me, lines).await?;
-        r.edit = true;
-        return Ok(r);
-    }
-    let who = state.seat_title(seat);
-    let done = match staged {
-        Some(m) => format!("✅ committed **{m}** with Check on {who}"),
-        None => format!("✅ committed with Check on {who}"),
-    };
-    let mut r = Reply::text(format!(
-        "{done}; {}",
-        non_empty(lines, "the Token is passed")
-    ));
-    r.keep_file = true;
-    r.edit = true;
-    Ok(r)
-}
-
-/// Pass when the window closes: the host passes the Token by itself once the staged move's
-/// challenge window closes with nobody declaring.
-async fn on_pass_when_closed(c: &Click<'_>) -> Result<Reply, Error> {
-    let lines = c.press(Command::PassWhenClosed).await?;
-    Ok(Reply::text(non_empty(
-        lines,
-        "the Token will be passed when the challenge window closes",
-    )))
-}
-
-async fn on_back(c: &Click<'_>) -> Result<Reply, Error> {
-    let lines = c.press(Command::TakeBack).await?;
-    Ok(Reply::text(non_empty(lines, "move taken back")))
-}
-
-/// Declare Check…: a button per seat the staged move may declare Check on.
-async fn on_checks(c: &Click<'_>) -> Result<Reply, Error> {
-    // The host decides which declarations the staged move may carry (and refuses anyone but
-    // the mover, or when nothing is staged).
-    let state = c.data.host.state(c.game).await?;
-    state
-        .require_preview_since(c.made)
-        .map_err(HostError::from)?;
-    let seats = c.data.host.declarable_checks(c.game, c.me).await?;
-    let st = state
-        .staged()
-        .ok_or(HostError::from(Refused::NothingStaged))?;
-    if seats.is_empty() {
-        return Ok(Reply::text(format!(
-            "{} attacks no Sovereign: there is no Check to declare",
-            st.text
-        )));
-    }
-    let buttons = seats
-        .iter()
-        .take(5)
-        .map(|&seat| {
-            CreateButton::new(
-                ComponentId::new(c.game, state.version(), Action::Check { seat }).encode(),
-            )
-            .label(format!("Check on {}", state.seat_title(seat)))
-            .style(serenity::ButtonStyle::Danger)
-        })
-        .collect();
-    let mut r = Reply::text("declare Check on:");
-    r.components = vec![CreateActionRow::Buttons(buttons)];
-    Ok(r)
-}
-
-async fn on_check(c: &Click<'_>, seat: Seat) -> Result<Reply, Error> {
-    let lines = c.press(Command::Check { seat }).await?;
-    staged_reply(c.data, c.game, c.me, lines).await
 }
 
 /// The answer to a challenge window.
