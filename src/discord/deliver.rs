@@ -413,7 +413,7 @@ async fn post_turn(
     if let (Some(seat), Some(p), true) = (state.holder(), holder, pinged.is_empty()) {
         content.push_str(&format!(
             "\n{} ({}) has the Token",
-            state.seat_name(seat),
+            state.seat_title(seat),
             mention(data, p).await
         ));
     }
@@ -504,7 +504,7 @@ async fn stalled(data: &Data, state: &GameState, seat: Seat, turn: usize) -> Opt
 /// A Token holder past the turn timer: one message per turn with buttons that put the
 /// choices (§8: skip, replace by a bot, expel) to the vote, so nobody has to type them.
 fn stall_notice(state: &GameState, seat: Seat) -> CreateMessage {
-    let name = state.seat_name(seat);
+    let name = state.seat_title(seat);
     let turn = state.record().len();
     let id = |proposal| {
         ComponentId::new(
@@ -556,7 +556,7 @@ async fn claim_notice(data: &Data, state: &GameState, stalled: Seat) -> Option<C
         CreateMessage::new()
             .content(format!(
                 "{who} {}'s turn timer has run out: you may claim the win on time",
-                state.seat_name(stalled)
+                state.seat_title(stalled)
             ))
             .components(vec![row])
             .allowed_mentions(pinging(&[player])),

@@ -437,7 +437,7 @@ async fn on_stall(
     if state.holder() != Some(seat) || state.record().len() != turn {
         return Ok(Reply::text(format!(
             "{} no longer holds the Token: nothing to vote on",
-            state.seat_name(seat)
+            state.seat_title(seat)
         )));
     }
     let motion = match proposal {
@@ -473,7 +473,11 @@ pub async fn board_reply(
     me: PlayerId,
 ) -> Result<Reply, Error> {
     let mut caption = match viewer {
-        Some(s) => format!("{} from {}'s side", names::title(state), state.seat_name(s)),
+        Some(s) => format!(
+            "{} from {}'s side",
+            names::title(state),
+            state.seat_title(s)
+        ),
         None => names::title(state),
     };
     let notes = data.host.notes(state.id(), me).await?;

@@ -108,7 +108,7 @@ async fn words(data: &Data, state: &GameState) -> String {
         let mut line = format!(
             "▶️ Turn {}: **{}** ({who}) holds the Token since {}",
             t.number,
-            state.seat_name(t.seat),
+            state.seat_title(t.seat),
             stamp(t.since)
         );
         let away = p.seats.iter().any(|s| s.seat == t.seat && s.away.is_some());

@@ -975,7 +975,7 @@ fn opening(state: &GameState, id: GameId) -> Vec<Effect> {
         fx.push(Effect::Ping {
             game: id,
             player,
-            text: say::your_token(state.seat_name(seat), &[]),
+            text: say::your_token(&state.seat_title(seat), &[]),
         });
     }
     fx

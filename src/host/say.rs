@@ -232,7 +232,7 @@ impl Refused {
     }
 }
 
-pub fn disrespects(text: &str, declarers: &[&str]) -> String {
+pub fn disrespects(text: &str, declarers: &[String]) -> String {
     format!(
         "illegal move {text}: it leaves your Sovereign attacked by {}, who declared Check upon \
          you; change your move",
@@ -244,7 +244,7 @@ pub fn staged_preview(text: &str, board: &str) -> String {
     format!("staged {text}\n{board}\npass the Token to commit it, or take it back")
 }
 
-pub fn window_opened(mover: &str, asked: &[&str], minutes: i64) -> String {
+pub fn window_opened(mover: &str, asked: &[String], minutes: i64) -> String {
     format!(
         "{mover} staged a move that leaves their Sovereign attacked by {}: they may declare \
          Check upon {mover} within {minutes} minutes",
@@ -307,7 +307,7 @@ pub fn with_story(played: &str, since: Since, story: &str) -> String {
     }
 }
 
-pub fn your_token(seat: &str, checked_by: &[&str]) -> String {
+pub fn your_token(seat: &str, checked_by: &[String]) -> String {
     let mut text = format!("{seat}, you have the Token");
     if !checked_by.is_empty() {
         text.push_str(&format!(
@@ -581,7 +581,7 @@ pub mod lobby {
 }
 
 /// The mover's answer when he asks to pass once the window closes.
-pub fn will_pass_when_closed(waiting: &[&str]) -> String {
+pub fn will_pass_when_closed(waiting: &[String]) -> String {
     format!(
         "the Token will be passed with your staged move as soon as the challenge window closes \
          with nobody declaring (waiting for {}); a declaration upon you or a take back cancels it",

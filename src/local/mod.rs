@@ -572,7 +572,7 @@ impl<'h, W: Write> Local<'h, W> {
             (None, Some(seat), Some(p)) => {
                 format!(
                     "{} ({}) has the Token",
-                    st.seat_name(seat),
+                    st.seat_title(seat),
                     self.name(p).await
                 )
             }

@@ -72,7 +72,7 @@ async fn a_confirmed_move_survives_sigkill_and_the_game_resumes() {
     assert!(text.contains("resuming game #1"), "{text}");
     assert!(text.contains("1. silver K2-H3"), "{text}");
     assert!(
-        text.contains("bob (blue) has the Token") || text.contains("blue (bob) has the Token"),
+        text.contains("bob (blue) has the Token") || text.contains("Blue (bob) has the Token"),
         "{text}"
     );
     // After the turn, the board picture was written beside (the working directory) and said so.
@@ -121,7 +121,10 @@ async fn a_bot_seat_moves_after_the_person() {
     let output = run.wait_with_output().unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("saved (game #1, turn 2)"), "{text}");
-    assert!(text.contains(&format!("{bot_seat} played")), "{text}");
+    // Sentences name a seat as players read it (Black); the record keeps the notation (black).
+    let mut c = bot_seat.chars();
+    let bot_title: String = c.next().unwrap().to_uppercase().chain(c).collect();
+    assert!(text.contains(&format!("{bot_title} played")), "{text}");
     assert!(text.contains(&format!("2. {bot_seat} ")), "{text}");
     assert!(text.contains("(ann) has the Token"), "{text}");
     let host = GameHost::new(

@@ -78,7 +78,7 @@ async fn the_asked_player_sees_the_move_and_the_mover_passes_when_the_window_clo
     let text = content(&preview);
     assert!(text.contains(&format!("staged **{b}**")), "{preview:?}");
     assert!(
-        text.contains("challenge window open: waiting for silver"),
+        text.contains("challenge window open: waiting for Silver"),
         "{text}"
     );
     let auto = id_with(preview.json.as_ref().unwrap(), "autopass");
@@ -92,7 +92,7 @@ async fn the_asked_player_sees_the_move_and_the_mover_passes_when_the_window_clo
     assert_pings(&ask, u(1));
     assert!(
         content(&ask).contains(&format!(
-            "blue's staged move {b} leaves blue's Sovereign attacked by silver (you)"
+            "Blue's staged move {b} leaves Blue's Sovereign attacked by Silver (you)"
         )),
         "{ask:?}"
     );
@@ -150,10 +150,10 @@ async fn the_asked_player_sees_the_move_and_the_mover_passes_when_the_window_clo
     )
     .await;
     assert!(
-        content(&told).contains("nobody declared Check upon blue"),
+        content(&told).contains("nobody declared Check upon Blue"),
         "{told:?}"
     );
-    let turn = wait_message(&fake, thread, before, &format!("blue played {b}")).await;
+    let turn = wait_message(&fake, thread, before, &format!("Blue played {b}")).await;
     // One thread's messages go out in the order the host said them: the word, then the board.
     let at = |m: &Sent| {
         fake.messages(thread)
@@ -270,7 +270,7 @@ async fn after_a_restart_the_window_timing_out_passes_the_token() {
         &format!("the Token was passed automatically with {b}"),
     )
     .await;
-    wait_message(&fake, thread, before, &format!("blue played {b}")).await;
+    wait_message(&fake, thread, before, &format!("Blue played {b}")).await;
     let ping = wait_message(&fake, thread, before, "you have the Token").await;
     assert_pings(&ping, u(3));
     let st = bot.state(game).await;

@@ -1127,7 +1127,7 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
         play(&fake, u(p), game.thread, &g.move_text(&m)).await;
         g = g.after(&m);
     }
-    let ping = wait_message(&fake, game.thread, before, "you are in Check by blue").await;
+    let ping = wait_message(&fake, game.thread, before, "you are in Check by Blue").await;
     assert_pings(&ping, u(1));
 
     // 2. Blue stages a move that leaves his own Sovereign attacked by Silver: Silver is asked
@@ -1147,7 +1147,7 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
     .await;
     assert!(content(&r).contains("challenge window"), "{r:?}");
     assert!(is_private(&r));
-    wait_message(&fake, game.thread, before, "may declare Check upon blue").await;
+    wait_message(&fake, game.thread, before, "may declare Check upon Blue").await;
     let ask = wait_message(&fake, game.thread, before, "declare Check upon them").await;
     assert_pings(&ask, u(1));
     // Blue may not pass while the window is open, and only Silver was asked.
@@ -1164,7 +1164,7 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
         &fake,
         game.thread,
         before,
-        "silver declares Check upon blue: the staged move is rejected",
+        "Silver declares Check upon Blue: the staged move is rejected",
     )
     .await;
     let ping = wait_message(&fake, game.thread, before, "declared Check upon you").await;
@@ -1224,7 +1224,7 @@ async fn resign_asks_to_confirm_and_the_question_expires_when_the_game_moves_on(
     let q = hx(&fake, u(3), t, "resign", json!([])).await;
     assert!(is_private(&q), "{q:?}");
     assert!(
-        content(&q).starts_with("Resign yellow in HexiMeros"),
+        content(&q).starts_with("Resign Yellow in HexiMeros"),
         "{q:?}"
     );
     assert_eq!(custom_ids(q.json.as_ref().unwrap()).len(), 1, "{q:?}");
@@ -1257,7 +1257,7 @@ async fn resign_asks_to_confirm_and_the_question_expires_when_the_game_moves_on(
     let before = fake.messages(t).len();
     let r = click(&fake, u(3), t, message_id(&q), &id).await;
     assert!(!content(&r).starts_with("⚠️"), "{r:?}");
-    wait_message(&fake, t, before, "yellow resigned").await;
+    wait_message(&fake, t, before, "Yellow resigned").await;
     assert!(!bot.state(game.id).await.active().contains(&Seat(2)));
     // The same button again: expired, nothing more happens.
     let r = click(&fake, u(3), t, message_id(&q), &id).await;
@@ -1279,7 +1279,7 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
     assert!(is_private(&r) && !content(&r).starts_with("⚠️"), "{r:?}");
     let ballot = wait_message(&fake, t, before, "ballot on motion").await;
     assert!(
-        content(&ballot).contains(&format!("<@{}> takes over yellow", u(7))),
+        content(&ballot).contains(&format!("<@{}> takes over Yellow", u(7))),
         "{ballot:?}"
     );
     // One message (issue 45): the motion, its buttons and the voters' pings. The newcomer is
@@ -1317,7 +1317,7 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
         passed.json.as_ref().unwrap()["allowed_mentions"]["users"],
         json!([])
     );
-    let welcome = wait_message(&fake, t, before, "you now play yellow").await;
+    let welcome = wait_message(&fake, t, before, "you now play Yellow").await;
     assert_pings(&welcome, u(7));
     let st = bot.state(game.id).await;
     assert_eq!(st.seats()[2].player, u(7) as i64);
@@ -1342,7 +1342,7 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
     .await;
     assert!(!content(&r).starts_with("⚠️"), "{r:?}");
     let ballot = wait_message(&fake, t, before, "ballot on motion").await;
-    assert!(content(&ballot).contains("expel red"), "{ballot:?}");
+    assert!(content(&ballot).contains("expel Red"), "{ballot:?}");
     for p in [2, 7] {
         vote_yes(&fake, u(p), t, &ballot).await;
     }
@@ -1352,7 +1352,7 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
         let r = slash(&fake, u(p), t, "hexmeros", group("vote", "yes", json!([]))).await;
         assert!(!content(&r).starts_with("⚠️"), "{r:?}");
     }
-    wait_message(&fake, t, before, "red was expelled").await;
+    wait_message(&fake, t, before, "Red was expelled").await;
     let st = bot.state(game.id).await;
     assert!(!st.active().contains(&Seat(5)));
     assert!(
@@ -1368,15 +1368,15 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
         let r = resign(&fake, u(p), t, json!([])).await;
         assert!(!content(&r).starts_with("⚠️"), "{r:?}");
     }
-    wait_message(&fake, t, before, "green resigned").await;
+    wait_message(&fake, t, before, "Green resigned").await;
     let r = hx(&fake, u(2), t, "concede", json!([])).await;
     assert_refused(&r, "exactly two");
     resign(&fake, u(7), t, json!([])).await;
-    wait_message(&fake, t, before, "yellow resigned").await;
+    wait_message(&fake, t, before, "Yellow resigned").await;
     assert_eq!(bot.state(game.id).await.active(), [Seat(0), Seat(1)]);
     let r = hx(&fake, u(2), t, "concede", json!([])).await;
     assert!(!content(&r).starts_with("⚠️"), "{r:?}");
-    wait_message(&fake, t, before, "blue conceded").await;
+    wait_message(&fake, t, before, "Blue conceded").await;
     wait_message(&fake, t, before, "game over: silver won").await;
     let st = bot.state(game.id).await;
     assert_eq!(st.status(), hexmeros::host::Status::Finished);
@@ -1531,10 +1531,10 @@ async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote
     // A day: the turn timer runs out and the others are invited to vote.
     let before = fake.messages(t).len();
     bot.set_clock(START_MS + 24 * HOUR + 60_000);
-    wait_message(&fake, t, before, "silver has not moved for 24 hours").await;
+    wait_message(&fake, t, before, "Silver has not moved for 24 hours").await;
     assert!(bot.state(game.id).await.timed_out());
     // The vote is offered with buttons: skip, a bot takes over, expel.
-    let stalled = wait_message(&fake, t, before, "silver is stalled").await;
+    let stalled = wait_message(&fake, t, before, "Silver is stalled").await;
     let sj = stalled.json.clone().unwrap();
     let choices: Vec<String> = custom_ids(&sj)
         .iter()
@@ -1549,7 +1549,7 @@ async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote
     assert_refused(&r, "not playing");
     let r = click(&fake, u(2), t, message_id(&stalled), &skip).await;
     assert!(
-        content(&r).contains("you proposed: skip silver's turn"),
+        content(&r).contains("you proposed: skip Silver's turn"),
         "{r:?}"
     );
     // The same motion by command is already open.
@@ -1564,7 +1564,7 @@ async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote
     assert_refused(&r, "already being voted on");
     let ballot = wait_message(&fake, t, before, "ballot on motion").await;
     assert!(
-        content(&ballot).contains("skip silver's turn"),
+        content(&ballot).contains("skip Silver's turn"),
         "{ballot:?}"
     );
     // The stalled player has no say; three of the five others carry it.
@@ -1574,7 +1574,7 @@ async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote
         vote_yes(&fake, u(p), t, &ballot).await;
     }
     wait_message(&fake, t, before, "passed").await;
-    let ping = wait_message(&fake, t, before, "blue, you have the Token").await;
+    let ping = wait_message(&fake, t, before, "Blue, you have the Token").await;
     assert_pings(&ping, u(2));
     let st = bot.state(game.id).await;
     assert_eq!(st.record().last().unwrap().line, "skip silver");
@@ -1589,8 +1589,8 @@ async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote
     // yes votes of the five carry it, and the bot moves at once.
     let before = fake.messages(t).len();
     bot.set_clock(START_MS + 48 * HOUR + 2 * 60_000);
-    wait_message(&fake, t, before, "blue has not moved for 24 hours").await;
-    let stalled = wait_message(&fake, t, before, "blue is stalled").await;
+    wait_message(&fake, t, before, "Blue has not moved for 24 hours").await;
+    let stalled = wait_message(&fake, t, before, "Blue is stalled").await;
     let take_over = custom_ids(stalled.json.as_ref().unwrap())
         .into_iter()
         .find(|id| id.ends_with(":bot-1-1"))
@@ -1599,15 +1599,15 @@ async fn reminders_then_stalled_players_are_skipped_or_replaced_by_a_bot_by_vote
     assert!(content(&r).contains("you proposed"), "{r:?}");
     let ballot = wait_message(&fake, t, before, "ballot on motion").await;
     assert!(
-        content(&ballot).contains(&format!("Bot ({}) takes over blue", Level::Normal)),
+        content(&ballot).contains(&format!("Bot ({}) takes over Blue", Level::Normal)),
         "{ballot:?}"
     );
     for p in [4, 5] {
         vote_yes(&fake, u(p), t, &ballot).await;
     }
     wait_message(&fake, t, before, "passed").await;
-    wait_message(&fake, t, before, "blue played").await;
-    let ping = wait_message(&fake, t, before, "yellow, you have the Token").await;
+    wait_message(&fake, t, before, "Blue played").await;
+    let ping = wait_message(&fake, t, before, "Yellow, you have the Token").await;
     assert_pings(&ping, u(3));
     let st = bot.state(game.id).await;
     assert_eq!(st.bot(Seat(1)), Some(Level::Normal));
@@ -2081,18 +2081,18 @@ async fn in_a_two_player_game_the_opponent_cannot_replace_or_skip_and_claims_on_
         group("vote", "claim", json!([])),
     )
     .await;
-    assert_refused(&r, "black's turn timer has not run out");
+    assert_refused(&r, "Black's turn timer has not run out");
     let (turn, _) = turn_message(&fake, t);
     let early = format!("{}:claim:{}", game.id, was.version());
     let r = click(&fake, u(1), t, turn, &early).await;
-    assert_refused(&r, "black's turn timer has not run out");
+    assert_refused(&r, "Black's turn timer has not run out");
     assert_unchanged(&was, &bot.state(game.id).await);
 
     // A day later Black's timer has run out: White is pinged with a button to claim the win
     // (no skip/expel/bot vote buttons), and still cannot vote against Black.
     let before = fake.messages(t).len();
     bot.set_clock(START_MS + 24 * HOUR_MS + 60_000);
-    wait_message(&fake, t, before, "white may claim the game on time").await;
+    wait_message(&fake, t, before, "White may claim the game on time").await;
     let notice = wait_message(&fake, t, before, "you may claim the win on time").await;
     assert_pings(&notice, u(1));
     let ids = custom_ids(notice.json.as_ref().unwrap());
@@ -2119,7 +2119,7 @@ async fn in_a_two_player_game_the_opponent_cannot_replace_or_skip_and_claims_on_
     let before = fake.messages(t).len();
     let r = click(&fake, u(1), t, message_id(&notice), &ids[0]).await;
     assert!(!content(&r).starts_with("⚠️"), "{r:?}");
-    wait_message(&fake, t, before, "black lost on time").await;
+    wait_message(&fake, t, before, "Black lost on time").await;
     wait_message(&fake, t, before, "game over: white won").await;
     let st = bot.state(game.id).await;
     assert!(matches!(st.outcome(), Some(Outcome::Win { winners, .. }) if winners == [Seat(0)]));
@@ -2147,24 +2147,24 @@ async fn in_heximeros_a_replacement_or_skip_passes_only_for_a_stalled_seat() {
     let r = slash(&fake, u(2), t, "hexmeros", skip(u(1))).await;
     assert_refused(
         &r,
-        "silver's turn may be skipped only after their turn timer has run out",
+        "Silver's turn may be skipped only after their turn timer has run out",
     );
     let r = slash(&fake, u(2), t, "hexmeros", replace(u(1))).await;
     assert_refused(
         &r,
-        "silver may be replaced only after their turn timer has run out",
+        "Silver may be replaced only after their turn timer has run out",
     );
     let r = slash(&fake, u(2), t, "hexmeros", skip(u(3))).await;
-    assert_refused(&r, "yellow does not hold the Token");
+    assert_refused(&r, "Yellow does not hold the Token");
     assert_unchanged(&was, &bot.state(game.id).await);
 
     // A day later Silver is stalled, Yellow still is not: Silver may be replaced (three of the
     // five others carry it), Yellow may not.
     let before = fake.messages(t).len();
     bot.set_clock(START_MS + 24 * HOUR_MS + 60_000);
-    wait_message(&fake, t, before, "silver is stalled").await;
+    wait_message(&fake, t, before, "Silver is stalled").await;
     let r = slash(&fake, u(2), t, "hexmeros", replace(u(3))).await;
-    assert_refused(&r, "yellow may be replaced only after");
+    assert_refused(&r, "Yellow may be replaced only after");
     let r = slash(&fake, u(2), t, "hexmeros", replace(u(1))).await;
     assert!(!content(&r).starts_with("⚠️"), "{r:?}");
     let ballot = wait_message(&fake, t, before, "ballot on motion").await;
@@ -2177,7 +2177,7 @@ async fn in_heximeros_a_replacement_or_skip_passes_only_for_a_stalled_seat() {
     assert_eq!(st.seat_of(u(1) as i64), None);
     // The newcomer has a whole turn: not stalled, so not skipped.
     let r = slash(&fake, u(2), t, "hexmeros", skip(u(7))).await;
-    assert_refused(&r, "silver's turn may be skipped only after");
+    assert_refused(&r, "Silver's turn may be skipped only after");
     assert_clean(&fake, &bot);
 }
 

@@ -126,7 +126,7 @@ async fn a_queued_move_is_played_for_the_player_and_the_thread_says_so() {
             .iter()
             .skip(shown)
             .all(|m| !content(m).starts_with(&black)
-                && !content(m).contains("black, you have the Token")),
+                && !content(m).contains("Black, you have the Token")),
         "{:#?}",
         fake.messages(t).iter().map(content).collect::<Vec<_>>()
     );
@@ -171,7 +171,7 @@ async fn a_queued_move_whose_condition_fails_is_dropped_with_the_turns_ping() {
     let m = wait_message(&fake, t, shown, "your queued move was not played").await;
     let text = content(&m);
     assert!(
-        text.starts_with(&format!("<@{}> black, you have the Token", u(2))),
+        text.starts_with(&format!("<@{}> Black, you have the Token", u(2))),
         "{text}"
     );
     // The table is not told what was queued, nor why it failed; the player reads why when

@@ -71,7 +71,7 @@ async fn after_a_capture_the_next_turn_message_names_it() {
         let next = players[1 - mover.index()];
         assert!(lines[0].starts_with(&format!("<@{next}> ")), "{text}");
         assert!(
-            lines[1].ends_with(&format!("{} played {mv}", mirror.seat_name(mover))),
+            lines[1].ends_with(&format!("{} played {mv}", title(mirror.seat_name(mover)))),
             "{text}"
         );
         mirror.play(&mv).unwrap();
@@ -81,7 +81,7 @@ async fn after_a_capture_the_next_turn_message_names_it() {
                 .iter()
                 .find(|l| l.contains(" took "))
                 .unwrap_or_else(|| panic!("no story of the capture in {text:?}"));
-            let next = mirror.seat_name(mirror.to_move().unwrap());
+            let next = title(mirror.seat_name(mirror.to_move().unwrap()));
             assert!(
                 story.starts_with(&format!("since {next}'s last turn: ")),
                 "{story}"
@@ -90,7 +90,7 @@ async fn after_a_capture_the_next_turn_message_names_it() {
                 story.contains(&format!(
                     "{} {mv} took {}'s Man",
                     title(mirror.seat_name(mover)),
-                    title(next)
+                    next
                 )),
                 "{story}"
             );

@@ -43,7 +43,7 @@ async fn a_tried_move_is_a_private_picture_and_changes_nothing() {
         assert!(is_private(&r), "{r:?}");
         let text = content(&r);
         assert!(
-            text.contains(&format!("if white played **{white}**")),
+            text.contains(&format!("if White played **{white}**")),
             "{text}"
         );
         let (name, png) = r.files.first().expect("a picture");

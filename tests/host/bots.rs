@@ -316,7 +316,7 @@ async fn bots_leave_house_rules_to_the_people_and_wait_for_their_ballot() {
     assert!(said(&fx, "passed"), "{fx:?}");
     // The people decided: the game is not scored; now Silver moves and play begins.
     let fx = e.host.bot_turns(g).await.unwrap();
-    assert!(said(&fx, "silver played"), "{fx:?}");
+    assert!(said(&fx, "Silver played"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();
     assert!(!st.scored());
     assert_eq!(st.status(), Status::Playing);
@@ -432,7 +432,7 @@ async fn a_stalled_person_is_expelled_and_a_bot_takes_the_seat() {
     act(&e.host, g, 1, expel_for).await;
     act(&e.host, g, 3, vote(true)).await;
     let fx = e.host.bot_turns(g).await.unwrap();
-    assert!(said(&fx, "blue was expelled"), "{fx:?}");
+    assert!(said(&fx, "Blue was expelled"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();
     assert_eq!(st.seats()[1].player, easy);
     assert!(

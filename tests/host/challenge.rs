@@ -73,7 +73,7 @@ async fn assert_passed(host: &GameHost, g: GameId, fx: &[Effect], text: &str) {
     );
     let board = fx
         .iter()
-        .position(|f| matches!(f, Effect::Board { caption, .. } if caption.contains(&format!("blue played {text}"))))
+        .position(|f| matches!(f, Effect::Board { caption, .. } if caption.contains(&format!("Blue played {text}"))))
         .unwrap_or_else(|| panic!("no board: {fx:?}"));
     let told = fx
         .iter()

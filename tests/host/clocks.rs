@@ -113,12 +113,12 @@ async fn time_runs_out_after_the_bank_and_the_opponent_claims_the_win() {
     assert!(!timed_out(&e.host.tick().await.unwrap()));
     assert_eq!(
         refused(&e.host, g, 1, Command::ClaimTime).await,
-        Refused::NotOutOfTime("black".into())
+        Refused::NotOutOfTime("Black".into())
     );
     e.clock.advance_minutes(2);
     let fx = e.host.tick().await.unwrap();
     assert!(
-        said(&fx, "black has not moved for 3 hours: white may claim"),
+        said(&fx, "Black has not moved for 3 hours: White may claim"),
         "{fx:?}"
     );
     let fx = act(&e.host, g, 1, Command::ClaimTime).await;
@@ -144,11 +144,11 @@ async fn a_time_out_after_the_bank_starts_the_stall_procedure_in_heximeros() {
             Command::Propose(Motion::Skip { seat: Seat(1) })
         )
         .await,
-        Refused::SkipNotStalled("blue".into())
+        Refused::SkipNotStalled("Blue".into())
     );
     e.clock.advance_minutes(2);
     let fx = e.host.tick().await.unwrap();
-    assert!(said(&fx, "blue has not moved for 5 hours"), "{fx:?}");
+    assert!(said(&fx, "Blue has not moved for 5 hours"), "{fx:?}");
     assert!(e.host.state(g).await.unwrap().stalled(Seat(1)));
     act(
         &e.host,
@@ -195,7 +195,7 @@ async fn away_stops_the_clock_and_reminders_and_ends_on_time() {
     assert_eq!(report.games.len(), 1, "{report:?}");
     assert_eq!(report.games[0].until, Some(e.clock_now() + 10 * HOUR));
     assert!(
-        said(&report.effects, "black is away until"),
+        said(&report.effects, "Black is away until"),
         "{:?}",
         report.effects
     );
@@ -218,7 +218,7 @@ async fn away_stops_the_clock_and_reminders_and_ends_on_time() {
     // Ten hours on, the absence ends by itself.
     e.clock.advance_minutes(60);
     let fx = e.host.tick().await.unwrap();
-    assert!(said(&fx, "black is back"), "{fx:?}");
+    assert!(said(&fx, "Black is back"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();
     assert!(st.away(Seat(1)).is_none());
     // The turn had run half an hour: the clock goes on from there.
@@ -267,7 +267,7 @@ async fn away_ends_when_the_player_acts_in_all_their_games() {
     e.clock.advance_minutes(5 * 60);
     // Black moves: they are back here and in their other game.
     let fx = play(&e.host, g).await;
-    assert!(said(&fx, "black is back"), "{fx:?}");
+    assert!(said(&fx, "Black is back"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();
     assert!(st.away(Seat(1)).is_none());
     assert_eq!(st.holder(), Some(Seat(0)), "the move was played");

@@ -86,10 +86,10 @@ async fn two_players_no_vote_against_the_opponent_only_a_claim_on_time() {
         assert_eq!(r, Refused::AgainstOpponent, "{r}");
     }
     let r = refused(&e.host, g, 1, Command::ClaimTime).await;
-    assert_eq!(r, Refused::NotOutOfTime("black".into()));
+    assert_eq!(r, Refused::NotOutOfTime("Black".into()));
     assert_eq!(
         r.to_string(),
-        "black's turn timer has not run out: the game can be claimed on time only after it has"
+        "Black's turn timer has not run out: the game can be claimed on time only after it has"
     );
     let r = refused(&e.host, g, 2, Command::ClaimTime).await;
     assert_eq!(r, Refused::ClaimOwnTurn);
@@ -99,7 +99,7 @@ async fn two_players_no_vote_against_the_opponent_only_a_claim_on_time() {
     assert!(
         said(
             &fx,
-            "black has not moved for 24 hours: white may claim the game on time"
+            "Black has not moved for 24 hours: White may claim the game on time"
         ),
         "{fx:?}"
     );
@@ -108,7 +108,7 @@ async fn two_players_no_vote_against_the_opponent_only_a_claim_on_time() {
         assert_eq!(r, Refused::AgainstOpponent);
     }
     let fx = act(&e.host, g, 1, Command::ClaimTime).await;
-    assert!(said(&fx, "black lost on time"), "{fx:?}");
+    assert!(said(&fx, "Black lost on time"), "{fx:?}");
     assert!(
         said(&fx, "game over: white won (black lost on time)"),
         "{fx:?}"
@@ -150,7 +150,7 @@ async fn the_last_two_of_heximeros_claim_on_time_instead_of_voting() {
     .await;
     assert_eq!(r, Refused::AgainstOpponent);
     let fx = act(&e.host, g, 1, Command::ClaimTime).await;
-    assert!(said(&fx, "blue lost on time"), "{fx:?}");
+    assert!(said(&fx, "Blue lost on time"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();
     assert!(matches!(st.outcome(), Some(Outcome::Win { winners, .. }) if winners == vec![Seat(0)]));
     assert_eq!(st.record().last().unwrap().line, "timeout blue");
@@ -164,20 +164,20 @@ async fn heximeros_skips_and_replaces_only_a_stalled_seat() {
     let (blue, yellow) = (Seat(1), Seat(2));
     // Blue has just got the Token: not stalled.
     let r = refused(&e.host, g, 1, Command::Propose(Motion::Skip { seat: blue })).await;
-    assert_eq!(r, Refused::SkipNotStalled("blue".into()));
+    assert_eq!(r, Refused::SkipNotStalled("Blue".into()));
     let replace = |seat| Command::Propose(Motion::Replace { seat, player: 7 });
     let r = refused(&e.host, g, 1, replace(blue)).await;
-    assert_eq!(r, Refused::ReplaceNotStalled("blue".into()));
+    assert_eq!(r, Refused::ReplaceNotStalled("Blue".into()));
     assert_eq!(
         r.to_string(),
-        "blue may be replaced only after their turn timer has run out holding the Token, or \
+        "Blue may be replaced only after their turn timer has run out holding the Token, or \
          when they resign asking for a replacement"
     );
     // A day later Blue is stalled; Yellow, who does not hold the Token, is not.
     e.clock.advance_minutes(STALL_MINUTES);
     e.host.tick().await.unwrap();
     let r = refused(&e.host, g, 1, replace(yellow)).await;
-    assert_eq!(r, Refused::ReplaceNotStalled("yellow".into()));
+    assert_eq!(r, Refused::ReplaceNotStalled("Yellow".into()));
     act(&e.host, g, 1, replace(blue)).await;
     act(&e.host, g, 3, vote(true)).await;
     let fx = act(&e.host, g, 4, vote(true)).await;
@@ -187,7 +187,7 @@ async fn heximeros_skips_and_replaces_only_a_stalled_seat() {
     // The newcomer gets a whole turn: not stalled, not skippable.
     assert!(!st.stalled(blue));
     let r = refused(&e.host, g, 1, Command::Propose(Motion::Skip { seat: blue })).await;
-    assert_eq!(r, Refused::SkipNotStalled("blue".into()));
+    assert_eq!(r, Refused::SkipNotStalled("Blue".into()));
     // The newcomer stalls in turn: a majority skips the turn.
     e.clock.advance_minutes(STALL_MINUTES);
     e.host.tick().await.unwrap();
@@ -217,7 +217,7 @@ async fn heximeros_skips_and_replaces_only_a_stalled_seat() {
     assert!(
         said(
             &fx,
-            "(skip yellow's turn) lapsed: yellow is no longer stalled"
+            "(skip Yellow's turn) lapsed: Yellow is no longer stalled"
         ),
         "{fx:?}"
     );
@@ -231,13 +231,13 @@ async fn bots_skip_only_a_stalled_person() {
     let g = heximeros(&e.host, &[1, 2, 3, easy, easy, easy]).await;
     let blue = Seat(1);
     let r = refused(&e.host, g, 1, Command::Propose(Motion::Skip { seat: blue })).await;
-    assert_eq!(r, Refused::SkipNotStalled("blue".into()));
+    assert_eq!(r, Refused::SkipNotStalled("Blue".into()));
     e.clock.advance_minutes(STALL_MINUTES);
     e.host.tick().await.unwrap();
     // Silver proposes; the three bots carry it (4 of the 5 others), Yellow need not vote.
     act(&e.host, g, 1, Command::Propose(Motion::Skip { seat: blue })).await;
     let fx = e.host.bot_turns(g).await.unwrap();
-    assert!(said(&fx, "(skip blue's turn) passed"), "{fx:?}");
+    assert!(said(&fx, "(skip Blue's turn) passed"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();
     assert!(st.record().iter().any(|r| r.line == "skip blue"));
 }

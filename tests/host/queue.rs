@@ -242,7 +242,7 @@ async fn played_case(kind: GameKind, players: usize) {
         s.queued
     );
     let captions = boards(&fx);
-    let victim_name = st.seat_name(s.victim);
+    let victim_name = st.seat_title(s.victim);
     assert!(
         captions.iter().any(
             |c| c.starts_with(&format!("{victim_name} played {}", s.queued))
@@ -806,7 +806,7 @@ async fn the_terminal_queues_shows_and_plays_a_queued_move() {
         "{text}"
     );
     assert!(
-        text.contains("black played f6-e5 (a queued move)"),
+        text.contains("Black played f6-e5 (a queued move)"),
         "{text}"
     );
     assert!(text.contains("no queued move"), "{text}");
@@ -883,7 +883,7 @@ async fn a_queued_move_waits_for_its_challenge_window() {
             assert!(
                 boards(&fx)
                     .iter()
-                    .any(|c| c.starts_with("blue played E14-F13 (a queued move)")),
+                    .any(|c| c.starts_with("Blue played E14-F13 (a queued move)")),
                 "{how}: {fx:?}"
             );
         }
@@ -1042,7 +1042,7 @@ async fn queued_moves_of_several_seats_are_played_in_turn() {
     assert_eq!(st.record().len(), 3, "{:?}", st.record());
     assert_eq!(st.holder(), Some(Seat(3)));
     let captions = boards(&fx);
-    for seat in [st.seat_name(Seat(1)), st.seat_name(Seat(2))] {
+    for seat in [st.seat_title(Seat(1)), st.seat_title(Seat(2))] {
         assert!(
             captions
                 .iter()

@@ -308,7 +308,7 @@ async fn check_upon_the_mover_window_declare_and_change_move() {
         "{err}"
     );
     let fx = act(&e.host, g, 5, Command::Challenge { declare: true }).await;
-    assert!(said(&fx, "declares Check upon blue"));
+    assert!(said(&fx, "declares Check upon Blue"));
     let st = e.host.state(g).await.unwrap();
     assert!(st.staged().is_none());
     // The same move again is refused; a move that respects the declaration is accepted.
@@ -321,7 +321,7 @@ async fn check_upon_the_mover_window_declare_and_change_move() {
         matches!(err, HostError::Refused(Refused::Illegal(_))),
         "{err}"
     );
-    assert!(err.to_string().contains("green"), "{err}");
+    assert!(err.to_string().contains("Green"), "{err}");
     let ok = engine(&st).moves_respecting(&[Seat(4)]);
     let text = engine(&st).move_text(&ok[0]);
     act(&e.host, g, 2, cmd_move(&text)).await;
@@ -513,7 +513,7 @@ async fn a_check_duty_that_no_move_relieves_lapses() {
     assert_eq!(st.holder(), Some(Seat(4)));
     // Green is told of the Check as the turn starts ...
     assert!(
-        said(&fx, "green, you have the Token; you are in Check by"),
+        said(&fx, "Green, you have the Token; you are in Check by"),
         "{fx:?}"
     );
     let hm = engine(&st);
@@ -562,10 +562,10 @@ async fn resignation_without_replacement_and_a_failed_expulsion() {
         "Green captured a Militant in the prefix"
     );
     let fx = act(&e.host, g, 5, Command::Resign { replacement: None }).await;
-    assert!(said(&fx, "green resigned"), "{fx:?}");
+    assert!(said(&fx, "Green resigned"), "{fx:?}");
     assert_eq!(e.host.state(g).await.unwrap().holder(), Some(Seat(1)));
     let fx = act(&e.host, g, 2, Command::Resign { replacement: None }).await;
-    assert!(said(&fx, "blue resigned"), "{fx:?}");
+    assert!(said(&fx, "Blue resigned"), "{fx:?}");
     assert!(
         fx.iter()
             .any(|f| matches!(f, Effect::Ping { player: 3, .. })),
@@ -670,7 +670,7 @@ async fn scored_game_to_a_concession_matches_section_7() {
     .await;
     act(&e.host, g, 2, vote(true)).await;
     let fx = act(&e.host, g, 6, vote(true)).await;
-    assert!(said(&fx, "green was expelled"), "{fx:?}");
+    assert!(said(&fx, "Green was expelled"), "{fx:?}");
     act(&e.host, g, 6, Command::Resign { replacement: None }).await;
     // Concession only between the last two: now it is.
     let fx = act(&e.host, g, 2, Command::Concede).await;
@@ -956,7 +956,7 @@ async fn the_turn_caption_tells_the_round_and_a_skip_or_resignation_keeps_its_hi
     let text = caption(&fx);
     let lines: Vec<&str> = text.lines().collect();
     // The first line is the move alone (readers find it after " played ").
-    assert_eq!(lines[0], format!("{} played {mv}", name(2)));
+    assert_eq!(lines[0], format!("{} played {mv}", title(name(2))));
     // The fourth seat has had no turn: it reads the game so far.
     assert_eq!(
         lines[1],
@@ -985,7 +985,7 @@ async fn the_turn_caption_tells_the_round_and_a_skip_or_resignation_keeps_its_hi
     let story = text.lines().nth(1).unwrap();
     assert!(
         story.starts_with(&format!(
-            "since silver's last turn: Blue's turn was skipped · {} resigned · {} {mv} · ",
+            "since Silver's last turn: Blue's turn was skipped · {} resigned · {} {mv} · ",
             title(name(5)),
             title(name(2))
         )),

@@ -57,7 +57,7 @@ pub(super) async fn try_(
     let (canonical, state) = data.host.try_move(game, me, &text).await?;
     let mover = state
         .holder()
-        .map(|s| state.seat_name(s).to_string())
+        .map(|s| state.seat_title(s))
         .unwrap_or_default();
     let caption = format!(
         "{}: if {mover} played **{canonical}** — only tried: nothing is staged, nobody else sees this",
@@ -181,12 +181,12 @@ pub(super) async fn resign(
     let question = match named {
         Some(u) => format!(
             "Resign {} in {}? The others vote on <@{u}> taking your seat. This cannot be undone.",
-            state.seat_name(seat),
+            state.seat_title(seat),
             title(&state)
         ),
         None => format!(
             "Resign {} in {}? This cannot be undone.",
-            state.seat_name(seat),
+            state.seat_title(seat),
             title(&state)
         ),
     };

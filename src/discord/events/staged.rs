@@ -42,7 +42,7 @@ pub async fn staged_reply(
     }
     let waiting = st.waiting();
     if !waiting.is_empty() {
-        let names: Vec<&str> = waiting.iter().map(|&s| state.seat_name(s)).collect();
+        let names: Vec<String> = waiting.iter().map(|&s| state.seat_title(s)).collect();
         text.push_str(&format!(
             "\nchallenge window open: waiting for {}",
             names.join(", ")

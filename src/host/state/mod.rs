@@ -367,8 +367,8 @@ impl GameState {
         crate::host::story::seat(&self.game, seat)
     }
 
-    fn seat_names(&self, seats: &[Seat]) -> Vec<&'static str> {
-        seats.iter().map(|&s| self.seat_name(s)).collect()
+    fn seat_names(&self, seats: &[Seat]) -> Vec<String> {
+        seats.iter().map(|&s| self.seat_title(s)).collect()
     }
 
     /// The seat a player plays (alone or in a team).
@@ -442,7 +442,7 @@ impl GameState {
     fn require_active(&self, seat: Seat) -> Result<(), Refused> {
         self.require_seat(seat)?;
         if !self.active().contains(&seat) {
-            return Err(Refused::NotInGame(self.seat_name(seat).into()));
+            return Err(Refused::NotInGame(self.seat_title(seat)));
         }
         Ok(())
     }

@@ -280,16 +280,16 @@ impl GameState {
     /// A stalled Token holder's turn may be skipped by the others, where the game has a pass.
     fn check_skip(&self, by: Seat, seat: Seat) -> Result<(), HostError> {
         if self.bot(seat).is_some() {
-            return Err(Refused::BotNeverStalls(self.seat_name(seat).into()).into());
+            return Err(Refused::BotNeverStalls(self.seat_title(seat)).into());
         }
         if self.holder() != Some(seat) {
-            return Err(Refused::NotHolder(self.seat_name(seat).into()).into());
+            return Err(Refused::NotHolder(self.seat_title(seat)).into());
         }
         if seat == by {
             return Err(Refused::SkipSelf.into());
         }
         if !self.stalled(seat) {
-            return Err(Refused::SkipNotStalled(self.seat_name(seat).into()).into());
+            return Err(Refused::SkipNotStalled(self.seat_title(seat)).into());
         }
         // Whether the game has a pass at all: ask it on a copy.
         self.game.clone().skip_turn().map_err(rules)
@@ -300,7 +300,7 @@ impl GameState {
         if self.seats.get(seat.index()).is_some_and(|s| s.resigning) || self.stalled(seat) {
             return Ok(());
         }
-        let name = self.seat_name(seat).to_string();
+        let name = self.seat_title(seat);
         Err(match self.bot(seat) {
             Some(_) => Refused::BotNeverStalls(name),
             None => Refused::ReplaceNotStalled(name),
@@ -327,7 +327,7 @@ impl GameState {
                     text: say::motion_lapsed(
                         m.number,
                         &self.describe(&m.motion),
-                        self.seat_name(seat),
+                        &self.seat_title(seat),
                     ),
                 });
             }
@@ -602,16 +602,16 @@ impl GameState {
     pub fn describe(&self, motion: &Motion) -> String {
         match motion {
             Motion::HouseRule { key, value } => say::motion::house_rule(key, value),
-            Motion::Expel { seat } => say::motion::expel(self.seat_name(*seat)),
+            Motion::Expel { seat } => say::motion::expel(&self.seat_title(*seat)),
             Motion::ExpelFor { seat, player } => {
-                say::motion::expel_for(self.seat_name(*seat), *player)
+                say::motion::expel_for(&self.seat_title(*seat), *player)
             }
             Motion::Replace { seat, player } => {
-                say::motion::replace(self.seat_name(*seat), *player)
+                say::motion::replace(&self.seat_title(*seat), *player)
             }
-            Motion::Skip { seat } => say::motion::skip(self.seat_name(*seat)),
+            Motion::Skip { seat } => say::motion::skip(&self.seat_title(*seat)),
             Motion::Draw => say::motion::draw(self.active().len() == 2),
-            Motion::Team { seat, mover, .. } => say::motion::team(self.seat_name(*seat), *mover),
+            Motion::Team { seat, mover, .. } => say::motion::team(&self.seat_title(*seat), *mover),
         }
     }
 }

@@ -326,7 +326,7 @@ impl GameState {
             player: self.player(seat),
             text: format!(
                 "{}; {}",
-                say::your_token(self.seat_name(seat), &by),
+                say::your_token(&self.seat_title(seat), &by),
                 say::QUEUE_NOT_PLAYED
             ),
         });

@@ -149,9 +149,9 @@ impl GameState {
             .map_or(i64::from(self.timers.turn_timer_hours) * HOUR, |d| {
                 d - self.turn_started
             });
-        let (name, hours) = (self.seat_name(seat), (held / HOUR) as u32);
+        let (name, hours) = (&self.seat_title(seat), (held / HOUR) as u32);
         let text = match self.opponent(seat) {
-            Some(other) => say::timed_out_claim(name, hours, self.seat_name(other)),
+            Some(other) => say::timed_out_claim(name, hours, &self.seat_title(other)),
             None => say::timed_out(name, hours),
         };
         fx.push(Effect::Say {

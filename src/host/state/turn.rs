@@ -98,7 +98,7 @@ impl GameState {
             .map_err(play_error)?
             .ok_or_else(|| Refused::NoDeclaration {
                 text: st.text.clone(),
-                target: self.seat_name(target).into(),
+                target: self.seat_title(target),
             })
     }
 
@@ -140,17 +140,17 @@ impl GameState {
             text: say::staged_preview(&canonical, &board.show()),
         });
         if !asked.is_empty() {
-            let mover = self.seat_name(seat);
+            let mover = self.seat_title(seat);
             fx.push(Effect::Say {
                 game: self.id,
-                text: say::window_opened(mover, &self.seat_names(asked), self.window_minutes()),
+                text: say::window_opened(&mover, &self.seat_names(asked), self.window_minutes()),
             });
             for &s in asked {
                 fx.push(Effect::AskChallenge {
                     game: self.id,
                     player: self.player(s),
                     version: self.version,
-                    text: say::ask_challenge(mover, &canonical, self.seat_name(s)),
+                    text: say::ask_challenge(&mover, &canonical, &self.seat_title(s)),
                 });
             }
         }
@@ -224,7 +224,7 @@ impl GameState {
             let mut next = self.clone();
             let mut passed = vec![Effect::Say {
                 game: self.id,
-                text: say::passed_automatically(self.seat_name(mover), &text),
+                text: say::passed_automatically(&self.seat_title(mover), &text),
             }];
             if next.commit(mover, &text, at, &mut passed).is_ok() {
                 *self = next;
@@ -263,9 +263,9 @@ impl GameState {
             self.declared_upon.push(seat);
             fx.push(Effect::Say {
                 game: self.id,
-                text: say::declared_upon(self.seat_name(seat), self.seat_name(mover)),
+                text: say::declared_upon(&self.seat_title(seat), &self.seat_title(mover)),
             });
-            let declarer = self.seat_name(seat);
+            let declarer = &self.seat_title(seat);
             fx.push(Effect::Ping {
                 game: self.id,
                 player: self.player(mover),
@@ -351,14 +351,14 @@ impl GameState {
     /// last move's consequences).
     fn turn_caption(&self, seat: Seat, text: &str, queued: bool) -> String {
         let played = if queued {
-            say::played_queued(self.seat_name(seat), text)
+            say::played_queued(&self.seat_title(seat), text)
         } else {
-            say::played(self.seat_name(seat), text)
+            say::played(&self.seat_title(seat), text)
         };
         match self.holder() {
             Some(next) => {
                 let since = if self.told.iter().any(|t| t.turn_of == Some(next)) {
-                    say::Since::Turn(self.seat_name(next))
+                    say::Since::Turn(&self.seat_title(next))
                 } else {
                     say::Since::Start
                 };
@@ -399,7 +399,7 @@ impl GameState {
         fx.push(Effect::Ping {
             game: self.id,
             player: self.player(next),
-            text: say::your_token(self.seat_name(next), &by),
+            text: say::your_token(&self.seat_title(next), &by),
         });
     }
 }
