@@ -287,16 +287,26 @@ pub fn focus_scene(game: &AnyGame, opts: &ViewOptions) -> Result<Option<Scene>, 
         .iter()
         .filter(|t| t.markers.contains(&Marker::Check))
         .count();
-    let mut line = if opts.staged.is_some() {
+    let line = close_up_line(opts.staged.is_some(), moves_shown, moves, checks);
+    if let Some(last) = focus.header.last_mut() {
+        *last = HeaderLine::with_swatch(line, SWATCH);
+    }
+    Ok(Some(focus))
+}
+
+/// The close-up's header line: what it shows of the round (`shown` of its `moves`), or the
+/// staged move, and whether Checks are in it.
+fn close_up_line(staged: bool, shown: usize, moves: usize, checks: usize) -> String {
+    let mut line = if staged {
         "Close-up of your move".to_string()
-    } else if moves_shown == moves {
+    } else if shown == moves {
         match moves {
             0 => "Close-up".to_string(),
             1 => "Close-up of the last move".to_string(),
             n => format!("Close-up of the round's {n} moves"),
         }
     } else {
-        format!("Close-up of {moves_shown} of the round's {moves} moves (all on the full board)")
+        format!("Close-up of {shown} of the round's {moves} moves (all on the full board)")
     };
     if checks > 0 {
         line.push_str(if checks == 1 {
@@ -305,10 +315,7 @@ pub fn focus_scene(game: &AnyGame, opts: &ViewOptions) -> Result<Option<Scene>, 
             " · Checks"
         });
     }
-    if let Some(last) = focus.header.last_mut() {
-        *last = HeaderLine::with_swatch(line, SWATCH);
-    }
-    Ok(Some(focus))
+    line
 }
 
 /// The focus picture as PNG bytes (see [`focus_scene`]), [`FOCUS_SIZE`] px on its long side

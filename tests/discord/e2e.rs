@@ -2038,6 +2038,12 @@ async fn draw_accept_never_votes_on_another_motion() {
     assert!(rule.no.is_empty());
     assert_eq!(offer.motion, Motion::Draw);
     assert_eq!(offer.yes, [Seat(2), Seat(0)]);
+    // A number no motion of this game has: refused, nothing changes.
+    let was = bot.state(game.id).await;
+    let none = json!([{"type": 4, "name": "motion", "value": 9}]);
+    let r = slash(&fake, u(1), t, "hexmeros", group("vote", "yes", none)).await;
+    assert_refused(&r, "there is no open motion #9");
+    assert_unchanged(&was, &bot.state(game.id).await);
     // Named, the vote goes where it says.
     let named = json!([{"type": 4, "name": "motion", "value": rule.number}]);
     let r = slash(&fake, u(1), t, "hexmeros", group("vote", "yes", named)).await;

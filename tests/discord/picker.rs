@@ -103,6 +103,33 @@ fn moves_from(game: &AnyGame, origin: &str) -> Vec<String> {
         .collect()
 }
 
+/// Requests that count toward Discord's global limit: all but interaction answers and their
+/// followups.
+fn counted(fake: &F) -> usize {
+    fake.requests()
+        .iter()
+        .filter(|s| !s.path.starts_with("/interactions") && !s.path.starts_with("/webhooks"))
+        .count()
+}
+
+/// Wait until the thread's pinned status panel shows `text` (its edit after a move is the
+/// move's last request on the global limit).
+async fn panel_shows(fake: &F, thread: u64, text: &str) {
+    let panel = fake.pinned(thread)[0];
+    let deadline = tokio::time::Instant::now() + T;
+    while !fake.message(panel).unwrap()["content"]
+        .as_str()
+        .unwrap_or_default()
+        .contains(text)
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the panel never showed {text:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 /// How a picker entry is chosen: an option of a select menu, or a button of its own.
 #[derive(Clone, Debug)]
 enum How {
@@ -216,12 +243,6 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
     assert!(custom_ids(&body).iter().all(|id| id.len() <= 100));
 
     // What the move costs on Discord's global limit, counted from here.
-    let counted = |fake: &F| {
-        fake.requests()
-            .iter()
-            .filter(|s| !s.path.starts_with("/interactions") && !s.path.starts_with("/webhooks"))
-            .count()
-    };
     let before_move = counted(&fake);
 
     // 1. Move…: a new private message, the deferred answer edited into the pieces.
@@ -341,19 +362,7 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
     wait_message(&fake, thread, before, &format!("played {mv}")).await;
     // Four taps (Move…, a piece, a target, Pass) and, once the panel shows the next turn, at
     // most two requests on the global limit: the turn message and the panel's edit.
-    let panel = fake.pinned(thread)[0];
-    let deadline = tokio::time::Instant::now() + T;
-    while !fake.message(panel).unwrap()["content"]
-        .as_str()
-        .unwrap_or_default()
-        .contains("Turn 2:")
-    {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the panel never moved on"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    panel_shows(&fake, thread, "Turn 2:").await;
     let cost = counted(&fake) - before_move;
     eprintln!("a HexiMeros move by buttons: 4 taps, {cost} requests on the global limit");
     assert!(cost <= 2, "{cost} requests: {:?}", fake.requests());
@@ -564,12 +573,6 @@ async fn with_commit_on_pick_a_move_is_three_taps() {
     let r = hx(&fake, u(1), thread, "settings", json!([])).await;
     assert!(content(&r).contains("commit on pick: on"), "{r:?}");
 
-    let counted = |fake: &F| {
-        fake.requests()
-            .iter()
-            .filter(|s| !s.path.starts_with("/interactions") && !s.path.starts_with("/webhooks"))
-            .count()
-    };
     let before_move = counted(&fake);
     let (turn, body) = turn_message(&fake, thread);
     let pick = id_with(&body, "pick");
@@ -594,19 +597,7 @@ async fn with_commit_on_pick_a_move_is_three_taps() {
     let st = bot.state(game).await;
     assert_eq!(st.record().len(), 1);
     assert!(st.staged().is_none());
-    let panel = fake.pinned(thread)[0];
-    let deadline = tokio::time::Instant::now() + T;
-    while !fake.message(panel).unwrap()["content"]
-        .as_str()
-        .unwrap_or_default()
-        .contains("Turn 2:")
-    {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the panel never moved on"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    panel_shows(&fake, thread, "Turn 2:").await;
     let cost = counted(&fake) - before_move;
     eprintln!("a HexiMeros move with commit on pick: 3 taps, {cost} requests on the global limit");
     assert!(cost <= 2, "{cost}");

@@ -128,20 +128,30 @@ pub(super) async fn stage(c: &Click<'_>, text: String) -> Result<Reply, Error> {
             commit,
         })
         .await?;
-    let state = c.data.host.state(c.game).await?;
-    let still_staged = state
-        .staged()
-        .is_some_and(|s| state.seat_of(c.me) == Some(s.seat));
-    if commit && !still_staged {
-        let mut r = Reply::text(format!(
-            "✅ committed **{text}**; {}",
-            non_empty(lines, "the Token is passed")
-        ));
-        r.keep_file = true;
-        r.edit = true;
-        return Ok(r);
+    if commit && !still_staged(c).await? {
+        return Ok(committed(format!("✅ committed **{text}**"), lines));
     }
     staged_reply(c.data, c.game, c.me, lines).await
+}
+
+/// Whether the clicker still has a move staged (a commit that opened a challenge window).
+async fn still_staged(c: &Click<'_>) -> Result<bool, Error> {
+    let state = c.data.host.state(c.game).await?;
+    Ok(state
+        .staged()
+        .is_some_and(|s| state.seat_of(c.me) == Some(s.seat)))
+}
+
+/// The staged move's message after its commit: `done` and the host's words, the picture kept,
+/// no controls, so that it cannot read as still pending.
+fn committed(done: String, lines: Vec<String>) -> Reply {
+    let mut r = Reply::text(format!(
+        "{done}; {}",
+        non_empty(lines, "the Token is passed")
+    ));
+    r.keep_file = true;
+    r.edit = true;
+    r
 }
 
 /// Pass: the staged move is committed, and the private message it was shown in ends clean
@@ -159,13 +169,7 @@ pub(super) async fn on_pass(c: &Click<'_>) -> Result<Reply, Error> {
         Some(m) => format!("✅ committed **{m}**"),
         None => "✅ committed".to_string(),
     };
-    let mut r = Reply::text(format!(
-        "{done}; {}",
-        non_empty(lines, "the Token is passed")
-    ));
-    r.keep_file = true;
-    r.edit = true;
-    Ok(r)
+    Ok(committed(done, lines))
 }
 
 /// Pass + Check on a seat: the declaration added and the Token passed in one tap. The preview's
@@ -175,11 +179,7 @@ pub(super) async fn on_pass_check(c: &Click<'_>, seat: Seat) -> Result<Reply, Er
     let state = c.data.host.state(c.game).await?;
     let staged = state.staged().map(|s| s.text.clone());
     let lines = c.press(Command::CheckAndPass { seat }).await?;
-    let now = c.data.host.state(c.game).await?;
-    if now
-        .staged()
-        .is_some_and(|s| now.seat_of(c.me) == Some(s.seat))
-    {
+    if still_staged(c).await? {
         let mut r = staged_reply(c.data, c.game, c.me, lines).await?;
         r.edit = true;
         return Ok(r);
@@ -189,13 +189,7 @@ pub(super) async fn on_pass_check(c: &Click<'_>, seat: Seat) -> Result<Reply, Er
         Some(m) => format!("✅ committed **{m}** with Check on {who}"),
         None => format!("✅ committed with Check on {who}"),
     };
-    let mut r = Reply::text(format!(
-        "{done}; {}",
-        non_empty(lines, "the Token is passed")
-    ));
-    r.keep_file = true;
-    r.edit = true;
-    Ok(r)
+    Ok(committed(done, lines))
 }
 
 /// Pass when the window closes: the host passes the Token by itself once the staged move's
