@@ -71,13 +71,14 @@ pub const RIM_LABEL_SHARE: f32 = 0.02;
 const BOARD_SHARE: f32 = 0.62;
 
 /// A coordinate label beyond one end of a board line: `at` is where it goes if there is room,
-/// `out` the direction (scene hex steps) pointing away from the board along the line, in which
-/// it moves until it crowds no other label and covers no cell.
+/// `out` the direction (scene hex steps) pointing away from the board along the line; `alt` the
+/// same for the line's other end, taken when the first is crowded (see [`place_rim_labels`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RimLabel {
     pub at: HexPoint,
     pub text: String,
     pub out: HexPoint,
+    pub alt: Option<(HexPoint, HexPoint)>,
 }
 
 /// A board picture being built: tiles (with an index by hex), arrows, rim labels (one per board
@@ -264,7 +265,10 @@ pub fn rim_labels(
         // Files in board order (a, b, … z, aa; 1, 2, … 10), so crowded neighbours alternate.
         groups.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
         for (text, hexes) in groups {
-            let Some(end) = hexes.iter().min_by(|a, b| along(a).total_cmp(&along(b))) else {
+            let by_along = |a: &&Hex, b: &&Hex| along(a).total_cmp(&along(b));
+            let (Some(end), Some(other)) =
+                (hexes.iter().min_by(by_along), hexes.iter().max_by(by_along))
+            else {
                 continue;
             };
             labels.push(RimLabel {
@@ -274,6 +278,13 @@ pub fn rim_labels(
                 ),
                 text,
                 out: HexPoint::new(-dir.q as f32, -dir.r as f32),
+                alt: Some((
+                    HexPoint::new(
+                        other.q as f32 + gap * dir.q as f32,
+                        other.r as f32 + gap * dir.r as f32,
+                    ),
+                    HexPoint::new(dir.q as f32, dir.r as f32),
+                )),
             });
         }
     }
@@ -295,10 +306,17 @@ pub fn rim_label_size(orientation: Orientation, tiles: &[Tile]) -> f32 {
     RIM_LABEL_SHARE * extent / BOARD_SHARE
 }
 
-/// Sets the rim labels of a board turned by `rotation` into plain labels `size` hex radii
-/// tall: each goes where its [`RimLabel`] says, or as little further out along its line as it
-/// takes to crowd no label placed before it nor any of `fixed` (labels drawn where the game
-/// put them) and cover no cell. None is left out.
+/// The least share of the asked size [`place_rim_labels`] shrinks the labels to, to set each
+/// right at one end of its line; below it, labels move out along their lines instead.
+const RIM_LABEL_LEAST: f32 = 0.5;
+
+/// Sets the rim labels of a board turned by `rotation` into plain labels: each right beyond one
+/// end of its line, just clear of the cells (its [`RimLabel::at`], or where that is crowded,
+/// its line's other end), crowding no label placed before it nor any of `fixed` (labels drawn
+/// where the game put them). The labels are `size` hex radii tall where they all fit so, else
+/// as much smaller as it takes (a 51-row board has two line ends to a rim cell, so its labels
+/// must be about a cell wide). Below [`RIM_LABEL_LEAST`] of `size` they stay that size, and a
+/// label with no room at either end moves further out along its line. None is left out.
 pub fn place_rim_labels(
     orientation: Orientation,
     rotation: u8,
@@ -307,62 +325,177 @@ pub fn place_rim_labels(
     fixed: &[Label],
     size: f32,
 ) -> Vec<Label> {
-    let world = |p: HexPoint| hex_to_world(orientation, rotation, p);
-    let centres: Vec<(f32, f32)> = tiles.iter().map(|t| world(HexPoint::from(t.hex))).collect();
-    // A little air round each label; a cell's inner circle has radius √3 / 2.
-    let pad = size * 0.12;
-    let cell_r = 0.8;
-    let mut placed: Vec<[f32; 4]> = fixed
-        .iter()
-        .map(|l| {
-            let (x, y) = world(l.at);
-            let half_w = label_width(&l.text, l.size).unwrap_or(l.size) / 2.0;
-            let half_h = l.size / 2.0;
-            [x - half_w, y - half_h, x + half_w, y + half_h]
+    let room = Room::new(orientation, rotation, tiles, fixed);
+    let mut s = size;
+    while s >= size * RIM_LABEL_LEAST {
+        if let Some(labels) = room.at_ends(rim, s) {
+            return labels;
+        }
+        s *= 0.95;
+    }
+    room.pushed_out_all(rim, size * RIM_LABEL_LEAST)
+}
+
+/// The labels of `rim` at the spots `taken` (one each, in order), `size` hex radii tall.
+fn labels(rim: &[RimLabel], taken: &[Spot], size: f32) -> Vec<Label> {
+    rim.iter()
+        .zip(taken)
+        .map(|(l, s)| Label {
+            at: s.at,
+            text: l.text.clone(),
+            size,
+            colour: LABEL,
         })
-        .collect();
-    let mut out = Vec::with_capacity(rim.len());
-    for label in rim {
+        .collect()
+}
+
+/// A label's box in the turned board's world: `[left, top, right, bottom]`.
+type Bounds = [f32; 4];
+
+fn overlap(a: &Bounds, b: &Bounds) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
+}
+
+/// Where rim labels may go on a turned board: the cells' centres and the fixed labels' boxes.
+struct Room {
+    orientation: Orientation,
+    rotation: u8,
+    centres: Vec<(f32, f32)>,
+    fixed: Vec<Bounds>,
+}
+
+/// A spot a rim label may take: where, and its box there.
+#[derive(Clone, Copy)]
+struct Spot {
+    at: HexPoint,
+    bounds: Bounds,
+}
+
+impl Room {
+    fn new(orientation: Orientation, rotation: u8, tiles: &[Tile], fixed: &[Label]) -> Self {
+        let world = |p: HexPoint| hex_to_world(orientation, rotation, p);
+        let centres = tiles.iter().map(|t| world(HexPoint::from(t.hex))).collect();
+        let fixed = fixed
+            .iter()
+            .map(|l| {
+                let (x, y) = world(l.at);
+                let half_w = label_width(&l.text, l.size).unwrap_or(l.size) / 2.0;
+                let half_h = l.size / 2.0;
+                [x - half_w, y - half_h, x + half_w, y + half_h]
+            })
+            .collect();
+        Room {
+            orientation,
+            rotation,
+            centres,
+            fixed,
+        }
+    }
+
+    /// `label`'s box at `at` when `size` hex radii tall, with a little air round it.
+    fn bounds(&self, label: &RimLabel, size: f32, at: HexPoint) -> Bounds {
+        let pad = size * 0.12;
         let half_w =
             label_width(&label.text, size).unwrap_or(size * label.text.len() as f32) / 2.0 + pad;
         let half_h = size / 2.0 + pad;
-        let (ux, uy) = world(label.out);
+        let (x, y) = hex_to_world(self.orientation, self.rotation, at);
+        [x - half_w, y - half_h, x + half_w, y + half_h]
+    }
+
+    /// Whether a box covers a cell (comes nearer its centre than about its inner circle,
+    /// √3 / 2).
+    fn covers(&self, b: &Bounds) -> bool {
+        self.centres.iter().any(|&(cx, cy)| {
+            let dx = cx - cx.clamp(b[0], b[2]);
+            let dy = cy - cy.clamp(b[1], b[3]);
+            dx.hypot(dy) < 0.8
+        })
+    }
+
+    /// The spots along a line from `at` out by `dir`, `t` hex radii on, in quarter radii from
+    /// a radius short of `at` (so a label hugs an edge whose cells leave it room) to sixteen
+    /// beyond.
+    fn along(&self, at: HexPoint, dir: HexPoint) -> impl Iterator<Item = HexPoint> {
+        let (ux, uy) = hex_to_world(self.orientation, self.rotation, dir);
         let len = ux.hypot(uy);
         let step = if len > 1e-6 {
-            HexPoint::new(label.out.q / len, label.out.r / len)
+            HexPoint::new(dir.q / len, dir.r / len)
         } else {
             HexPoint::new(0.0, 0.0)
         };
-        let at = |t: f32| HexPoint::new(label.at.q + t * step.q, label.at.r + t * step.r);
-        let fits = |(x, y): (f32, f32)| {
-            let b = [x - half_w, y - half_h, x + half_w, y + half_h];
-            let crowds = placed
-                .iter()
-                .any(|p| b[0] < p[2] && p[0] < b[2] && b[1] < p[3] && p[1] < b[3]);
-            let covers = centres.iter().any(|&(cx, cy)| {
-                let dx = cx - cx.clamp(b[0], b[2]);
-                let dy = cy - cy.clamp(b[1], b[3]);
-                dx.hypot(dy) < cell_r
-            });
-            !(crowds || covers)
-        };
-        // Steps of a quarter hex radius, up to sixteen radii out; failing that, the farthest try.
-        let tries = 64;
-        let t = (0..=tries)
-            .map(|i| i as f32 * 0.25)
-            .find(|&t| fits(world(at(t))))
-            .unwrap_or(tries as f32 * 0.25);
-        let p = at(t);
-        let (x, y) = world(p);
-        placed.push([x - half_w, y - half_h, x + half_w, y + half_h]);
-        out.push(Label {
-            at: p,
-            text: label.text.clone(),
-            size,
-            colour: LABEL,
-        });
+        (-4..=64).map(move |i| {
+            let t = i as f32 * 0.25;
+            HexPoint::new(at.q + t * step.q, at.r + t * step.r)
+        })
     }
-    out
+
+    /// A label's spots: at each end of its line, just clear of the cells or up to half a radius
+    /// further (a nudge, less than a label's height: never a row behind another label).
+    fn spots(&self, label: &RimLabel, size: f32) -> Vec<Spot> {
+        let ends = std::iter::once((label.at, label.out)).chain(label.alt);
+        let mut spots = Vec::new();
+        for (at, dir) in ends {
+            let clear = self
+                .along(at, dir)
+                .map(|p| (p, self.bounds(label, size, p)))
+                .skip_while(|(_, b)| self.covers(b))
+                .take(5);
+            spots.extend(clear.map(|(at, bounds)| Spot { at, bounds }));
+        }
+        spots
+    }
+
+    /// Every label of `rim` `size` tall at the first of its spots where it crowds no label
+    /// placed before it, or `None` if one has no such spot.
+    fn at_ends(&self, rim: &[RimLabel], size: f32) -> Option<Vec<Label>> {
+        let mut taken: Vec<Spot> = Vec::with_capacity(rim.len());
+        for label in rim {
+            let free = |s: &Spot| {
+                !self.fixed.iter().any(|f| overlap(f, &s.bounds))
+                    && !taken.iter().any(|t| overlap(&t.bounds, &s.bounds))
+            };
+            let spot = self.spots(label, size).into_iter().find(free)?;
+            taken.push(spot);
+        }
+        Some(labels(rim, &taken, size))
+    }
+
+    /// Every label of `rim` `size` tall as [`Room::at_ends`] sets them, except that one with no
+    /// free spot at either end moves out along its first end's line as far as it takes.
+    fn pushed_out_all(&self, rim: &[RimLabel], size: f32) -> Vec<Label> {
+        let mut taken: Vec<Spot> = Vec::with_capacity(rim.len());
+        for label in rim {
+            let free = |s: &Spot| {
+                !self.fixed.iter().any(|f| overlap(f, &s.bounds))
+                    && !taken.iter().any(|t| overlap(&t.bounds, &s.bounds))
+            };
+            let spot = match self.spots(label, size).into_iter().find(free) {
+                Some(spot) => spot,
+                None => self.pushed_out(label, size, &taken),
+            };
+            taken.push(spot);
+        }
+        labels(rim, &taken, size)
+    }
+
+    /// `label`'s spot `size` tall at its first end, moved out along its line as far as it takes
+    /// to crowd none of the labels `taken` and cover no cell (or sixteen radii out).
+    fn pushed_out(&self, label: &RimLabel, size: f32, taken: &[Spot]) -> Spot {
+        let spot = |at: HexPoint| Spot {
+            at,
+            bounds: self.bounds(label, size, at),
+        };
+        let mut last = spot(label.at);
+        for at in self.along(label.at, label.out) {
+            last = spot(at);
+            let crowds = self.fixed.iter().any(|f| overlap(f, &last.bounds))
+                || taken.iter().any(|t| overlap(&t.bounds, &last.bounds));
+            if !crowds && !self.covers(&last.bounds) {
+                break;
+            }
+        }
+        last
+    }
 }
 
 /// A tray of glyphs with counts: `(glyph, how many)`, the count shown as a badge when above 1.

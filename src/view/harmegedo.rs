@@ -103,6 +103,7 @@ impl GameView for View<'_> {
                     at: HexPoint::new(h.q as f32 * k, h.r as f32 * k),
                     text: l.to_string(),
                     out: HexPoint::new(h.q as f32 / len, h.r as f32 / len),
+                    alt: None,
                 });
             }
         }

@@ -84,11 +84,11 @@ impl GameView for View<'_> {
             .collect();
         let mut pic = Pic::new(Orientation::FlatTop, tiles);
 
-        // Coordinates on the rim, one label per line, each family on its own edges so they do
-        // not crowd each other: the upper rows' numbers beyond their left ends, the lower rows'
-        // beyond their right ends; the left columns' letters beyond their lower ends, the right
-        // columns' beyond their upper ends. Where neighbours would still crowd, a label moves
-        // further out along its line (see `place_rim_labels`).
+        // Coordinates on the rim, one label per line, beyond one of its ends: odd rows first
+        // try their left ends, even rows their right ends; even columns their lower ends, odd
+        // columns their upper ends. The board has two line ends to a rim cell, so alternating
+        // sets each family in one row round the board; where an end is crowded, the label takes
+        // its line's other end (see `place_rim_labels`).
         let mut cols: HashMap<i32, (i32, i32)> = HashMap::new();
         let mut rows: HashMap<i32, (i32, i32)> = HashMap::new();
         for c in geo.cells() {
@@ -101,21 +101,47 @@ impl GameView for View<'_> {
         let mut rows: Vec<_> = rows.into_iter().collect();
         rows.sort();
         for (y, (lo, hi)) in rows {
-            let (end, side) = if y < 0 { (lo, -1.0) } else { (hi, 1.0) };
+            let left = (
+                doubled_point(lo as f32 - 1.0, y as f32),
+                doubled_point(-2.0, 0.0),
+            );
+            let right = (
+                doubled_point(hi as f32 + 1.0, y as f32),
+                doubled_point(2.0, 0.0),
+            );
+            let (first, other) = if y.rem_euclid(2) == 1 {
+                (left, right)
+            } else {
+                (right, left)
+            };
             pic.rim.push(RimLabel {
-                at: doubled_point(end as f32 + side, y as f32),
+                at: first.0,
                 text: (y + 26).to_string(),
-                out: doubled_point(2.0 * side, 0.0),
+                out: first.1,
+                alt: Some(other),
             });
         }
         let mut cols: Vec<_> = cols.into_iter().collect();
         cols.sort();
         for (x, (lo, hi)) in cols {
-            let (end, side) = if x <= 0 { (hi, 1.0) } else { (lo, -1.0) };
+            let top = (
+                doubled_point(x as f32, lo as f32 - 1.2),
+                doubled_point(0.0, -2.0),
+            );
+            let bottom = (
+                doubled_point(x as f32, hi as f32 + 1.2),
+                doubled_point(0.0, 2.0),
+            );
+            let (first, other) = if x.rem_euclid(2) == 0 {
+                (bottom, top)
+            } else {
+                (top, bottom)
+            };
             pic.rim.push(RimLabel {
-                at: doubled_point(x as f32, end as f32 + 1.2 * side),
+                at: first.0,
                 text: column_name(x),
-                out: doubled_point(0.0, 2.0 * side),
+                out: first.1,
+                alt: Some(other),
             });
         }
 

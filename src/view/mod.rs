@@ -22,9 +22,9 @@
 //!
 //! * [`scene`]`(game, opts)`: the plain-data scene (for callers that add their own marks).
 //! * [`render_png`]`(game, opts)`: the picture as PNG bytes, `opts.size` px on the long side
-//!   (default [`DEFAULT_SIZE`]), drawn with [`theme`]`(size)`: rim labels 2 % of the long side,
-//!   at least 8 dp on a phone (one label per board line, moved out along its line where it
-//!   would crowd another).
+//!   (default [`DEFAULT_SIZE`]), drawn with [`theme`]`(size)`: rim labels one per board line,
+//!   each right beyond one of its line's ends, in one row round the board; up to 2 % of the long
+//!   side (8 dp on a phone), smaller where the board's lines need it (HexiMeros, Harmegedo).
 //! * [`replay_gif`]`(start, moves, opts)`: an animated GIF, one frame per move (the first frame
 //!   the start position), each move highlighted as it is played.
 //! * [`replay_gif_from_export`]`(text)`: the same from the host's export text
@@ -198,7 +198,8 @@ pub fn fit_name(name: &str) -> String {
 
 /// The look of a board picture `size` px on its long side: the render crate's default, with rim
 /// labels up to [`common::RIM_LABEL_SHARE`] of the long side (32 px at [`DEFAULT_SIZE`], about
-/// 8 dp on a phone; the arithmetic is at the constant).
+/// 8 dp on a phone; the arithmetic is at the constant; `common::place_rim_labels` sets them
+/// smaller where one row of them round the board needs it).
 pub fn theme(size: u32) -> Theme {
     let mut theme = Theme::new(size);
     theme.label_px_max = (size as f32 * common::RIM_LABEL_SHARE).max(theme.label_px_max);
