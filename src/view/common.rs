@@ -349,6 +349,11 @@ fn labels(rim: &[RimLabel], taken: &[Spot], size: f32) -> Vec<Label> {
         .collect()
 }
 
+/// The [`ROOM_GRID`] square a point falls in.
+fn square(x: f32, y: f32) -> (i32, i32) {
+    ((x / ROOM_GRID).floor() as i32, (y / ROOM_GRID).floor() as i32)
+}
+
 /// A label's box in the turned board's world: `[left, top, right, bottom]`.
 type Bounds = [f32; 4];
 
@@ -356,11 +361,16 @@ fn overlap(a: &Bounds, b: &Bounds) -> bool {
     a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
 }
 
-/// Where rim labels may go on a turned board: the cells' centres and the fixed labels' boxes.
+/// The side of the squares [`Room`] files the cells' centres in, in hex radii.
+const ROOM_GRID: f32 = 2.0;
+
+/// Where rim labels may go on a turned board: the cells' centres (filed by the
+/// [`ROOM_GRID`] square they fall in, so that a box is checked against the few near it) and the
+/// fixed labels' boxes.
 struct Room {
     orientation: Orientation,
     rotation: u8,
-    centres: Vec<(f32, f32)>,
+    centres: HashMap<(i32, i32), Vec<(f32, f32)>>,
     fixed: Vec<Bounds>,
 }
 
@@ -374,7 +384,11 @@ struct Spot {
 impl Room {
     fn new(orientation: Orientation, rotation: u8, tiles: &[Tile], fixed: &[Label]) -> Self {
         let world = |p: HexPoint| hex_to_world(orientation, rotation, p);
-        let centres = tiles.iter().map(|t| world(HexPoint::from(t.hex))).collect();
+        let mut centres: HashMap<(i32, i32), Vec<(f32, f32)>> = HashMap::new();
+        for t in tiles {
+            let (x, y) = world(HexPoint::from(t.hex));
+            centres.entry(square(x, y)).or_default().push((x, y));
+        }
         let fixed = fixed
             .iter()
             .map(|l| {
@@ -405,11 +419,17 @@ impl Room {
     /// Whether a box covers a cell (comes nearer its centre than about its inner circle,
     /// √3 / 2).
     fn covers(&self, b: &Bounds) -> bool {
-        self.centres.iter().any(|&(cx, cy)| {
-            let dx = cx - cx.clamp(b[0], b[2]);
-            let dy = cy - cy.clamp(b[1], b[3]);
-            dx.hypot(dy) < 0.8
-        })
+        let reach = 0.8;
+        let (lo, hi) = (square(b[0] - reach, b[1] - reach), square(b[2] + reach, b[3] + reach));
+        (lo.0..=hi.0)
+            .flat_map(|x| (lo.1..=hi.1).map(move |y| (x, y)))
+            .filter_map(|sq| self.centres.get(&sq))
+            .flatten()
+            .any(|&(cx, cy)| {
+                let dx = cx - cx.clamp(b[0], b[2]);
+                let dy = cy - cy.clamp(b[1], b[3]);
+                dx.hypot(dy) < reach
+            })
     }
 
     /// The spots along a line from `at` out by `dir`, `t` hex radii on, in quarter radii from
