@@ -94,11 +94,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 hat: true,
                 star: true,
                 count: None,
+                mark: None,
             }),
             red.with_badges(Badges {
                 hat: false,
                 star: false,
                 count: Some(12),
+                mark: Some('R'),
             }),
         ];
         for (k, g) in looks.into_iter().enumerate() {
@@ -125,6 +127,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         hat: true,
         star: true,
         count: Some(12),
+        mark: Some('R'),
     });
     one.tiles.push(Tile::new((0, 0), tone).with_glyph(g));
     one.tiles.push(Tile::new((1, 0), tone).with_glyph(
@@ -132,6 +135,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             hat: true,
             star: false,
             count: Some(3),
+            mark: None,
         }),
     ));
     std::fs::write(

@@ -544,6 +544,8 @@ struct Text<'a> {
     colour: Rgba,
     /// A disc of this colour before the text.
     swatch: Option<Rgba>,
+    /// A letter on the disc.
+    mark: Option<char>,
 }
 
 /// Draws a line with its baseline-left at `(x, y)`, shrunk to `max_w` pixels if it is wider.
@@ -554,11 +556,17 @@ fn paint_text(ctx: &Ctx, pm: &mut Pixmap, (x, y): (f32, f32), max_w: f32, t: &Te
         cap,
         colour,
         swatch,
+        mark,
     } = *t;
     let mut x = x;
     let mut max_w = max_w;
     if let Some(s) = swatch {
-        let rad = cap * 0.62;
+        // A little larger when it carries a letter.
+        let rad = if mark.is_some() {
+            cap * 0.78
+        } else {
+            cap * 0.62
+        };
         if let Some(disc) = PathBuilder::from_circle(x + rad, y - cap / 2.0, rad) {
             stroke(
                 pm,
@@ -567,6 +575,25 @@ fn paint_text(ctx: &Ctx, pm: &mut Pixmap, (x, y): (f32, f32), max_w: f32, t: &Te
                 &round_stroke((cap * 0.12).max(1.0)),
             );
             fill(pm, &disc, s.with_alpha(255));
+        }
+        if let Some(c) = mark {
+            let letter = c.to_string();
+            let em = cap * 0.85 / CAP_HEIGHT_EM;
+            let line = ctx.fonts.line(Face::Bold, &letter, em);
+            if let Some(path) = line.path {
+                // Centred on the disc: the baseline half the letter's height below its centre.
+                let at = Transform::from_translate(
+                    x + rad - line.width / 2.0,
+                    y - cap / 2.0 + cap * 0.425,
+                );
+                pm.fill_path(
+                    &path,
+                    &paint(s.contrasting_outline()),
+                    FillRule::Winding,
+                    at,
+                    None,
+                );
+            }
         }
         x += rad * 2.0 + cap * 0.55;
         max_w -= rad * 2.0 + cap * 0.55;
@@ -606,6 +633,7 @@ fn paint_header(ctx: &Ctx, pm: &mut Pixmap, header: &[HeaderLine]) {
             cap,
             colour: theme.text,
             swatch: line.swatch,
+            mark: line.mark,
         };
         paint_text(ctx, pm, (m, y), max_w, &text);
     }
@@ -624,6 +652,7 @@ fn paint_trays(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
             cap,
             colour: theme.text,
             swatch: tray.swatch,
+            mark: tray.mark,
         };
         paint_text(ctx, pm, (slot.x, base), slot.width, &caption);
         let top = slot.y + cap * LINE;

@@ -219,6 +219,7 @@ pub fn big_board() -> Scene {
         .map(|k| Tray {
             caption: format!("{} took", names[k]),
             swatch: Some(PLAYERS[k]),
+            mark: None,
             items: (0..(k * 3) % 7)
                 .map(|i| Glyph::new(ARMY[(i * 5 + k) % 22].2, PLAYERS[(k + 1 + i % 5) % 6]))
                 .collect(),
@@ -310,11 +311,13 @@ pub fn small_board() -> Scene {
             Tray {
                 caption: "White took".into(),
                 swatch: Some(white),
+                mark: None,
                 items: vec![Glyph::new(Shape::Disc, black)],
             },
             Tray {
                 caption: "Black took".into(),
                 swatch: Some(black),
+                mark: None,
                 items: vec![],
             },
         ],

@@ -150,11 +150,13 @@ pub struct Scene {
     pub trays: Vec<Tray>,
 }
 
-/// One header line, with an optional colour swatch before the text (the Token holder's colour).
+/// One header line, with an optional colour swatch before the text (the Token holder's colour)
+/// and a letter on it (the colour's initial, a cue besides colour).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct HeaderLine {
     pub text: String,
     pub swatch: Option<Rgba>,
+    pub mark: Option<char>,
 }
 
 impl HeaderLine {
@@ -162,6 +164,7 @@ impl HeaderLine {
         HeaderLine {
             text: text.into(),
             swatch: None,
+            mark: None,
         }
     }
 
@@ -169,7 +172,14 @@ impl HeaderLine {
         HeaderLine {
             text: text.into(),
             swatch: Some(swatch),
+            mark: None,
         }
+    }
+
+    /// The line with `mark` drawn on its swatch.
+    pub fn with_mark(mut self, mark: Option<char>) -> HeaderLine {
+        self.mark = mark;
+        self
     }
 }
 
@@ -282,6 +292,9 @@ pub struct Badges {
     pub star: bool,
     /// A number at the lower right (a stack height, a count in a tray); `None` or 0..=1 shows none.
     pub count: Option<u16>,
+    /// A letter on a disc of the piece's colour at the lower left: its owner's initial, a cue
+    /// besides colour for colour-blind eyes.
+    pub mark: Option<char>,
 }
 
 /// The built-in piece silhouettes, drawn as vector paths (the chess set uses DejaVu Sans' chess
@@ -401,5 +414,7 @@ pub struct Tray {
     pub caption: String,
     /// Drawn as a swatch before the caption (the capturing player's colour).
     pub swatch: Option<Rgba>,
+    /// A letter on the swatch (the colour's initial).
+    pub mark: Option<char>,
     pub items: Vec<Glyph>,
 }

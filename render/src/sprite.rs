@@ -245,6 +245,9 @@ fn rasterise(art: &Art, glyph: &Glyph, px: f32, fonts: &Fonts) -> Option<Sprite>
     if let Some(n) = glyph.badges.count.filter(|&n| n > 1) {
         draw_count(&mut pm, n, ts, fonts);
     }
+    if let Some(c) = glyph.badges.mark {
+        draw_mark(&mut pm, c, fill, outline, ts, fonts);
+    }
     if glyph.state == GlyphState::Ghost {
         fade(&mut pm, 0.5);
     }
@@ -326,6 +329,21 @@ fn draw_count(pm: &mut Pixmap, n: u16, ts: Transform, fonts: &Fonts) {
     if let Some(path) = line.path {
         let at = ts.pre_translate(cx - line.width / 2.0, cy + 9.5);
         pm.fill_path(&path, &paint(Rgba::WHITE), FillRule::Winding, at, None);
+    }
+}
+
+/// A disc of the piece's colour at the lower left with the letter `c` in its outline colour.
+fn draw_mark(pm: &mut Pixmap, c: char, fill: Rgba, outline: Rgba, ts: Transform, fonts: &Fonts) {
+    let (cx, cy, r) = (18.0, 82.0, 17.0);
+    if let Some(disc) = tiny_skia::PathBuilder::from_circle(cx, cy, r) {
+        pm.stroke_path(&disc, &paint(outline), &round_stroke(5.0), ts, None);
+        pm.fill_path(&disc, &paint(fill), FillRule::Winding, ts, None);
+    }
+    let em = 22.0 / crate::text::CAP_HEIGHT_EM;
+    let line = fonts.line(Face::Bold, &c.to_string(), em);
+    if let Some(path) = line.path {
+        let at = ts.pre_translate(cx - line.width / 2.0, cy + 11.0);
+        pm.fill_path(&path, &paint(outline), FillRule::Winding, at, None);
     }
 }
 

@@ -34,6 +34,7 @@ fn small_scene() -> Scene {
             hat: true,
             star: true,
             count: None,
+            mark: None,
         },
     ));
     at(&mut tiles, 0, -2).glyph =
@@ -77,6 +78,7 @@ fn small_scene() -> Scene {
         trays: vec![Tray {
             caption: "Yellow took".into(),
             swatch: Some(sample::PLAYERS[2]),
+            mark: None,
             items: vec![Glyph::new(Shape::Mitre, sample::PLAYERS[3])],
         }],
     }
@@ -161,6 +163,42 @@ fn the_golden_comparison_notices_a_change() {
 }
 
 #[test]
+fn a_seat_mark_is_drawn_on_the_piece_and_on_the_swatch() {
+    let theme = Theme::new(320);
+    let plain = small_scene();
+    let a = decode(&render_png(&plain, &theme).unwrap());
+    // On a piece: its owner's initial on a disc at the lower left.
+    let mut marked = plain.clone();
+    let g = Glyph::new(Shape::Horse, sample::PLAYERS[1]);
+    let i = marked.tiles.iter().position(|t| t.glyph.is_some()).unwrap();
+    marked.tiles[i].glyph = Some(g.with_badges(Badges {
+        mark: Some('B'),
+        ..Badges::default()
+    }));
+    let mut unmarked = plain.clone();
+    unmarked.tiles[i].glyph = Some(g);
+    let b = decode(&render_png(&marked, &theme).unwrap());
+    let c = decode(&render_png(&unmarked, &theme).unwrap());
+    assert!(differing(&b, &c, 24) > 0.0005);
+    // Two letters look different.
+    let mut other = marked.clone();
+    other.tiles[i].glyph = Some(g.with_badges(Badges {
+        mark: Some('G'),
+        ..Badges::default()
+    }));
+    let d = decode(&render_png(&other, &theme).unwrap());
+    assert!(differing(&b, &d, 24) > 0.0001);
+    // On the header's swatch.
+    let mut swatched = plain.clone();
+    swatched.header[1] = HeaderLine::with_swatch("Blue holds the Token", sample::PLAYERS[1]);
+    let e = decode(&render_png(&swatched, &theme).unwrap());
+    swatched.header[1] = swatched.header[1].clone().with_mark(Some('B'));
+    let f = decode(&render_png(&swatched, &theme).unwrap());
+    assert!(differing(&e, &f, 24) > 0.0001);
+    assert!(differing(&a, &e, 24) > 0.0);
+}
+
+#[test]
 fn a_replay_gif_has_one_frame_per_scene() {
     let mut frames = Vec::new();
     for i in 0..7 {
@@ -242,6 +280,7 @@ fn odd_scenes_render_without_panicking() {
     s.trays.push(Tray {
         caption: String::new(),
         swatch: None,
+        mark: None,
         items: vec![Glyph::new(Shape::Letter('\u{10FFFF}'), Rgba::WHITE); 300],
     });
     render_png(&s, &theme).unwrap();

@@ -19,6 +19,10 @@ use crate::games::{AnyGame, Rules, Seat};
 /// tells Yellow from Orange and Red from Green; the test `seats_stay_apart_for_colour_blind_eyes`
 /// holds every pair apart under protanopia, deuteranopia and tritanopia. The earlier palette
 /// came as close as 18 (CIE76) for Green and Red under deuteranopia; these stay above 31.
+/// The six seats' initials (Silver, Blue, Yellow, Orange, Green, Red), drawn on their pieces'
+/// bases and their swatches: a cue besides colour, for colour-blind eyes and grey screens.
+pub const SEAT_MARKS: [char; 6] = ['S', 'B', 'Y', 'O', 'G', 'R'];
+
 pub const PLAYER_COLOURS: [Rgba; 6] = [
     Rgba::rgb(202, 222, 226),
     Rgba::rgb(18, 66, 168),
@@ -132,6 +136,10 @@ pub trait GameView {
     fn previous_seat(&self, seat: Seat) -> Seat;
     /// The colour of the seat's pieces (header swatch).
     fn swatch(&self, seat: Seat) -> Rgba;
+    /// The letter on the seat's swatch and its pieces (six-colour games: [`SEAT_MARKS`]).
+    fn mark(&self, _seat: Seat) -> Option<char> {
+        None
+    }
     /// The seat as people read it, where the game's seat name is notation (Harmegedo's
     /// `kingdom0`); `None`: the seat name, title-cased.
     fn seat_label(&self, _seat: Seat) -> Option<String> {
@@ -351,7 +359,10 @@ fn labels(rim: &[RimLabel], taken: &[Spot], size: f32) -> Vec<Label> {
 
 /// The [`ROOM_GRID`] square a point falls in.
 fn square(x: f32, y: f32) -> (i32, i32) {
-    ((x / ROOM_GRID).floor() as i32, (y / ROOM_GRID).floor() as i32)
+    (
+        (x / ROOM_GRID).floor() as i32,
+        (y / ROOM_GRID).floor() as i32,
+    )
 }
 
 /// A label's box in the turned board's world: `[left, top, right, bottom]`.
@@ -420,7 +431,10 @@ impl Room {
     /// √3 / 2).
     fn covers(&self, b: &Bounds) -> bool {
         let reach = 0.8;
-        let (lo, hi) = (square(b[0] - reach, b[1] - reach), square(b[2] + reach, b[3] + reach));
+        let (lo, hi) = (
+            square(b[0] - reach, b[1] - reach),
+            square(b[2] + reach, b[3] + reach),
+        );
         (lo.0..=hi.0)
             .flat_map(|x| (lo.1..=hi.1).map(move |y| (x, y)))
             .filter_map(|sq| self.centres.get(&sq))
@@ -523,6 +537,7 @@ pub fn tray(caption: String, swatch: Option<Rgba>, items: Vec<(Glyph, u16)>) -> 
     Tray {
         caption,
         swatch,
+        mark: None,
         items: items
             .into_iter()
             .filter(|&(_, n)| n > 0)
@@ -554,6 +569,7 @@ pub fn piece_glyph_heximeros(kind: HKind, colour: u8, bonus: bool, frozen: bool)
     let fill = PLAYER_COLOURS[usize::from(colour) % 6];
     let mut g = Glyph::new(shape, fill).with_badges(Badges {
         star: bonus,
+        mark: Some(SEAT_MARKS[usize::from(colour) % 6]),
         ..Badges::default()
     });
     if frozen {

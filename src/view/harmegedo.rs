@@ -3,10 +3,12 @@
 //! kingdom whose king fell greyed (neutral), file letters on the outer rim and kingdom numbers in
 //! the centre, and a tray per kingdom of what it has lost.
 
-use hexmeros_render::{Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Rgba, Shape, Tile};
+use hexmeros_render::{
+    Badges, Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Rgba, Shape, Tile,
+};
 
 use super::common::{
-    GameView, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, RimLabel, missing, title_case, tray,
+    GameView, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, RimLabel, SEAT_MARKS, missing, title_case, tray,
 };
 use crate::games::harmegedo::{Harmegedo, Kind};
 use crate::games::heximeros::COLOURS;
@@ -73,7 +75,11 @@ impl GameView for View<'_> {
                 let mut tile = Tile::new(scene_hex(b.hex(c)), fill);
                 if let Some(p) = g.piece_at(c) {
                     let mut glyph =
-                        Glyph::new(shape(p.kind), PLAYER_COLOURS[p.kingdom as usize % 6]);
+                        Glyph::new(shape(p.kind), PLAYER_COLOURS[p.kingdom as usize % 6])
+                            .with_badges(Badges {
+                                mark: Some(SEAT_MARKS[p.kingdom as usize % 6]),
+                                ..Badges::default()
+                            });
                     if g.is_eliminated(p.kingdom) {
                         glyph = glyph.with_state(GlyphState::Frozen);
                     }
@@ -165,11 +171,9 @@ impl GameView for View<'_> {
                     .iter()
                     .map(|&kind| (Glyph::new(shape(kind), colour), lost[kind as usize]))
                     .collect();
-                pic.trays.push(tray(
-                    format!("{} lost", kingdom_label(k)),
-                    Some(colour),
-                    items,
-                ));
+                let mut lost = tray(format!("{} lost", kingdom_label(k)), Some(colour), items);
+                lost.mark = Some(SEAT_MARKS[k as usize % 6]);
+                pic.trays.push(lost);
             }
         }
         pic
@@ -215,6 +219,10 @@ impl GameView for View<'_> {
         self.0
             .kingdom_of(seat)
             .map_or(Rgba::WHITE, |k| PLAYER_COLOURS[k as usize % 6])
+    }
+
+    fn mark(&self, seat: Seat) -> Option<char> {
+        self.0.kingdom_of(seat).map(|k| SEAT_MARKS[k as usize % 6])
     }
 
     fn accent(&self, seat: Seat) -> Rgba {

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use hexmeros_render::{Glyph, Hex, HexPoint, Orientation, Rgba, Tile};
 
 use super::common::{
-    GameView, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, RimLabel, TONES, heximeros_start, missing,
-    piece_glyph_heximeros, title_case, tray,
+    GameView, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, RimLabel, SEAT_MARKS, TONES, heximeros_start,
+    missing, piece_glyph_heximeros, title_case, tray,
 };
 use crate::games::heximeros::{BOARD, COLOURS, HexiMeros, Kind};
 use crate::games::{Rules, Seat};
@@ -178,11 +178,13 @@ impl GameView for View<'_> {
                     )
                 })
                 .collect();
-            pic.trays.push(tray(
+            let mut lost = tray(
                 format!("{} lost", title_case(COLOURS[colour as usize])),
                 Some(PLAYER_COLOURS[colour as usize]),
                 items,
-            ));
+            );
+            lost.mark = Some(SEAT_MARKS[colour as usize]);
+            pic.trays.push(lost);
         }
         pic
     }
@@ -213,6 +215,10 @@ impl GameView for View<'_> {
 
     fn swatch(&self, seat: Seat) -> Rgba {
         PLAYER_COLOURS[seat.index() % 6]
+    }
+
+    fn mark(&self, seat: Seat) -> Option<char> {
+        Some(SEAT_MARKS[seat.index() % 6])
     }
 
     fn accent(&self, seat: Seat) -> Rgba {

@@ -57,7 +57,7 @@ use crate::games::record::{GameRecord, Line};
 use crate::games::{AnyGame, Outcome, Seat};
 use common::{GameView, Pic, choose_rotation, move_cells};
 
-pub use common::{PLAYER_COLOURS, piece_glyph_heximeros};
+pub use common::{PLAYER_COLOURS, SEAT_MARKS, piece_glyph_heximeros};
 pub use hexdame::HEXDAME_SIZE;
 pub use heximeros::all_piece_glyphs as heximeros_piece_glyphs;
 
@@ -427,10 +427,9 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
     let mut status = match (game.outcome(), game.to_move()) {
         (Some(Outcome::Win { winners, reason }), _) => {
             let names: Vec<String> = winners.iter().map(|&s| name(s)).collect();
-            let swatch = winners.first().map(|&s| view.swatch(s));
             let text = format!("{} won · {reason}", names.join(" & "));
-            match swatch {
-                Some(c) => HeaderLine::with_swatch(text, c),
+            match winners.first() {
+                Some(&s) => HeaderLine::with_swatch(text, view.swatch(s)).with_mark(view.mark(s)),
                 None => HeaderLine::new(text),
             }
         }
@@ -443,7 +442,7 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
             } else {
                 format!("{who} ({colour}) holds the Token")
             };
-            HeaderLine::with_swatch(text, view.swatch(s))
+            HeaderLine::with_swatch(text, view.swatch(s)).with_mark(view.mark(s))
         }
         (None, None) => HeaderLine::new("Game over"),
     };
@@ -455,14 +454,17 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
     // A Check is said in words too, on its own line in the checked seat's colour: the ring on
     // the board is easy to miss on a phone.
     for (checked, declarer) in game.declared_checks() {
-        lines.push(HeaderLine::with_swatch(
-            format!(
-                "{} is in Check (declared by {})",
-                seat_label(checked),
-                seat_label(declarer)
-            ),
-            view.swatch(checked),
-        ));
+        lines.push(
+            HeaderLine::with_swatch(
+                format!(
+                    "{} is in Check (declared by {})",
+                    seat_label(checked),
+                    seat_label(declarer)
+                ),
+                view.swatch(checked),
+            )
+            .with_mark(view.mark(checked)),
+        );
     }
     // Who plays which colour, when the caller knows the players: three seats a line, so that a
     // six-player line stays readable on a phone.

@@ -225,6 +225,62 @@ fn no_rim_label_stands_behind_another_of_its_kind() {
 }
 
 #[test]
+fn six_colour_games_mark_each_piece_and_swatch_with_its_seats_initial() {
+    use hexmeros::view::{PLAYER_COLOURS, SEAT_MARKS};
+    let mut marks = SEAT_MARKS.to_vec();
+    marks.sort();
+    marks.dedup();
+    assert_eq!(marks.len(), 6, "one initial per seat");
+    for kind in [GameKind::HexiMeros, GameKind::Harmegedo] {
+        let (game, opts) = golden_position(kind);
+        let scene = view::scene(&game, &opts).unwrap();
+        let mut seen = 0;
+        for t in &scene.tiles {
+            let Some(g) = t.glyph else { continue };
+            seen += 1;
+            // A frozen piece is grey; its letter still says whose it was.
+            let mark = g
+                .badges
+                .mark
+                .unwrap_or_else(|| panic!("{kind}: a piece without a mark"));
+            if g.state == hexmeros_render::GlyphState::Normal {
+                let seat = PLAYER_COLOURS.iter().position(|&c| c == g.fill).unwrap();
+                assert_eq!(mark, SEAT_MARKS[seat], "{kind}: a piece of seat {seat}");
+            }
+        }
+        assert!(seen > 20, "{kind}");
+        let holder = &scene.header[1];
+        let seat = PLAYER_COLOURS
+            .iter()
+            .position(|&c| Some(c) == holder.swatch)
+            .unwrap();
+        assert_eq!(holder.mark, Some(SEAT_MARKS[seat]), "{kind}: {holder:?}");
+        for tray in &scene.trays {
+            let seat = PLAYER_COLOURS
+                .iter()
+                .position(|&c| Some(c) == tray.swatch)
+                .unwrap();
+            assert_eq!(
+                tray.mark,
+                Some(SEAT_MARKS[seat]),
+                "{kind}: {}",
+                tray.caption
+            );
+        }
+    }
+    // Two-colour games need none.
+    let (game, opts) = golden_position(GameKind::HexDame);
+    let scene = view::scene(&game, &opts).unwrap();
+    assert!(
+        scene
+            .tiles
+            .iter()
+            .filter_map(|t| t.glyph)
+            .all(|g| g.badges.mark.is_none())
+    );
+}
+
+#[test]
 fn harmegedo_shows_rank_numbers_and_names_kingdoms_in_words() {
     let (game, opts) = golden_position(GameKind::Harmegedo);
     let scene = view::scene(&game, &opts).unwrap();
