@@ -22,7 +22,7 @@
 use serde_json::Value;
 use thiserror::Error;
 
-use super::{AnyGame, Departure, GameKind, Outcome, Seat};
+use super::{AnyGame, Departure, GameKind, Seat};
 
 /// A record that cannot be read or replayed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -294,18 +294,4 @@ pub fn write(
         s.push_str(&format!("# {o}\n"));
     }
     s
-}
-
-/// An outcome in words, with the seats named by the game (`white won (black resigned)`).
-pub fn outcome_text(game: &AnyGame, outcome: &Outcome) -> String {
-    let names = |s: &[Seat]| -> String {
-        s.iter()
-            .map(|&x| game.seat_name(x))
-            .collect::<Vec<_>>()
-            .join(" and ")
-    };
-    match outcome {
-        Outcome::Win { winners, reason } => format!("{} won ({reason})", names(winners)),
-        Outcome::Draw { seats, reason } => format!("{} drew ({reason})", names(seats)),
-    }
 }

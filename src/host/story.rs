@@ -8,7 +8,7 @@
 //! piece names, the seats' colours or kingdoms).
 
 use crate::games::notation::MoveText;
-use crate::games::{AnyGame, Departure, Seat};
+use crate::games::{AnyGame, Departure, Outcome, Seat};
 use crate::view::picker;
 
 /// How long a story may grow in a turn message (Discord allows 2000 characters a message; the
@@ -28,6 +28,45 @@ pub struct Told {
 /// A seat's name as a player reads it in a sentence: `Red`, `Kingdom0`.
 pub(crate) fn seat(game: &AnyGame, s: Seat) -> String {
     title(game.seat_name(s))
+}
+
+/// An outcome in a sentence, its seats named as [`seat`] names them, in the reason too:
+/// `White won (Black lost on time)`, `Silver and Red drew (agreed)`.
+pub(crate) fn outcome(game: &AnyGame, outcome: &Outcome) -> String {
+    let names = |s: &[Seat]| -> String {
+        s.iter()
+            .map(|&x| seat(game, x))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
+    let (seats, verb, reason) = match outcome {
+        Outcome::Win { winners, reason } => (names(winners), "won", reason),
+        Outcome::Draw { seats, reason } => (names(seats), "drew", reason),
+    };
+    // The reason names seats in the game's notation (`black lost on time`): each whole word
+    // that is a seat's name is written as the sentence names the seat.
+    let mut told = String::with_capacity(reason.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, told: &mut String| {
+        let named = (0..game.seat_count())
+            .map(|i| Seat(i as u8))
+            .find(|&s| game.seat_name(s) == word.as_str());
+        match named {
+            Some(s) => told.push_str(&seat(game, s)),
+            None => told.push_str(word),
+        }
+        word.clear();
+    };
+    for c in reason.chars() {
+        if c.is_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut told);
+            told.push(c);
+        }
+    }
+    flush(&mut word, &mut told);
+    format!("{seats} {verb} ({told})")
 }
 
 fn title(name: &str) -> String {
@@ -428,6 +467,44 @@ mod tests {
         assert_eq!(
             told.parts,
             [format!("Silver {plain}, now a Hatted Militant")]
+        );
+    }
+
+    #[test]
+    fn an_outcome_names_its_seats_as_sentences_do_in_the_reason_too() {
+        let dame = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+        let win = Outcome::Win {
+            winners: vec![Seat(0)],
+            reason: "black lost on time".into(),
+        };
+        assert_eq!(outcome(&dame, &win), "White won (Black lost on time)");
+        // A word that merely contains a seat's name stays as it is.
+        let draw = Outcome::Draw {
+            seats: vec![Seat(0), Seat(1)],
+            reason: "agreed; blackish whitewash".into(),
+        };
+        assert_eq!(
+            outcome(&dame, &draw),
+            "White and Black drew (agreed; blackish whitewash)"
+        );
+        let harm = AnyGame::new(GameKind::Harmegedo, None, None).unwrap();
+        let first = harm.seat_name(Seat(0)).to_string();
+        let win = Outcome::Win {
+            winners: vec![Seat(1)],
+            reason: format!("{first} resigned"),
+        };
+        assert_eq!(
+            outcome(&harm, &win),
+            format!(
+                "{} won ({} resigned)",
+                seat(&harm, Seat(1)),
+                seat(&harm, Seat(0))
+            )
+        );
+        assert_ne!(
+            seat(&harm, Seat(0)),
+            first,
+            "the sentence's name differs from the notation"
         );
     }
 }

@@ -1377,7 +1377,7 @@ async fn resignation_with_a_replacement_expulsion_and_concession_of_the_last_two
     let r = hx(&fake, u(2), t, "concede", json!([])).await;
     assert!(!content(&r).starts_with("⚠️"), "{r:?}");
     wait_message(&fake, t, before, "Blue conceded").await;
-    wait_message(&fake, t, before, "game over: silver won").await;
+    wait_message(&fake, t, before, "game over: Silver won").await;
     let st = bot.state(game.id).await;
     assert_eq!(st.status(), hexmeros::host::Status::Finished);
     assert_eq!(st.record().last().unwrap().line, "concede blue");
@@ -1641,7 +1641,9 @@ async fn hexdame_played_to_a_win_on_the_board() {
     let Some(Outcome::Win { winners, .. }) = mirror.outcome() else {
         panic!("{:?}", mirror.outcome());
     };
-    let winner = mirror.seat_name(winners[0]);
+    // The sentence names the seat with a capital, as the pictures and panel do.
+    let name = mirror.seat_name(winners[0]);
+    let winner = format!("{}{}", name[..1].to_uppercase(), &name[1..]);
     let over = wait_message(&fake, t, 0, "game over").await;
     assert!(
         content(&over).contains(&format!("{winner} won")),
@@ -2126,7 +2128,7 @@ async fn in_a_two_player_game_the_opponent_cannot_replace_or_skip_and_claims_on_
     let r = click(&fake, u(1), t, message_id(&notice), &ids[0]).await;
     assert!(!content(&r).starts_with("⚠️"), "{r:?}");
     wait_message(&fake, t, before, "Black lost on time").await;
-    wait_message(&fake, t, before, "game over: white won").await;
+    wait_message(&fake, t, before, "game over: White won").await;
     let st = bot.state(game.id).await;
     assert!(matches!(st.outcome(), Some(Outcome::Win { winners, .. }) if winners == [Seat(0)]));
     assert_eq!(st.record().last().unwrap().line, "timeout black");

@@ -115,7 +115,7 @@ async fn the_results_ping_every_player_then_the_replay_and_the_thread_is_archive
     // Every player pinged, and only them.
     let text = content(m);
     assert!(
-        text.starts_with(&format!("**HexDame #{game}** is over: black won")),
+        text.starts_with(&format!("**HexDame #{game}** is over: Black won")),
         "{text}"
     );
     let mut pinged: Vec<String> = m.json.as_ref().unwrap()["allowed_mentions"]["users"]

@@ -122,7 +122,7 @@ async fn time_runs_out_after_the_bank_and_the_opponent_claims_the_win() {
         "{fx:?}"
     );
     let fx = act(&e.host, g, 1, Command::ClaimTime).await;
-    assert!(said(&fx, "white won (black lost on time)"), "{fx:?}");
+    assert!(said(&fx, "White won (Black lost on time)"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();
     assert_eq!(st.status(), Status::Finished);
     assert!(matches!(st.outcome(), Some(Outcome::Win { winners, .. }) if winners == vec![Seat(0)]));

@@ -110,7 +110,7 @@ async fn two_players_no_vote_against_the_opponent_only_a_claim_on_time() {
     let fx = act(&e.host, g, 1, Command::ClaimTime).await;
     assert!(said(&fx, "Black lost on time"), "{fx:?}");
     assert!(
-        said(&fx, "game over: white won (black lost on time)"),
+        said(&fx, "game over: White won (Black lost on time)"),
         "{fx:?}"
     );
     let st = e.host.state(g).await.unwrap();

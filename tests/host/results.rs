@@ -99,7 +99,7 @@ async fn a_finished_heximeros_game_has_places_points_and_rating_changes() {
 
     let r = e.host.results(g).await.unwrap();
     assert!(r.scored);
-    assert!(r.outcome.starts_with("silver won"), "{}", r.outcome);
+    assert!(r.outcome.starts_with("Silver won"), "{}", r.outcome);
     // The winner, then the others in reverse order of going out; §7 points as in §7's table.
     assert_eq!(
         lines(&r),

@@ -674,7 +674,7 @@ async fn scored_game_to_a_concession_matches_section_7() {
     act(&e.host, g, 6, Command::Resign { replacement: None }).await;
     // Concession only between the last two: now it is.
     let fx = act(&e.host, g, 2, Command::Concede).await;
-    assert!(said(&fx, "game over: silver won"), "{fx:?}");
+    assert!(said(&fx, "game over: Silver won"), "{fx:?}");
     let st = e.host.state(g).await.unwrap();
     assert_eq!(st.status(), Status::Finished);
     let mut pts = st.player_points();

@@ -524,8 +524,9 @@ impl GameState {
         });
     }
 
+    /// The outcome in a sentence: `White won (Black lost on time)`.
     pub fn outcome_text(&self, outcome: &Outcome) -> String {
-        record::outcome_text(&self.game, outcome)
+        crate::host::story::outcome(&self.game, outcome)
     }
 
     /// Append a committed move or table event to the record.
