@@ -12,9 +12,11 @@ use serenity::{
     CreateMessage, GuildId, Http, MessageId, ReactionType, UserId,
 };
 
+use hexmeros::background::{self, Work};
 use hexmeros::games::Seat;
 use hexmeros::host::{Effect, GameId, GameState, Pinged, PlayerId, Status, is_reply};
 use hexmeros::store::Entry;
+use hexmeros::view::picker::{self, Piece};
 
 use super::Data;
 use super::ids::{Action, ComponentId, Proposal};
@@ -47,12 +49,29 @@ pub fn with_picture(msg: CreateMessage, content: String, pic: Picture) -> Create
     }
 }
 
-/// The buttons of a turn message, for the Token holder. Pass, Take back and Declare Check are
-/// on the private preview of each staged move instead: one made before the move was staged
-/// would act on a move its presser was not shown, and the host refuses it.
-pub fn turn_buttons(game: GameId, version: u64) -> Vec<CreateActionRow> {
+/// The most pieces a turn message carries as buttons: Discord's 25 buttons a message less
+/// Move…, Type move… and My side (HexiMeros' 22 movable pieces at the start fit). With more,
+/// Move… opens the picker's list.
+pub const TURN_PIECE_BUTTONS: usize = 22;
+
+/// The buttons of a turn message, for the Token holder: the pieces that can move, one button
+/// each, when there are at most [`TURN_PIECE_BUTTONS`] (a tap opens that piece's targets
+/// privately: piece, target, Pass make a move in three taps), then Move…, Type move… and My
+/// side, in rows of five. Pass, Take back and Declare Check are on the private preview of each
+/// staged move instead: one made before the move was staged would act on a move its presser
+/// was not shown, and the host refuses it.
+pub fn turn_buttons(game: GameId, version: u64, pieces: &[Piece]) -> Vec<CreateActionRow> {
     let id = |a| ComponentId::new(game, version, a).encode();
-    vec![CreateActionRow::Buttons(vec![
+    let mut buttons: Vec<CreateButton> = Vec::new();
+    if pieces.len() <= TURN_PIECE_BUTTONS {
+        buttons.extend(pieces.iter().enumerate().map(|(i, p)| {
+            let piece = u16::try_from(i).unwrap_or(u16::MAX);
+            CreateButton::new(id(Action::OpenPiece { piece }))
+                .label(p.button())
+                .style(serenity::ButtonStyle::Secondary)
+        }));
+    }
+    buttons.extend([
         CreateButton::new(id(Action::Pick))
             .label("Move…")
             .style(serenity::ButtonStyle::Primary),
@@ -62,7 +81,11 @@ pub fn turn_buttons(game: GameId, version: u64) -> Vec<CreateActionRow> {
         CreateButton::new(id(Action::Board))
             .label("My side")
             .style(serenity::ButtonStyle::Secondary),
-    ])]
+    ]);
+    buttons
+        .chunks(5)
+        .map(|row| CreateActionRow::Buttons(row.to_vec()))
+        .collect()
 }
 
 /// Carry out a batch of effects: the host has written them to the outbox with their event; the
@@ -422,7 +445,15 @@ async fn post_turn(
     let mut msg =
         with_picture(CreateMessage::new(), content, pic).allowed_mentions(pinging(&pinged));
     if holder.is_some() {
-        msg = msg.components(turn_buttons(game, state.version()));
+        let position = state.position().clone();
+        let pieces = background::run(Work::Pictures, move || picker::pieces(&position))
+            .await
+            .unwrap_or_else(|e| {
+                // The turn still works through Move…, which lists the pieces itself.
+                tracing::warn!(game, error = %e, "no piece buttons on a turn message");
+                Vec::new()
+            });
+        msg = msg.components(turn_buttons(game, state.version(), &pieces));
     }
     if let Some(&player) = pinged.first() {
         msg = quiet_for(data, player, msg).await;

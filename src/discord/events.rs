@@ -258,7 +258,9 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
             picker::targets(&c, usize::from(piece), usize::from(page), false).await
         }
         Action::Target { piece } => picker::picked_target(&c, usize::from(piece)).await,
-        Action::PieceAt { piece } => picker::tapped_piece(&c, usize::from(piece)).await,
+        Action::PieceAt { piece } | Action::OpenPiece { piece } => {
+            picker::tapped_piece(&c, usize::from(piece)).await
+        }
         Action::Tap { piece, target } => {
             picker::tapped_target(&c, usize::from(piece), usize::from(target)).await
         }

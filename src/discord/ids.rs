@@ -41,6 +41,10 @@ pub enum Action {
     /// The picker's piece number `piece` was tapped (a button, where the pieces fit on one
     /// message): its zoomed picture and targets, in place [`piece:<piece>`].
     PieceAt { piece: u16 },
+    /// Piece number `piece` was tapped on the turn message itself (its pieces are buttons there
+    /// when they fit): the picker opens in a new private message at that piece's targets
+    /// [`open:<piece>`].
+    OpenPiece { piece: u16 },
     /// Target `target` of piece number `piece` was tapped (a button, where a piece has few
     /// enough targets): stage its move or offer its choices, in place [`tap:<piece>-<target>`].
     Tap { piece: u16, target: u16 },
@@ -169,6 +173,7 @@ impl Action {
             Action::Targets { .. } => "targets",
             Action::Target { .. } => "target",
             Action::PieceAt { .. } => "piece",
+            Action::OpenPiece { .. } => "open",
             Action::Tap { .. } => "tap",
             Action::Choices { .. } => "choices",
             Action::Pass => "pass",
@@ -209,7 +214,9 @@ impl Action {
             Action::From { menu } | Action::To { menu } => Some(menu.to_string()),
             Action::Pieces { page } => Some(page.to_string()),
             Action::Targets { piece, page } => Some(format!("{piece}-{page}")),
-            Action::Target { piece } | Action::PieceAt { piece } => Some(piece.to_string()),
+            Action::Target { piece } | Action::PieceAt { piece } | Action::OpenPiece { piece } => {
+                Some(piece.to_string())
+            }
             Action::Tap { piece, target } => Some(format!("{piece}-{target}")),
             Action::Choices {
                 piece,
@@ -257,6 +264,9 @@ impl Action {
                 piece: number(arg()?)?,
             },
             "piece" => Action::PieceAt {
+                piece: number(arg()?)?,
+            },
+            "open" => Action::OpenPiece {
                 piece: number(arg()?)?,
             },
             "tap" => {
@@ -360,6 +370,7 @@ impl Action {
                 | Action::Targets { .. }
                 | Action::Target { .. }
                 | Action::PieceAt { .. }
+                | Action::OpenPiece { .. }
                 | Action::Tap { .. }
                 | Action::Choices { .. }
                 | Action::Pass
@@ -432,6 +443,7 @@ mod tests {
             (any::<u16>(), any::<u8>()).prop_map(|(piece, page)| Action::Targets { piece, page }),
             any::<u16>().prop_map(|piece| Action::Target { piece }),
             any::<u16>().prop_map(|piece| Action::PieceAt { piece }),
+            any::<u16>().prop_map(|piece| Action::OpenPiece { piece }),
             (any::<u16>(), any::<u16>()).prop_map(|(piece, target)| Action::Tap { piece, target }),
             (any::<u16>(), any::<u16>(), any::<u8>()).prop_map(|(piece, target, page)| {
                 Action::Choices {
@@ -508,6 +520,7 @@ mod tests {
             ),
             ("3:checks:9", id(3, 9, Action::Checks)),
             ("3:piece:9:21", id(3, 9, Action::PieceAt { piece: 21 })),
+            ("3:open:9:4", id(3, 9, Action::OpenPiece { piece: 4 })),
             (
                 "3:tap:9:4-17",
                 id(

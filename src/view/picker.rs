@@ -58,6 +58,14 @@ impl Piece {
             None => self.kind.clone(),
         }
     }
+
+    /// The piece's button: its kind and cell (`Regent N27`), or what it places (`Place Disc`).
+    pub fn button(&self) -> String {
+        match &self.cell {
+            Some(cell) => format!("{} {cell}", self.kind),
+            None => self.label(),
+        }
+    }
 }
 
 /// A destination of one piece: the cell, its number on the zoomed picture, and the moves that

@@ -604,6 +604,122 @@ async fn with_commit_on_pick_a_move_is_three_taps() {
     assert_clean(&fake, &bot);
 }
 
+/// Issue 45: the turn message carries the Token holder's movable pieces as buttons (HexiMeros'
+/// 22 at the start fit beside Move…, Type move… and My side), so a move is three taps: a piece
+/// (its targets open privately), a target, Pass; still at most two requests on the global
+/// limit. Another player's tap and a tap on an earlier turn's message are refused privately
+/// and change nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_from_the_turn_messages_piece_buttons_is_three_taps() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, thread) = start(&fake).await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let (turn, body) = turn_message(&fake, thread);
+    let start = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
+    let pieces = hexmeros::view::picker::pieces(&start);
+    assert_eq!(pieces.len(), 22);
+    // Every movable piece, once, in the picker's order, labelled by kind and cell; within
+    // Discord's 25 buttons in 5 rows.
+    let rows = body["components"].as_array().unwrap();
+    assert!(rows.len() <= 5, "{body}");
+    let buttons: Vec<&Value> = rows
+        .iter()
+        .flat_map(|r| r["components"].as_array().unwrap().iter())
+        .collect();
+    assert!(buttons.len() <= 25, "{body}");
+    let opens: Vec<(String, String)> = buttons
+        .iter()
+        .filter(|b| b["custom_id"].as_str().unwrap().split(':').nth(1) == Some("open"))
+        .map(|b| {
+            (
+                b["custom_id"].as_str().unwrap().to_string(),
+                b["label"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(opens.len(), pieces.len(), "{body}");
+    for (k, (id, label)) in opens.iter().enumerate() {
+        assert_eq!(id.split(':').nth(3), Some(k.to_string().as_str()), "{id}");
+        assert_eq!(label, &pieces[k].button());
+    }
+    for label in ["Move…", "Type move…", "My side"] {
+        assert!(buttons.iter().any(|b| b["label"] == label), "{label}: {body}");
+    }
+
+    // Another player taps a piece: refused privately, nothing staged.
+    let was = bot.state(game).await;
+    let r = click(&fake, u(2), thread, turn, &opens[0].0).await;
+    assert!(content(&r).starts_with("⚠️"), "{r:?}");
+    assert_eq!(bot.state(game).await.version(), was.version());
+    assert!(bot.state(game).await.staged().is_none());
+
+    let before_move = counted(&fake);
+    // 1. The piece with the most targets: a new private message with its numbered targets.
+    let busiest = (0..pieces.len())
+        .max_by_key(|&k| moves_from(&start, &pieces[k].origin).len())
+        .unwrap();
+    let i1 = fake.button(u(1), thread, turn, &opens[busiest].0).await;
+    assert_eq!(callback_type(&fake, &i1).await, 5);
+    let zoomed = edit(&fake, &i1).await;
+    let picker_id = message_id(&zoomed);
+    let stored = fake.message(picker_id).unwrap();
+    assert_eq!(stored["flags"].as_u64().unwrap_or(0) & 64, 64, "private");
+    assert!(
+        content(&zoomed).contains(&format!("· {}", pieces[busiest].origin)),
+        "{zoomed:?}"
+    );
+    let targets = entries(&zoomed, &start);
+    let legal = moves_from(&start, &pieces[busiest].origin);
+    assert!(!targets.is_empty() && targets.len() <= 20, "{targets:?}");
+    // 2. A target: staged, with its preview, in the same message.
+    let first = &targets[0];
+    let mv = legal
+        .iter()
+        .find(|m| destination(m) == target_cell(&first.label))
+        .unwrap()
+        .clone();
+    let i2 = choose(&fake, u(1), thread, picker_id, first).await;
+    let staged = step(&fake, &i2).await;
+    assert!(
+        content(&staged).contains(&format!("staged **{mv}**")),
+        "{staged:?}"
+    );
+    // 3. Pass.
+    let before = fake.messages(thread).len();
+    let i3 = fake
+        .button(u(1), thread, picker_id, &button(&staged, "Pass Token").unwrap())
+        .await;
+    let done = step(&fake, &i3).await;
+    assert!(
+        content(&done).starts_with(&format!("✅ committed **{mv}**")),
+        "{done:?}"
+    );
+    wait_message(&fake, thread, before, &format!("played {mv}")).await;
+    panel_shows(&fake, thread, "Turn 2:").await;
+    let cost = counted(&fake) - before_move;
+    eprintln!("a HexiMeros move from the turn message's piece buttons: 3 taps, {cost} requests");
+    assert!(cost <= 2, "{cost} requests: {:?}", fake.requests());
+    let st = bot.state(game).await;
+    assert_eq!(st.record().len(), 1);
+
+    // The first turn message's piece, tapped by the new Token holder: from an earlier turn.
+    let r = click(&fake, u(2), thread, turn, &opens[0].0).await;
+    assert_refused(&r, "from an earlier turn");
+    let now = bot.state(game).await;
+    assert_eq!(now.version(), st.version());
+    assert!(now.staged().is_none());
+    // The new turn message has Blue's pieces.
+    let (_, body) = turn_message(&fake, thread);
+    let blue = hexmeros::view::picker::pieces(now.position());
+    let opened = custom_ids(&body)
+        .into_iter()
+        .filter(|id| id.split(':').nth(1) == Some("open"))
+        .count();
+    assert_eq!(opened, blue.len().min(22), "{body}");
+    assert_clean(&fake, &bot);
+}
+
 /// The custom id of a button entry.
 fn id_of(e: &Entry) -> String {
     match &e.how {

@@ -143,7 +143,7 @@ pub(super) async fn pieces(c: &Click<'_>, page: usize) -> Result<Reply, Error> {
             .map(|(i, p)| {
                 let piece = u16::try_from(i).unwrap_or(u16::MAX);
                 CreateButton::new(id(c, &state, Action::PieceAt { piece }))
-                    .label(fit(&piece_button(p)))
+                    .label(fit(&p.button()))
                     .style(serenity::ButtonStyle::Secondary)
             })
             .collect();
@@ -171,15 +171,8 @@ pub(super) async fn pieces(c: &Click<'_>, page: usize) -> Result<Reply, Error> {
     Ok(r)
 }
 
-/// A piece's button: its kind and cell (`Regent N27`), or what it places (`Place Disc`).
-fn piece_button(p: &Piece) -> String {
-    match &p.cell {
-        Some(cell) => format!("{} {cell}", p.kind),
-        None => p.label(),
-    }
-}
-
-/// A piece was tapped (step 1's buttons).
+/// A piece was tapped (step 1's buttons, or the turn message's: then its answer is a new
+/// private message, as Move…'s is).
 pub(super) async fn tapped_piece(c: &Click<'_>, index: usize) -> Result<Reply, Error> {
     let mut r = targets(c, index, 0, true).await?;
     r.edit = true;
