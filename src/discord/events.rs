@@ -255,7 +255,7 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
         }
         Action::From { .. } => picker::picked_piece(&c).await,
         Action::Targets { piece, page } => {
-            picker::targets(&c, usize::from(piece), usize::from(page), false).await
+            picker::targets(&c, usize::from(piece), usize::from(page)).await
         }
         Action::Target { piece } => picker::picked_target(&c, usize::from(piece)).await,
         Action::PieceAt { piece } | Action::OpenPiece { piece } => {

@@ -20,7 +20,7 @@ use hexmeros_render::layout::world_to_hex;
 use hexmeros_render::{HeaderLine, Hex, HexPoint, Marker, Rgba, Scene, Tag, Theme, Tile};
 
 use super::common;
-use super::picker::{Piece, Target};
+use super::picker::{self, Piece, Target};
 use super::{ViewError, ViewOptions};
 use crate::games::{AnyGame, Seat};
 
@@ -149,10 +149,18 @@ pub fn zoom_scene_named(
         });
     }
     let n = targets.len();
-    let mut second = format!(
-        "{n} target{}, numbered clockwise from the top, nearest first",
-        if n == 1 { "" } else { "s" }
-    );
+    // A page of a piece's targets (their numbers are the piece's) says which of how many.
+    let all = picker::targets(game, &piece.origin).len();
+    let first = targets.iter().map(|t| t.number).min().unwrap_or(1);
+    let last = targets.iter().map(|t| t.number).max().unwrap_or(0);
+    let mut second = if n < all {
+        format!("targets {first}–{last} of {all}, numbered clockwise from the top, nearest first")
+    } else {
+        format!(
+            "{n} target{}, numbered clockwise from the top, nearest first",
+            if n == 1 { "" } else { "s" }
+        )
+    };
     if let Some(s) = game.to_move() {
         let label = view
             .seat_label(s)

@@ -207,25 +207,26 @@ fn target_cell(label: &str) -> String {
 }
 
 /// Every entry of a paged picker step, following Next until it is disabled; each page holds at
-/// most 25. Returns the last page's answer too.
+/// most 25. Returns every page's answer too, the first first.
 async fn all_pages(
     fake: &F,
     user: u64,
     channel: u64,
     first: Sent,
     game: &AnyGame,
-) -> (Vec<Entry>, Sent) {
+) -> (Vec<Entry>, Vec<Sent>) {
     let mut options = Vec::new();
-    let mut page = first;
+    let mut pages = vec![first];
     loop {
+        let page = pages.last().unwrap().clone();
         let opts = entries(&page, game);
         assert!(!opts.is_empty() && opts.len() <= 25, "{page:?}");
         options.extend(opts);
         let Some(next) = button(&page, "Next ▶") else {
-            return (options, page);
+            return (options, pages);
         };
         let i = fake.button(user, channel, message_id(&page), &next).await;
-        page = step(fake, &i).await;
+        pages.push(step(fake, &i).await);
     }
 }
 
@@ -431,12 +432,18 @@ async fn every_move_of_a_far_reaching_piece_and_a_promotion_is_reached_by_paging
     // The Regent: 105 targets on five pages of a menu, every legal move once.
     let i = choose(&fake, u(1), dm, picker_id, &options[1]).await;
     let first = step(&fake, &i).await;
-    assert!(first.files.iter().any(|(n, _)| n.ends_with(".png")));
+    let first_png = first
+        .files
+        .iter()
+        .find(|(n, _)| n.ends_with(".png"))
+        .map(|(_, png)| png.clone());
+    assert!(first_png.is_some());
     assert!(
         content(&first).contains("Regent · Q20 · 105 moves"),
         "{first:?}"
     );
-    let (targets, last) = all_pages(&fake, u(1), dm, first, &position_game).await;
+    let (targets, pages) = all_pages(&fake, u(1), dm, first, &position_game).await;
+    let last = pages.last().unwrap().clone();
     let legal = moves_from(&position_game, "Q20");
     assert!(legal.len() > 25);
     assert!(targets.iter().all(|e| matches!(e.how, How::Select { .. })));
@@ -448,6 +455,27 @@ async fn every_move_of_a_far_reaching_piece_and_a_promotion_is_reached_by_paging
     let cells: BTreeSet<String> = legal.iter().map(|m| destination(m)).collect();
     assert_eq!(named, cells);
     assert!(content(&last).contains("page 5/5"), "{last:?}");
+    // Issue 45: one picture a page, of that page's targets only (page 2 here: the pictures
+    // one user may ask for are rated, so a fast reader's later pages may come without one,
+    // saying so).
+    let (name, png) = pages[1]
+        .files
+        .iter()
+        .find(|(n, _)| n.ends_with(".png"))
+        .unwrap_or_else(|| panic!("no picture on page 2: {:?}", pages[1]));
+    assert_eq!(name, "zoom.png");
+    assert_ne!(
+        Some(png),
+        first_png.as_ref(),
+        "page 2 has a picture of its own"
+    );
+    for page in &pages {
+        let drawn = page.files.iter().any(|(n, _)| n == "zoom.png");
+        assert!(
+            drawn || content(page).contains("(no picture now"),
+            "{page:?}"
+        );
+    }
 
     // Another piece: the Militant, its one target, and the promotion as its own step.
     let again = button(&last, "Another piece").unwrap();
@@ -644,7 +672,10 @@ async fn a_move_from_the_turn_messages_piece_buttons_is_three_taps() {
         assert_eq!(label, &pieces[k].button());
     }
     for label in ["Move…", "Type move…", "My side"] {
-        assert!(buttons.iter().any(|b| b["label"] == label), "{label}: {body}");
+        assert!(
+            buttons.iter().any(|b| b["label"] == label),
+            "{label}: {body}"
+        );
     }
 
     // Another player taps a piece: refused privately, nothing staged.
@@ -688,7 +719,12 @@ async fn a_move_from_the_turn_messages_piece_buttons_is_three_taps() {
     // 3. Pass.
     let before = fake.messages(thread).len();
     let i3 = fake
-        .button(u(1), thread, picker_id, &button(&staged, "Pass Token").unwrap())
+        .button(
+            u(1),
+            thread,
+            picker_id,
+            &button(&staged, "Pass Token").unwrap(),
+        )
         .await;
     let done = step(&fake, &i3).await;
     assert!(

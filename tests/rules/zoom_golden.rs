@@ -70,3 +70,59 @@ fn the_golden_comparison_notices_one_target_less() {
     let b = zoom::zoom_png(&game, None, &piece, &targets, Some(GOLDEN_SIZE)).unwrap();
     assert!(differing(decode(&a).as_raw(), decode(&b).as_raw(), 24) > 0.001);
 }
+
+/// A HexiMeros piece with 33 targets (the Prelate on K8 after 30 plies of the seeded playout), three
+/// of which take: its targets are paged (25 a page), each page with a picture of its own. The
+/// first page's picture against its golden (the capture targets' red number discs drawn over
+/// the pieces they take; its header says "targets 1–25 of 33"); the second page shows only
+/// targets 26–33, and its header says so.
+#[test]
+fn a_thirty_target_piece_has_a_picture_per_page() {
+    let (game, _) = golden::playout(GameKind::HexiMeros, None, 30, 0);
+    let piece = picker::pieces(&game)
+        .into_iter()
+        .find(|p| p.origin == "K8")
+        .unwrap();
+    let targets = picker::targets(&game, &piece.origin);
+    assert_eq!(targets.len(), 33);
+    let first = picker::page(targets.len(), 0);
+    let second = picker::page(targets.len(), 1);
+    assert_eq!((first.range.clone(), second.range.clone()), (0..25, 25..33));
+    let page_one = &targets[first.range];
+    assert!(
+        page_one.iter().any(|t| !t.takes.is_empty()),
+        "a capture target on the first page"
+    );
+    let png = zoom::zoom_png(&game, None, &piece, page_one, Some(GOLDEN_SIZE)).unwrap();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden");
+    let failure = golden::compare(&png, &format!("{dir}/zoom-heximeros-page.png"), "page 1");
+    assert!(failure.is_none(), "{failure:?}");
+
+    let one = zoom::zoom_scene_named(&game, None, &[], &piece, page_one).unwrap();
+    assert!(
+        one.header[1]
+            .text
+            .contains("· targets 1–25 of 33, numbered"),
+        "{:?}",
+        one.header[1]
+    );
+
+    let page_two = &targets[second.range];
+    let scene = zoom::zoom_scene_named(&game, None, &[], &piece, page_two).unwrap();
+    // The number discs (the other tags are the cells' name plates).
+    let numbers: Vec<String> = scene
+        .tags
+        .iter()
+        .filter(|t| t.text.chars().all(|c| c.is_ascii_digit()))
+        .map(|t| t.text.clone())
+        .collect();
+    let expected: Vec<String> = (26..=33).map(|n| n.to_string()).collect();
+    assert_eq!(numbers, expected);
+    assert!(
+        scene.header[1]
+            .text
+            .contains("· targets 26–33 of 33, numbered"),
+        "{:?}",
+        scene.header[1]
+    );
+}

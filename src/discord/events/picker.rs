@@ -174,7 +174,7 @@ pub(super) async fn pieces(c: &Click<'_>, page: usize) -> Result<Reply, Error> {
 /// A piece was tapped (step 1's buttons, or the turn message's: then its answer is a new
 /// private message, as Move…'s is).
 pub(super) async fn tapped_piece(c: &Click<'_>, index: usize) -> Result<Reply, Error> {
-    let mut r = targets(c, index, 0, true).await?;
+    let mut r = targets(c, index, 0).await?;
     r.edit = true;
     Ok(r)
 }
@@ -199,17 +199,12 @@ pub(super) async fn picked_piece(c: &Click<'_>) -> Result<Reply, Error> {
     let origin = c.picked("piece")?;
     let state = turn(c).await?;
     let (index, _) = piece_at(&state, move |_, p| p.origin.eq_ignore_ascii_case(&origin)).await?;
-    targets(c, index, 0, true).await
+    targets(c, index, 0).await
 }
 
-/// Step 2: the zoomed picture of piece number `index` (drawn anew when `draw`, else the
-/// message keeps the one it has) and page `page` of its numbered targets.
-pub(super) async fn targets(
-    c: &Click<'_>,
-    index: usize,
-    page: usize,
-    draw: bool,
-) -> Result<Reply, Error> {
+/// Step 2: the zoomed picture of page `page` of piece number `index`'s numbered targets, and
+/// those targets.
+pub(super) async fn targets(c: &Click<'_>, index: usize, page: usize) -> Result<Reply, Error> {
     let state = turn(c).await?;
     let (_, piece) = piece_at(&state, move |i, _| i == index).await?;
     let origin = piece.origin.clone();
@@ -227,15 +222,15 @@ pub(super) async fn targets(
         page_note(pg.page, pg.pages)
     );
     let mut files = Vec::new();
-    if draw {
-        match zoom_picture(c, &state, piece, targets.clone()).await {
-            Some(png) => files.push(CreateAttachment::bytes(png, "zoom.png")),
-            None => text.push_str("\n(no picture now: the numbers follow board order)"),
-        }
+    // One picture a page: the page's targets only, so that a 30-target piece's numbers
+    // are not drawn all at once.
+    let shown = targets[pg.range.clone()].to_vec();
+    match zoom_picture(c, &state, piece, shown).await {
+        Some(png) => files.push(CreateAttachment::bytes(png, "zoom.png")),
+        None => text.push_str("\n(no picture now: the numbers follow board order)"),
     }
     let mut r = Reply::text(text);
     r.files = files;
-    r.keep_file = !draw;
     let index = u16::try_from(index).unwrap_or(u16::MAX);
     if targets.len() <= TARGET_BUTTONS {
         // One tap a target: its number as on the picture and its cell, red where it takes.
