@@ -25,9 +25,10 @@ pub struct Told {
     pub parts: Vec<String>,
 }
 
-/// A seat's name as a player reads it in a sentence: `Red`, `Kingdom0`.
+/// A seat's name as a player reads it in a sentence, as the pictures name it: `Red`,
+/// `Kingdom of Silver`.
 pub(crate) fn seat(game: &AnyGame, s: Seat) -> String {
-    title(game.seat_name(s))
+    crate::view::seat_label(game, s)
 }
 
 /// An outcome in a sentence, its seats named as [`seat`] names them, in the reason too:
@@ -259,7 +260,11 @@ mod tests {
                         .find(|h| h.key == kind && !h.hatted)
                         .unwrap()
                         .name;
-                    return (game, m.clone(), format!("{}'s {name}", title(owner)));
+                    let who = (0..game.seat_count())
+                        .map(|i| Seat(i as u8))
+                        .find(|&s| game.seat_name(s) == owner)
+                        .map_or_else(|| title(owner), |s| seat(&game, s));
+                    return (game, m.clone(), format!("{who}'s {name}"));
                 }
             }
             s = s
@@ -281,7 +286,7 @@ mod tests {
             (GameKind::Harmegedo, Some(3)),
         ] {
             let (mut game, m, taken) = first_capture(kind, players);
-            let mover = title(game.seat_name(game.to_move().unwrap()));
+            let mover = seat(&game, game.to_move().unwrap());
             let told = tell(&mut game, &m);
             assert!(
                 told.parts[0].starts_with(&format!("{mover} ")),
@@ -506,5 +511,8 @@ mod tests {
             first,
             "the sentence's name differs from the notation"
         );
+        // As the pictures name it.
+        assert_eq!(seat(&harm, Seat(0)), "Kingdom of Silver");
+        assert_eq!(seat(&dame, Seat(1)), "Black");
     }
 }

@@ -407,6 +407,15 @@ fn stage(game: &AnyGame, view: &dyn GameView, pic: &mut Pic, text: &str) -> Resu
     Ok(())
 }
 
+/// A seat as the pictures, the panel and every sentence name it: the game's seat name
+/// title-cased (`Red`, `White`), or where that name is notation, the view's (`Kingdom of
+/// Silver` for Harmegedo's `kingdom0`).
+pub fn seat_label(game: &AnyGame, seat: Seat) -> String {
+    common::view_of(game)
+        .seat_label(seat)
+        .unwrap_or_else(|| common::title_case(game.seat_name(seat)))
+}
+
 fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<HeaderLine> {
     let seat_label = |s: Seat| -> String {
         view.seat_label(s)

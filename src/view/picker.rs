@@ -27,7 +27,7 @@ use super::common::{self, title_case};
 use super::legend;
 use crate::games::help;
 use crate::games::notation;
-use crate::games::{AnyGame, Rules};
+use crate::games::{AnyGame, Rules, Seat};
 
 /// Entries on one page of a picker menu: Discord's limit on a select menu's options.
 pub const PAGE: usize = 25;
@@ -140,7 +140,7 @@ fn exposed_to(game: &AnyGame, m: &str) -> Vec<String> {
     game.challengers(m)
         .unwrap_or_default()
         .into_iter()
-        .map(|s| title_case(game.seat_name(s)))
+        .map(|s| super::seat_label(game, s))
         .collect()
 }
 
@@ -213,7 +213,11 @@ fn occupants(game: &AnyGame) -> HashMap<String, (Occupant, usize)> {
             Some(i) => (i, known[i].name.to_string()),
             None => (known.len(), title_case(&p.kind)),
         };
-        let owner = title_case(&p.owner);
+        // The owner as sentences name its seat (`Kingdom of Silver`, not `kingdom0`).
+        let owner = (0..game.seat_count())
+            .map(|i| Seat(i as u8))
+            .find(|&s| game.seat_name(s) == p.owner)
+            .map_or_else(|| title_case(&p.owner), |s| super::seat_label(game, s));
         out.insert(
             p.cell.to_ascii_lowercase(),
             (Occupant { owner, kind: name }, rank),
@@ -411,7 +415,7 @@ fn taken(
     if after.play(m).is_err() {
         return Vec::new();
     }
-    let mover = game.to_move().map(|s| title_case(game.seat_name(s)));
+    let mover = game.to_move().map(|s| super::seat_label(game, s));
     taken_from(before, &occupants(&after), origin, mover.as_deref())
 }
 
@@ -483,7 +487,7 @@ fn check_targets(game: &AnyGame, m: &str) -> Vec<String> {
             .map(|mv| g.check_targets(&mv))
             .unwrap_or_default()
             .into_iter()
-            .map(|s| title_case(game.seat_name(s)))
+            .map(|s| super::seat_label(game, s))
             .collect(),
         _ => Vec::new(),
     }
