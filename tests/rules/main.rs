@@ -3,6 +3,7 @@
 //! Each module was a test binary of its own (`tests/<name>.rs`); one binary links the crate once.
 #![allow(clippy::unwrap_used)]
 
+mod bounds;
 mod focus_golden;
 mod harmegedo_playouts;
 mod hexaequo_playouts;
