@@ -245,24 +245,29 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
         ));
     }
     let c = Click::new(http, data, ci, id.game, me, id.version);
-    match id.action {
+    act(&c, id.action).await
+}
+
+/// What the control of a click does, once it is known to be this game's and current.
+async fn act(c: &Click<'_>, action: Action) -> Result<Reply, Error> {
+    match action {
         Action::Pick | Action::Pieces { .. } => {
-            let page = match id.action {
+            let page = match action {
                 Action::Pieces { page } => usize::from(page),
                 _ => 0,
             };
-            picker::pieces(&c, page).await
+            picker::pieces(c, page).await
         }
-        Action::From { .. } => picker::picked_piece(&c).await,
+        Action::From { .. } => picker::picked_piece(c).await,
         Action::Targets { piece, page } => {
-            picker::targets(&c, usize::from(piece), usize::from(page)).await
+            picker::targets(c, usize::from(piece), usize::from(page)).await
         }
-        Action::Target { piece } => picker::picked_target(&c, usize::from(piece)).await,
+        Action::Target { piece } => picker::picked_target(c, usize::from(piece)).await,
         Action::PieceAt { piece } | Action::OpenPiece { piece } => {
-            picker::tapped_piece(&c, usize::from(piece)).await
+            picker::tapped_piece(c, usize::from(piece)).await
         }
         Action::Tap { piece, target } => {
-            picker::tapped_target(&c, usize::from(piece), usize::from(target)).await
+            picker::tapped_target(c, usize::from(piece), usize::from(target)).await
         }
         Action::Choices {
             piece,
@@ -270,35 +275,35 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
             page,
         } => {
             picker::choices(
-                &c,
+                c,
                 usize::from(piece),
                 usize::from(target),
                 usize::from(page),
             )
             .await
         }
-        Action::To { .. } => on_to(&c).await,
-        Action::Pass => on_pass(&c).await,
-        Action::PassWhenClosed => on_pass_when_closed(&c).await,
-        Action::Back => on_back(&c).await,
-        Action::Checks => on_checks(&c).await,
-        Action::Check { seat } => on_check(&c, seat).await,
-        Action::PassCheck { seat } => on_pass_check(&c, seat).await,
-        Action::Challenge { declare } => on_challenge(&c, declare).await,
-        Action::Vote { motion, yes } => on_vote(&c, motion, yes).await,
-        Action::Claim => on_claim(&c).await,
-        Action::Resign { replacement } => on_resign(&c, replacement).await,
+        Action::To { .. } => on_to(c).await,
+        Action::Pass => on_pass(c).await,
+        Action::PassWhenClosed => on_pass_when_closed(c).await,
+        Action::Back => on_back(c).await,
+        Action::Checks => on_checks(c).await,
+        Action::Check { seat } => on_check(c, seat).await,
+        Action::PassCheck { seat } => on_pass_check(c, seat).await,
+        Action::Challenge { declare } => on_challenge(c, declare).await,
+        Action::Vote { motion, yes } => on_vote(c, motion, yes).await,
+        Action::Claim => on_claim(c).await,
+        Action::Resign { replacement } => on_resign(c, replacement).await,
         Action::Stall {
             proposal,
             seat,
             turn,
-        } => on_stall(&c, proposal, seat, turn).await,
-        Action::Board => on_board(&c).await,
+        } => on_stall(c, proposal, seat, turn).await,
+        Action::Board => on_board(c).await,
         Action::LobbyJoin | Action::LobbyDecline => Err(anyhow::anyhow!("a lobby button")),
         Action::TypeMove => Err(anyhow::anyhow!("Type move… opens its box before this")),
-        Action::HouseRules => house::rules(&c).await,
-        Action::HouseRule => house::picked_rule(&c).await,
-        Action::HouseValue { rule } => house::picked_value(&c, rule).await,
+        Action::HouseRules => house::rules(c).await,
+        Action::HouseRule => house::picked_rule(c).await,
+        Action::HouseValue { rule } => house::picked_value(c, rule).await,
     }
 }
 

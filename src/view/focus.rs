@@ -25,7 +25,7 @@
 use std::collections::HashSet;
 
 use hexmeros_render::layout::{hex_to_world, round_hex};
-use hexmeros_render::{HeaderLine, Hex, HexPoint, Marker, Rgba, Scene, Tag};
+use hexmeros_render::{HeaderLine, Hex, HexPoint, Marker, Rgba, Scene, Tag, Theme};
 
 use super::common::{self, GameView, move_cells};
 use super::{ViewError, ViewOptions, game_theme, scene, split_seat};
@@ -259,29 +259,7 @@ pub fn focus_scene(game: &AnyGame, opts: &ViewOptions) -> Result<Option<Scene>, 
         .filter(|a| kept.contains(&a.from) && kept.contains(&a.to))
         .cloned()
         .collect();
-    // Cell names over the top of their cells, as in the move picker, where they can be read
-    // (at least 9 px) without covering much of the piece.
-    let r = hexmeros_render::hex_radius_px(&focus, &theme)?;
-    let size = NAME_PX / r.max(1.0);
-    let up = super::zoom::offset(&focus, -0.6);
-    for h in named.into_iter().filter(|_| size <= 0.3) {
-        let (Some(name), Some(t)) = (view.name_at(h), focus.tiles.iter().find(|t| t.hex == h))
-        else {
-            continue;
-        };
-        focus.tags.push(Tag {
-            at: HexPoint::new(h.q as f32 + up.q, h.r as f32 + up.r),
-            text: name,
-            size: size.max(0.2),
-            floor: false,
-            fill: t.fill.with_alpha(225),
-            ink: if t.fill.luminance() < 0.45 {
-                Rgba::rgb(236, 232, 222)
-            } else {
-                Rgba::rgb(40, 36, 32)
-            },
-        });
-    }
+    name_cells(&mut focus, view.as_ref(), named, &theme)?;
     let checks = focus
         .tiles
         .iter()
@@ -292,6 +270,39 @@ pub fn focus_scene(game: &AnyGame, opts: &ViewOptions) -> Result<Option<Scene>, 
         *last = HeaderLine::with_swatch(line, SWATCH);
     }
     Ok(Some(focus))
+}
+
+/// Cell names over the top of the `named` cells, as in the move picker, where they can be read
+/// (at least 9 px) without covering much of the piece.
+fn name_cells(
+    focus: &mut Scene,
+    view: &dyn GameView,
+    named: Vec<Hex>,
+    theme: &Theme,
+) -> Result<(), ViewError> {
+    let r = hexmeros_render::hex_radius_px(focus, theme)?;
+    let size = NAME_PX / r.max(1.0);
+    let up = super::zoom::offset(focus, -0.6);
+    for h in named.into_iter().filter(|_| size <= 0.3) {
+        let (Some(name), Some(t)) = (view.name_at(h), focus.tiles.iter().find(|t| t.hex == h))
+        else {
+            continue;
+        };
+        let tag = Tag {
+            at: HexPoint::new(h.q as f32 + up.q, h.r as f32 + up.r),
+            text: name,
+            size: size.max(0.2),
+            floor: false,
+            fill: t.fill.with_alpha(225),
+            ink: if t.fill.luminance() < 0.45 {
+                Rgba::rgb(236, 232, 222)
+            } else {
+                Rgba::rgb(40, 36, 32)
+            },
+        };
+        focus.tags.push(tag);
+    }
+    Ok(())
 }
 
 /// The close-up's header line: what it shows of the round (`shown` of its `moves`), or the

@@ -50,6 +50,72 @@ fn doubled_point(x: f32, y: f32) -> HexPoint {
     HexPoint::new(x, (y - x) / 2.0)
 }
 
+/// The coordinates on the rim, one label per line, beyond one of its ends: odd rows first try
+/// their left ends, even rows their right ends; even columns their lower ends, odd columns their
+/// upper ends. The board has two line ends to a rim cell, so alternating sets each family in one
+/// row round the board; where an end is crowded, the label takes its line's other end (see
+/// `place_rim_labels`).
+fn rim_labels() -> Vec<RimLabel> {
+    let geo = &BOARD.geometry;
+    let mut out = Vec::new();
+    let mut cols: HashMap<i32, (i32, i32)> = HashMap::new();
+    let mut rows: HashMap<i32, (i32, i32)> = HashMap::new();
+    for c in geo.cells() {
+        let (x, y) = geo.hex(c).to_doubled();
+        let col = cols.entry(x).or_insert((y, y));
+        *col = (col.0.min(y), col.1.max(y));
+        let row = rows.entry(y).or_insert((x, x));
+        *row = (row.0.min(x), row.1.max(x));
+    }
+    let mut rows: Vec<_> = rows.into_iter().collect();
+    rows.sort();
+    for (y, (lo, hi)) in rows {
+        let left = (
+            doubled_point(lo as f32 - 1.0, y as f32),
+            doubled_point(-2.0, 0.0),
+        );
+        let right = (
+            doubled_point(hi as f32 + 1.0, y as f32),
+            doubled_point(2.0, 0.0),
+        );
+        let (first, other) = if y.rem_euclid(2) == 1 {
+            (left, right)
+        } else {
+            (right, left)
+        };
+        out.push(RimLabel {
+            at: first.0,
+            text: (y + 26).to_string(),
+            out: first.1,
+            alt: Some(other),
+        });
+    }
+    let mut cols: Vec<_> = cols.into_iter().collect();
+    cols.sort();
+    for (x, (lo, hi)) in cols {
+        let top = (
+            doubled_point(x as f32, lo as f32 - 1.2),
+            doubled_point(0.0, -2.0),
+        );
+        let bottom = (
+            doubled_point(x as f32, hi as f32 + 1.2),
+            doubled_point(0.0, 2.0),
+        );
+        let (first, other) = if x.rem_euclid(2) == 0 {
+            (bottom, top)
+        } else {
+            (top, bottom)
+        };
+        out.push(RimLabel {
+            at: first.0,
+            text: column_name(x),
+            out: first.1,
+            alt: Some(other),
+        });
+    }
+    out
+}
+
 impl GameView for View<'_> {
     fn pic(&self) -> Pic {
         let g = self.0;
@@ -84,66 +150,7 @@ impl GameView for View<'_> {
             .collect();
         let mut pic = Pic::new(Orientation::FlatTop, tiles);
 
-        // Coordinates on the rim, one label per line, beyond one of its ends: odd rows first
-        // try their left ends, even rows their right ends; even columns their lower ends, odd
-        // columns their upper ends. The board has two line ends to a rim cell, so alternating
-        // sets each family in one row round the board; where an end is crowded, the label takes
-        // its line's other end (see `place_rim_labels`).
-        let mut cols: HashMap<i32, (i32, i32)> = HashMap::new();
-        let mut rows: HashMap<i32, (i32, i32)> = HashMap::new();
-        for c in geo.cells() {
-            let (x, y) = geo.hex(c).to_doubled();
-            let col = cols.entry(x).or_insert((y, y));
-            *col = (col.0.min(y), col.1.max(y));
-            let row = rows.entry(y).or_insert((x, x));
-            *row = (row.0.min(x), row.1.max(x));
-        }
-        let mut rows: Vec<_> = rows.into_iter().collect();
-        rows.sort();
-        for (y, (lo, hi)) in rows {
-            let left = (
-                doubled_point(lo as f32 - 1.0, y as f32),
-                doubled_point(-2.0, 0.0),
-            );
-            let right = (
-                doubled_point(hi as f32 + 1.0, y as f32),
-                doubled_point(2.0, 0.0),
-            );
-            let (first, other) = if y.rem_euclid(2) == 1 {
-                (left, right)
-            } else {
-                (right, left)
-            };
-            pic.rim.push(RimLabel {
-                at: first.0,
-                text: (y + 26).to_string(),
-                out: first.1,
-                alt: Some(other),
-            });
-        }
-        let mut cols: Vec<_> = cols.into_iter().collect();
-        cols.sort();
-        for (x, (lo, hi)) in cols {
-            let top = (
-                doubled_point(x as f32, lo as f32 - 1.2),
-                doubled_point(0.0, -2.0),
-            );
-            let bottom = (
-                doubled_point(x as f32, hi as f32 + 1.2),
-                doubled_point(0.0, 2.0),
-            );
-            let (first, other) = if x.rem_euclid(2) == 0 {
-                (bottom, top)
-            } else {
-                (top, bottom)
-            };
-            pic.rim.push(RimLabel {
-                at: first.0,
-                text: column_name(x),
-                out: first.1,
-                alt: Some(other),
-            });
-        }
+        pic.rim = rim_labels();
 
         // Trays: what each colour has lost, from the start set (promoted pieces counted back as
         // Militants).

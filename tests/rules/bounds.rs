@@ -22,17 +22,13 @@ const KNOWN: &[(&str, usize)] = &[
     ("src/games/heximeros/naive.rs:piece_moves", 161),
     ("src/local/mod.rs:parse", 147),
     ("src/cli/ai.rs:ai", 143),
-    ("src/view/heximeros.rs:pic", 137),
     ("src/games/harmegedo/setup.rs:from_setup", 132),
     ("src/games/heximeros/notation.rs:parse_move", 128),
-    ("src/view/focus.rs:focus_scene", 121),
     ("src/discord/mod.rs:serve_from_env", 107),
     ("src/host/commands.rs:event_for", 104),
     ("src/discord/deliver.rs:entry", 98),
     ("src/discord/ids.rs:decode", 92),
     ("src/discord/events/staged.rs:staged_reply", 89),
-    ("src/discord/events.rs:click", 87),
-    ("src/host/state/panel.rs:panel", 82),
 ];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {

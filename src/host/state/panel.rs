@@ -91,20 +91,7 @@ impl GameState {
             .into_iter()
             .map(|seat| {
                 let st = &self.seats[seat.index()];
-                let standing = match &outcome {
-                    Some(Outcome::Win { winners, .. }) if winners.contains(&seat) => {
-                        SeatStanding::Won
-                    }
-                    Some(Outcome::Draw { seats, .. }) if seats.contains(&seat) => {
-                        SeatStanding::Drew
-                    }
-                    _ if active.contains(&seat) && self.life != Status::Finished => {
-                        SeatStanding::In
-                    }
-                    _ => self
-                        .departure(seat)
-                        .map_or(SeatStanding::Out, SeatStanding::Left),
-                };
+                let standing = self.standing(seat, outcome.as_ref(), &active);
                 PanelSeat {
                     seat,
                     name: story::seat(&self.game, seat),
@@ -161,6 +148,18 @@ impl GameState {
             house,
             votes,
             last_round,
+        }
+    }
+
+    /// Where `seat` stands: won, drew, still in, or how it left.
+    fn standing(&self, seat: Seat, outcome: Option<&Outcome>, active: &[Seat]) -> SeatStanding {
+        match outcome {
+            Some(Outcome::Win { winners, .. }) if winners.contains(&seat) => SeatStanding::Won,
+            Some(Outcome::Draw { seats, .. }) if seats.contains(&seat) => SeatStanding::Drew,
+            _ if active.contains(&seat) && self.life != Status::Finished => SeatStanding::In,
+            _ => self
+                .departure(seat)
+                .map_or(SeatStanding::Out, SeatStanding::Left),
         }
     }
 
