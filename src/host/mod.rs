@@ -11,7 +11,8 @@
 //! while a bot thinks loses nothing: it thinks again. `tick` drives bots too.
 
 //!
-//! Rooms: `state/` (one game's table, replayed from its log), `commands` (who may send what),
+//! Rooms: `state/` (one game's table, replayed from its log), `create` (a game's start), `tick`
+//! (the timers), `commands` (who may send what),
 //! `bots`, `lobby` (a game waiting until everyone seated in it joined), `records` (export and
 //! import), `results` (a finished game's table), `clock`, `say` (every sentence a player reads)
 //! and `error` (refusals and internal errors).
@@ -20,6 +21,7 @@ mod away;
 mod bots;
 mod clock;
 mod commands;
+mod create;
 mod effect;
 mod error;
 mod event;
@@ -34,14 +36,13 @@ mod say;
 mod settings;
 mod state;
 pub mod story;
+mod tick;
 
 use std::collections::HashSet;
 use std::num::NonZeroUsize;
 
 use lru::LruCache;
 use std::sync::{Arc, Mutex};
-
-use serde_json::Value;
 
 pub use away::{AWAY_MAX, AwayGame, AwayReport};
 pub use bots::{BOT_TURNS_MAX, think_time};
@@ -67,7 +68,7 @@ pub use state::{
 
 use crate::games::{GameKind, Seat};
 use crate::store::{
-    EventRow, Finish, GameSummary, GameWrite, NewGame, Note, Rating, Standing, Store, StoreError,
+    EventRow, Finish, GameSummary, GameWrite, Note, Rating, Standing, Store, StoreError,
 };
 
 /// Who sends a command. The front end decides `admin` (Discord: Manage Server).
@@ -318,107 +319,6 @@ impl GameHost {
     /// How many games are unfinished (house rules, playing or paused).
     pub async fn active_games(&self) -> Result<u64, HostError> {
         Ok(self.store.active_games().await?.max(0) as u64)
-    }
-
-    /// Start a game: one seat per player in seat order (HexiMeros: Silver first).
-    pub async fn create(
-        &self,
-        kind: GameKind,
-        players: &[PlayerId],
-        house_rules: Option<Value>,
-        timers: Option<Timers>,
-    ) -> Result<(GameId, Vec<Effect>), HostError> {
-        let setup = Setup {
-            kind,
-            players: players.to_vec(),
-            house_rules: house_rules.unwrap_or_else(event::empty_object),
-            timers: timers.unwrap_or_default(),
-            position: None,
-        };
-        self.open(setup, None).await
-    }
-
-    /// Start a game from a position (position JSON: its `game` picks the game, its house rules
-    /// are the game's) instead of the start position: a scenario, an endgame study, a game moved
-    /// from elsewhere. The game is under way at once (no House Rules phase).
-    pub async fn create_from_position(
-        &self,
-        players: &[PlayerId],
-        position: &str,
-        timers: Option<Timers>,
-    ) -> Result<(GameId, Vec<Effect>), HostError> {
-        let game =
-            crate::games::read_position(position).map_err(|e| Refused::Rules(e.to_string()))?;
-        let json: Value =
-            serde_json::from_str(position).map_err(|e| Refused::Rules(e.to_string()))?;
-        let setup = Setup {
-            kind: game.kind(),
-            players: players.to_vec(),
-            house_rules: event::empty_object(),
-            timers: timers.unwrap_or_default(),
-            position: Some(json),
-        };
-        self.open(setup, None).await
-    }
-
-    /// Store a new game from `setup` and say so. `origin` is where the front end started it
-    /// (kept as the game's channel until its thread is known).
-    async fn open(
-        &self,
-        setup: Setup,
-        origin: Option<&str>,
-    ) -> Result<(GameId, Vec<Effect>), HostError> {
-        setup.timers.check()?;
-        let kind = setup.kind;
-        let players = setup.players.clone();
-        let players = players.as_slice();
-        // One bot player may take several seats; a person only one.
-        let mut seen: Vec<PlayerId> = players
-            .iter()
-            .copied()
-            .filter(|&p| bot_level(p).is_none())
-            .collect();
-        let people = seen.len();
-        seen.sort();
-        seen.dedup();
-        if seen.len() != people {
-            return Err(Refused::OneSeatEach.into());
-        }
-        let (min, max) = kind.players();
-        if players.len() < min || players.len() > max {
-            return Err(Refused::player_count(kind.name(), min, max, players.len()).into());
-        }
-
-        let now = self.now();
-        let mut state = GameState::new(0, setup.clone(), now)?;
-        self.with_quiet(&mut state).await;
-        let setup_json = to_json(&setup)?;
-        let row = NewGame {
-            kind: kind.key(),
-            status: state.status().id(),
-            setup: &setup_json,
-            house_rules: &house_json(&state),
-            players,
-            to_move: state.holder_player(),
-            next_due: state.next_due(),
-            channel: origin,
-            now,
-        };
-        let id = self
-            .store
-            .create_game(&row, |id| {
-                if !self.outbox {
-                    return Ok(Vec::new());
-                }
-                outbox::entries(id, &opening(&state, id), None, None, 0)
-                    .map_err(|e| StoreError::Encode(e.to_string()))
-            })
-            .await?;
-        let mut state = state;
-        state.set_id(id);
-        let fx = opening(&state, id);
-        *self.slot(id).lock().await = Some(state);
-        Ok((id, fx))
     }
 
     /// Rebuild a game from its stored log (the cache is not consulted).
@@ -832,104 +732,6 @@ impl GameHost {
         }
     }
 
-    /// Run every timer that is due: close challenge windows and ballots, remind, time out turns.
-    /// Each timer event is stored like a command (with a version check), so two hosts ticking at
-    /// once cannot both act; and a game's timers run only under its lease, so processes sharing
-    /// a database do not even try at once (one that died holding it leaves them to the others
-    /// after [`LEASE_MS`]).
-    pub async fn tick(&self) -> Result<Vec<Effect>, HostError> {
-        let now = self.now();
-        let mut fx = Vec::new();
-        let mut bots = Vec::new();
-        for game in self.store.due_games(now).await? {
-            let lease = timers_lease(game);
-            match self.claim_lease(&lease).await {
-                Ok(true) => {}
-                // Another process runs them.
-                Ok(false) => continue,
-                Err(e) => {
-                    tracing::warn!(game, error = %e, "timers: the lease cannot be claimed");
-                    continue;
-                }
-            }
-            let ran = self.tick_game(game, now, &mut fx).await;
-            self.release_lease(&lease).await;
-            match ran {
-                Ok(true) => bots.push(game),
-                Ok(false) => {}
-                Err(e) => tracing::warn!(game, error = %e, "timers failed"),
-            }
-        }
-        // Games waiting on a bot (one a front end did not drive, or one left thinking when the
-        // process stopped): the bots act now. One game's failure does not stop the others.
-        // A bounded share per game and tick, so one game cannot hold up the others' timers.
-        for game in bots {
-            if let Ok(mut more) = self.drive_bots(game, bots::BOT_TICK_MAX).await {
-                fx.append(&mut more);
-            }
-        }
-        Ok(fx)
-    }
-
-    /// Run `game`'s due timers (its lease held), adding their effects to `fx`. Returns whether
-    /// a bot has something to do in it.
-    async fn tick_game(
-        &self,
-        game: GameId,
-        now: Millis,
-        fx: &mut Vec<Effect>,
-    ) -> Result<bool, HostError> {
-        let slot = self.slot(game);
-        let mut cached = slot.lock().await;
-        let mut state = match self.load(game, &mut cached).await {
-            Ok(state) => state,
-            Err(e) => {
-                // A corrupt game cannot run timers: it is taken off the timer list (its
-                // commands keep reporting the corruption) instead of failing every tick.
-                tracing::error!(game, error = %e, "timers: the game does not load; its timers stop");
-                if matches!(e, HostError::Corrupt { .. }) {
-                    self.store.stop_timers(game).await?;
-                }
-                return Ok(false);
-            }
-        };
-        self.with_quiet(&mut state).await;
-        let before = state.version();
-        // Each event can change what is due next (a closed ballot, a passed turn).
-        for _ in 0..16 {
-            let Some(ev) = state.due_events(now).into_iter().next() else {
-                break;
-            };
-            match self.commit(&mut state, ev, None).await {
-                Ok(mut more) => fx.append(&mut more),
-                Err(e) => {
-                    tracing::warn!(game, error = %e, "timers: a due event was not stored");
-                    *cached = None;
-                    break;
-                }
-            }
-        }
-        // Due, but nothing to do (a reminder waiting for the end of quiet hours): the game
-        // is due again when that comes, not at every tick until then.
-        if state.version() == before && cached.is_some() && state.bot_action().is_none() {
-            // A reminder that fell due just before the quiet hours began (a tick runs late)
-            // waits for their end too; anything else past due and not done is looked at
-            // again in a minute rather than at every tick.
-            let due = state.next_due().map(|d| match d > now {
-                true => d,
-                false => state.quiet_end(now).unwrap_or(now + 60_000),
-            });
-            if let Err(e) = self.store.set_next_due(game, before as i64, due).await {
-                tracing::warn!(game, error = %e, "timers: the next due time was not stored");
-            }
-        }
-        let bots = state.bot_action().is_some();
-        if cached.is_some() || state.version() > 0 {
-            self.keep(game, &mut cached, &state);
-        }
-        Ok(bots)
-    }
-
     /// Games where it is `player`'s turn.
     pub async fn my_turn(&self, player: PlayerId) -> Result<Vec<GameSummary>, HostError> {
         Ok(self.store.games_of(player, true).await?)
@@ -947,38 +749,6 @@ impl GameHost {
             .ratings(kind.map(|k| k.key()).unwrap_or("all"))
             .await?)
     }
-}
-
-/// What a new game says: its thread, its first words, the board, and the first Token holder's
-/// ping (a person's).
-fn opening(state: &GameState, id: GameId) -> Vec<Effect> {
-    let name = state.kind().name();
-    let mut fx = vec![
-        Effect::OpenThread {
-            game: id,
-            title: say::thread_title(name, id),
-        },
-        Effect::Say {
-            game: id,
-            text: say::game_begins(name, id),
-        },
-        Effect::Board {
-            game: id,
-            board: state.position().show(),
-            caption: say::START_POSITION.into(),
-            ping: None,
-        },
-    ];
-    if let (Some(seat), Some(player)) = (state.holder(), state.holder_player())
-        && bot_level(player).is_none()
-    {
-        fx.push(Effect::Ping {
-            game: id,
-            player,
-            text: say::your_token(&state.seat_title(seat), &[]),
-        });
-    }
-    fx
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Result<String, HostError> {
