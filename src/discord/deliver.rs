@@ -207,20 +207,11 @@ pub async fn entry(
         }
         Effect::Panel { game } => super::panel::update(http, data, entry, game).await,
         Effect::Say { game, text } => {
-            let text = with_names(data, &text).await;
-            // Players named in passing are not pinged.
-            let msg = CreateMessage::new()
-                .content(text)
-                .allowed_mentions(CreateAllowedMentions::new());
+            let msg = say(data, &text).await;
             to_game(http, data, entry, game, msg).await
         }
         Effect::Ping { game, player, text } => {
-            let who = mention(data, player).await;
-            let text = with_names(data, &text).await;
-            let msg = CreateMessage::new()
-                .content(format!("{who} {text}"))
-                .allowed_mentions(pinging(&[player]));
-            let msg = quiet_for(data, player, msg).await;
+            let msg = ping(data, player, &text).await;
             to_game(http, data, entry, game, msg).await
         }
         Effect::AskChallenge {
@@ -264,21 +255,41 @@ pub async fn entry(
                 None => Ok(Outcome::Dropped("no longer stalled".into())),
             }
         }
-        Effect::Replay { game } => {
-            let state = data.host.state(game).await?;
-            let export = data.host.export(game).await?;
-            match picture::replay(&data.limits, export).await {
-                Some(gif) => {
-                    let msg = CreateMessage::new()
-                        .content(format!("{}: the replay", title(&state)))
-                        .add_file(CreateAttachment::bytes(gif, format!("hexmeros-{game}.gif")));
-                    to_game(http, data, entry, game, msg).await
-                }
-                None => Ok(Outcome::Dropped("no replay picture".into())),
-            }
-        }
+        Effect::Replay { game } => match replay(data, game).await? {
+            Some(msg) => to_game(http, data, entry, game, msg).await,
+            None => Ok(Outcome::Dropped("no replay picture".into())),
+        },
         Effect::Results { game } => super::finish::results(http, data, entry, game).await,
     }
+}
+
+/// Words for the game's thread, its players named (in passing: not pinged).
+async fn say(data: &Data, text: &str) -> CreateMessage {
+    let text = with_names(data, text).await;
+    CreateMessage::new()
+        .content(text)
+        .allowed_mentions(CreateAllowedMentions::new())
+}
+
+/// A ping of `player` in the game's thread (silent in their quiet hours).
+async fn ping(data: &Data, player: PlayerId, text: &str) -> CreateMessage {
+    let who = mention(data, player).await;
+    let text = with_names(data, text).await;
+    let msg = CreateMessage::new()
+        .content(format!("{who} {text}"))
+        .allowed_mentions(pinging(&[player]));
+    quiet_for(data, player, msg).await
+}
+
+/// The finished game's replay GIF, if it can be drawn now.
+async fn replay(data: &Data, game: GameId) -> anyhow::Result<Option<CreateMessage>> {
+    let state = data.host.state(game).await?;
+    let export = data.host.export(game).await?;
+    Ok(picture::replay(&data.limits, export).await.map(|gif| {
+        CreateMessage::new()
+            .content(format!("{}: the replay", title(&state)))
+            .add_file(CreateAttachment::bytes(gif, format!("hexmeros-{game}.gif")))
+    }))
 }
 
 /// Discord refused an entry for lack of access: tell the game's server once, in the channel it

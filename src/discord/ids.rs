@@ -163,6 +163,22 @@ impl ComponentId {
     }
 }
 
+/// The actions without an argument, by key.
+const BARE: [(&str, Action); 12] = [
+    ("pick", Action::Pick),
+    ("pass", Action::Pass),
+    ("type", Action::TypeMove),
+    ("back", Action::Back),
+    ("checks", Action::Checks),
+    ("board", Action::Board),
+    ("claim", Action::Claim),
+    ("ljoin", Action::LobbyJoin),
+    ("ldecline", Action::LobbyDecline),
+    ("autopass", Action::PassWhenClosed),
+    ("hrules", Action::HouseRules),
+    ("hrule", Action::HouseRule),
+];
+
 impl Action {
     fn key(self) -> &'static str {
         match self {
@@ -237,20 +253,18 @@ impl Action {
     }
 
     fn decode(key: &str, arg: Option<&str>) -> Result<Action, BadId> {
-        let bare = |action| arg.map_or(Ok(action), |_| Err(BadId::Argument));
+        match BARE.iter().find(|(k, _)| *k == key) {
+            // An action without an argument takes none.
+            Some(&(_, action)) => arg.map_or(Ok(action), |_| Err(BadId::Argument)),
+            None => Self::decode_with_arg(key, arg),
+        }
+    }
+
+    /// [`Action::decode`] for the actions that carry an argument (`resign`'s is optional).
+    fn decode_with_arg(key: &str, arg: Option<&str>) -> Result<Action, BadId> {
         let optional = arg;
         let arg = || arg.ok_or(BadId::Argument);
         Ok(match key {
-            "pick" => bare(Action::Pick)?,
-            "pass" => bare(Action::Pass)?,
-            "type" => bare(Action::TypeMove)?,
-            "back" => bare(Action::Back)?,
-            "checks" => bare(Action::Checks)?,
-            "board" => bare(Action::Board)?,
-            "claim" => bare(Action::Claim)?,
-            "ljoin" => bare(Action::LobbyJoin)?,
-            "ldecline" => bare(Action::LobbyDecline)?,
-            "autopass" => bare(Action::PassWhenClosed)?,
             "from" => Action::From {
                 menu: number(arg()?)?,
             },
@@ -317,8 +331,6 @@ impl Action {
                     turn: number(next()?)?,
                 }
             }
-            "hrules" => bare(Action::HouseRules)?,
-            "hrule" => bare(Action::HouseRule)?,
             "resign" => Action::Resign {
                 replacement: optional.map(number).transpose()?,
             },

@@ -2,7 +2,7 @@
 
 use super::event::{Event, Motion};
 use super::say::{self, Refused};
-use super::{Actor, Command, Effect, GameState};
+use super::{Actor, Command, Effect, GameState, PlayerId};
 use crate::games::Seat;
 
 /// Turn a command into the event it stores (and any private word for the sender), checking who
@@ -19,37 +19,14 @@ pub(super) fn event_for(
         return Ok((Event::Admin { action }, Vec::new()));
     }
     let seat = state.seat_of(actor.player).ok_or(Refused::NotSeated)?;
-    let mover_only = matches!(
-        cmd,
-        Command::Move { .. }
-            | Command::TakeBack
-            | Command::Check { .. }
-            | Command::CheckAndPass { .. }
-            | Command::Pass
-            | Command::PassWhenClosed
-    );
-    if mover_only {
+    if mover_only(&cmd) {
         state.require_mover(actor.player)?;
     }
     let mut extra = Vec::new();
     let ev = match cmd {
         Command::Move { text, commit } => {
-            let (canonical, asked) = state.prepare_stage(&text)?;
-            if commit && asked.is_empty() {
-                Event::Committed {
-                    seat,
-                    text: canonical,
-                }
-            } else {
-                if commit {
-                    extra.push(Effect::Private {
-                        player: actor.player,
-                        text: say::WINDOW_STILL_OPEN.into(),
-                    });
-                }
-                let text = canonical;
-                Event::Staged { seat, text, asked }
-            }
+            let (text, asked) = state.prepare_stage(&text)?;
+            stage_or_commit(seat, text, asked, commit, actor.player, &mut extra)
         }
         Command::Check { seat: target } => {
             let (text, asked) = state.prepare_stage(&state.declaration(target)?)?;
@@ -57,15 +34,7 @@ pub(super) fn event_for(
         }
         Command::CheckAndPass { seat: target } => {
             let (text, asked) = state.prepare_stage(&state.declaration(target)?)?;
-            if asked.is_empty() {
-                Event::Committed { seat, text }
-            } else {
-                extra.push(Effect::Private {
-                    player: actor.player,
-                    text: say::WINDOW_STILL_OPEN.into(),
-                });
-                Event::Staged { seat, text, asked }
-            }
+            stage_or_commit(seat, text, asked, true, actor.player, &mut extra)
         }
         Command::TakeBack => Event::TakenBack { seat },
         Command::Pass => {
@@ -110,6 +79,42 @@ pub(super) fn event_for(
         Command::Admin(_) => return Err(Refused::NotAdmin),
     };
     Ok((ev, extra))
+}
+
+/// Whether only the Token holder may send `cmd`.
+fn mover_only(cmd: &Command) -> bool {
+    matches!(
+        cmd,
+        Command::Move { .. }
+            | Command::TakeBack
+            | Command::Check { .. }
+            | Command::CheckAndPass { .. }
+            | Command::Pass
+            | Command::PassWhenClosed
+    )
+}
+
+/// A prepared move `text` by `seat`: committed at once when `commit` and nobody is `asked` to
+/// answer a challenge window; staged otherwise (telling a committing `player` that a window is
+/// open).
+fn stage_or_commit(
+    seat: Seat,
+    text: String,
+    asked: Vec<Seat>,
+    commit: bool,
+    player: PlayerId,
+    extra: &mut Vec<Effect>,
+) -> Event {
+    if commit && asked.is_empty() {
+        return Event::Committed { seat, text };
+    }
+    if commit {
+        extra.push(Effect::Private {
+            player,
+            text: say::WINDOW_STILL_OPEN.into(),
+        });
+    }
+    Event::Staged { seat, text, asked }
 }
 
 /// Whether a control (a button) made at version `made` for `cmd` still acts on what it was made

@@ -24,10 +24,6 @@ const KNOWN: &[(&str, usize)] = &[
     ("src/games/harmegedo/setup.rs:from_setup", 132),
     ("src/games/heximeros/notation.rs:parse_move", 128),
     ("src/discord/mod.rs:serve_from_env", 107),
-    ("src/host/commands.rs:event_for", 104),
-    ("src/discord/deliver.rs:entry", 98),
-    ("src/discord/ids.rs:decode", 92),
-    ("src/discord/events/staged.rs:staged_reply", 89),
 ];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -7,31 +7,16 @@ use poise::serenity_prelude as serenity;
 use serenity::{CreateActionRow, CreateButton};
 
 use hexmeros::games::{GameKind, Seat};
-use hexmeros::host::{Command, GameId, HostError, PlayerId, Refused};
+use hexmeros::host::{Command, GameId, GameState, HostError, PlayerId, Refused, Staged};
 
 use super::super::ids::{Action, ComponentId};
 use super::super::picture;
 use super::super::{Data, Error};
 use super::{Click, Reply, non_empty, picture_reply};
 
-/// The reply after staging: the preview picture of the staged move with Pass / Take back /
-/// Another piece / Declare Check buttons; or the host's words when nothing is staged (the move was passed).
-pub async fn staged_reply(
-    data: &Data,
-    game: GameId,
-    me: PlayerId,
-    lines: Vec<String>,
-) -> Result<Reply, Error> {
-    let state = data.host.state(game).await?;
-    let mine = state.seat_of(me);
-    let Some(st) = state.staged().filter(|s| Some(s.seat) == mine) else {
-        return Ok(Reply::text(if lines.is_empty() {
-            "done".to_string()
-        } else {
-            lines.join("\n")
-        }));
-    };
-    // The host's own staging note carries a text board; the picture replaces it here.
+/// The staged move's message: the move, the host's other lines (`lines` but its staging note,
+/// which carries a text board the picture replaces), and an open challenge window's wait.
+fn staged_text(state: &GameState, st: &Staged, lines: &[String]) -> String {
     let mut text = format!(
         "staged **{}** (not committed yet): pass the Token to commit it, or take it back",
         st.text
@@ -51,6 +36,28 @@ pub async fn staged_reply(
             text.push_str("; the Token will be passed when it closes with nobody declaring");
         }
     }
+    text
+}
+
+/// The reply after staging: the preview picture of the staged move with Pass / Take back /
+/// Another piece / Declare Check buttons; or the host's words when nothing is staged (the move was passed).
+pub async fn staged_reply(
+    data: &Data,
+    game: GameId,
+    me: PlayerId,
+    lines: Vec<String>,
+) -> Result<Reply, Error> {
+    let state = data.host.state(game).await?;
+    let mine = state.seat_of(me);
+    let Some(st) = state.staged().filter(|s| Some(s.seat) == mine) else {
+        return Ok(Reply::text(if lines.is_empty() {
+            "done".to_string()
+        } else {
+            lines.join("\n")
+        }));
+    };
+    let text = staged_text(&state, st, &lines);
+    let waiting = st.waiting();
     let pic = picture::preview(data, me, &state, mine, &st.text).await;
     let mut reply = picture_reply(text, pic);
     let id = |a| ComponentId::new(game, state.version(), a).encode();
