@@ -211,64 +211,15 @@ impl<'h, W: Write> Local<'h, W> {
         };
         match verb {
             "help" => writeln!(self.out, "{HELP}")?,
-            "new" => {
-                let (kind, names) = args
-                    .split_first()
-                    .ok_or_else(|| LocalError::usage("new <game> <name> <name> …"))?;
-                let kind = GameKind::from_key(kind)
-                    .ok_or_else(|| LocalError::usage(format!("unknown game {kind}")))?;
-                let mut players = Vec::new();
-                for n in names {
-                    players.push(self.player_for(n).await?);
-                }
-                let (id, fx) = self.host.create(kind, &players, None, None).await?;
-                self.current = Some(id);
-                self.show(fx).await?;
-                self.bots(id).await?;
-            }
-            "games" => {
-                let games = self.host.all_games().await?;
-                if games.is_empty() {
-                    writeln!(self.out, "no games yet: start one with new")?;
-                }
-                for g in games {
-                    let turn = match g.to_move {
-                        Some(p) => format!(", {} to move", self.name(p).await),
-                        None => String::new(),
-                    };
-                    let status = Status::from_id(g.status).map(|s| s.name()).unwrap_or("?");
-                    writeln!(self.out, "#{} {} ({status}{turn})", g.id, g.kind)?;
-                }
-            }
-            "open" => {
-                let id: GameId = args
-                    .first()
-                    .and_then(|a| a.trim_start_matches('#').parse().ok())
-                    .ok_or_else(|| LocalError::usage("open <game id>"))?;
-                let st = self.host.state(id).await?;
-                self.current = Some(id);
-                writeln!(self.out, "{}", st.board_text())?;
-                self.status_line().await?;
-                // A game left waiting on a bot (quit while it thought) carries on.
-                self.bots(id).await?;
-            }
+            "new" => self.new_game(args).await?,
+            "games" => self.games().await?,
+            "open" => self.open(args).await?,
             "board" => {
                 let st = self.host.state(self.game()?).await?;
                 writeln!(self.out, "{}", st.board_text())?;
                 self.status_line().await?;
             }
-            "moves" => {
-                let game = self.game()?;
-                let player = self.actor(who.as_deref()).await?;
-                let pieces = self.host.movable_pieces(game, player).await?;
-                if pieces.is_empty() {
-                    writeln!(self.out, "no legal move")?;
-                }
-                for piece in pieces {
-                    let moves = self.host.piece_moves(game, player, &piece).await?;
-                    writeln!(self.out, "{piece}: {}", moves.join(" "))?;
-                }
-            }
+            "moves" => self.moves(who.as_deref()).await?,
             "history" => {
                 let st = self.host.state(self.game()?).await?;
                 for (i, r) in st.record().iter().enumerate() {
@@ -294,51 +245,12 @@ impl<'h, W: Write> Local<'h, W> {
                     writeln!(self.out, "{:>6}  {} ({} games)", s.points, s.name, s.games)?;
                 }
             }
-            "ratings" => {
-                let kind = args.first().and_then(|k| GameKind::from_key(k));
-                for r in self.host.ratings(kind).await? {
-                    writeln!(
-                        self.out,
-                        "{:>7.2}  {} (μ {:.2}, σ {:.2}, {} games)",
-                        r.shown(),
-                        r.name,
-                        r.mu,
-                        r.sigma,
-                        r.games
-                    )?;
-                }
-            }
+            "ratings" => self.ratings(args).await?,
             "tick" => {
                 let fx = self.host.tick().await?;
                 self.show(fx).await?;
             }
-            "away" | "back" => {
-                let actor = self.actor(who.as_deref()).await?;
-                let report = if verb == "back" {
-                    self.host.back(actor).await?
-                } else {
-                    let (d, reason) = args.split_first().ok_or_else(|| {
-                        LocalError::usage("away <duration> [reason], e.g. away 3d")
-                    })?;
-                    let ms = humantime::parse_duration(d)
-                        .ok()
-                        .and_then(|d| i64::try_from(d.as_millis()).ok())
-                        .ok_or_else(|| {
-                            LocalError::usage(format!("{d:?} is not a length of time (3d, 12h)"))
-                        })?;
-                    let reason = Some(reason.join(" ")).filter(|r| !r.is_empty());
-                    self.host.away(actor, ms, reason.as_deref()).await?
-                };
-                for g in &report.games {
-                    let what = match (&g.refused, g.until) {
-                        (Some(why), _) => format!("not changed: {why}"),
-                        (None, Some(_)) => "away".to_string(),
-                        (None, None) => "back".to_string(),
-                    };
-                    writeln!(self.out, "#{} {}: {what}", g.game, g.kind)?;
-                }
-                self.show(report.effects).await?;
-            }
+            "away" | "back" => self.away_or_back(verb, who.as_deref(), args).await?,
             "queue" if args.is_empty() => {
                 let game = self.game()?;
                 let actor = self.actor(who.as_deref()).await?;
@@ -358,22 +270,148 @@ impl<'h, W: Write> Local<'h, W> {
                     .await?;
                 writeln!(self.out, "preview of {text} (not stored):\n{board}")?;
             }
-            _ => {
-                let cmd = self.parse(verb, args).await?;
-                let game = self.game()?;
-                let actor = Actor {
-                    player: self.actor(who.as_deref()).await?,
-                    // The terminal belongs to whoever runs it: local players may use admin.
-                    admin: true,
-                };
-                let fx = self.host.handle(game, actor, cmd, None).await?;
-                self.show(fx).await?;
-                let st = self.host.state(game).await?;
-                // Stored: what a crash after this line cannot lose.
-                writeln!(self.out, "saved (game #{game}, turn {})", st.turn_number())?;
-                self.bots(game).await?;
-            }
+            _ => self.play(verb, args, who.as_deref()).await?,
         }
+        Ok(())
+    }
+
+    /// `new <game> <name> …`: start a game of those players and make it the current one.
+    async fn new_game(&mut self, args: &[&str]) -> Result<(), LocalError> {
+        let (kind, names) = args
+            .split_first()
+            .ok_or_else(|| LocalError::usage("new <game> <name> <name> …"))?;
+        let kind = GameKind::from_key(kind)
+            .ok_or_else(|| LocalError::usage(format!("unknown game {kind}")))?;
+        let mut players = Vec::new();
+        for n in names {
+            players.push(self.player_for(n).await?);
+        }
+        let (id, fx) = self.host.create(kind, &players, None, None).await?;
+        self.current = Some(id);
+        self.show(fx).await?;
+        self.bots(id).await?;
+        Ok(())
+    }
+
+    /// `games`: every game, with whose move it is.
+    async fn games(&mut self) -> Result<(), LocalError> {
+        let games = self.host.all_games().await?;
+        if games.is_empty() {
+            writeln!(self.out, "no games yet: start one with new")?;
+        }
+        for g in games {
+            let turn = match g.to_move {
+                Some(p) => format!(", {} to move", self.name(p).await),
+                None => String::new(),
+            };
+            let status = Status::from_id(g.status).map(|s| s.name()).unwrap_or("?");
+            writeln!(self.out, "#{} {} ({status}{turn})", g.id, g.kind)?;
+        }
+        Ok(())
+    }
+
+    /// `open <id>`: make a game the current one and show it.
+    async fn open(&mut self, args: &[&str]) -> Result<(), LocalError> {
+        let id: GameId = args
+            .first()
+            .and_then(|a| a.trim_start_matches('#').parse().ok())
+            .ok_or_else(|| LocalError::usage("open <game id>"))?;
+        let st = self.host.state(id).await?;
+        self.current = Some(id);
+        writeln!(self.out, "{}", st.board_text())?;
+        self.status_line().await?;
+        // A game left waiting on a bot (quit while it thought) carries on.
+        self.bots(id).await?;
+        Ok(())
+    }
+
+    /// `moves`: each movable piece's legal moves.
+    async fn moves(&mut self, who: Option<&str>) -> Result<(), LocalError> {
+        let game = self.game()?;
+        let player = self.actor(who).await?;
+        let pieces = self.host.movable_pieces(game, player).await?;
+        if pieces.is_empty() {
+            writeln!(self.out, "no legal move")?;
+        }
+        for piece in pieces {
+            let moves = self.host.piece_moves(game, player, &piece).await?;
+            writeln!(self.out, "{piece}: {}", moves.join(" "))?;
+        }
+        Ok(())
+    }
+
+    /// `ratings [game]`: the skill ratings.
+    async fn ratings(&mut self, args: &[&str]) -> Result<(), LocalError> {
+        let kind = args.first().and_then(|k| GameKind::from_key(k));
+        for r in self.host.ratings(kind).await? {
+            writeln!(
+                self.out,
+                "{:>7.2}  {} (μ {:.2}, σ {:.2}, {} games)",
+                r.shown(),
+                r.name,
+                r.mu,
+                r.sigma,
+                r.games
+            )?;
+        }
+        Ok(())
+    }
+
+    /// `away <duration> [reason]` / `back`: in every game of the player.
+    async fn away_or_back(
+        &mut self,
+        verb: &str,
+        who: Option<&str>,
+        args: &[&str],
+    ) -> Result<(), LocalError> {
+        let actor = self.actor(who).await?;
+        let report = if verb == "back" {
+            self.host.back(actor).await?
+        } else {
+            let (d, reason) = args
+                .split_first()
+                .ok_or_else(|| LocalError::usage("away <duration> [reason], e.g. away 3d"))?;
+            let ms = humantime::parse_duration(d)
+                .ok()
+                .and_then(|d| i64::try_from(d.as_millis()).ok())
+                .ok_or_else(|| {
+                    LocalError::usage(format!("{d:?} is not a length of time (3d, 12h)"))
+                })?;
+            let reason = Some(reason.join(" ")).filter(|r| !r.is_empty());
+            self.host.away(actor, ms, reason.as_deref()).await?
+        };
+        for g in &report.games {
+            let what = match (&g.refused, g.until) {
+                (Some(why), _) => format!("not changed: {why}"),
+                (None, Some(_)) => "away".to_string(),
+                (None, None) => "back".to_string(),
+            };
+            writeln!(self.out, "#{} {}: {what}", g.game, g.kind)?;
+        }
+        self.show(report.effects).await?;
+        Ok(())
+    }
+
+    /// Any other verb is a command of the current game (`move`, `pass`, `vote` …), stored.
+    async fn play(
+        &mut self,
+        verb: &str,
+        args: &[&str],
+        who: Option<&str>,
+    ) -> Result<(), LocalError> {
+        let cmd = self.parse(verb, args).await?;
+        let game = self.game()?;
+        let actor = Actor {
+            player: self.actor(who).await?,
+            // The terminal belongs to whoever runs it: local players may use admin.
+            admin: true,
+        };
+        let fx = self.host.handle(game, actor, cmd, None).await?;
+        self.show(fx).await?;
+        let st = self.host.state(game).await?;
+        // Stored: what a crash after this line cannot lose.
+        writeln!(self.out, "saved (game #{game}, turn {})", st.turn_number())?;
+        self.bots(game).await?;
         Ok(())
     }
 
@@ -432,36 +470,7 @@ impl<'h, W: Write> Local<'h, W> {
                 text: args.join(" "),
                 commit: true,
             },
-            "queue" => match args {
-                ["clear"] => Command::ClearQueue,
-                [text, rest @ ..] => {
-                    let mut sovereign_safe = false;
-                    let mut if_reply = None;
-                    let mut rest = rest.iter();
-                    while let Some(&word) = rest.next() {
-                        match word {
-                            "safe" => sovereign_safe = true,
-                            "if" => {
-                                let reply = rest
-                                    .next()
-                                    .ok_or_else(|| LocalError::usage("queue: if <reply>"))?;
-                                if_reply = Some(reply.to_string());
-                            }
-                            other => {
-                                return Err(LocalError::usage(format!(
-                                    "queue <move> [safe] [if <reply>], not {other}"
-                                )));
-                            }
-                        }
-                    }
-                    Command::Queue {
-                        text: text.to_string(),
-                        sovereign_safe,
-                        if_reply,
-                    }
-                }
-                [] => return Err(LocalError::usage("queue <move> [safe] [if <reply>]")),
-            },
+            "queue" => queue_command(args)?,
             "check" => Command::Check {
                 seat: self.seat_named(arg(0)?).await?,
             },
@@ -493,60 +502,7 @@ impl<'h, W: Write> Local<'h, W> {
                     return Err(LocalError::usage(format!("draw offer|accept, not {other}")));
                 }
             },
-            "vote" => match arg(0)? {
-                "claim" => Command::ClaimTime,
-                "yes" | "no" => Command::Vote {
-                    motion: match args.get(1) {
-                        Some(m) => Some(self.motion_numbered(m).await?),
-                        None => None,
-                    },
-                    yes: arg(0)? == "yes",
-                },
-                "expel" => {
-                    let seat = self.seat_named(arg(1)?).await?;
-                    // `vote expel red bot:easy`: expel and seat a replacement (§8.5).
-                    match args.get(2) {
-                        Some(n) => Command::Propose(Motion::ExpelFor {
-                            seat,
-                            player: self.player_for(n).await?,
-                        }),
-                        None => Command::Propose(Motion::Expel { seat }),
-                    }
-                }
-                "skip" => Command::Propose(Motion::Skip {
-                    seat: self.seat_named(arg(1)?).await?,
-                }),
-                "replace" => Command::Propose(Motion::Replace {
-                    seat: self.seat_named(arg(1)?).await?,
-                    player: self.player_for(arg(2)?).await?,
-                }),
-                "house-rule" => {
-                    let raw = args.get(2..).unwrap_or_default().join(" ");
-                    // Bare words are strings: `vote house-rule archer fly_over`.
-                    let value = serde_json::from_str(&raw)
-                        .unwrap_or(serde_json::Value::String(raw.clone()));
-                    Command::Propose(Motion::HouseRule {
-                        key: arg(1)?.to_string(),
-                        value,
-                    })
-                }
-                "team" => {
-                    let seat = self.seat_named(arg(1)?).await?;
-                    let mut members = Vec::new();
-                    for n in args.get(2..).unwrap_or_default() {
-                        members.push(self.host.local_player(n).await?);
-                    }
-                    let mover = *members
-                        .first()
-                        .ok_or_else(|| LocalError::usage("vote team <colour> <mover> <name> …"))?;
-                    Command::Propose(Motion::Team {
-                        seat,
-                        members,
-                        mover,
-                    })
-                }
-                other => return Err(LocalError::usage(format!("unknown vote {other}"))),
-            },
+            "vote" => self.vote(args).await?,
             "admin" => Command::Admin(match arg(0)? {
                 "abort" => AdminAction::Abort,
                 "pause" => AdminAction::Pause,
@@ -562,6 +518,69 @@ impl<'h, W: Write> Local<'h, W> {
                     "unknown command {other} (type help)"
                 )));
             }
+        })
+    }
+
+    /// `vote claim|yes|no [motion]|expel|skip|replace|house-rule|team …`: the vote or motion.
+    async fn vote(&mut self, args: &[&str]) -> Result<Command, LocalError> {
+        let arg = |i: usize| -> Result<&str, LocalError> {
+            args.get(i)
+                .copied()
+                .ok_or_else(|| LocalError::usage("vote: missing argument"))
+        };
+        Ok(match arg(0)? {
+            "claim" => Command::ClaimTime,
+            "yes" | "no" => Command::Vote {
+                motion: match args.get(1) {
+                    Some(m) => Some(self.motion_numbered(m).await?),
+                    None => None,
+                },
+                yes: arg(0)? == "yes",
+            },
+            "expel" => {
+                let seat = self.seat_named(arg(1)?).await?;
+                // `vote expel red bot:easy`: expel and seat a replacement (§8.5).
+                match args.get(2) {
+                    Some(n) => Command::Propose(Motion::ExpelFor {
+                        seat,
+                        player: self.player_for(n).await?,
+                    }),
+                    None => Command::Propose(Motion::Expel { seat }),
+                }
+            }
+            "skip" => Command::Propose(Motion::Skip {
+                seat: self.seat_named(arg(1)?).await?,
+            }),
+            "replace" => Command::Propose(Motion::Replace {
+                seat: self.seat_named(arg(1)?).await?,
+                player: self.player_for(arg(2)?).await?,
+            }),
+            "house-rule" => {
+                let raw = args.get(2..).unwrap_or_default().join(" ");
+                // Bare words are strings: `vote house-rule archer fly_over`.
+                let value =
+                    serde_json::from_str(&raw).unwrap_or(serde_json::Value::String(raw.clone()));
+                Command::Propose(Motion::HouseRule {
+                    key: arg(1)?.to_string(),
+                    value,
+                })
+            }
+            "team" => {
+                let seat = self.seat_named(arg(1)?).await?;
+                let mut members = Vec::new();
+                for n in args.get(2..).unwrap_or_default() {
+                    members.push(self.host.local_player(n).await?);
+                }
+                let mover = *members
+                    .first()
+                    .ok_or_else(|| LocalError::usage("vote team <colour> <mover> <name> …"))?;
+                Command::Propose(Motion::Team {
+                    seat,
+                    members,
+                    mover,
+                })
+            }
+            other => return Err(LocalError::usage(format!("unknown vote {other}"))),
         })
     }
 
@@ -693,4 +712,38 @@ impl<'h, W: Write> Local<'h, W> {
         }
         Ok(())
     }
+}
+
+/// `queue <move> [safe] [if <reply>]` or `queue clear`.
+fn queue_command(args: &[&str]) -> Result<Command, LocalError> {
+    Ok(match args {
+        ["clear"] => Command::ClearQueue,
+        [text, rest @ ..] => {
+            let mut sovereign_safe = false;
+            let mut if_reply = None;
+            let mut rest = rest.iter();
+            while let Some(&word) = rest.next() {
+                match word {
+                    "safe" => sovereign_safe = true,
+                    "if" => {
+                        let reply = rest
+                            .next()
+                            .ok_or_else(|| LocalError::usage("queue: if <reply>"))?;
+                        if_reply = Some(reply.to_string());
+                    }
+                    other => {
+                        return Err(LocalError::usage(format!(
+                            "queue <move> [safe] [if <reply>], not {other}"
+                        )));
+                    }
+                }
+            }
+            Command::Queue {
+                text: text.to_string(),
+                sovereign_safe,
+                if_reply,
+            }
+        }
+        [] => return Err(LocalError::usage("queue <move> [safe] [if <reply>]")),
+    })
 }
