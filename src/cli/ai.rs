@@ -1,7 +1,7 @@
 //! `hexmeros ai`: bot research on the command line: seeded tournaments, search budgets and
 //! weight tuning.
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use hexmeros::games::{AnyGame, GameKind};
 
 use super::rules::{PositionArg, game_kind, load};
@@ -11,73 +11,7 @@ pub enum AiCommand {
     /// Play seeded games between two levels (colours or seats alternated) and print win/draw/loss
     /// rates and the time per search of each level (a HexiMeros move re-chosen after a Check
     /// declared upon it is two searches, each with its own deadline in the host).
-    Tournament {
-        #[arg(long)]
-        game: String,
-        /// Level A: random, easy, normal or hard.
-        #[arg(long)]
-        a: String,
-        /// Level B.
-        #[arg(long)]
-        b: String,
-        /// Search of both sides with three or more seats: paranoid, brs (Best-Reply Search),
-        /// brs+ (the opponents who do not reply take their best capture) or wary (brs, but
-        /// paranoid while the side is hunted: its Sovereign attacked, or the weakest); without it each
-        /// level's default (brs for hard in Harmegedo and for normal and hard in HexiMeros,
-        /// else paranoid). --search-a and --search-b set one side.
-        #[arg(long)]
-        search: Option<String>,
-        /// Search of side A (overrides --search).
-        #[arg(long)]
-        search_a: Option<String>,
-        /// Search of side B (overrides --search).
-        #[arg(long)]
-        search_b: Option<String>,
-        /// HexiMeros evaluation weights of side A, as `name=value,...` over its level's
-        /// (docs/tournaments.md lists the terms; `ai tune` prints such lists).
-        #[arg(long)]
-        weights_a: Option<String>,
-        /// HexiMeros evaluation weights of side B.
-        #[arg(long)]
-        weights_b: Option<String>,
-        #[arg(long, default_value_t = 100)]
-        games: u32,
-        /// Number (from 1) of the first game to play: `--from 26 --games 25` plays games 26–50
-        /// of the same seed's run, so a long run can be split between processes.
-        #[arg(long, default_value_t = 1)]
-        from: u32,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Number of seats, for games that take a range (Harmegedo: 2–6).
-        #[arg(long)]
-        players: Option<usize>,
-        /// Plies after which an unfinished game counts as a draw (default: per game).
-        #[arg(long)]
-        max_plies: Option<u32>,
-        /// Override the levels' node budget (per move).
-        #[arg(long)]
-        nodes: Option<u64>,
-        /// Node budget per move of side A alone (overrides its level's and --nodes).
-        #[arg(long)]
-        nodes_a: Option<u64>,
-        /// Node budget per move of side B alone.
-        #[arg(long)]
-        nodes_b: Option<u64>,
-        /// How the levels share a table of three or more: `alternate` (A and B in alternate
-        /// seats) or `lone` (A in one seat, B in all the others).
-        #[arg(long, default_value = "alternate")]
-        seating: String,
-        /// Plies played at random (seeded by each game's seed) before the bots take over, so
-        /// games that seat the levels alike do not repeat one another; counted in the cap.
-        #[arg(long, default_value_t = 0)]
-        opening: u32,
-        /// Print one line per finished game.
-        #[arg(long)]
-        verbose: bool,
-        /// Print each finished game's moves (a line after its --verbose line).
-        #[arg(long)]
-        moves: bool,
-    },
+    Tournament(TournamentArgs),
     /// Time the levels' moves in each game's busiest middle game (the position with the most
     /// legal moves met in seeded random playouts, or --position) and print the slowest.
     Budget {
@@ -149,9 +83,79 @@ pub enum AiCommand {
     },
 }
 
+/// The options of `ai tournament`.
+#[derive(Args)]
+pub struct TournamentArgs {
+    #[arg(long)]
+    pub game: String,
+    /// Level A: random, easy, normal or hard.
+    #[arg(long)]
+    pub a: String,
+    /// Level B.
+    #[arg(long)]
+    pub b: String,
+    /// Search of both sides with three or more seats: paranoid, brs (Best-Reply Search),
+    /// brs+ (the opponents who do not reply take their best capture) or wary (brs, but
+    /// paranoid while the side is hunted: its Sovereign attacked, or the weakest); without it each
+    /// level's default (brs for hard in Harmegedo and for normal and hard in HexiMeros,
+    /// else paranoid). --search-a and --search-b set one side.
+    #[arg(long)]
+    pub search: Option<String>,
+    /// Search of side A (overrides --search).
+    #[arg(long)]
+    pub search_a: Option<String>,
+    /// Search of side B (overrides --search).
+    #[arg(long)]
+    pub search_b: Option<String>,
+    /// HexiMeros evaluation weights of side A, as `name=value,...` over its level's
+    /// (docs/tournaments.md lists the terms; `ai tune` prints such lists).
+    #[arg(long)]
+    pub weights_a: Option<String>,
+    /// HexiMeros evaluation weights of side B.
+    #[arg(long)]
+    pub weights_b: Option<String>,
+    #[arg(long, default_value_t = 100)]
+    pub games: u32,
+    /// Number (from 1) of the first game to play: `--from 26 --games 25` plays games 26–50
+    /// of the same seed's run, so a long run can be split between processes.
+    #[arg(long, default_value_t = 1)]
+    pub from: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of seats, for games that take a range (Harmegedo: 2–6).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// Plies after which an unfinished game counts as a draw (default: per game).
+    #[arg(long)]
+    pub max_plies: Option<u32>,
+    /// Override the levels' node budget (per move).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Node budget per move of side A alone (overrides its level's and --nodes).
+    #[arg(long)]
+    pub nodes_a: Option<u64>,
+    /// Node budget per move of side B alone.
+    #[arg(long)]
+    pub nodes_b: Option<u64>,
+    /// How the levels share a table of three or more: `alternate` (A and B in alternate
+    /// seats) or `lone` (A in one seat, B in all the others).
+    #[arg(long, default_value = "alternate")]
+    pub seating: String,
+    /// Plies played at random (seeded by each game's seed) before the bots take over, so
+    /// games that seat the levels alike do not repeat one another; counted in the cap.
+    #[arg(long, default_value_t = 0)]
+    pub opening: u32,
+    /// Print one line per finished game.
+    #[arg(long)]
+    pub verbose: bool,
+    /// Print each finished game's moves (a line after its --verbose line).
+    #[arg(long)]
+    pub moves: bool,
+}
+
+/// Runs an `ai` verb: its text for stdout.
 pub fn ai(cmd: AiCommand) -> anyhow::Result<String> {
-    use hexmeros::ai::tournament::{self, Bot, Spec};
-    use hexmeros::ai::{Level, Limits, SearchKind, default_search};
+    use hexmeros::ai::{Level, Limits, default_search};
     match cmd {
         AiCommand::Tune {
             terms,
@@ -192,83 +196,7 @@ pub fn ai(cmd: AiCommand) -> anyhow::Result<String> {
                 },
             })
         }
-        AiCommand::Tournament {
-            game,
-            a,
-            b,
-            search,
-            search_a,
-            search_b,
-            weights_a,
-            weights_b,
-            games,
-            from,
-            seed,
-            players,
-            max_plies,
-            nodes,
-            nodes_a,
-            nodes_b,
-            seating,
-            opening,
-            verbose,
-            moves,
-        } => {
-            let kind = game_kind(&game)?;
-            let search: Option<SearchKind> = search.map(|s| s.parse()).transpose()?;
-            let (a, b): (Level, Level) = (a.parse()?, b.parse()?);
-            let side = |s: Option<String>, level: Level| -> anyhow::Result<SearchKind> {
-                Ok(match s {
-                    Some(s) => s.parse()?,
-                    None => search.unwrap_or(default_search(kind, level)),
-                })
-            };
-            let (a, b) = (
-                Bot {
-                    level: a,
-                    search: side(search_a, a)?,
-                    weights: weights_arg("--weights-a", weights_a, a)?,
-                    nodes: nodes_arg("--nodes-a", nodes_a)?,
-                },
-                Bot {
-                    level: b,
-                    search: side(search_b, b)?,
-                    weights: weights_arg("--weights-b", weights_b, b)?,
-                    nodes: nodes_arg("--nodes-b", nodes_b)?,
-                },
-            );
-            let seating: tournament::Seating = seating.parse()?;
-            if games == 0 {
-                anyhow::bail!("--games must be at least 1");
-            }
-            if from == 0 {
-                anyhow::bail!("--from counts games from 1");
-            }
-            if max_plies == Some(0) {
-                anyhow::bail!("--max-plies must be at least 1");
-            }
-            let max_plies = max_plies.unwrap_or_else(|| tournament::default_max_plies(kind));
-            if opening >= max_plies {
-                anyhow::bail!("--opening ({opening}) must be below the ply cap ({max_plies})");
-            }
-            let spec = Spec {
-                kind,
-                players,
-                a,
-                b,
-                games,
-                first: from - 1,
-                seed,
-                max_plies,
-                limits: Limits {
-                    nodes: nodes_arg("--nodes", nodes)?,
-                    deadline: None,
-                },
-                seating,
-                opening,
-            };
-            tournament_verb(&spec, verbose, moves)
-        }
+        AiCommand::Tournament(args) => tournament(args),
         AiCommand::Budget {
             game,
             players,
@@ -291,6 +219,88 @@ pub fn ai(cmd: AiCommand) -> anyhow::Result<String> {
             search.map(|s| s.parse()).transpose()?,
         ),
     }
+}
+
+/// `ai tournament`: the spec from its options, checked, then the games.
+fn tournament(args: TournamentArgs) -> anyhow::Result<String> {
+    use hexmeros::ai::tournament::{self, Bot, Spec};
+    use hexmeros::ai::{Level, Limits, SearchKind, default_search};
+    let TournamentArgs {
+        game,
+        a,
+        b,
+        search,
+        search_a,
+        search_b,
+        weights_a,
+        weights_b,
+        games,
+        from,
+        seed,
+        players,
+        max_plies,
+        nodes,
+        nodes_a,
+        nodes_b,
+        seating,
+        opening,
+        verbose,
+        moves,
+    } = args;
+    let kind = game_kind(&game)?;
+    let search: Option<SearchKind> = search.map(|s| s.parse()).transpose()?;
+    let (a, b): (Level, Level) = (a.parse()?, b.parse()?);
+    let side = |s: Option<String>, level: Level| -> anyhow::Result<SearchKind> {
+        Ok(match s {
+            Some(s) => s.parse()?,
+            None => search.unwrap_or(default_search(kind, level)),
+        })
+    };
+    let (a, b) = (
+        Bot {
+            level: a,
+            search: side(search_a, a)?,
+            weights: weights_arg("--weights-a", weights_a, a)?,
+            nodes: nodes_arg("--nodes-a", nodes_a)?,
+        },
+        Bot {
+            level: b,
+            search: side(search_b, b)?,
+            weights: weights_arg("--weights-b", weights_b, b)?,
+            nodes: nodes_arg("--nodes-b", nodes_b)?,
+        },
+    );
+    let seating: tournament::Seating = seating.parse()?;
+    if games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    if from == 0 {
+        anyhow::bail!("--from counts games from 1");
+    }
+    if max_plies == Some(0) {
+        anyhow::bail!("--max-plies must be at least 1");
+    }
+    let max_plies = max_plies.unwrap_or_else(|| tournament::default_max_plies(kind));
+    if opening >= max_plies {
+        anyhow::bail!("--opening ({opening}) must be below the ply cap ({max_plies})");
+    }
+    let spec = Spec {
+        kind,
+        players,
+        a,
+        b,
+        games,
+        first: from - 1,
+        seed,
+        max_plies,
+        limits: Limits {
+            nodes: nodes_arg("--nodes", nodes)?,
+            deadline: None,
+        },
+        seating,
+        opening,
+    };
+    tournament_verb(&spec, verbose, moves)
 }
 
 /// `ai tournament`: one line per game on stderr as it ends (`--verbose`, `--moves`), the table
