@@ -19,7 +19,6 @@ const FN_LINES: usize = 120;
 const KNOWN: &[(&str, usize)] = &[
     ("src/games/heximeros/naive.rs:piece_moves", 161),
     ("src/games/harmegedo/setup.rs:from_setup", 132),
-    ("src/games/heximeros/notation.rs:parse_move", 128),
     ("src/discord/mod.rs:serve_from_env", 107),
 ];
 

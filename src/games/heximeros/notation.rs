@@ -57,32 +57,8 @@ fn owner_text(g: &HexiMeros, c: Cell) -> String {
 
 pub(super) fn parse_move(g: &HexiMeros, text: &str) -> Result<Move, PlayError> {
     let mt: MoveText = text.parse()?;
-    let promotion = match &mt.promotion {
-        None => None,
-        Some(p) => Some(
-            Kind::parse(p)
-                .filter(|k| Kind::PROMOTIONS.contains(k))
-                .ok_or_else(|| {
-                    PlayError::syntax(
-                        text,
-                        format!(
-                            "{p} is not a promotion (Regent, Assassin, Archer, Prelate, \
-                             Alcazar, Cavalier or Dreadnaught)"
-                        ),
-                    )
-                })?,
-        ),
-    };
-    let mut checks = 0u8;
-    for c in &mt.checks {
-        let s = crate::games::position::lookup(&COLOURS, c).ok_or_else(|| {
-            PlayError::syntax(
-                text,
-                format!("+{c}: Check is declared on a colour, like +blue"),
-            )
-        })?;
-        checks |= 1 << s;
-    }
+    let promotion = promotion_of(text, &mt)?;
+    let checks = checks_of(text, &mt)?;
     if g.result.is_some() {
         return Err(PlayError::illegal(text, "the game is over"));
     }
@@ -94,34 +70,7 @@ pub(super) fn parse_move(g: &HexiMeros, text: &str) -> Result<Move, PlayError> {
         }
         Move::PASS
     } else if let Some(k) = &mt.drop {
-        if Kind::parse(k) != Some(Kind::Sovereign) {
-            return Err(PlayError::syntax(
-                text,
-                "only a Sovereign is placed (S@cell, the Resurrected Sovereign house rule)",
-            ));
-        }
-        let to = cell(text, &mt.cells[0])?;
-        let found = legal
-            .iter()
-            .find(|m| matches!(m.action, Action::Resurrect(_)) && m.to == to);
-        match found {
-            Some(m) => *m,
-            None if !g.house.resurrection => {
-                return Err(PlayError::illegal(
-                    text,
-                    "Sovereigns are placed only under the Resurrected Sovereign house rule",
-                ));
-            }
-            None => {
-                return Err(PlayError::illegal(
-                    text,
-                    format!(
-                        "{mover} holds no captured Sovereign whose Base Line has an empty {}",
-                        name(to)
-                    ),
-                ));
-            }
-        }
+        placement(g, text, &mt, k, &legal)?
     } else {
         let cells: Vec<Cell> = mt
             .cells
@@ -182,6 +131,76 @@ pub(super) fn parse_move(g: &HexiMeros, text: &str) -> Result<Move, PlayError> {
         }
     }
     Ok(Move { checks, ..base })
+}
+
+/// The piece a move's `=Kind` promotes to, if it names one.
+fn promotion_of(text: &str, mt: &MoveText) -> Result<Option<Kind>, PlayError> {
+    Ok(match &mt.promotion {
+        None => None,
+        Some(p) => Some(
+            Kind::parse(p)
+                .filter(|k| Kind::PROMOTIONS.contains(k))
+                .ok_or_else(|| {
+                    PlayError::syntax(
+                        text,
+                        format!(
+                            "{p} is not a promotion (Regent, Assassin, Archer, Prelate, \
+                         Alcazar, Cavalier or Dreadnaught)"
+                        ),
+                    )
+                })?,
+        ),
+    })
+}
+
+/// The seats a move's `+colour` declarations name, as a bit set.
+fn checks_of(text: &str, mt: &MoveText) -> Result<u8, PlayError> {
+    let mut checks = 0u8;
+    for c in &mt.checks {
+        let s = crate::games::position::lookup(&COLOURS, c).ok_or_else(|| {
+            PlayError::syntax(
+                text,
+                format!("+{c}: Check is declared on a colour, like +blue"),
+            )
+        })?;
+        checks |= 1 << s;
+    }
+    Ok(checks)
+}
+
+/// A placement `S@cell` (a Resurrected Sovereign): the legal one it names, or why it is not.
+fn placement(
+    g: &HexiMeros,
+    text: &str,
+    mt: &MoveText,
+    k: &str,
+    legal: &[Move],
+) -> Result<Move, PlayError> {
+    let mover = COLOURS[g.to_move as usize];
+    if Kind::parse(k) != Some(Kind::Sovereign) {
+        return Err(PlayError::syntax(
+            text,
+            "only a Sovereign is placed (S@cell, the Resurrected Sovereign house rule)",
+        ));
+    }
+    let to = cell(text, &mt.cells[0])?;
+    let found = legal
+        .iter()
+        .find(|m| matches!(m.action, Action::Resurrect(_)) && m.to == to);
+    match found {
+        Some(m) => Ok(*m),
+        None if !g.house.resurrection => Err(PlayError::illegal(
+            text,
+            "Sovereigns are placed only under the Resurrected Sovereign house rule",
+        )),
+        None => Err(PlayError::illegal(
+            text,
+            format!(
+                "{mover} holds no captured Sovereign whose Base Line has an empty {}",
+                name(to)
+            ),
+        )),
+    }
 }
 
 /// Why `m` is not among the legal moves, in words a player understands.
