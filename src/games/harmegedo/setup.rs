@@ -114,7 +114,6 @@ pub(super) fn from_setup(setup: Setup) -> Result<Harmegedo, PositionError> {
         .map(|n| kingdom(n))
         .collect::<Result<Vec<u8>, _>>()?;
     let mut g = Harmegedo::empty(setup.house_rules, &sectors)?;
-    let b = g.board;
     for name in &setup.eliminated {
         let k = kingdom(name)?;
         if g.in_play & (1 << k) == 0 {
@@ -143,55 +142,7 @@ pub(super) fn from_setup(setup: Setup) -> Result<Harmegedo, PositionError> {
     }
     g.set_to_move(to_move);
     for p in &setup.pieces {
-        p.forbid_flags(true, false, false)?;
-        let c = b
-            .parse(&p.cell)
-            .ok_or_else(|| PositionError::UnknownCell(p.cell.clone()))?;
-        let k = kingdom(&p.owner)?;
-        let kind = Kind::parse(&p.kind)
-            .filter(|_| p.kind.len() > 1)
-            .ok_or_else(|| PositionError::UnknownKind(p.kind.clone()))?;
-        if g.in_play & (1 << k) == 0 {
-            return Err(PositionError::Invalid(format!(
-                "the piece on {} belongs to {}, which is not in play",
-                b.name(c),
-                KINGDOM_NAMES[k as usize]
-            )));
-        }
-        if g.squares[c.index()] != 0 {
-            return Err(PositionError::TwoPieces(b.name(c).to_string()));
-        }
-        if kind == Kind::King {
-            if g.is_eliminated(k) {
-                return Err(PositionError::Invalid(format!(
-                    "{} is eliminated but has a king on {}",
-                    KINGDOM_NAMES[k as usize],
-                    b.name(c)
-                )));
-            }
-            if let Some(other) = g.kings[k as usize] {
-                return Err(PositionError::Invalid(format!(
-                    "{} has two kings, on {} and {}",
-                    KINGDOM_NAMES[k as usize],
-                    b.name(other),
-                    b.name(c)
-                )));
-            }
-        }
-        if kind == Kind::Pawn && g.house.promotion && b.rank(c) == b.shape().ranks as usize {
-            return Err(PositionError::Invalid(format!(
-                "a pawn on {} stands on the last rank, where it would have been promoted",
-                b.name(c)
-            )));
-        }
-        g.put(
-            c,
-            Piece {
-                kingdom: k,
-                kind,
-                moved: p.moved,
-            },
-        );
+        place(&mut g, p)?;
     }
     for &k in g.kingdoms() {
         if g.is_live(k) && g.kings[k as usize].is_none() {
@@ -202,28 +153,7 @@ pub(super) fn from_setup(setup: Setup) -> Result<Harmegedo, PositionError> {
         }
     }
     if let Some(name) = &setup.en_passant {
-        if !g.house.en_passant {
-            return Err(PositionError::Invalid(
-                "en_passant is set but the house rule en_passant is off".into(),
-            ));
-        }
-        let c = b
-            .parse(name)
-            .ok_or_else(|| PositionError::UnknownCell(name.clone()))?;
-        let pawn_beyond = b
-            .step(c, super::Dir::Forward)
-            .and_then(|v| g.piece_at(v))
-            .is_some_and(|p| p.kind == Kind::Pawn);
-        let start_empty = b
-            .step(c, super::Dir::Back)
-            .is_some_and(|s| g.squares[s.index()] == 0);
-        if g.squares[c.index()] != 0 || !pawn_beyond || !start_empty {
-            return Err(PositionError::Invalid(format!(
-                "en_passant {name} must be an empty space between an empty space and a pawn that just double-stepped"
-            )));
-        }
-        g.en_passant = Some(c);
-        g.hash ^= en_passant_key(c);
+        set_en_passant(&mut g, name)?;
     }
     g.quiet_turns = setup.quiet_turns;
     for h in &setup.history {
@@ -237,6 +167,89 @@ pub(super) fn from_setup(setup: Setup) -> Result<Harmegedo, PositionError> {
     }
     g.settle();
     Ok(g)
+}
+
+/// Put a position's piece `p` on the board, refusing what a game could not have reached.
+fn place(g: &mut Harmegedo, p: &PieceText) -> Result<(), PositionError> {
+    let b = g.board;
+    p.forbid_flags(true, false, false)?;
+    let c = b
+        .parse(&p.cell)
+        .ok_or_else(|| PositionError::UnknownCell(p.cell.clone()))?;
+    let k = kingdom(&p.owner)?;
+    let kind = Kind::parse(&p.kind)
+        .filter(|_| p.kind.len() > 1)
+        .ok_or_else(|| PositionError::UnknownKind(p.kind.clone()))?;
+    if g.in_play & (1 << k) == 0 {
+        return Err(PositionError::Invalid(format!(
+            "the piece on {} belongs to {}, which is not in play",
+            b.name(c),
+            KINGDOM_NAMES[k as usize]
+        )));
+    }
+    if g.squares[c.index()] != 0 {
+        return Err(PositionError::TwoPieces(b.name(c).to_string()));
+    }
+    if kind == Kind::King {
+        if g.is_eliminated(k) {
+            return Err(PositionError::Invalid(format!(
+                "{} is eliminated but has a king on {}",
+                KINGDOM_NAMES[k as usize],
+                b.name(c)
+            )));
+        }
+        if let Some(other) = g.kings[k as usize] {
+            return Err(PositionError::Invalid(format!(
+                "{} has two kings, on {} and {}",
+                KINGDOM_NAMES[k as usize],
+                b.name(other),
+                b.name(c)
+            )));
+        }
+    }
+    if kind == Kind::Pawn && g.house.promotion && b.rank(c) == b.shape().ranks as usize {
+        return Err(PositionError::Invalid(format!(
+            "a pawn on {} stands on the last rank, where it would have been promoted",
+            b.name(c)
+        )));
+    }
+    g.put(
+        c,
+        Piece {
+            kingdom: k,
+            kind,
+            moved: p.moved,
+        },
+    );
+    Ok(())
+}
+
+/// Set the en-passant space `name`, refusing one no double step could have left.
+fn set_en_passant(g: &mut Harmegedo, name: &str) -> Result<(), PositionError> {
+    let b = g.board;
+    if !g.house.en_passant {
+        return Err(PositionError::Invalid(
+            "en_passant is set but the house rule en_passant is off".into(),
+        ));
+    }
+    let c = b
+        .parse(name)
+        .ok_or_else(|| PositionError::UnknownCell(name.to_string()))?;
+    let pawn_beyond = b
+        .step(c, super::Dir::Forward)
+        .and_then(|v| g.piece_at(v))
+        .is_some_and(|p| p.kind == Kind::Pawn);
+    let start_empty = b
+        .step(c, super::Dir::Back)
+        .is_some_and(|s| g.squares[s.index()] == 0);
+    if g.squares[c.index()] != 0 || !pawn_beyond || !start_empty {
+        return Err(PositionError::Invalid(format!(
+            "en_passant {name} must be an empty space between an empty space and a pawn that just double-stepped"
+        )));
+    }
+    g.en_passant = Some(c);
+    g.hash ^= en_passant_key(c);
+    Ok(())
 }
 
 pub(super) fn to_setup(g: &Harmegedo) -> Setup {
