@@ -148,54 +148,7 @@ fn piece_moves(b: &HashMap<Hex, P>, from: Hex, p: P, out: &mut BTreeSet<String>)
                 }
             }
         }
-        Kind::Militant => {
-            let k = colour as usize;
-            let diags = |d: usize| [flat(d + 1), flat(d + 5), line(d), line(d + 5)];
-            if from == Hex::ORIGIN {
-                for t in all12() {
-                    if enemy(from + t) && on_board(from + t) {
-                        simple.push((from + t, true));
-                    }
-                }
-                for i in 0..6 {
-                    let one = from + flat(i);
-                    if b.contains_key(&one) {
-                        continue;
-                    }
-                    simple.push((one, false));
-                    let two = one + flat(i);
-                    if !b.contains_key(&two) {
-                        simple.push((two, false));
-                    }
-                    for dd in diags(i) {
-                        if enemy(one + dd) {
-                            simple.push((one + dd, true));
-                        }
-                    }
-                }
-            } else {
-                for dd in diags(k) {
-                    if enemy(from + dd) {
-                        simple.push((from + dd, true));
-                    }
-                }
-                let one = from + flat(k);
-                if on_board(one) && !b.contains_key(&one) {
-                    simple.push((one, false));
-                    if !moved {
-                        let two = one + flat(k);
-                        if on_board(two) && !b.contains_key(&two) {
-                            simple.push((two, false));
-                        }
-                        for dd in diags(k) {
-                            if enemy(one + dd) {
-                                simple.push((one + dd, true));
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        Kind::Militant => militant_moves(b, from, colour, moved, &mut simple),
     }
     for (to, cap) in simple {
         let base = format!("{}{}{}", name(from), if cap { 'x' } else { '-' }, name(to));
@@ -206,6 +159,64 @@ fn piece_moves(b: &HashMap<Hex, P>, from: Hex, p: P, out: &mut BTreeSet<String>)
         if is_militant && (centre || base_line) {
             for k in Kind::PROMOTIONS {
                 out.insert(format!("{base}={}", k.name()));
+            }
+        }
+    }
+}
+
+/// A Militant's steps and captures from `from` (forward one, two from its start, diagonal
+/// captures; every way from Ground Zero), as (to, captures).
+fn militant_moves(
+    b: &HashMap<Hex, P>,
+    from: Hex,
+    colour: u8,
+    moved: bool,
+    simple: &mut Vec<(Hex, bool)>,
+) {
+    let enemy = |h: Hex| b.get(&h).is_some_and(|t| t.0 != colour);
+    let k = colour as usize;
+    let diags = |d: usize| [flat(d + 1), flat(d + 5), line(d), line(d + 5)];
+    if from == Hex::ORIGIN {
+        for t in all12() {
+            if enemy(from + t) && on_board(from + t) {
+                simple.push((from + t, true));
+            }
+        }
+        for i in 0..6 {
+            let one = from + flat(i);
+            if b.contains_key(&one) {
+                continue;
+            }
+            simple.push((one, false));
+            let two = one + flat(i);
+            if !b.contains_key(&two) {
+                simple.push((two, false));
+            }
+            for dd in diags(i) {
+                if enemy(one + dd) {
+                    simple.push((one + dd, true));
+                }
+            }
+        }
+    } else {
+        for dd in diags(k) {
+            if enemy(from + dd) {
+                simple.push((from + dd, true));
+            }
+        }
+        let one = from + flat(k);
+        if on_board(one) && !b.contains_key(&one) {
+            simple.push((one, false));
+            if !moved {
+                let two = one + flat(k);
+                if on_board(two) && !b.contains_key(&two) {
+                    simple.push((two, false));
+                }
+                for dd in diags(k) {
+                    if enemy(one + dd) {
+                        simple.push((one + dd, true));
+                    }
+                }
             }
         }
     }
