@@ -16,9 +16,7 @@ const FRONT_FN_LINES: usize = 80;
 const FN_LINES: usize = 120;
 
 /// Files and functions over their bound when the guard came: (`file` or `file:function`, lines).
-const KNOWN: &[(&str, usize)] = &[
-    ("src/discord/mod.rs:serve_from_env", 107),
-];
+const KNOWN: &[(&str, usize)] = &[("src/discord/mod.rs:serve_from_env", 107)];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
