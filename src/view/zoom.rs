@@ -148,23 +148,9 @@ pub fn zoom_scene_named(
             ink: Rgba::WHITE,
         });
     }
-    let n = targets.len();
-    // A page of a piece's targets (their numbers are the piece's) says which of how many.
-    let all = picker::targets(game, &piece.origin).len();
-    let first = targets.iter().map(|t| t.number).min().unwrap_or(1);
-    let last = targets.iter().map(|t| t.number).max().unwrap_or(0);
-    let mut second = if n < all {
-        format!("targets {first}–{last} of {all}, numbered clockwise from the top, nearest first")
-    } else {
-        format!(
-            "{n} target{}, numbered clockwise from the top, nearest first",
-            if n == 1 { "" } else { "s" }
-        )
-    };
+    let mut second = targets_line(game, piece, targets);
     if let Some(s) = game.to_move() {
-        let label = view
-            .seat_label(s)
-            .unwrap_or_else(|| common::title_case(game.seat_name(s)));
+        let label = super::seat_label(game, s);
         let who = match players.get(s.index()).map(|n| super::fit_name(n)) {
             Some(name) if !name.is_empty() => format!("{name} ({label})"),
             _ => label,
@@ -176,6 +162,29 @@ pub fn zoom_scene_named(
         HeaderLine::with_swatch(second, TARGET),
     ];
     Ok(scene)
+}
+
+/// The zoom's count of targets: `24 targets, …`, or for a page of a piece's targets (their
+/// numbers are the piece's) which of how many, `targets 26–33 of 33, …`.
+fn targets_line(game: &AnyGame, piece: &Piece, targets: &[Target]) -> String {
+    let n = targets.len();
+    // Only a full page or a later one can be part of more: the piece's targets are listed
+    // again only then.
+    let first = targets.iter().map(|t| t.number).min().unwrap_or(1);
+    let last = targets.iter().map(|t| t.number).max().unwrap_or(0);
+    let all = if first > 1 || n >= picker::PAGE {
+        picker::targets(game, &piece.origin).len()
+    } else {
+        n
+    };
+    if n < all {
+        format!("targets {first}–{last} of {all}, numbered clockwise from the top, nearest first")
+    } else {
+        format!(
+            "{n} target{}, numbered clockwise from the top, nearest first",
+            if n == 1 { "" } else { "s" }
+        )
+    }
 }
 
 /// The scene offset that moves a label `dy` hex radii down the page (up when negative),

@@ -9,7 +9,9 @@
 #![allow(clippy::unwrap_used)] // a test: a panic is the failure report
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use super::purity::sources;
 
 const FILE_LINES: usize = 800;
 const FRONT_FN_LINES: usize = 80;
@@ -17,19 +19,6 @@ const FN_LINES: usize = 120;
 
 /// Files and functions over their bound when the guard came: (`file` or `file:function`, lines).
 const KNOWN: &[(&str, usize)] = &[("src/discord/mod.rs:serve_from_env", 107)];
-
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            sources(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs")
-            && p.file_name().is_some_and(|n| n != "tests.rs")
-        {
-            out.push(p);
-        }
-    }
-}
 
 /// A source file's lines up to its unit-test module.
 fn body(text: &str) -> Vec<&str> {

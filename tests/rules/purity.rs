@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+/// The `.rs` files under `dir`, unit-test modules (`tests.rs`) left out.
+pub(crate) fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
         if p.is_dir() {
