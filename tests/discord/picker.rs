@@ -680,6 +680,11 @@ async fn a_move_from_the_turn_messages_piece_buttons_is_three_taps() {
 
     // Another player taps a piece: refused privately, nothing staged.
     let was = bot.state(game).await;
+    // A forged piece number the turn does not have: refused privately, nothing staged.
+    let forged = format!("{game}:open:{}:99", was.version());
+    let r = click(&fake, u(1), thread, turn, &forged).await;
+    assert_refused(&r, "no legal move now");
+    assert!(bot.state(game).await.staged().is_none());
     let r = click(&fake, u(2), thread, turn, &opens[0].0).await;
     assert!(content(&r).starts_with("⚠️"), "{r:?}");
     assert_eq!(bot.state(game).await.version(), was.version());
