@@ -1,4 +1,5 @@
-//! Writes sample pictures to /tmp so a person can look at them, and prints their sizes:
+//! Writes sample pictures (PNG, GIF and the boards' SVG) to /tmp so a person can look at them,
+//! and prints their sizes:
 //! `cargo run --release -p hexmeros-render --example sample [frames]`.
 
 use std::time::Instant;
@@ -142,6 +143,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "/tmp/hexmeros-badges.png",
         renderer.render_png(&one, &Theme::new(400))?,
     )?;
+
+    // The boards as SVG, for the web page (board only: no header, no trays).
+    for (name, scene) in [("big", &big), ("small", &small), ("shapes", &sheet)] {
+        let svg = renderer.render_svg(scene, &theme)?;
+        println!("{name} board svg: {} bytes", svg.len());
+        std::fs::write(format!("/tmp/hexmeros-{name}.svg"), svg)?;
+    }
 
     if frames > 0 {
         let scenes = sample::replay(frames);

@@ -1,5 +1,7 @@
 //! Geometry: hex coordinates to "world" units (hex radius 1, y down) and back, hex corners, and
 //! the page layout that fits a scene's board, header and trays into the requested picture size.
+//! [`BoardLayout`] is where a board's cells land in pixels: the PNG painter and the SVG writer
+//! both place everything through it, so the two pictures cannot disagree.
 
 use crate::scene::{Hex, HexPoint, Orientation, Scene};
 use crate::text::{CAP_HEIGHT_EM, Face, Fonts};
@@ -196,6 +198,8 @@ pub(crate) struct Page {
     pub sy: f32,
     /// Pixel position of world `(0, 0)`, whole pixels.
     pub origin: (f32, f32),
+    /// World bounding box of the tiles and labels laid out, if there were any.
+    pub bounds: Option<[f32; 4]>,
     pub trays: Vec<TraySlot>,
 }
 
@@ -205,15 +209,25 @@ impl Page {
         (self.sx + self.sy) / 2.0
     }
 
-    pub(crate) fn to_px(&self, (x, y): (f32, f32)) -> (f32, f32) {
-        (self.origin.0 + x * self.sx, self.origin.1 + y * self.sy)
-    }
-
-    /// The pixel centre of a hex: exactly on the lattice (world positions of hexes are lattice
-    /// points up to rounding error).
-    pub(crate) fn hex_px(&self, orientation: Orientation, rotation: u8, h: Hex) -> (f32, f32) {
-        let (x, y) = self.to_px(hex_to_world(orientation, rotation, h.into()));
-        (x.round(), y.round())
+    /// Where `scene`'s board lands on this page.
+    pub(crate) fn board(&self, scene: &Scene) -> BoardLayout {
+        let mut board = BoardLayout {
+            width: self.width,
+            height: self.height,
+            radius: self.scale(),
+            sx: self.sx,
+            sy: self.sy,
+            origin: self.origin,
+            orientation: scene.orientation,
+            rotation: scene.rotation,
+            bounds: None,
+        };
+        board.bounds = self.bounds.map(|[x0, y0, x1, y1]| {
+            let (a, b) = board.to_px((x0, y0));
+            let (c, d) = board.to_px((x1, y1));
+            [a, b, c, d]
+        });
+        board
     }
 
     /// Lays out a page of `theme.size` pixels on its long side.
@@ -267,6 +281,7 @@ impl Page {
             sx,
             sy,
             origin,
+            bounds: needs.bounds,
             trays: slots
                 .into_iter()
                 .map(|s| TraySlot {
@@ -275,6 +290,56 @@ impl Page {
                 })
                 .collect(),
         }
+    }
+}
+
+/// Where a scene's board lands on its PNG page, in pixels (x right, y down, the page's top-left
+/// corner at `(0, 0)`): what [`crate::Renderer::board_layout`] returns. The PNG is painted
+/// through it, so a position it gives is the PNG's pixel position, and the SVG of the board
+/// ([`crate::render_svg`]) uses the same coordinates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardLayout {
+    /// The PNG page's size in pixels.
+    pub width: u32,
+    pub height: u32,
+    /// Pixels per hex radius ([`crate::hex_radius_px`]): the size of everything that is not a
+    /// position (line widths, pieces, arrows). Zero for a scene with no tiles or labels.
+    pub radius: f32,
+    /// Pixels per world unit across and down. They differ from `radius` by a hair because cell
+    /// centres are snapped to whole pixels (see the page layout); a cell's corners are
+    /// [`corners`] scaled by `(sx, sy)` about its centre.
+    pub sx: f32,
+    pub sy: f32,
+    /// Pixel position of world `(0, 0)` (the hex `(0, 0)` before rotation), whole pixels.
+    pub origin: (f32, f32),
+    pub orientation: Orientation,
+    /// The scene's rotation, sixths of a turn clockwise.
+    pub rotation: u8,
+    /// Pixel bounding box `[x0, y0, x1, y1]` of the tiles (their corners) and labels (their
+    /// text), as the page was fitted to them; `None` when the scene has neither.
+    pub bounds: Option<[f32; 4]>,
+}
+
+impl BoardLayout {
+    fn to_px(&self, (x, y): (f32, f32)) -> (f32, f32) {
+        (self.origin.0 + x * self.sx, self.origin.1 + y * self.sy)
+    }
+
+    /// The pixel centre of the tile at `hex`: whole pixels, on the page's lattice (world
+    /// positions of hexes are lattice points up to rounding error).
+    pub fn centre(&self, hex: Hex) -> (f32, f32) {
+        let (x, y) = self.to_px(hex_to_world(self.orientation, self.rotation, hex.into()));
+        (x.round(), y.round())
+    }
+
+    /// The pixel position of a fractional hex position (a label's, a tag's), not snapped.
+    pub fn point(&self, p: HexPoint) -> (f32, f32) {
+        self.to_px(hex_to_world(self.orientation, self.rotation, p))
+    }
+
+    /// A cell's six corners in pixels relative to its centre, clockwise (see [`corners`]).
+    pub fn corners(&self) -> [(f32, f32); 6] {
+        corners(self.orientation).map(|(x, y)| (x * self.sx, y * self.sy))
     }
 }
 

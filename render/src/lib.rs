@@ -6,6 +6,8 @@
 //! DejaVu Sans fonts through `ab_glyph`, PNGs are written by the `image` crate and replays by the
 //! `gif` crate. A [`Renderer`] keeps glyph outlines and piece sprites between pictures; the free
 //! functions [`render_png`], [`render_rgba`] and [`replay_gif`] share one renderer per process.
+//! [`render_svg`] writes the board alone (no header, no trays) as an SVG document for a web
+//! page, in the PNG's pixel coordinates ([`board_layout`] gives them).
 //!
 //! ```
 //! use hexmeros_render::{Glyph, Rgba, Scene, Shape, Theme, Tile, render_png};
@@ -28,6 +30,7 @@ pub mod sample;
 pub mod scene;
 mod shapes;
 mod sprite;
+pub mod svg;
 mod text;
 pub mod theme;
 
@@ -35,6 +38,7 @@ use std::sync::OnceLock;
 
 use tiny_skia::Pixmap;
 
+pub use layout::BoardLayout;
 pub use scene::{
     Arrow, Badges, Glyph, GlyphState, HeaderLine, Hex, HexPoint, Label, Marker, Orientation, Rgba,
     Scene, Shape, Tag, Tile, Tray,
@@ -88,6 +92,11 @@ impl Renderer {
         Ok(layout::Page::fit(needs, theme))
     }
 
+    /// The page of a picture of `scene` alone (not a replay).
+    fn page_of(&self, scene: &Scene, theme: &Theme) -> Result<layout::Page, RenderError> {
+        self.page(&layout::Needs::of(scene, &self.fonts), theme)
+    }
+
     fn paint(
         &self,
         scene: &Scene,
@@ -105,16 +114,38 @@ impl Renderer {
     }
 
     fn pixmap(&self, scene: &Scene, theme: &Theme) -> Result<Pixmap, RenderError> {
-        let page = self.page(&layout::Needs::of(scene, &self.fonts), theme)?;
+        let page = self.page_of(scene, theme)?;
         self.paint(scene, theme, &page)
     }
 
     /// Pixels per hex radius when `scene` is drawn with `theme` (a cell's inner width is √3
     /// times this): for a caller that crops a board until its cells are big enough to read.
     pub fn hex_radius_px(&self, scene: &Scene, theme: &Theme) -> Result<f32, RenderError> {
-        Ok(self
-            .page(&layout::Needs::of(scene, &self.fonts), theme)?
-            .scale())
+        Ok(self.page_of(scene, theme)?.scale())
+    }
+
+    /// Where `scene`'s board lands on its PNG of `theme`: the hex radius and every tile's centre
+    /// in the PNG's pixels. The PNG is painted from this very layout, and [`Renderer::render_svg`]
+    /// writes in its coordinates.
+    pub fn board_layout(&self, scene: &Scene, theme: &Theme) -> Result<BoardLayout, RenderError> {
+        Ok(self.page_of(scene, theme)?.board(scene))
+    }
+
+    /// The board of `scene` (tiles, markers, pieces, arrows, labels and tags; not the header
+    /// or the trays) as a standalone SVG document in the PNG's pixel coordinates, its `viewBox`
+    /// cropped to the board; one `<g class="cell" data-q data-r data-x data-y>` per tile. See
+    /// [`svg`] for its structure.
+    pub fn render_svg(&self, scene: &Scene, theme: &Theme) -> Result<String, RenderError> {
+        let board = self.board_layout(scene, theme)?;
+        Ok(svg::write(
+            &svg::Tools {
+                fonts: &self.fonts,
+                sprites: &self.sprites,
+                theme,
+                board: &board,
+            },
+            scene,
+        ))
     }
 
     /// The picture as straight RGBA pixels. Its long side is `theme.size`; the other side
@@ -201,6 +232,16 @@ pub fn label_width(text: &str, size: f32) -> Result<f32, RenderError> {
 /// [`Renderer::hex_radius_px`] on the shared renderer.
 pub fn hex_radius_px(scene: &Scene, theme: &Theme) -> Result<f32, RenderError> {
     shared()?.hex_radius_px(scene, theme)
+}
+
+/// [`Renderer::board_layout`] on the shared renderer.
+pub fn board_layout(scene: &Scene, theme: &Theme) -> Result<BoardLayout, RenderError> {
+    shared()?.board_layout(scene, theme)
+}
+
+/// [`Renderer::render_svg`] on the shared renderer.
+pub fn render_svg(scene: &Scene, theme: &Theme) -> Result<String, RenderError> {
+    shared()?.render_svg(scene, theme)
 }
 
 /// [`Renderer::render_png`] on the shared renderer.

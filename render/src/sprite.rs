@@ -16,11 +16,39 @@ use crate::shapes::{self, Art, Ink, Paint};
 use crate::text::{Face, Fonts};
 
 /// Width of the contrasting rim around a silhouette, in box units (half of it shows outside).
-const RIM: f32 = 11.0;
+pub(crate) const RIM: f32 = 11.0;
 /// A top hat's colour.
-const HAT: Rgba = Rgba::rgb(24, 24, 28);
+pub(crate) const HAT: Rgba = Rgba::rgb(24, 24, 28);
+/// The drop shadow's colour and its offset from the piece, in box units.
+pub(crate) const SHADOW: Rgba = Rgba::new(0, 0, 0, 70);
+pub(crate) const SHADOW_OFFSET: (f32, f32) = (2.0, 3.5);
+/// The sheen's colour ([`Ink::Sheen`]).
+pub(crate) const SHEEN: Rgba = Rgba::new(255, 255, 255, 150);
 /// Room around the 100-unit box for the rim and the shadow, in box units per side.
 const PAD: f32 = 9.0;
+
+/// The star badge: [`star_path`] scaled by `.2` and moved by `(.0, .1)` in box units, filled
+/// gold over a dark edge.
+pub(crate) const STAR_AT: (f32, f32, f32) = (-6.0, -4.0, 0.36);
+pub(crate) const STAR_FILL: Rgba = Rgba::rgb(255, 200, 40);
+pub(crate) const STAR_EDGE: Rgba = Rgba::rgb(60, 40, 0);
+pub(crate) const STAR_EDGE_W: f32 = 16.0;
+/// The hat badge: [`shapes::hat`] standing on `(.0, .1)` at `.2` times its size, its crown
+/// edged in the outline colour this wide.
+pub(crate) const HAT_BADGE: (f32, f32, f32) = (82.0, 30.0, 0.8);
+pub(crate) const HAT_RIM: f32 = RIM * 0.6;
+/// The count badge: a disc of this colour edged in white, the number in white with capitals
+/// `COUNT_CAP` high and its baseline `COUNT_DROP` below the disc's centre (box units).
+pub(crate) const COUNT_FILL: Rgba = Rgba::rgb(30, 30, 36);
+pub(crate) const COUNT_EDGE_W: f32 = 4.0;
+pub(crate) const COUNT_CAP: f32 = 19.0;
+pub(crate) const COUNT_DROP: f32 = 9.5;
+/// The mark badge: a disc `(x, y, radius)` in the fill colour edged in the outline colour, the
+/// letter in the outline colour (box units, as for the count).
+pub(crate) const MARK_DISC: (f32, f32, f32) = (18.0, 82.0, 17.0);
+pub(crate) const MARK_EDGE_W: f32 = 5.0;
+pub(crate) const MARK_CAP: f32 = 22.0;
+pub(crate) const MARK_DROP: f32 = 11.0;
 /// Bound on cached sprites: a long-running bot sees few distinct looks, but a caller could vary
 /// colours freely; past this many the cache starts over rather than growing without end.
 const MAX_SPRITES: usize = 4096;
@@ -122,7 +150,8 @@ impl Sprites {
         Some(sprite)
     }
 
-    fn art(&self, shape: Shape, fonts: &Fonts) -> Option<Arc<Art>> {
+    /// The artwork of `shape`, built once per renderer.
+    pub(crate) fn art(&self, shape: Shape, fonts: &Fonts) -> Option<Arc<Art>> {
         let mut arts = self.arts.lock().unwrap_or_else(PoisonError::into_inner);
         arts.entry(shape)
             .or_insert_with(|| shapes::build(shape, fonts).map(Arc::new))
@@ -187,8 +216,8 @@ fn tile_sprite(key: TileKey) -> Option<Sprite> {
     Some(Sprite::new(pm, cx, cy))
 }
 
-/// The colours a glyph is drawn in once its state is applied.
-fn colours(glyph: &Glyph) -> (Rgba, Rgba) {
+/// The colours (fill, outline) a glyph is drawn in once its state is applied.
+pub(crate) fn colours(glyph: &Glyph) -> (Rgba, Rgba) {
     match glyph.state {
         GlyphState::Frozen => {
             // Keep a trace of the owner's colour so a frozen army is still attributable.
@@ -200,6 +229,20 @@ fn colours(glyph: &Glyph) -> (Rgba, Rgba) {
     }
 }
 
+/// Where the 100-unit box starts inside a sprite whose box is scaled by `k` (pixels per unit).
+fn box_inset(k: f32) -> f32 {
+    (PAD * k).round() + 1.0
+}
+
+/// The page position of the top-left corner of a glyph's 100-unit box when its sprite of box
+/// size `px` is placed at `centre` (as `draw::place` puts a sprite: on whole pixels).
+pub(crate) fn box_origin((x, y): (f32, f32), px: u16) -> (f32, f32) {
+    let k = f32::from(px) / 100.0;
+    let inset = box_inset(k);
+    let c = inset + 50.0 * k;
+    ((x - c).round() + inset, (y - c).round() + inset)
+}
+
 fn rasterise(art: &Art, glyph: &Glyph, px: f32, fonts: &Fonts) -> Option<Sprite> {
     if !(px.is_finite() && px >= 1.0) {
         return None;
@@ -207,19 +250,12 @@ fn rasterise(art: &Art, glyph: &Glyph, px: f32, fonts: &Fonts) -> Option<Sprite>
     let k = px / 100.0;
     let side = ((100.0 + 2.0 * PAD) * k).ceil() as u32 + 2;
     let mut pm = Pixmap::new(side, side)?;
-    let ts = Transform::from_row(
-        k,
-        0.0,
-        0.0,
-        k,
-        (PAD * k).round() + 1.0,
-        (PAD * k).round() + 1.0,
-    );
+    let ts = Transform::from_row(k, 0.0, 0.0, k, box_inset(k), box_inset(k));
     let (fill, outline) = colours(glyph);
 
     // A soft drop shadow lifts the piece off the tile.
-    let shadow = paint(Rgba::new(0, 0, 0, 70));
-    let shadow_ts = ts.pre_translate(2.0, 3.5);
+    let shadow = paint(SHADOW);
+    let shadow_ts = ts.pre_translate(SHADOW_OFFSET.0, SHADOW_OFFSET.1);
     for (path, rule) in &art.silhouette {
         pm.stroke_path(path, &shadow, &round_stroke(RIM), shadow_ts, None);
         pm.fill_path(path, &shadow, *rule, shadow_ts, None);
@@ -230,12 +266,14 @@ fn rasterise(art: &Art, glyph: &Glyph, px: f32, fonts: &Fonts) -> Option<Sprite>
     }
     draw_layers(&mut pm, &art.layers, fill, outline, ts);
     if glyph.badges.star {
-        draw_star(&mut pm, ts.pre_translate(-6.0, -4.0).pre_scale(0.36, 0.36));
+        let (tx, ty, k) = STAR_AT;
+        draw_star(&mut pm, ts.pre_translate(tx, ty).pre_scale(k, k));
     }
     if glyph.badges.hat {
-        let (crown, band) = shapes::hat(82.0, 30.0, 0.8);
+        let (x, bottom, k) = HAT_BADGE;
+        let (crown, band) = shapes::hat(x, bottom, k);
         if let Some(crown) = crown {
-            pm.stroke_path(&crown, &rim, &round_stroke(RIM * 0.6), ts, None);
+            pm.stroke_path(&crown, &rim, &round_stroke(HAT_RIM), ts, None);
             pm.fill_path(&crown, &paint(HAT), FillRule::Winding, ts, None);
         }
         if let Some(band) = band {
@@ -266,7 +304,7 @@ fn draw_layers(
         let colour = match layer.ink {
             Ink::Fill => fill,
             Ink::Outline => outline,
-            Ink::Sheen => Rgba::new(255, 255, 255, 150),
+            Ink::Sheen => SHEEN,
             Ink::Hat => HAT,
         };
         let p = paint(colour);
@@ -277,8 +315,8 @@ fn draw_layers(
     }
 }
 
-/// A gold five-pointed star in a 100-unit box (scaled by `ts`), centred at (50, 50).
-fn draw_star(pm: &mut Pixmap, ts: Transform) {
+/// A five-pointed star in a 100-unit box, centred at (50, 52).
+pub(crate) fn star_path() -> Option<tiny_skia::Path> {
     let mut b = tiny_skia::PathBuilder::new();
     for i in 0..10 {
         let r = if i % 2 == 0 { 48.0 } else { 20.0 };
@@ -291,58 +329,53 @@ fn draw_star(pm: &mut Pixmap, ts: Transform) {
         }
     }
     b.close();
-    if let Some(star) = b.finish() {
-        pm.stroke_path(
-            &star,
-            &paint(Rgba::rgb(60, 40, 0)),
-            &round_stroke(16.0),
-            ts,
-            None,
-        );
-        pm.fill_path(
-            &star,
-            &paint(Rgba::rgb(255, 200, 40)),
-            FillRule::Winding,
-            ts,
-            None,
-        );
+    b.finish()
+}
+
+/// The gold star of [`star_path`], scaled by `ts`.
+fn draw_star(pm: &mut Pixmap, ts: Transform) {
+    if let Some(star) = star_path() {
+        let edge = round_stroke(STAR_EDGE_W);
+        pm.stroke_path(&star, &paint(STAR_EDGE), &edge, ts, None);
+        pm.fill_path(&star, &paint(STAR_FILL), FillRule::Winding, ts, None);
     }
+}
+
+/// The count badge's disc `(x, y, radius)` in box units for a number of `digits` digits: at the
+/// lower right, wider for longer numbers.
+pub(crate) fn count_disc(digits: usize) -> (f32, f32, f32) {
+    let r = 14.0 + 4.0 * (digits.saturating_sub(1) as f32);
+    (96.0 - r, 84.0, r)
 }
 
 /// A dark disc at the lower right with the number in white.
 fn draw_count(pm: &mut Pixmap, n: u16, ts: Transform, fonts: &Fonts) {
     let text = n.to_string();
-    let r = 14.0 + 4.0 * (text.len().saturating_sub(1) as f32);
-    let (cx, cy) = (96.0 - r, 84.0);
+    let (cx, cy, r) = count_disc(text.len());
     if let Some(disc) = tiny_skia::PathBuilder::from_circle(cx, cy, r) {
-        pm.stroke_path(&disc, &paint(Rgba::WHITE), &round_stroke(4.0), ts, None);
-        pm.fill_path(
-            &disc,
-            &paint(Rgba::rgb(30, 30, 36)),
-            FillRule::Winding,
-            ts,
-            None,
-        );
+        let edge = round_stroke(COUNT_EDGE_W);
+        pm.stroke_path(&disc, &paint(Rgba::WHITE), &edge, ts, None);
+        pm.fill_path(&disc, &paint(COUNT_FILL), FillRule::Winding, ts, None);
     }
-    let em = 19.0 / crate::text::CAP_HEIGHT_EM;
+    let em = COUNT_CAP / crate::text::CAP_HEIGHT_EM;
     let line = fonts.line(Face::Bold, &text, em);
     if let Some(path) = line.path {
-        let at = ts.pre_translate(cx - line.width / 2.0, cy + 9.5);
+        let at = ts.pre_translate(cx - line.width / 2.0, cy + COUNT_DROP);
         pm.fill_path(&path, &paint(Rgba::WHITE), FillRule::Winding, at, None);
     }
 }
 
 /// A disc of the piece's colour at the lower left with the letter `c` in its outline colour.
 fn draw_mark(pm: &mut Pixmap, c: char, fill: Rgba, outline: Rgba, ts: Transform, fonts: &Fonts) {
-    let (cx, cy, r) = (18.0, 82.0, 17.0);
+    let (cx, cy, r) = MARK_DISC;
     if let Some(disc) = tiny_skia::PathBuilder::from_circle(cx, cy, r) {
-        pm.stroke_path(&disc, &paint(outline), &round_stroke(5.0), ts, None);
+        pm.stroke_path(&disc, &paint(outline), &round_stroke(MARK_EDGE_W), ts, None);
         pm.fill_path(&disc, &paint(fill), FillRule::Winding, ts, None);
     }
-    let em = 22.0 / crate::text::CAP_HEIGHT_EM;
+    let em = MARK_CAP / crate::text::CAP_HEIGHT_EM;
     let line = fonts.line(Face::Bold, &c.to_string(), em);
     if let Some(path) = line.path {
-        let at = ts.pre_translate(cx - line.width / 2.0, cy + 11.0);
+        let at = ts.pre_translate(cx - line.width / 2.0, cy + MARK_DROP);
         pm.fill_path(&path, &paint(outline), FillRule::Winding, at, None);
     }
 }
@@ -532,6 +565,31 @@ mod tests {
                     pixels[i], pixels[j],
                     "{:?} looks like {:?}",
                     looks[i], looks[j]
+                );
+            }
+        }
+    }
+
+    /// `box_origin` is where a placed sprite's artwork box lands: the sprite's top-left corner
+    /// as `draw::place` rounds it, plus the box's inset in the sprite.
+    #[test]
+    fn box_origin_is_where_a_placed_sprite_puts_its_box() {
+        let fonts = Fonts::new().expect("embedded fonts load");
+        let sprites = Sprites::new();
+        let glyph = Glyph::new(Shape::Crown, Rgba::rgb(40, 98, 222));
+        for px in [1u16, 7, 29, 40, 48, 81, 143, 512] {
+            let s = sprites.get(&glyph, px, &fonts).expect("sprite");
+            let k = f32::from(px) / 100.0;
+            for centre in [(0.0, 0.0), (101.0, 57.0), (1433.0, 12.0), (-3.0, 9.0)] {
+                let top_left = ((centre.0 - s.cx).round(), (centre.1 - s.cy).round());
+                let (ox, oy) = box_origin(centre, px);
+                assert!(
+                    (top_left.0 + s.cx - 50.0 * k - ox).abs() < 1e-3,
+                    "{px} {centre:?}"
+                );
+                assert!(
+                    (top_left.1 + s.cy - 50.0 * k - oy).abs() < 1e-3,
+                    "{px} {centre:?}"
                 );
             }
         }
