@@ -12,3 +12,4 @@ pub mod host;
 pub mod local;
 pub mod store;
 pub mod view;
+pub mod web;

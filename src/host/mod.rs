@@ -172,7 +172,21 @@ pub struct GameHost {
     /// This host's name as the holder of leases (`store::leases`): unique per process unless
     /// set (`with_lease_owner`).
     owner: String,
+    /// Every stored event's game and new version, for front ends that show a game live (the web
+    /// board). Only this process's commits: another process's are found by asking the store.
+    changes: tokio::sync::broadcast::Sender<Change>,
 }
+
+/// A game moved on: `version` is its version after the event just stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub game: GameId,
+    pub version: u64,
+}
+
+/// How many changes a slow listener may fall behind before it misses some (it is told, and
+/// asks the store again).
+const CHANGES_KEPT: usize = 1024;
 
 /// How long a lease lasts unless renewed: a process that dies holding one (timers, bots, an
 /// outbox lane) leaves its work to the others after this long. Holders renew it at every step,
@@ -228,6 +242,7 @@ impl GameHost {
             driving: Mutex::new(HashSet::new()),
             outbox: false,
             owner: format!("{}-{:016x}", std::process::id(), rand::random::<u64>()),
+            changes: tokio::sync::broadcast::channel(CHANGES_KEPT).0,
         }
     }
 
@@ -251,6 +266,11 @@ impl GameHost {
     /// Whether effects go through the outbox.
     pub fn uses_outbox(&self) -> bool {
         self.outbox
+    }
+
+    /// Hear of every event this host stores from now on (see [`Change`]).
+    pub fn changes(&self) -> tokio::sync::broadcast::Receiver<Change> {
+        self.changes.subscribe()
     }
 
     pub fn store(&self) -> &Store {
@@ -477,6 +497,11 @@ impl GameHost {
         match written {
             Ok(()) => {
                 *state = next;
+                // Nobody listening is fine: no board is open.
+                let _ = self.changes.send(Change {
+                    game: state.id(),
+                    version: state.version(),
+                });
                 Ok(fx)
             }
             Err(StoreError::Stale { expected }) => {

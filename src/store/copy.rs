@@ -89,6 +89,11 @@ pub const COPIED: &[Table] = &[
         name: "discord_lobbies",
         key: &["lobby_id"],
     },
+    // The web board's signing key: copied, so the links handed out stay valid on the target.
+    Table {
+        name: "secrets",
+        key: &["name"],
+    },
 ];
 
 /// Tables of the schema that are not copied, and why.

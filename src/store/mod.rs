@@ -15,6 +15,7 @@ mod lobbies;
 mod notes;
 mod outbox;
 mod ratings;
+mod secrets;
 mod settings;
 
 use std::str::FromStr;

@@ -407,6 +407,20 @@ fn stage(game: &AnyGame, view: &dyn GameView, pic: &mut Pic, text: &str) -> Resu
     Ok(())
 }
 
+/// Every cell of `game`'s board with its name as the moves spell it (`a4`, `Q7`), in the scene's
+/// coordinates: what a front end that draws the board itself (the web board's SVG) maps taps
+/// with.
+pub fn cell_names(game: &AnyGame) -> Vec<(Hex, String)> {
+    let view = common::view_of(game);
+    let mut seen = std::collections::BTreeSet::new();
+    view.pic()
+        .tiles
+        .iter()
+        .filter(|t| seen.insert((t.hex.q, t.hex.r)))
+        .filter_map(|t| view.name_at(t.hex).map(|n| (t.hex, n)))
+        .collect()
+}
+
 /// A seat as the pictures, the panel and every sentence name it: the game's seat name
 /// title-cased (`Red`, `White`), or where that name is notation, the view's (`Kingdom of
 /// Silver` for Harmegedo's `kingdom0`).

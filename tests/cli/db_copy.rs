@@ -51,6 +51,8 @@ async fn fill(url: &str) -> Made {
     let host = host_at(url).await;
     ensure_players(&host, 1..=7).await;
     let bot = host.bot_player(Level::Easy).await.unwrap();
+    // The web board's signing key (its links stay valid on the copy).
+    hexmeros::web::keys(&host).await.unwrap();
     let mut games = Vec::new();
     let mut hexdame = 0;
     for (kind, plies) in [

@@ -18,3 +18,4 @@ mod record;
 mod results;
 mod scenarios;
 mod settings;
+mod web;

@@ -236,6 +236,20 @@ impl GameState {
         })
     }
 
+    /// The board's scene (see `view::scene`), for a front end that draws it itself (the web
+    /// board's SVG). Highlights that no longer fit the position are dropped, as for `render`.
+    pub fn scene(&self, opts: &ViewOptions) -> Result<hexmeros_render::Scene, ViewError> {
+        view::scene(&self.game, opts).or_else(|_| {
+            view::scene(
+                &self.game,
+                &ViewOptions {
+                    last_moves: Vec::new(),
+                    ..opts.clone()
+                },
+            )
+        })
+    }
+
     /// The board as a PNG (see `view::render_png`). Highlights that no longer fit the position
     /// are dropped rather than costing the picture.
     pub fn render(&self, opts: &ViewOptions) -> Result<Vec<u8>, ViewError> {

@@ -1,0 +1,322 @@
+//! The board's JSON API: what the page shows (`GET /api/board`), where a piece may go
+//! (`GET /api/targets?origin=…`), and what a player does (`POST /api/act`). Every answer is
+//! the host's: the page computes no rule, and every action goes through the host's checks
+//! (seat, Token, version, staging) exactly as a Discord button does.
+
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use serde::{Deserialize, Serialize};
+
+use super::{ApiError, Viewer, Web};
+use crate::games::Seat;
+use crate::host::{Actor, Command, GameState, PlayerId};
+use crate::view::{self, ViewOptions, picker};
+
+/// The longest move text or seat name the API reads.
+const TEXT_MAX: usize = 64;
+
+/// The picture's long side the SVG is laid out for (its coordinates; the page scales it).
+const SVG_SIZE: u32 = 1000;
+
+#[derive(Serialize)]
+pub struct Board {
+    pub game: i64,
+    pub kind: &'static str,
+    pub title: String,
+    pub version: u64,
+    pub over: bool,
+    pub you: Option<You>,
+    /// The Token holder's seat, as people read it.
+    pub holder: Option<String>,
+    /// The status lines (the picture's header): turn, Token holder, players.
+    pub status: Vec<String>,
+    /// The board, drawn from the same scene as the pictures.
+    pub svg: String,
+    /// Every cell: `[q, r, name]`, as the SVG's `data-q`/`data-r` name them.
+    pub cells: Vec<(i32, i32, String)>,
+    /// The viewer's staged move, when they hold the Token and staged one.
+    pub staged: Option<String>,
+    /// The seats the viewer may declare Check on with their staged move.
+    pub declarable: Vec<SeatName>,
+    /// The viewer's movable pieces, when they hold the Token and nothing is staged.
+    pub pieces: Vec<PieceView>,
+    /// The game's moves, oldest first.
+    pub story: Vec<String>,
+    /// The moves of the last round, highlighted on the board.
+    pub last: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct You {
+    pub seat: String,
+    pub label: String,
+    /// Whether they hold the Token now.
+    pub mover: bool,
+}
+
+#[derive(Serialize)]
+pub struct SeatName {
+    /// As commands spell it (`red`).
+    pub seat: String,
+    /// As people read it (`Red`).
+    pub label: String,
+}
+
+#[derive(Serialize)]
+pub struct PieceView {
+    pub origin: String,
+    pub label: String,
+    pub cell: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct TargetView {
+    pub number: usize,
+    pub cell: String,
+    /// `[q, r]` on the SVG; `None` for a word move.
+    pub hex: Option<(i32, i32)>,
+    pub moves: Vec<String>,
+    pub takes: Vec<String>,
+    pub checks: Vec<String>,
+    pub label: String,
+}
+
+fn seat_name(state: &GameState, seat: Seat) -> SeatName {
+    SeatName {
+        seat: state.seat_name(seat).to_string(),
+        label: view::seat_label(state.position(), seat),
+    }
+}
+
+/// `GET /api/board`: the game as the viewer sees it, from their side.
+pub async fn board(State(web): State<Web>, headers: HeaderMap) -> Result<Json<Board>, ApiError> {
+    let viewer = web.viewer(&headers).await?;
+    let state = web.host.state(viewer.game).await?;
+    let seat = viewer.player.and_then(|p| state.seat_of(p));
+    let mover = seat.is_some() && state.holder() == seat;
+    let staged = state.staged().filter(|_| mover).map(|s| s.text.clone());
+    let mut players = Vec::new();
+    for s in state.seats() {
+        let name = web.host.player_name(s.mover).await?;
+        players.push(name.unwrap_or_default());
+    }
+    let opts = ViewOptions {
+        as_seat: seat.or(Some(state.public_side())),
+        last_moves: state.last_round(),
+        staged: staged.clone(),
+        turn: Some(state.turn_number()),
+        players,
+        size: Some(SVG_SIZE),
+    };
+    let drawn = state.clone();
+    let (svg, status) = crate::background::run(crate::background::Work::Pictures, move || {
+        let scene = drawn.scene(&opts)?;
+        let theme = view::game_theme(drawn.position(), SVG_SIZE);
+        let status = scene.header.iter().map(|h| h.text.clone()).collect();
+        Ok::<_, view::ViewError>((hexmeros_render::render_svg(&scene, &theme)?, status))
+    })
+    .await
+    .map_err(|e| ApiError::from(crate::host::HostError::Internal(e.to_string())))?
+    .map_err(|e| ApiError::from(crate::host::HostError::Internal(e.to_string())))?;
+    let game = state.position();
+    Ok(Json(Board {
+        game: state.id(),
+        kind: state.kind().name(),
+        title: format!("{} #{}", state.kind().name(), state.id()),
+        version: state.version(),
+        over: state.holder().is_none(),
+        you: seat.map(|s| You {
+            seat: state.seat_name(s).to_string(),
+            label: view::seat_label(game, s),
+            mover,
+        }),
+        holder: state.holder().map(|h| view::seat_label(game, h)),
+        status,
+        svg,
+        cells: view::cell_names(game)
+            .into_iter()
+            .map(|(h, n)| (h.q, h.r, n))
+            .collect(),
+        declarable: if staged.is_some() {
+            state
+                .declarable()
+                .into_iter()
+                .map(|s| seat_name(&state, s))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        pieces: if mover && staged.is_none() {
+            picker::pieces(game)
+                .into_iter()
+                .map(|p| PieceView {
+                    label: p.label(),
+                    origin: p.origin,
+                    cell: p.cell,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        staged,
+        story: state.record().iter().map(|r| r.line.clone()).collect(),
+        last: state.last_round(),
+    }))
+}
+
+#[derive(Deserialize)]
+pub struct TargetsQuery {
+    pub origin: String,
+}
+
+/// The viewer as the Token holder's mover, else the host's refusal.
+async fn mover(web: &Web, viewer: Viewer) -> Result<(PlayerId, GameState), ApiError> {
+    let player = viewer.player.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "this is a spectator's link: it shows the board but cannot move",
+        )
+    })?;
+    Ok((player, web.host.turn_of(viewer.game, player).await?))
+}
+
+fn checked_text<'a>(what: &str, text: &'a str) -> Result<&'a str, ApiError> {
+    let text = text.trim();
+    if text.is_empty() || text.len() > TEXT_MAX || text.chars().any(char::is_control) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("{what} must be 1 to {TEXT_MAX} printable characters"),
+        ));
+    }
+    Ok(text)
+}
+
+/// `GET /api/targets?origin=Q7`: where the viewer's piece may go, numbered as the pictures
+/// number them, with what each move takes and the Checks it may declare.
+pub async fn targets(
+    State(web): State<Web>,
+    headers: HeaderMap,
+    Query(q): Query<TargetsQuery>,
+) -> Result<Json<Vec<TargetView>>, ApiError> {
+    let viewer = web.viewer(&headers).await?;
+    let origin = checked_text("a piece", &q.origin)?;
+    let (_, state) = mover(&web, viewer).await?;
+    let game = state.position();
+    if !picker::pieces(game)
+        .iter()
+        .any(|p| p.origin.eq_ignore_ascii_case(origin))
+    {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("{origin} is not a piece you can move now"),
+        ));
+    }
+    Ok(Json(
+        picker::targets(game, origin)
+            .into_iter()
+            .map(|t| TargetView {
+                label: t.label(),
+                number: t.number,
+                hex: t.hex.map(|h| (h.q, h.r)),
+                cell: t.cell,
+                moves: t.moves,
+                takes: t.takes,
+                checks: t.checks,
+            })
+            .collect(),
+    ))
+}
+
+/// What a player does on the board, at the version of the board they saw.
+#[derive(Debug, Deserialize)]
+pub struct ActBody {
+    pub version: u64,
+    #[serde(flatten)]
+    pub act: Act,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub enum Act {
+    /// Stage a move (nothing is final until Pass).
+    Stage { text: String },
+    /// Commit the staged move.
+    Pass,
+    /// Add a Check declaration on `seat` to the staged move.
+    Check { seat: String },
+    /// Declare Check on `seat` and pass at once.
+    CheckPass { seat: String },
+    /// Take the staged move back.
+    TakeBack,
+}
+
+#[derive(Serialize)]
+pub struct Acted {
+    pub version: u64,
+    /// What the host said to the player privately (a challenge window still open, say).
+    pub said: Vec<String>,
+}
+
+fn command(state: &GameState, act: Act) -> Result<Command, ApiError> {
+    let seat = |name: &str| -> Result<Seat, ApiError> {
+        let name = checked_text("a seat", name)?;
+        state.seat_named(name).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("{name} is not a seat of this game"),
+            )
+        })
+    };
+    Ok(match act {
+        Act::Stage { text } => Command::Move {
+            text: checked_text("a move", &text)?.to_string(),
+            commit: false,
+        },
+        Act::Pass => Command::Pass,
+        Act::Check { seat: s } => Command::Check { seat: seat(&s)? },
+        Act::CheckPass { seat: s } => Command::CheckAndPass { seat: seat(&s)? },
+        Act::TakeBack => Command::TakeBack,
+    })
+}
+
+/// `POST /api/act`: one action of the viewer's, refused unless the game is still at the
+/// version their board showed.
+pub async fn act(
+    State(web): State<Web>,
+    headers: HeaderMap,
+    body: Result<Json<ActBody>, axum::extract::rejection::JsonRejection>,
+) -> Result<Json<Acted>, ApiError> {
+    let viewer = web.viewer(&headers).await?;
+    // A body over the limit keeps its own status (413), anything else unreadable is a 400.
+    let Json(body) = body.map_err(|e| {
+        ApiError::new(
+            match e.status() {
+                StatusCode::PAYLOAD_TOO_LARGE => StatusCode::PAYLOAD_TOO_LARGE,
+                _ => StatusCode::BAD_REQUEST,
+            },
+            format!("not an action the board knows: {}", e.body_text()),
+        )
+    })?;
+    let player = viewer.player.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "this is a spectator's link: it shows the board but cannot move",
+        )
+    })?;
+    if web.per_player.check_key(&(viewer.game, player)).is_err() {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many actions; wait a moment",
+        ));
+    }
+    let state = web.host.state(viewer.game).await?;
+    let cmd = command(&state, body.act)?;
+    let fx = web
+        .host
+        .handle(viewer.game, Actor::player(player), cmd, Some(body.version))
+        .await?;
+    let said = web.front.acted(viewer.game, player, fx).await;
+    let version = web.host.state(viewer.game).await?.version();
+    Ok(Json(Acted { version, said }))
+}

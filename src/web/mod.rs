@@ -1,0 +1,293 @@
+//! The web board (issue 46): an interactive board in the browser, at a signed link or inside
+//! Discord, on the same host as every other front end. The page and its assets are served from
+//! the binary; a small JSON API over the host answers what the page asks (the board as SVG drawn
+//! from the same scene as the pictures, a piece's targets, the story) and carries out what a
+//! player does (stage, Pass, Check, take back) through the host's own checks, exactly as a
+//! button in Discord; a live stream tells every open board when its game moved, from any front
+//! end.
+//!
+//! Who may do what comes only from the link's token ([`token`]): a player's acts for them while
+//! they sit in the game, a spectator's only shows. The token travels in the link's fragment
+//! (`/board#t=…`), which browsers never send, and then in an `Authorization` header, so it
+//! appears in no request line or log.
+//!
+//! Guards: per-address and per-player rate limits, bounded live streams per game and in all,
+//! request bodies of at most [`BODY_MAX`] bytes, a strict Content-Security-Policy with no
+//! third-party origin, and a loopback address unless the operator names another.
+
+pub mod api;
+pub mod live;
+pub mod page;
+pub mod standalone;
+pub mod token;
+
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use governor::{DefaultKeyedRateLimiter, Quota};
+
+use crate::host::{Effect, GameHost, GameId, Millis, PlayerId};
+pub use token::{Claims, Keys, TokenError};
+
+/// The largest request body the API reads (an action is a few dozen bytes).
+pub const BODY_MAX: usize = 4 * 1024;
+
+/// How long a player's link lasts: a day, longer than most sittings; "My board" makes another.
+pub const PLAYER_LINK_MS: Millis = 24 * 3_600_000;
+
+/// How long a spectator's link (the one on a turn message) lasts: two days, a long game's span.
+pub const WATCH_LINK_MS: Millis = 48 * 3_600_000;
+
+/// Requests a second from one address, and the burst allowed.
+const PER_ADDRESS: (u32, u32) = (20, 60);
+
+/// Actions a second by one player, and the burst allowed.
+const PER_PLAYER: (u32, u32) = (5, 20);
+
+/// Where the server listens: `ADDR` as given (`0.0.0.0:8080`), or a bare port on loopback
+/// (`8080` → `127.0.0.1:8080`), so that nothing is reachable from outside unless the operator
+/// says so.
+pub fn parse_addr(text: &str) -> Result<SocketAddr, String> {
+    let text = text.trim();
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    text.parse::<SocketAddr>().map_err(|_| {
+        format!("{text:?} is not an address to listen on: give IP:PORT (127.0.0.1:8080) or a port")
+    })
+}
+
+/// What the front end beside the board does with what a player's action on the board made:
+/// Discord delivers it (the board in the thread, the next player's ping) and lets the bots
+/// play; local mode lets the bots play. It answers with the private texts for the player, which
+/// the board shows them.
+pub trait Front: Send + Sync + 'static {
+    fn acted(
+        &self,
+        game: GameId,
+        player: PlayerId,
+        effects: Vec<Effect>,
+    ) -> futures_util::future::BoxFuture<'static, Vec<String>>;
+}
+
+/// The board's links, for a front end that hands them out ("My board", "Open the board").
+#[derive(Clone, Debug)]
+pub struct Links {
+    keys: Keys,
+    /// The public address the page is reached at, without a trailing slash.
+    base: String,
+}
+
+impl Links {
+    pub fn new(keys: Keys, base: &str) -> Links {
+        Links {
+            keys,
+            base: base.trim_end_matches('/').to_string(),
+        }
+    }
+
+    /// A link that lets `player` act on `game` for [`PLAYER_LINK_MS`] from `now`.
+    pub fn player(&self, game: GameId, player: PlayerId, now: Millis) -> String {
+        self.link(Claims {
+            game,
+            player: Some(player),
+            expires: now.saturating_add(PLAYER_LINK_MS),
+        })
+    }
+
+    /// A spectator's link to `game`, for [`WATCH_LINK_MS`] from `now`.
+    pub fn watch(&self, game: GameId, now: Millis) -> String {
+        self.link(Claims {
+            game,
+            player: None,
+            expires: now.saturating_add(WATCH_LINK_MS),
+        })
+    }
+
+    fn link(&self, claims: Claims) -> String {
+        format!("{}/board#t={}", self.base, self.keys.sign(&claims))
+    }
+}
+
+/// The database's signing key for board links, made on first use (see `Store::secret`).
+pub async fn keys(host: &GameHost) -> Result<Keys, crate::host::HostError> {
+    let fresh: [u8; 32] = rand::random();
+    let fresh: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
+    let secret = host.store().secret("web-links", &fresh).await?;
+    Ok(Keys::new(secret.as_bytes()))
+}
+
+/// Everything a request handler needs.
+#[derive(Clone)]
+pub struct Web {
+    pub(crate) host: Arc<GameHost>,
+    pub(crate) keys: Keys,
+    pub(crate) front: Arc<dyn Front>,
+    pub(crate) live: live::Live,
+    per_address: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    pub(crate) per_player: Arc<DefaultKeyedRateLimiter<(GameId, PlayerId)>>,
+}
+
+fn quota((per_second, burst): (u32, u32)) -> Quota {
+    let n = |v: u32| NonZeroU32::new(v).unwrap_or(NonZeroU32::MIN);
+    Quota::per_second(n(per_second)).allow_burst(n(burst))
+}
+
+/// A running board server.
+pub struct Running {
+    /// The address it listens on (the port the system chose when given port 0).
+    pub addr: SocketAddr,
+    pub task: tokio::task::JoinHandle<()>,
+}
+
+/// Listen on `addr` and serve the board for `host`'s games until the task is dropped.
+pub async fn start(
+    host: Arc<GameHost>,
+    keys: Keys,
+    addr: SocketAddr,
+    front: Arc<dyn Front>,
+) -> std::io::Result<Running> {
+    let live = live::Live::start(host.clone());
+    let web = Web {
+        host,
+        keys,
+        front,
+        live,
+        per_address: Arc::new(DefaultKeyedRateLimiter::keyed(quota(PER_ADDRESS))),
+        per_player: Arc::new(DefaultKeyedRateLimiter::keyed(quota(PER_PLAYER))),
+    };
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let addr = listener.local_addr()?;
+    let app = router(web).into_make_service_with_connect_info::<SocketAddr>();
+    let task = tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!(error = %e, "the web board stopped");
+        }
+    });
+    tracing::info!(%addr, "web board listening");
+    Ok(Running { addr, task })
+}
+
+fn router(web: Web) -> axum::Router {
+    axum::Router::new()
+        .route("/", get(page::index))
+        .route("/board", get(page::board))
+        .route("/assets/{name}", get(page::asset))
+        .route("/api/board", get(api::board))
+        .route("/api/targets", get(api::targets))
+        .route("/api/act", post(api::act))
+        .route("/api/live", get(live::stream))
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_MAX))
+        .layer(axum::middleware::from_fn_with_state(web.clone(), guard))
+        .with_state(web)
+}
+
+/// Every response: refused past the address's rate, and sent with the page's security headers.
+async fn guard(
+    State(web): State<Web>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    req: Request,
+    next: Next,
+) -> Response {
+    if web.per_address.check_key(&peer.ip()).is_err() {
+        return ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many requests; wait a moment",
+        )
+        .into_response();
+    }
+    let mut res = next.run(req).await;
+    page::secure(res.headers_mut());
+    res
+}
+
+/// A refusal or failure the page shows: its status and one sentence, never a secret.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.message });
+        (self.status, axum::Json(body)).into_response()
+    }
+}
+
+impl From<crate::host::HostError> for ApiError {
+    fn from(e: crate::host::HostError) -> ApiError {
+        use crate::host::Refused;
+        match e.refusal() {
+            Some(Refused::Stale { .. }) => ApiError::new(StatusCode::CONFLICT, e.to_string()),
+            Some(Refused::UnknownGame(_)) => ApiError::new(StatusCode::NOT_FOUND, e.to_string()),
+            Some(_) => ApiError::new(StatusCode::FORBIDDEN, e.to_string()),
+            None if !e.is_internal() => ApiError::new(StatusCode::BAD_REQUEST, e.to_string()),
+            None => {
+                tracing::error!(error = %e, "web board request failed");
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "something went wrong on the server; try again",
+                )
+            }
+        }
+    }
+}
+
+/// Who is asking, from the request's token: the game, and the player when the link acts for
+/// one who still sits in the game.
+#[derive(Clone, Copy, Debug)]
+pub struct Viewer {
+    pub game: GameId,
+    pub player: Option<PlayerId>,
+}
+
+impl Web {
+    /// The viewer of a request whose `Authorization: Bearer` header carries a token, refused
+    /// when the token is missing, forged or expired, or names a player who no longer sits in
+    /// the game (leaving or being replaced ends their link).
+    pub async fn viewer(&self, headers: &HeaderMap) -> Result<Viewer, ApiError> {
+        let token = headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "this board needs a link from the game's thread (Open the board, or My board)",
+                )
+            })?;
+        let claims = self
+            .keys
+            .verify(token, self.host.now())
+            .map_err(|e| ApiError::new(StatusCode::UNAUTHORIZED, e.to_string()))?;
+        if let Some(p) = claims.player {
+            let state = self.host.state(claims.game).await?;
+            if state.seat_of(p).is_none() {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "you no longer sit in this game, so this link has ended",
+                ));
+            }
+        }
+        Ok(Viewer {
+            game: claims.game,
+            player: claims.player,
+        })
+    }
+}

@@ -1,0 +1,72 @@
+//! The page and its assets, served from the binary (`web/` at the repository's root), and the
+//! headers every response carries: a Content-Security-Policy that allows this origin only (no
+//! inline script, no third-party origin; Discord may frame the page as an Activity), no
+//! sniffing, no referrer, no caching of the API's answers.
+
+use axum::extract::Path;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+
+/// Each response's policy. `frame-ancestors` lets Discord's clients show the page inside an
+/// Activity; `img-src data:` is for nothing but the favicon's absence.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com";
+
+const INDEX: &str = include_str!("../../web/index.html");
+const BOARD: &str = include_str!("../../web/board.html");
+const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../web/board.js"),
+    ),
+    (
+        "board.css",
+        "text/css; charset=utf-8",
+        include_str!("../../web/board.css"),
+    ),
+];
+
+/// Add the security headers to a response's.
+pub fn secure(h: &mut HeaderMap) {
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+}
+
+/// `GET /`: what this server is, for someone who opens it without a link.
+pub async fn index() -> Html<&'static str> {
+    Html(INDEX)
+}
+
+/// `GET /board`: the board page; the link's fragment carries the token to its script.
+pub async fn board() -> Html<&'static str> {
+    Html(BOARD)
+}
+
+/// `GET /assets/{name}`: the page's script and style.
+pub async fn asset(Path(name): Path<String>) -> Response {
+    match ASSETS.iter().find(|(n, _, _)| *n == name) {
+        Some((_, kind, body)) => (
+            [
+                (header::CONTENT_TYPE, *kind),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            *body,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "no such file").into_response(),
+    }
+}

@@ -1,0 +1,46 @@
+//! The board's front end where no other front end delivers anything (local mode, the tests):
+//! after a player's action the game's bots play, in a task of their own so the player's answer
+//! does not wait for them, and every open board follows through the live stream.
+
+use std::sync::Arc;
+
+use futures_util::FutureExt as _;
+use futures_util::future::BoxFuture;
+
+use super::Front;
+use crate::host::{Effect, GameHost, GameId, PlayerId};
+
+/// Runs the bots after each action; the player reads their private texts on the board.
+pub struct Standalone {
+    host: Arc<GameHost>,
+}
+
+impl Standalone {
+    pub fn new(host: Arc<GameHost>) -> Standalone {
+        Standalone { host }
+    }
+}
+
+impl Front for Standalone {
+    fn acted(
+        &self,
+        game: GameId,
+        player: PlayerId,
+        effects: Vec<Effect>,
+    ) -> BoxFuture<'static, Vec<String>> {
+        let host = self.host.clone();
+        tokio::spawn(async move {
+            if let Err(e) = host.bot_turns(game).await {
+                tracing::error!(game, error = %e, "the bots could not play");
+            }
+        });
+        let said = effects
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Private { player: p, text } if p == player => Some(text),
+                _ => None,
+            })
+            .collect();
+        async move { said }.boxed()
+    }
+}

@@ -1,0 +1,365 @@
+// The hexmeros board page. It computes no rule: the board comes from the server as SVG (drawn
+// from the same scene as the bot's pictures), a piece's targets are asked of the server, and
+// every action is sent to the server, which checks it as it checks a Discord button. The link's
+// token is read from the address's fragment (#t=…), which browsers never send, and sent in the
+// Authorization header.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  board: null, // the last answer of /api/board
+  cells: new Map(), // "q,r" -> name
+  byName: new Map(), // lower-case name -> [q, r]
+  chosen: null, // the piece whose targets are shown: { origin, targets }
+  view: null, // the SVG's viewBox: [x, y, w, h]
+  full: null, // the whole board's viewBox
+  busy: false,
+};
+
+async function api(path, body) {
+  const init = { headers: { Authorization: "Bearer " + token }, cache: "no-store" };
+  if (body !== undefined) {
+    init.method = "POST";
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  try {
+    data = await res.json();
+  } catch (_) {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = new Error((data && data.error) || "the server answered " + res.status);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+function say(text, error) {
+  const m = $("message");
+  m.textContent = text || "";
+  m.classList.toggle("error", !!error);
+}
+
+function el(tag, attrs, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function svgEl(tag, attrs) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  return e;
+}
+
+// ---- drawing --------------------------------------------------------------------------------
+
+function showBoard(b) {
+  const keep = state.board && state.view && state.board.game === b.game;
+  state.board = b;
+  state.chosen = null;
+  state.cells.clear();
+  state.byName.clear();
+  for (const [q, r, name] of b.cells) {
+    state.cells.set(q + "," + r, name);
+    state.byName.set(name.toLowerCase(), [q, r]);
+  }
+  const doc = new DOMParser().parseFromString(b.svg, "image/svg+xml");
+  const svg = document.importNode(doc.documentElement, true);
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  svg.appendChild(svgEl("g", { id: "highlights" }));
+  const host = $("board");
+  host.replaceChildren(svg);
+  state.full = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
+  if (!keep) state.view = state.full.slice();
+  applyView();
+  $("title").textContent = b.title;
+  $("who").textContent = b.you
+    ? (b.you.mover ? "You play " + b.you.label + ": your turn" : "You play " + b.you.label)
+    : b.over ? "The game is over" : "Watching";
+  $("status").replaceChildren(...b.status.map((s) => el("li", {}, s)));
+  const story = b.story.map((line) => el("li", {}, line));
+  if (story.length) story[story.length - 1].classList.add("last");
+  $("story").replaceChildren(...story);
+  $("story").scrollTop = $("story").scrollHeight;
+  showActions();
+  if (b.you && b.you.mover && !b.staged) {
+    say("Your turn: tap a piece");
+  } else if (!b.you) {
+    say(b.holder ? b.holder + " holds the Token" : "");
+  }
+}
+
+function showActions() {
+  const b = state.board;
+  const box = $("actions");
+  box.replaceChildren();
+  $("choices").replaceChildren();
+  if (!b.you || !b.you.mover) return;
+  if (b.staged) {
+    say("Staged: " + b.staged + ". Nothing is final until you pass.");
+    box.append(button("Pass", "primary", () => act({ do: "pass" })));
+    for (const s of b.declarable) {
+      box.append(button("Pass + Check on " + s.label, "check", () => act({ do: "check_pass", seat: s.seat })));
+    }
+    box.append(button("Take back", "", () => act({ do: "take_back" })));
+    return;
+  }
+  // Pieces that stand on no cell (a placement from the reserve, a word move) are buttons.
+  for (const p of b.pieces.filter((p) => !p.cell)) {
+    box.append(button(p.label, "", () => choose(p.origin)));
+  }
+}
+
+function button(label, cls, onclick) {
+  const b = el("button", { type: "button", class: cls }, label);
+  b.addEventListener("click", onclick);
+  return b;
+}
+
+function cellGroup(q, r) {
+  return $("board").querySelector('g.cell[data-q="' + q + '"][data-r="' + r + '"]');
+}
+
+function centre(q, r) {
+  const g = cellGroup(q, r);
+  return g ? [Number(g.dataset.x), Number(g.dataset.y)] : null;
+}
+
+function radius() {
+  // Half the distance between two neighbouring centres is near enough a cell's inner radius.
+  const svg = $("board").querySelector("svg");
+  return Number(svg.dataset.radius || 12);
+}
+
+function highlight() {
+  const layer = $("board").querySelector("#highlights");
+  if (!layer) return;
+  layer.replaceChildren();
+  const c = state.chosen;
+  if (!c) return;
+  const rr = radius();
+  if (c.from) {
+    const at = centre(c.from[0], c.from[1]);
+    if (at) layer.append(svgEl("circle", { cx: at[0], cy: at[1], r: rr * 0.85, class: "hl-from" }));
+  }
+  for (const t of c.targets) {
+    if (!t.hex) continue;
+    const at = centre(t.hex[0], t.hex[1]);
+    if (!at) continue;
+    if (t.takes.length) {
+      layer.append(svgEl("circle", { cx: at[0], cy: at[1], r: rr * 0.8, class: "hl-capture" }));
+    }
+    layer.append(svgEl("circle", { cx: at[0], cy: at[1], r: rr * 0.42, class: "hl-target" }));
+    const n = svgEl("text", { x: at[0], y: at[1], class: "hl-num", "font-size": rr * 0.5 });
+    n.textContent = String(t.number);
+    layer.append(n);
+    if (t.checks.length) {
+      layer.append(svgEl("circle", { cx: at[0] + rr * 0.55, cy: at[1] - rr * 0.55, r: rr * 0.2, class: "hl-check" }));
+    }
+  }
+}
+
+// ---- playing --------------------------------------------------------------------------------
+
+async function choose(origin) {
+  try {
+    const targets = await api("/api/targets?origin=" + encodeURIComponent(origin));
+    const piece = state.board.pieces.find((p) => p.origin === origin);
+    const from = piece && piece.cell ? state.byName.get(piece.cell.toLowerCase()) : null;
+    state.chosen = { origin, targets, from };
+    highlight();
+    const word = targets.filter((t) => !t.hex);
+    $("choices").replaceChildren(...word.map((t) => button(t.label, "", () => pick(t))));
+    say((piece ? piece.label : origin) + ": tap where it goes");
+  } catch (e) {
+    say(e.message, true);
+  }
+}
+
+function pick(target) {
+  if (target.moves.length === 1) {
+    act({ do: "stage", text: target.moves[0] });
+    return;
+  }
+  // Several moves end here (a promotion): the player chooses.
+  say(target.cell + ": choose");
+  $("choices").replaceChildren(...target.moves.map((m) => button(m, "", () => act({ do: "stage", text: m }))));
+}
+
+async function act(action) {
+  if (state.busy) return;
+  state.busy = true;
+  try {
+    const done = await api("/api/act", Object.assign({ version: state.board.version }, action));
+    await load();
+    if (done.said && done.said.length) say(done.said.join(" "));
+  } catch (e) {
+    say(e.message, true);
+    if (e.status === 409) await load();
+  } finally {
+    state.busy = false;
+  }
+}
+
+function tapped(q, r) {
+  const b = state.board;
+  if (!b || !b.you || !b.you.mover || b.staged) return;
+  const name = state.cells.get(q + "," + r);
+  const c = state.chosen;
+  if (c) {
+    const t = c.targets.find((t) => t.hex && t.hex[0] === q && t.hex[1] === r);
+    if (t) return pick(t);
+  }
+  const piece = name && b.pieces.find((p) => p.cell && p.cell.toLowerCase() === name.toLowerCase());
+  if (piece) return choose(piece.origin);
+  state.chosen = null;
+  highlight();
+  $("choices").replaceChildren();
+  say("Your turn: tap a piece");
+}
+
+// ---- zoom and pan ---------------------------------------------------------------------------
+
+function applyView() {
+  const svg = $("board").querySelector("svg");
+  if (svg && state.view) svg.setAttribute("viewBox", state.view.join(" "));
+}
+
+function zoom(factor, cx, cy) {
+  const [x, y, w, h] = state.view;
+  const full = state.full;
+  const nw = Math.min(full[2] * 1.2, Math.max(full[2] / 12, w * factor));
+  const k = nw / w;
+  const px = cx === undefined ? x + w / 2 : cx;
+  const py = cy === undefined ? y + h / 2 : cy;
+  state.view = [px - (px - x) * k, py - (py - y) * k, w * k, h * k];
+  applyView();
+}
+
+function toBoard(svg, clientX, clientY) {
+  const m = svg.getScreenCTM();
+  if (!m) return [0, 0];
+  const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+  return [p.x, p.y];
+}
+
+function setupGestures() {
+  const host = $("board");
+  const pointers = new Map();
+  let moved = 0;
+  let pinch = null;
+  host.addEventListener("pointerdown", (e) => {
+    host.setPointerCapture(e.pointerId);
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    moved = pointers.size > 1 ? 99 : 0;
+    pinch = null;
+  });
+  host.addEventListener("pointermove", (e) => {
+    const last = pointers.get(e.pointerId);
+    const svg = host.querySelector("svg");
+    if (!last || !svg) return;
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (pointers.size === 1) {
+      const [ax, ay] = toBoard(svg, last[0], last[1]);
+      const [bx, by] = toBoard(svg, e.clientX, e.clientY);
+      moved += Math.abs(e.clientX - last[0]) + Math.abs(e.clientY - last[1]);
+      if (moved > 8) {
+        state.view[0] -= bx - ax;
+        state.view[1] -= by - ay;
+        applyView();
+      }
+    } else if (pointers.size === 2) {
+      const [p, q] = [...pointers.values()];
+      const d = Math.hypot(p[0] - q[0], p[1] - q[1]);
+      const [mx, my] = toBoard(svg, (p[0] + q[0]) / 2, (p[1] + q[1]) / 2);
+      if (pinch) zoom(pinch / d, mx, my);
+      pinch = d;
+    }
+  });
+  const up = (e) => {
+    const was = pointers.get(e.pointerId);
+    pointers.delete(e.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (!was || moved > 8 || e.type === "pointercancel") return;
+    const hit = document.elementFromPoint(e.clientX, e.clientY);
+    const g = hit && hit.closest ? hit.closest("g.cell") : null;
+    if (g) tapped(Number(g.dataset.q), Number(g.dataset.r));
+  };
+  host.addEventListener("pointerup", up);
+  host.addEventListener("pointercancel", up);
+  host.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const svg = host.querySelector("svg");
+    if (!svg) return;
+    const [x, y] = toBoard(svg, e.clientX, e.clientY);
+    zoom(e.deltaY > 0 ? 1.15 : 1 / 1.15, x, y);
+  }, { passive: false });
+  $("zoom-in").addEventListener("click", () => zoom(1 / 1.4));
+  $("zoom-out").addEventListener("click", () => zoom(1.4));
+  $("zoom-fit").addEventListener("click", () => {
+    state.view = state.full.slice();
+    applyView();
+  });
+}
+
+// ---- loading and live updates ---------------------------------------------------------------
+
+async function load() {
+  const b = await api("/api/board");
+  showBoard(b);
+  document.body.dataset.version = String(b.version);
+}
+
+// Server-sent events read with fetch, so the token goes in a header as everywhere else.
+async function follow() {
+  for (;;) {
+    try {
+      const res = await fetch("/api/live", { headers: { Authorization: "Bearer " + token }, cache: "no-store" });
+      if (!res.ok || !res.body) throw new Error("live " + res.status);
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += value;
+        let i;
+        while ((i = buf.indexOf("\n\n")) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const data = block.split("\n").find((l) => l.startsWith("data:"));
+          const v = data ? Number(data.slice(5).trim()) : NaN;
+          if (state.board && v > state.board.version && !state.busy) await load();
+        }
+      }
+    } catch (_) {
+      // Reconnect after a pause (a restart, a network change).
+    }
+    await new Promise((r) => setTimeout(r, 3000));
+  }
+}
+
+async function main() {
+  setupGestures();
+  if (!token) {
+    say("This board needs a link from the game's thread (Open the board, or My board).", true);
+    return;
+  }
+  try {
+    await load();
+  } catch (e) {
+    say(e.message, true);
+    return;
+  }
+  follow();
+}
+
+main();
