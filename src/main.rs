@@ -45,6 +45,11 @@ enum Command {
         /// $HEXMEROS_TOTAL_SHARDS, else one connection, unsharded.
         #[arg(long, value_name = "N")]
         total_shards: Option<String>,
+        /// Serve the interactive web board at ADDR (an IP:PORT, or a port on 127.0.0.1);
+        /// default: $HEXMEROS_WEB, else not served. $HEXMEROS_PUBLIC_URL is the address people
+        /// reach it at (the links in Discord).
+        #[arg(long, value_name = "ADDR")]
+        web: Option<String>,
     },
     /// Rules engines: start positions, legal moves, playing moves, perft, board pictures.
     #[command(subcommand)]
@@ -61,6 +66,11 @@ enum Command {
         /// Text boards only: write no pictures.
         #[arg(long)]
         no_png: bool,
+        /// Also open the games on an interactive board in the browser, served at ADDR (an
+        /// IP:PORT or a port on 127.0.0.1; default 127.0.0.1:8765): each game prints a link
+        /// per player.
+        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8765")]
+        web: Option<String>,
     },
     /// Print a stored game as replay text (setup, house rules, moves).
     Export {
@@ -108,13 +118,15 @@ fn run(cli: Cli) -> anyhow::Result<String> {
             metrics,
             shards,
             total_shards,
-        } => cli::serve::serve(db, metrics, shards, total_shards),
+            web,
+        } => cli::serve::serve(db, metrics, shards, total_shards, web),
         Command::Rules(cmd) => cli::rules::rules(cmd),
         Command::Local {
             db,
             png_dir,
             no_png,
-        } => cli::local::local(db, png_dir, no_png),
+            web,
+        } => cli::local::local(db, png_dir, no_png, web),
         Command::Export { game, db } => cli::db::export(game, db),
         Command::Import { file, players, db } => cli::db::import(file, players, db),
         Command::Ai(cmd) => cli::ai::ai(cmd),

@@ -8,10 +8,11 @@ pub fn serve(
     metrics: Option<String>,
     shards: Option<String>,
     total_shards: Option<String>,
+    web: Option<String>,
 ) -> anyhow::Result<String> {
     runtime()?.block_on(async move {
         init_logging();
-        crate::discord::serve_from_env(db, metrics, shards, total_shards).await?;
+        crate::discord::serve_from_env(db, metrics, shards, total_shards, web).await?;
         Ok(String::new())
     })
 }

@@ -47,6 +47,19 @@ pub fn dev_guild(raw: &str) -> anyhow::Result<serenity::GuildId> {
         })
 }
 
+/// `HEXMEROS_DISCORD_TIMEOUT_MS`: how long one Discord request may take, at least 100 ms.
+pub fn request_timeout(raw: &str) -> anyhow::Result<std::time::Duration> {
+    raw.parse::<u64>()
+        .ok()
+        .filter(|&ms| ms >= 100)
+        .map(std::time::Duration::from_millis)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "HEXMEROS_DISCORD_TIMEOUT_MS must be milliseconds, at least 100, not {raw:?}"
+            )
+        })
+}
+
 /// `LOBBY_HOURS`: how long a lobby waits for its players before it expires, 1 to 8760 hours.
 pub fn lobby_hours(raw: &str) -> anyhow::Result<u32> {
     raw.parse::<u32>()

@@ -60,10 +60,17 @@ pub const TURN_PIECE_BUTTONS: usize = 22;
 /// side, in rows of five. Pass, Take back and Declare Check are on the private preview of each
 /// staged move instead: one made before the move was staged would act on a move its presser
 /// was not shown, and the host refuses it.
-pub fn turn_buttons(game: GameId, version: u64, pieces: &[Piece]) -> Vec<CreateActionRow> {
+pub fn turn_buttons(
+    game: GameId,
+    version: u64,
+    pieces: &[Piece],
+    board: Option<String>,
+) -> Vec<CreateActionRow> {
     let id = |a| ComponentId::new(game, version, a).encode();
     let mut buttons: Vec<CreateButton> = Vec::new();
-    if pieces.len() <= TURN_PIECE_BUTTONS {
+    // The board's link takes a piece's place: Discord allows 25 buttons a message.
+    let room = TURN_PIECE_BUTTONS - usize::from(board.is_some());
+    if pieces.len() <= room {
         buttons.extend(pieces.iter().enumerate().map(|(i, p)| {
             let piece = u16::try_from(i).unwrap_or(u16::MAX);
             CreateButton::new(id(Action::OpenPiece { piece }))
@@ -82,6 +89,9 @@ pub fn turn_buttons(game: GameId, version: u64, pieces: &[Piece]) -> Vec<CreateA
             .label("My side")
             .style(serenity::ButtonStyle::Secondary),
     ]);
+    if let Some(url) = board {
+        buttons.push(CreateButton::new_link(url).label("Open the board"));
+    }
     buttons
         .chunks(5)
         .map(|row| CreateActionRow::Buttons(row.to_vec()))
@@ -464,7 +474,8 @@ async fn post_turn(
                 tracing::warn!(game, error = %e, "no piece buttons on a turn message");
                 Vec::new()
             });
-        msg = msg.components(turn_buttons(game, state.version(), &pieces));
+        let board = data.board.as_ref().map(|b| b.watch(game, data.host.now()));
+        msg = msg.components(turn_buttons(game, state.version(), &pieces, board));
     }
     if let Some(&player) = pinged.first() {
         msg = quiet_for(data, player, msg).await;

@@ -18,8 +18,9 @@ use std::sync::Arc;
 use poise::serenity_prelude as serenity;
 use serenity::{
     ComponentInteraction, ComponentInteractionDataKind, CreateActionRow, CreateAttachment,
-    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateMessage, EditInteractionResponse, FullEvent, Http, Interaction, Reaction, ReactionType,
+    CreateButton, CreateInteractionResponse, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, FullEvent, Http,
+    Interaction, Reaction, ReactionType,
 };
 
 use hexmeros::ai::Level;
@@ -468,7 +469,15 @@ async fn on_board(c: &Click<'_>) -> Result<Reply, Error> {
     c.data.limits.picture(c.me)?;
     let state = c.data.host.state(c.game).await?;
     let viewer = Some(state.seat_of(c.me).unwrap_or(state.public_side()));
-    board_reply(c.data, &state, viewer, c.me).await
+    let mut reply = board_reply(c.data, &state, viewer, c.me).await?;
+    // With the web board served: a link that lets this player, and only them, play from it.
+    if let (Some(links), Some(_)) = (&c.data.board, state.seat_of(c.me)) {
+        let url = links.player(c.game, c.me, c.data.host.now());
+        reply.components.push(CreateActionRow::Buttons(vec![
+            CreateButton::new_link(url).label("My board"),
+        ]));
+    }
+    Ok(reply)
 }
 
 /// The board from `viewer`'s side as a private reply to `me`, with `me`'s private notes on the

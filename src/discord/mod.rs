@@ -43,6 +43,7 @@ mod post;
 mod reply;
 mod scope;
 mod timers;
+mod web;
 mod wire;
 
 use std::sync::{Arc, Once};
@@ -73,6 +74,17 @@ pub struct Config {
     /// The gateway shards this process runs (`--shards`, `--total-shards`); `None`: one
     /// connection, unsharded.
     pub shards: Option<config::Shards>,
+    /// The web board (`--web`, `HEXMEROS_WEB`); `None`: not served.
+    pub web: Option<WebConfig>,
+}
+
+/// Where the web board is served, and the address people reach it at.
+#[derive(Clone, Debug)]
+pub struct WebConfig {
+    pub addr: std::net::SocketAddr,
+    /// `HEXMEROS_PUBLIC_URL` (the reverse proxy's address): the turn messages' and My side's
+    /// links. Without it the board is served but no link is handed out in Discord.
+    pub public_url: Option<String>,
 }
 
 /// What every command and handler shares.
@@ -85,6 +97,11 @@ pub struct Data {
     pub limits: Arc<limits::Limits>,
     /// Delivers the outbox (see `outbox`).
     pub outbox: Arc<outbox::Deliverer>,
+    /// The client's HTTP once it first connected (for the web board's actions).
+    pub http: Arc<std::sync::OnceLock<Arc<serenity::Http>>>,
+    /// The web board's links, when it is served at a public address (`HEXMEROS_PUBLIC_URL`):
+    /// "Open the board" on each turn message, "My board" on My side.
+    pub board: Option<hexmeros::web::Links>,
 }
 
 pub type Error = anyhow::Error;
@@ -106,6 +123,7 @@ pub async fn serve_from_env(
     metrics: Option<String>,
     shards: Option<String>,
     total_shards: Option<String>,
+    web: Option<String>,
 ) -> anyhow::Result<()> {
     // A missing .env is fine: the variables may come from the environment.
     let _ = dotenvy::dotenv();
@@ -144,16 +162,7 @@ pub async fn serve_from_env(
     }
     pace::set(limits.discord);
     if let Some(t) = var("HEXMEROS_DISCORD_TIMEOUT_MS") {
-        let ms = t
-            .parse::<u64>()
-            .ok()
-            .filter(|&ms| ms >= 100)
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "HEXMEROS_DISCORD_TIMEOUT_MS must be milliseconds, at least 100, not {t:?}"
-                )
-            })?;
-        wire::set_request_timeout(Duration::from_millis(ms));
+        wire::set_request_timeout(config::request_timeout(&t)?);
     }
     let metrics = match metrics {
         Some(m) => Some(("--metrics", config::metrics_addr("--metrics", m.trim())?)),
@@ -196,7 +205,9 @@ pub async fn serve_from_env(
     if metrics.is_some() {
         tokio::spawn(metrics::gauges(host.clone()));
     }
+    let web = web_config(web, var("HEXMEROS_WEB"), var("HEXMEROS_PUBLIC_URL"))?;
     let config = Config {
+        web,
         token,
         api_base,
         dev_guild,
@@ -207,6 +218,28 @@ pub async fn serve_from_env(
         shards,
     };
     serve(config).await
+}
+
+/// The web board's settings: `--web` before `HEXMEROS_WEB`; the public address must be an
+/// http(s) URL.
+fn web_config(
+    flag: Option<String>,
+    env: Option<String>,
+    public_url: Option<String>,
+) -> anyhow::Result<Option<WebConfig>> {
+    let Some(addr) = flag.or(env) else {
+        return Ok(None);
+    };
+    let addr = hexmeros::web::parse_addr(&addr).map_err(anyhow::Error::msg)?;
+    let public_url = public_url
+        .map(|u| match url::Url::parse(&u) {
+            Ok(p) if matches!(p.scheme(), "http" | "https") && p.host().is_some() => Ok(u),
+            _ => Err(anyhow::anyhow!(
+                "HEXMEROS_PUBLIC_URL must be the board's http(s) address (https://board.example.org), not {u:?}"
+            )),
+        })
+        .transpose()?;
+    Ok(Some(WebConfig { addr, public_url }))
 }
 
 /// The first pause before a new client after a fatal gateway error; it doubles on each failure.
@@ -230,10 +263,13 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         lobby_hours: config.lobby_hours,
         limits: Arc::new(limits::Limits::new(config.limits)),
         outbox: Arc::new(outbox::Deliverer::new()),
+        http: Arc::default(),
+        board: None,
     };
     if !data.host.uses_outbox() {
         anyhow::bail!("the Discord front end needs a host that writes to the outbox");
     }
+    let (data, _web) = serve_web(&config, data).await?;
     let timers = Arc::new(Once::new());
     let mut pause = RESTART_FIRST;
     let stop = stop_signal();
@@ -270,6 +306,30 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tokio::time::sleep(pause).await;
         pause = (pause * 2).min(RESTART_LONGEST);
     }
+}
+
+/// Start the web board when `config` asks for it, with the links Discord hands out; the server
+/// runs until the returned task is dropped with the process.
+async fn serve_web(
+    config: &Config,
+    mut data: Data,
+) -> anyhow::Result<(Data, Option<hexmeros::web::Running>)> {
+    let Some(w) = &config.web else {
+        return Ok((data, None));
+    };
+    let keys = hexmeros::web::keys(&data.host).await?;
+    data.board = w
+        .public_url
+        .as_deref()
+        .map(|u| hexmeros::web::Links::new(keys.clone(), u));
+    let front = Arc::new(web::DiscordFront {
+        data: data.clone(),
+        http: data.http.clone(),
+    });
+    let running = hexmeros::web::start(data.host.clone(), keys, w.addr, front)
+        .await
+        .with_context(|| format!("cannot serve the web board at {}", w.addr))?;
+    Ok((data, Some(running)))
 }
 
 /// Connect the client's shards: `shards`' range, or one unsharded connection (shard 0 of 1).
@@ -391,6 +451,7 @@ pub async fn build_client(
                     None => poise::builtins::register_globally(ctx, cmds).await?,
                 }
                 timers.call_once(|| {
+                    let _ = data.http.set(ctx.http.clone());
                     tokio::spawn(outbox::run(ctx.http.clone(), data.clone()));
                     tokio::spawn(timers::tick_loop(
                         ctx.http.clone(),

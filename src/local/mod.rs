@@ -82,6 +82,8 @@ pub struct Local<'h, W: Write> {
     names: HashMap<PlayerId, String>,
     /// Where board pictures go after every turn; `None`: text only.
     png_dir: Option<std::path::PathBuf>,
+    /// The web board's links (`local --web`), printed for each game's players.
+    links: Option<crate::web::Links>,
 }
 
 impl<'h, W: Write> Local<'h, W> {
@@ -92,7 +94,30 @@ impl<'h, W: Write> Local<'h, W> {
             current: None,
             names: HashMap::new(),
             png_dir: None,
+            links: None,
         }
+    }
+
+    /// Print a board link for each player of a game when it starts or is opened.
+    pub fn with_links(mut self, links: Option<crate::web::Links>) -> Self {
+        self.links = links;
+        self
+    }
+
+    /// Each person's link to `game`'s board (bots need none), when the board is served.
+    async fn print_links(&mut self, game: GameId) -> Result<(), LocalError> {
+        let Some(links) = self.links.clone() else {
+            return Ok(());
+        };
+        let st = self.host.state(game).await?;
+        for s in st.seats() {
+            if crate::host::bot_level(s.mover).is_none() {
+                let name = self.name(s.mover).await;
+                let link = links.player(game, s.mover, self.host.now());
+                writeln!(self.out, "board for {name}: {link}")?;
+            }
+        }
+        Ok(())
     }
 
     /// Write the board picture into `dir` after every turn (`None`: text boards only).
@@ -289,6 +314,7 @@ impl<'h, W: Write> Local<'h, W> {
         let (id, fx) = self.host.create(kind, &players, None, None).await?;
         self.current = Some(id);
         self.show(fx).await?;
+        self.print_links(id).await?;
         self.bots(id).await?;
         Ok(())
     }
@@ -320,6 +346,7 @@ impl<'h, W: Write> Local<'h, W> {
         self.current = Some(id);
         writeln!(self.out, "{}", st.board_text())?;
         self.status_line().await?;
+        self.print_links(id).await?;
         // A game left waiting on a bot (quit while it thought) carries on.
         self.bots(id).await?;
         Ok(())

@@ -1,4 +1,5 @@
-//! `hexmeros local` as a process: a move it confirmed survives a SIGKILL, and the game resumes.
+//! `hexmeros local` as a process: a move it confirmed survives a SIGKILL, and the game resumes;
+//! with `--web`, a move played on the board in the browser, answered by a bot.
 #![allow(clippy::unwrap_used)]
 
 use std::io::{BufRead, BufReader, Write};
@@ -210,4 +211,104 @@ fn moves_lists_the_legal_moves_and_the_board_says_what_was_played() {
         text.contains(&format!("since then: {mover} {first}")),
         "{text}"
     );
+}
+
+/// The next line of `out` containing `needle`, read in a thread of its own so a silent process
+/// fails the test at the deadline instead of hanging it.
+fn line_with(
+    out: std::sync::Arc<std::sync::Mutex<BufReader<std::process::ChildStdout>>>,
+    needle: &'static str,
+) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = out.lock().unwrap();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if out.read_line(&mut line).unwrap_or(0) == 0 {
+                let _ = tx.send(None);
+                return;
+            }
+            if line.contains(needle) {
+                let _ = tx.send(Some(line.trim().to_string()));
+                return;
+            }
+        }
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(60))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no line with {needle:?}"))
+}
+
+#[tokio::test]
+async fn local_web_plays_a_move_on_the_board_and_the_bot_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("local.db").display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .args(["local", "--db", &url, "--no-png", "--web", "127.0.0.1:0"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let out = std::sync::Arc::new(std::sync::Mutex::new(BufReader::new(
+        child.stdout.take().unwrap(),
+    )));
+    let served = line_with(out.clone(), "the board is served at");
+    assert!(served.contains("http://127.0.0.1:"), "{served}");
+    writeln!(stdin, "new hexdame ann bot:easy").unwrap();
+    stdin.flush().unwrap();
+    let link = line_with(out.clone(), "board for ann: ");
+    let link = link.split_once("board for ann: ").unwrap().1.to_string();
+    let (base, token) = link.split_once("/board#t=").unwrap();
+    let http = reqwest::Client::new();
+    let board = |path: &'static str| http.get(format!("{base}{path}")).bearer_auth(token).send();
+    let view: serde_json::Value = board("/api/board").await.unwrap().json().await.unwrap();
+    assert_eq!(view["you"]["label"], "White", "{view}");
+    assert_eq!(view["you"]["mover"], true, "{view}");
+    let origin = view["pieces"][0]["origin"].as_str().unwrap();
+    let targets: serde_json::Value = http
+        .get(format!("{base}/api/targets?origin={origin}"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let text = targets[0]["moves"][0].as_str().unwrap();
+    let v = view["version"].as_u64().unwrap();
+    for (version, body) in [
+        (v, serde_json::json!({"do": "stage", "text": text})),
+        (v + 1, serde_json::json!({"do": "pass"})),
+    ] {
+        let mut body = body;
+        body["version"] = version.into();
+        let res = http
+            .post(format!("{base}/api/act"))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 200, "{:?}", res.text().await);
+    }
+    // The bot answers on its own: two moves in the story, and White to move again.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let view: serde_json::Value = board("/api/board").await.unwrap().json().await.unwrap();
+        if view["story"].as_array().unwrap().len() == 2 && view["you"]["mover"] == true {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the bot did not answer: {view}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    drop(stdin);
+    child.kill().unwrap();
+    child.wait().unwrap();
 }

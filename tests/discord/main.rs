@@ -27,3 +27,4 @@ mod soak;
 mod story;
 mod try_move;
 mod typed;
+mod web;

@@ -1,0 +1,60 @@
+//! The web board beside the bot (`serve --web`): what a player does on the board is delivered
+//! as if they had pressed a button in Discord (the board in the thread, the next player's ping,
+//! the bots' turns), through the same outbox.
+
+use std::sync::{Arc, OnceLock};
+
+use futures_util::FutureExt as _;
+use futures_util::future::BoxFuture;
+use poise::serenity_prelude::Http;
+
+use hexmeros::host::{Effect, GameId, PlayerId};
+use hexmeros::web::Front;
+
+use super::Data;
+use super::deliver::{self, Origin};
+
+/// Delivers a board action's effects with the client's HTTP, once the client is up.
+pub struct DiscordFront {
+    pub data: Data,
+    /// Set when the client first connects; before that, the outbox deliverer sends the
+    /// effects when it starts (they are in the outbox with their event).
+    pub http: Arc<OnceLock<Arc<Http>>>,
+}
+
+impl Front for DiscordFront {
+    fn acted(
+        &self,
+        game: GameId,
+        player: PlayerId,
+        effects: Vec<Effect>,
+    ) -> BoxFuture<'static, Vec<String>> {
+        let data = self.data.clone();
+        let http = self.http.get().cloned();
+        async move {
+            match http {
+                Some(http) => {
+                    let origin = Origin {
+                        actor: Some(player),
+                        ..Origin::default()
+                    };
+                    deliver::deliver(&http, &data, effects, origin).await
+                }
+                None => {
+                    tracing::info!(
+                        game,
+                        "a board action before the client connected: the outbox has it"
+                    );
+                    effects
+                        .into_iter()
+                        .filter_map(|e| match e {
+                            Effect::Private { player: p, text } if p == player => Some(text),
+                            _ => None,
+                        })
+                        .collect()
+                }
+            }
+        }
+        .boxed()
+    }
+}

@@ -1,0 +1,197 @@
+//! The web board beside the real bot (issue 46), against the fake Discord: the turn message's
+//! "Open the board" link (a spectator's), "My board" on My side (a link for the presser only),
+//! a move played on the board delivered in the thread like a button's, and a move made in
+//! Discord reaching an open board's live stream.
+
+use std::time::Duration;
+
+use futures_util::StreamExt as _;
+use hexmeros_testkit::{bot, fake_discord};
+use serde_json::{Value, json};
+
+use bot::*;
+use fake_discord::FakeDiscord as F;
+
+/// A free port on loopback for the bot's board.
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+/// Every link button of a message: (label, url).
+fn links(body: &Value) -> Vec<(String, String)> {
+    body["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().unwrap().iter())
+        .filter(|c| c["type"] == 2 && c["style"] == 5)
+        .map(|c| {
+            (
+                c["label"].as_str().unwrap().to_string(),
+                c["url"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn token_of(url: &str, base: &str) -> String {
+    let rest = url
+        .strip_prefix(&format!("{base}/board#t="))
+        .unwrap_or_else(|| panic!("{url} is not a board link of {base}"));
+    rest.to_string()
+}
+
+/// `GET path` with `token`, retried until the bot's board answers (it starts with the bot).
+async fn get(base: &str, path: &str, token: &str) -> (u16, Value) {
+    let http = reqwest::Client::new();
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        match http
+            .get(format!("{base}{path}"))
+            .bearer_auth(token)
+            .send()
+            .await
+        {
+            Ok(res) => {
+                let status = res.status().as_u16();
+                return (status, res.json().await.unwrap_or(Value::Null));
+            }
+            Err(e) => {
+                assert!(tokio::time::Instant::now() < deadline, "no board: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+}
+
+async fn act(base: &str, token: &str, body: Value) -> (u16, Value) {
+    let res = reqwest::Client::new()
+        .post(format!("{base}/api/act"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+/// The latest turn message (the one with a My side button): its id and body.
+fn turn_message(fake: &F, thread: u64) -> (u64, Value) {
+    let m = fake
+        .messages(thread)
+        .into_iter()
+        .rev()
+        .find(|m| {
+            m.json.as_ref().is_some_and(|j| {
+                custom_ids(j)
+                    .iter()
+                    .any(|id| id.split(':').nth(1) == Some("board"))
+            })
+        })
+        .expect("a turn message");
+    (message_id(&m), m.json.unwrap())
+}
+
+/// My side pressed by `user`: the "My board" link's token, if the answer has one.
+async fn my_board(fake: &F, user: u64, thread: u64, base: &str) -> Option<String> {
+    let (turn, body) = turn_message(fake, thread);
+    let id = custom_ids(&body)
+        .into_iter()
+        .find(|id| id.split(':').nth(1) == Some("board"))
+        .unwrap();
+    let r = click(fake, user, thread, turn, &id).await;
+    let json = r.json.clone().unwrap();
+    links(&json)
+        .into_iter()
+        .find(|(label, _)| label == "My board")
+        .map(|(_, url)| token_of(&url, base))
+}
+
+#[tokio::test]
+async fn the_board_is_reached_from_discord_and_plays_through_the_thread() {
+    let fake = F::start().await;
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let addr = format!("127.0.0.1:{port}");
+    let bot = Bot::start_with(
+        &fake,
+        None,
+        &[("HEXMEROS_WEB", &addr), ("HEXMEROS_PUBLIC_URL", &base)],
+    )
+    .await;
+    let game_opt = json!({"type": 4, "name": "game", "value": 1});
+    let (game, thread) = start_game(&fake, &[u(1), u(2)], vec![game_opt]).await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+
+    // The turn message: "Open the board", a spectator's link.
+    let (_, body) = turn_message(&fake, thread);
+    let open = links(&body);
+    let (_, url) = open
+        .iter()
+        .find(|(l, _)| l == "Open the board")
+        .unwrap_or_else(|| panic!("no board link: {body}"));
+    let watch = token_of(url, &base);
+    let (status, view) = get(&base, "/api/board", &watch).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["game"], game);
+    assert!(view["you"].is_null(), "a spectator's link: {view}");
+    let (status, _) = act(
+        &base,
+        &watch,
+        json!({"version": view["version"], "do": "pass"}),
+    )
+    .await;
+    assert_eq!(status, 403, "a spectator cannot act");
+
+    // My board: a link of the presser's own; none for someone not in the game.
+    let white = my_board(&fake, u(1), thread, &base)
+        .await
+        .expect("My board");
+    assert!(my_board(&fake, u(3), thread, &base).await.is_none());
+    let (_, view) = get(&base, "/api/board", &white).await;
+    assert_eq!(view["you"]["mover"], true, "{view}");
+
+    // Black follows the game live.
+    let black = my_board(&fake, u(2), thread, &base)
+        .await
+        .expect("My board");
+    let res = reqwest::Client::new()
+        .get(format!("{base}/api/live"))
+        .bearer_auth(&black)
+        .send()
+        .await
+        .unwrap();
+    let mut live = res.bytes_stream();
+
+    // A move played on the board: posted in the thread as a button's would be.
+    let origin = view["pieces"][0]["origin"].as_str().unwrap().to_string();
+    let (_, targets) = get(&base, &format!("/api/targets?origin={origin}"), &white).await;
+    let text = targets[0]["moves"][0].as_str().unwrap().to_string();
+    let v = view["version"].as_u64().unwrap();
+    let before = fake.messages(thread).len();
+    let (status, r) = act(
+        &base,
+        &white,
+        json!({"version": v, "do": "stage", "text": text}),
+    )
+    .await;
+    assert_eq!(status, 200, "{r}");
+    let (status, r) = act(&base, &white, json!({"version": v + 1, "do": "pass"})).await;
+    assert_eq!(status, 200, "{r}");
+    wait_message(&fake, thread, before, &format!("played {text}")).await;
+    assert_eq!(bot.state(game).await.record().len(), 1);
+
+    // Black's open board hears of it without reloading.
+    let deadline = tokio::time::Instant::now() + T;
+    let mut seen = String::new();
+    while !seen.contains(&format!("data: {}", v + 2)) && !seen.contains(&format!("data:{}", v + 2))
+    {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let chunk = tokio::time::timeout(left, live.next())
+            .await
+            .unwrap_or_else(|_| panic!("no version {} on the live stream: {seen}", v + 2));
+        seen.push_str(&String::from_utf8_lossy(&chunk.unwrap().unwrap()));
+    }
+}
