@@ -82,9 +82,11 @@ function showBoard(b) {
   if (!keep) state.view = state.full.slice();
   applyView();
   $("title").textContent = b.title;
-  $("who").textContent = b.you
-    ? (b.you.mover ? "You play " + b.you.label + ": your turn" : "You play " + b.you.label)
-    : b.over ? "The game is over" : "Watching";
+  $("who").textContent = b.over
+    ? "The game is over" + (b.you ? " (you played " + b.you.label + ")" : "")
+    : !b.you
+      ? "Watching"
+      : b.you.mover ? "You play " + b.you.label + ": your turn" : "You play " + b.you.label;
   $("status").replaceChildren(...b.status.map((s) => el("li", {}, s)));
   const story = b.story.map((line) => el("li", {}, line));
   if (story.length) story[story.length - 1].classList.add("last");
@@ -212,7 +214,10 @@ async function act(action) {
 
 function tapped(q, r) {
   const b = state.board;
-  if (!b || !b.you || !b.you.mover || b.staged) return;
+  if (!b) return;
+  if (!b.you) return say("You are watching: this link shows the board but cannot move.");
+  if (!b.you.mover) return say("It is " + (b.holder || "nobody") + "'s turn.");
+  if (b.staged) return say("Pass, or take the staged move back first.");
   const name = state.cells.get(q + "," + r);
   const c = state.chosen;
   if (c) {

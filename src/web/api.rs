@@ -316,7 +316,15 @@ pub async fn act(
         .host
         .handle(viewer.game, Actor::player(player), cmd, Some(body.version))
         .await?;
-    let said = web.front.acted(viewer.game, player, fx).await;
+    // The board shows the position itself: of what the host says privately, the first line
+    // (a challenge window still open, say), not the text board some answers carry.
+    let said = web
+        .front
+        .acted(viewer.game, player, fx)
+        .await
+        .into_iter()
+        .filter_map(|t| t.lines().next().map(str::to_string))
+        .collect();
     let version = web.host.state(viewer.game).await?.version();
     Ok(Json(Acted { version, said }))
 }

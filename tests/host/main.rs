@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod bots;
+mod browser;
 mod cache;
 mod challenge;
 mod clocks;

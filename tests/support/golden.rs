@@ -79,6 +79,12 @@ pub fn differing(a: &[u8], b: &[u8], tolerance: u8) -> f64 {
 /// versions; a change of look (a colour, a piece, a moved label) touches far more than 0.5 % of
 /// the pixels.
 pub fn compare(png: &[u8], path: &str, what: &str) -> Option<String> {
+    compare_within(png, path, what, 0.005)
+}
+
+/// [`compare`] allowing `share` of the pixels to differ (a browser's screenshot, whose text the
+/// machine's fonts draw).
+pub fn compare_within(png: &[u8], path: &str, what: &str, share: f64) -> Option<String> {
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         if let Some(dir) = std::path::Path::new(path).parent() {
             std::fs::create_dir_all(dir).unwrap();
@@ -98,6 +104,6 @@ pub fn compare(png: &[u8], path: &str, what: &str) -> Option<String> {
             golden.height()
         ));
     }
-    let share = differing(ours.as_raw(), golden.as_raw(), 24);
-    (share >= 0.005).then(|| format!("{what}: {:.2} % of pixels differ", share * 100.0))
+    let differ = differing(ours.as_raw(), golden.as_raw(), 24);
+    (differ >= share).then(|| format!("{what}: {:.2} % of pixels differ", differ * 100.0))
 }

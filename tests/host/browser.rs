@@ -1,0 +1,577 @@
+//! The web board in a real browser (issue 46): Debian's headless Chromium driven through
+//! chromedriver (WebDriver), against the board served in this process on a real store. A whole
+//! HexDame game played by taps in two browsers (each seeing the other's moves arrive without a
+//! reload), a move made elsewhere (as by Discord) arriving on an open board, a HexiMeros turn
+//! with a capture and a Check, a spectator who cannot act, forged and expired links, and the
+//! board's look at a phone's and a desktop's size (golden screenshots).
+//!
+//! Chromium and chromedriver come from Debian (`.ci/run` installs them). Without them these
+//! tests say so and pass, except under CI (`CI` set), where a missing browser fails them.
+
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use hexmeros::games::{AnyGame, GameKind};
+use hexmeros::host::{Actor, GameHost, GameId};
+use hexmeros::view::picker;
+use hexmeros::web::{self, Claims, Links};
+use hexmeros_testkit::golden;
+use hexmeros_testkit::host::{self as support, T0, ensure_players, host_on};
+use serde_json::{Value, json};
+
+/// How long a page may take to show what the test waits for.
+const WAIT: Duration = Duration::from_secs(30);
+
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// A chromedriver process, stopped when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+    _profiles: tempfile::TempDir,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// chromedriver on a free port, or `None` (with a word why) where the machine has no browser.
+async fn driver() -> Option<Driver> {
+    if !std::path::Path::new(CHROMEDRIVER).exists() || !std::path::Path::new(CHROMIUM).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must run the browser tests: install chromium and chromium-driver (apt-get)"
+        );
+        eprintln!("no {CHROMIUM} or {CHROMEDRIVER}: the browser tests are skipped here");
+        return None;
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + WAIT;
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Some(Driver {
+        child,
+        url,
+        _profiles: tempfile::tempdir().unwrap(),
+    })
+}
+
+impl Driver {
+    /// A new headless browser of `width`×`height` CSS pixels at scale 1, with a profile of its
+    /// own and no traffic but to this machine.
+    async fn browser(&self, width: u32, height: u32) -> Client {
+        let profile = tempfile::tempdir_in(self._profiles.path()).unwrap();
+        // A phone's width is emulated (a window cannot be made narrower than about 500 pixels);
+        // the page sees exactly `width`×`height` CSS pixels at scale 1 either way.
+        let caps: serde_json::Map<String, Value> = serde_json::from_value(json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+                    "--force-device-scale-factor=1", "--font-render-hinting=none",
+                    "--window-size=1280,900",
+                    format!("--user-data-dir={}", profile.keep().display()),
+                ],
+                "mobileEmulation": {
+                    "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "touch": width < 600 },
+                },
+            },
+        }))
+        .unwrap();
+        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&self.url)
+            .await
+            .unwrap()
+    }
+}
+
+/// The value of `expr` in the page once it is truthy, waited for.
+async fn until(c: &Client, expr: &str) -> Value {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let v = c
+            .execute(&format!("return ({expr});"), vec![])
+            .await
+            .unwrap();
+        if !(v.is_null() || v == json!(false) || v == json!("") || v == json!(0)) {
+            return v;
+        }
+        if Instant::now() > deadline {
+            let msg = c
+                .execute(
+                    "return document.getElementById('message').textContent;",
+                    vec![],
+                )
+                .await
+                .unwrap_or_default();
+            panic!("waited in vain for {expr}; the page says {msg}");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The board loaded at `version` or later.
+async fn at_version(c: &Client, version: u64) {
+    // A board at version 0 (a game just made from a position) is loaded too: the attribute
+    // appears only once it is.
+    until(
+        c,
+        &format!(
+            "document.body.dataset.version !== undefined \
+             && Number(document.body.dataset.version) >= {version}"
+        ),
+    )
+    .await;
+}
+
+async fn tap(c: &Client, hex: (i32, i32)) {
+    let css = format!("g.cell[data-q=\"{}\"][data-r=\"{}\"]", hex.0, hex.1);
+    match c.find(Locator::Css(&css)).await {
+        Ok(cell) => cell.click().await.unwrap(),
+        Err(e) => {
+            let page = c
+                .execute(
+                    "return [document.querySelectorAll('g.cell').length, \
+                     document.getElementById('title').textContent, \
+                     document.getElementById('message').textContent, \
+                     [...document.querySelectorAll('g.cell')].slice(0, 3).map(g => g.outerHTML.slice(0, 90)), \
+                     document.querySelectorAll('svg').length, \
+                     !!document.querySelector(arguments[0]), \
+                     performance.getEntriesByType('resource').map(e => e.name.split('/').pop())];",
+                    vec![json!(css)],
+                )
+                .await
+                .unwrap_or_default();
+            panic!("no cell {hex:?} on the page ({e}): {page}");
+        }
+    }
+}
+
+async fn click_button(c: &Client, text: &str) {
+    let buttons = c
+        .find_all(Locator::Css("#actions button, #choices button"))
+        .await
+        .unwrap();
+    for b in buttons {
+        if b.text().await.unwrap() == text {
+            b.click().await.unwrap();
+            return;
+        }
+    }
+    panic!("no button {text:?}");
+}
+
+async fn text_of(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
+struct Board {
+    _env: support::Env,
+    host: Arc<GameHost>,
+    links: Links,
+    keys: web::Keys,
+}
+
+async fn board() -> Board {
+    let env = support::env().await;
+    let host = Arc::new(host_on(&env.url, &env.clock).await);
+    ensure_players(&host, 1..=6).await;
+    let keys = web::keys(&host).await.unwrap();
+    let front = Arc::new(web::standalone::Standalone::new(host.clone()));
+    let running = web::start(
+        host.clone(),
+        keys.clone(),
+        "127.0.0.1:0".parse().unwrap(),
+        front,
+    )
+    .await
+    .unwrap();
+    let links = Links::new(keys.clone(), &format!("http://{}", running.addr));
+    Board {
+        _env: env,
+        host,
+        links,
+        keys,
+    }
+}
+
+/// Play `m` (of `mirror`, whose mover's browser is `c`) by taps: the piece, the target, a
+/// choice when the target has several moves, Pass.
+async fn play_by_taps(c: &Client, mirror: &AnyGame, origin: &str, m: &str) {
+    let view = hexmeros::view::cell_names(mirror);
+    let hex_of = |cell: &str| {
+        view.iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(cell))
+            .map(|(h, _)| (h.q, h.r))
+            .unwrap_or_else(|| panic!("no cell {cell}"))
+    };
+    let piece = picker::pieces(mirror)
+        .into_iter()
+        .find(|p| p.origin == origin)
+        .unwrap();
+    tap(c, hex_of(piece.cell.as_deref().unwrap())).await;
+    until(
+        c,
+        "document.querySelectorAll('#highlights .hl-target').length",
+    )
+    .await;
+    let target = picker::targets(mirror, origin)
+        .into_iter()
+        .find(|t| t.moves.iter().any(|x| x == m))
+        .unwrap();
+    tap(c, (target.hex.unwrap().q, target.hex.unwrap().r)).await;
+    if target.moves.len() > 1 {
+        until(c, "document.querySelectorAll('#choices button').length").await;
+        click_button(c, m).await;
+    }
+    until(c, "document.querySelector('#actions button.primary')").await;
+    click_button(c, "Pass").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_hexdame_game_is_played_by_taps_and_each_board_follows_the_other() {
+    let Some(driver) = driver().await else { return };
+    let b = board().await;
+    let (game, _) = b
+        .host
+        .create(GameKind::HexDame, &[1, 2], None, None)
+        .await
+        .unwrap();
+    let white = driver.browser(1280, 800).await;
+    let black = driver.browser(390, 844).await;
+    white.goto(&b.links.player(game, 1, T0)).await.unwrap();
+    black.goto(&b.links.player(game, 2, T0)).await.unwrap();
+    let mut mirror = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+    let mut version = b.host.state(game).await.unwrap().version();
+    let mut ply = 0usize;
+    while mirror.outcome().is_none() {
+        assert!(ply < 200, "the game should have ended");
+        // Both boards show the game as it stands, neither reloaded by the test.
+        at_version(&white, version).await;
+        at_version(&black, version).await;
+        let mover = if mirror.to_move().unwrap().0 == 0 {
+            &white
+        } else {
+            &black
+        };
+        until(
+            mover,
+            "document.getElementById('who').textContent.includes('your turn')",
+        )
+        .await;
+        // A seeded choice among the pieces, in the picker's order, and its first target.
+        let pieces = picker::pieces(&mirror);
+        let origin = pieces[(ply * 7) % pieces.len()].origin.clone();
+        let m = picker::targets(&mirror, &origin)[0].moves[0].clone();
+        play_by_taps(mover, &mirror, &origin, &m).await;
+        mirror.play(&m).unwrap();
+        version += 2;
+        ply += 1;
+    }
+    at_version(&white, version).await;
+    at_version(&black, version).await;
+    let st = b.host.state(game).await.unwrap();
+    assert_eq!(st.record().len(), ply);
+    assert_eq!(st.position().show(), mirror.show());
+    for c in [&white, &black] {
+        until(
+            c,
+            "document.getElementById('who').textContent.includes('over')",
+        )
+        .await;
+        let story = c.find_all(Locator::Css("#story li")).await.unwrap();
+        assert_eq!(story.len(), ply);
+    }
+    white.close().await.unwrap();
+    black.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_made_elsewhere_reaches_an_open_board() {
+    let Some(driver) = driver().await else { return };
+    let b = board().await;
+    let (game, _) = b
+        .host
+        .create(GameKind::HexDame, &[1, 2], None, None)
+        .await
+        .unwrap();
+    let black = driver.browser(390, 844).await;
+    black.goto(&b.links.player(game, 2, T0)).await.unwrap();
+    let v = b.host.state(game).await.unwrap().version();
+    at_version(&black, v).await;
+    assert!(!text_of(&black, "who").await.contains("your turn"));
+    // White moves in Discord (the host's own path, as a slash command takes it).
+    let m = b.host.legal_moves(game, 1).await.unwrap()[0].clone();
+    b.host
+        .handle(
+            game,
+            Actor::player(1),
+            hexmeros::host::Command::Move {
+                text: m,
+                commit: true,
+            },
+            None,
+        )
+        .await
+        .unwrap();
+    at_version(&black, v + 1).await;
+    until(
+        &black,
+        "document.getElementById('who').textContent.includes('your turn')",
+    )
+    .await;
+    assert_eq!(
+        black
+            .find_all(Locator::Css("#story li"))
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    black.close().await.unwrap();
+}
+
+/// A HexiMeros position where the side to move has a capture that may declare Check: a seeded
+/// playout of the start, and that move's piece and text.
+fn capture_with_check() -> (AnyGame, String, String) {
+    for seed in 0..400 {
+        let (game, _) = golden::playout(GameKind::HexiMeros, None, 40, seed);
+        if game.outcome().is_some() {
+            continue;
+        }
+        for p in picker::pieces(&game) {
+            for t in picker::targets(&game, &p.origin) {
+                if !t.takes.is_empty() && !t.checks.is_empty() && t.moves.len() == 1 {
+                    return (game, p.origin.clone(), t.moves[0].clone());
+                }
+            }
+        }
+    }
+    panic!("no seeded position with a capture that may declare Check");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_heximeros_turn_with_a_capture_and_a_check_is_played_by_taps() {
+    let Some(driver) = driver().await else { return };
+    let b = board().await;
+    let (position, origin, m) = capture_with_check();
+    let (game, _): (GameId, _) = b
+        .host
+        .create_from_position(&[1, 2, 3, 4, 5, 6], &position.to_json(), None)
+        .await
+        .unwrap();
+    let mover = position.to_move().unwrap();
+    let player = i64::from(mover.0) + 1;
+    let c = driver.browser(1280, 800).await;
+    c.goto(&b.links.player(game, player, T0)).await.unwrap();
+    let v = b.host.state(game).await.unwrap().version();
+    at_version(&c, v).await;
+    // The piece's targets: the capture is ringed, and marked as a possible Check.
+    let view = hexmeros::view::cell_names(&position);
+    let piece = picker::pieces(&position)
+        .into_iter()
+        .find(|p| p.origin == origin)
+        .unwrap();
+    let cell = piece.cell.unwrap();
+    let (h, _) = view.iter().find(|(_, n)| *n == cell).unwrap();
+    tap(&c, (h.q, h.r)).await;
+    until(
+        &c,
+        "document.querySelectorAll('#highlights .hl-capture').length",
+    )
+    .await;
+    until(
+        &c,
+        "document.querySelectorAll('#highlights .hl-check').length",
+    )
+    .await;
+    let target = picker::targets(&position, &origin)
+        .into_iter()
+        .find(|t| t.moves[0] == m)
+        .unwrap();
+    let th = target.hex.unwrap();
+    tap(&c, (th.q, th.r)).await;
+    // Staged: Pass + Check on the seat it may declare upon.
+    let check = format!("Pass + Check on {}", target.checks[0]);
+    until(&c, "document.querySelector('#actions button.check')").await;
+    click_button(&c, &check).await;
+    let deadline = Instant::now() + WAIT;
+    let line = loop {
+        let st = b.host.state(game).await.unwrap();
+        if let Some(r) = st.record().last() {
+            break r.line.clone();
+        }
+        assert!(Instant::now() < deadline, "the move was not committed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(line.contains('x'), "a capture: {line}");
+    assert!(
+        line.to_lowercase()
+            .contains(&format!("+{}", target.checks[0].to_lowercase())),
+        "a Check declared: {line}"
+    );
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_cannot_act_and_bad_links_are_refused() {
+    let Some(driver) = driver().await else { return };
+    let b = board().await;
+    let (game, _) = b
+        .host
+        .create(GameKind::HexDame, &[1, 2], None, None)
+        .await
+        .unwrap();
+    let c = driver.browser(390, 844).await;
+    c.goto(&b.links.watch(game, T0)).await.unwrap();
+    let v = b.host.state(game).await.unwrap().version();
+    at_version(&c, v).await;
+    assert_eq!(text_of(&c, "who").await, "Watching");
+    let start = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+    let piece = &picker::pieces(&start)[0];
+    let view = hexmeros::view::cell_names(&start);
+    let (h, _) = view
+        .iter()
+        .find(|(_, n)| Some(n) == piece.cell.as_ref())
+        .unwrap();
+    tap(&c, (h.q, h.r)).await;
+    until(
+        &c,
+        "document.getElementById('message').textContent.includes('cannot move')",
+    )
+    .await;
+    assert_eq!(
+        c.find_all(Locator::Css("#highlights *"))
+            .await
+            .unwrap()
+            .len(),
+        0
+    );
+    assert_eq!(
+        c.find_all(Locator::Css("#actions button"))
+            .await
+            .unwrap()
+            .len(),
+        0
+    );
+    assert_eq!(b.host.state(game).await.unwrap().version(), v);
+    // A forged link and an expired one.
+    let base = b.links.watch(game, T0);
+    let base = base.split_once("#t=").unwrap().0;
+    let forged = web::Keys::new(b"not the key of this database.....").sign(&Claims {
+        game,
+        player: Some(1),
+        expires: T0 + 60_000,
+    });
+    c.goto(&format!("{base}#t={forged}")).await.unwrap();
+    c.refresh().await.unwrap();
+    until(
+        &c,
+        "document.getElementById('message').textContent.includes('not one the bot made')",
+    )
+    .await;
+    let expired = b.keys.sign(&Claims {
+        game,
+        player: Some(1),
+        expires: T0 - 1,
+    });
+    c.goto(&format!("{base}#t={expired}")).await.unwrap();
+    c.refresh().await.unwrap();
+    until(
+        &c,
+        "document.getElementById('message').textContent.includes('expired')",
+    )
+    .await;
+    c.goto(base).await.unwrap();
+    c.refresh().await.unwrap();
+    until(
+        &c,
+        "document.getElementById('message').textContent.includes('needs a link')",
+    )
+    .await;
+    assert_eq!(b.host.state(game).await.unwrap().version(), v);
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_looks_as_it_should_on_a_phone_and_a_desktop() {
+    let Some(driver) = driver().await else { return };
+    let b = board().await;
+    let (game, _) = b
+        .host
+        .create(GameKind::HexDame, &[1, 2], None, None)
+        .await
+        .unwrap();
+    let v = b.host.state(game).await.unwrap().version();
+    for (w, h) in [(390, 844), (1280, 800)] {
+        let c = driver.browser(w, h).await;
+        c.goto(&b.links.player(game, 1, T0)).await.unwrap();
+        at_version(&c, v).await;
+        until(
+            &c,
+            "document.getElementById('message').textContent.includes('tap a piece')",
+        )
+        .await;
+        let inner = c
+            .execute("return [window.innerWidth, window.innerHeight];", vec![])
+            .await
+            .unwrap();
+        assert_eq!(inner, json!([w, h]), "the page's viewport");
+        let png = c.screenshot().await.unwrap();
+        let path = format!(
+            "{}/tests/data/golden/web-hexdame-{w}x{h}.png",
+            hexmeros_testkit::REPO
+        );
+        // A browser draws text with the machine's fonts and hinting: a shade here and there
+        // moves between runs; a change of look (a colour, a moved panel, a piece) moves far more
+        // than the 2 % allowed.
+        if let Some(diff) = golden::compare_within(&png, &path, &format!("{w}x{h}"), 0.02) {
+            panic!("{diff}");
+        }
+        // A piece tapped: its targets numbered on the board.
+        let start = AnyGame::new(GameKind::HexDame, None, None).unwrap();
+        let piece = &picker::pieces(&start)[3];
+        let (hex, _) = hexmeros::view::cell_names(&start)
+            .into_iter()
+            .find(|(_, n)| Some(n) == piece.cell.as_ref())
+            .unwrap();
+        tap(&c, (hex.q, hex.r)).await;
+        until(
+            &c,
+            "document.querySelectorAll('#highlights .hl-target').length",
+        )
+        .await;
+        let png = c.screenshot().await.unwrap();
+        let path = path.replace(".png", "-targets.png");
+        if let Some(diff) = golden::compare_within(&png, &path, &format!("{w}x{h} targets"), 0.02) {
+            panic!("{diff}");
+        }
+        c.close().await.unwrap();
+    }
+}
