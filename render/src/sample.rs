@@ -189,8 +189,30 @@ pub fn big_board() -> Scene {
         number: None,
     });
 
-    // Coordinates on the rim like a chart's axes: column letters in a line above and below the
-    // board, row numbers in a column on each side (every column and row meets one of them).
+    let labels = big_board_labels();
+    let trays = big_board_trays();
+    Scene {
+        orientation: Orientation::FlatTop,
+        rotation: 0,
+        header: vec![
+            HeaderLine::new("HexiMeros · game 12"),
+            HeaderLine::with_swatch(
+                "Move 57 · Blue holds the Token · Green eliminated",
+                PLAYERS[1],
+            ),
+        ],
+        tiles,
+        arrows,
+        labels,
+        tags: Vec::new(),
+        trays,
+    }
+}
+
+/// The big board's coordinates on the rim like a chart's axes: column letters in a line above
+/// and below the board, row numbers in a column on each side (every column and row meets one
+/// of them).
+fn big_board_labels() -> Vec<Label> {
     let mut labels = Vec::new();
     let colour = Rgba::rgb(214, 210, 200);
     for x in -16i32..=16 {
@@ -213,9 +235,13 @@ pub fn big_board() -> Scene {
             });
         }
     }
+    labels
+}
 
+/// The big board's six trays: each player's captures.
+fn big_board_trays() -> Vec<Tray> {
     let names = ["Silver", "Blue", "Yellow", "Orange", "Green", "Red"];
-    let trays = (0..6)
+    (0..6)
         .map(|k| Tray {
             caption: format!("{} took", names[k]),
             swatch: Some(PLAYERS[k]),
@@ -224,24 +250,7 @@ pub fn big_board() -> Scene {
                 .map(|i| Glyph::new(ARMY[(i * 5 + k) % 22].2, PLAYERS[(k + 1 + i % 5) % 6]))
                 .collect(),
         })
-        .collect();
-
-    Scene {
-        orientation: Orientation::FlatTop,
-        rotation: 0,
-        header: vec![
-            HeaderLine::new("HexiMeros · game 12"),
-            HeaderLine::with_swatch(
-                "Move 57 · Blue holds the Token · Green eliminated",
-                PLAYERS[1],
-            ),
-        ],
-        tiles,
-        arrows,
-        labels,
-        tags: Vec::new(),
-        trays,
-    }
+        .collect()
 }
 
 /// A fractional display (doubled) coordinate as a hex point.

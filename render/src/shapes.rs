@@ -13,6 +13,9 @@ use tiny_skia::{FillRule, Path, PathBuilder, Rect, Transform};
 use crate::scene::Shape;
 use crate::text::{Face, Fonts, outline_to_path};
 
+/// Short names for the inks most parts are painted in, in the shapes' literals below.
+use Ink::{Fill as F, Outline as O};
+
 /// Which colour a layer uses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Ink {
@@ -151,266 +154,24 @@ fn art(body: Option<Path>, details: Vec<Option<Layer>>) -> Art {
 
 /// Builds the artwork of `shape`; `None` only if the font lacks a needed glyph.
 pub(crate) fn build(shape: Shape, fonts: &Fonts) -> Option<Art> {
-    use Ink::{Fill as F, Outline as O};
     Some(match shape {
-        Shape::Crown => art(
-            P::new()
-                .poly(&[
-                    (14.0, 84.0),
-                    (10.0, 34.0),
-                    (32.0, 56.0),
-                    (50.0, 26.0),
-                    (68.0, 56.0),
-                    (90.0, 34.0),
-                    (86.0, 84.0),
-                ])
-                .circle(10.0, 32.0, 7.0)
-                .circle(90.0, 32.0, 7.0)
-                .rect(46.0, 6.0, 54.0, 30.0)
-                .rect(40.0, 12.0, 60.0, 19.0)
-                .done(),
-            vec![
-                stroke(P::new().m(14.0, 70.0).l(86.0, 70.0).done(), O, 4.0),
-                fill(P::new().circle(50.0, 77.0, 4.5).done(), O),
-                fill(P::new().circle(30.0, 77.0, 3.5).done(), O),
-                fill(P::new().circle(70.0, 77.0, 3.5).done(), O),
-            ],
-        ),
-        Shape::Diadem => {
-            let tips = [
-                (10.0, 32.0),
-                (29.0, 20.0),
-                (50.0, 12.0),
-                (71.0, 20.0),
-                (90.0, 32.0),
-            ];
-            let mut body = P::new().poly(&[
-                (20.0, 86.0),
-                (10.0, 34.0),
-                (30.0, 58.0),
-                (29.0, 22.0),
-                (42.0, 54.0),
-                (50.0, 14.0),
-                (58.0, 54.0),
-                (71.0, 22.0),
-                (70.0, 58.0),
-                (90.0, 34.0),
-                (80.0, 86.0),
-            ]);
-            for (x, y) in tips {
-                body = body.circle(x, y, 6.5);
-            }
-            art(
-                body.done(),
-                vec![stroke(
-                    P::new().m(19.0, 74.0).q(50.0, 66.0, 81.0, 74.0).done(),
-                    O,
-                    4.0,
-                )],
-            )
-        }
-        Shape::Dagger => art(
-            P::new()
-                .poly(&[
-                    (50.0, 3.0),
-                    (64.0, 22.0),
-                    (62.0, 58.0),
-                    (38.0, 58.0),
-                    (36.0, 22.0),
-                ])
-                .rrect(16.0, 55.0, 84.0, 68.0, 6.0)
-                .rect(42.0, 66.0, 58.0, 84.0)
-                .circle(50.0, 88.0, 8.5)
-                .done(),
-            vec![stroke(P::new().m(50.0, 17.0).l(50.0, 52.0).done(), O, 4.5)],
-        ),
-        Shape::Bow => art(
-            P::new()
-                // The limbs: a thick crescent opening to the right.
-                .m(46.0, 6.0)
-                .c(14.0, 16.0, 4.0, 34.0, 4.0, 50.0)
-                .c(4.0, 66.0, 14.0, 84.0, 46.0, 94.0)
-                .l(48.0, 84.0)
-                .c(24.0, 74.0, 17.0, 62.0, 17.0, 50.0)
-                .c(17.0, 38.0, 24.0, 26.0, 48.0, 16.0)
-                .z()
-                // The arrow, nocked on the string and pointing right.
-                .rect(26.0, 46.0, 80.0, 54.0)
-                .poly(&[(74.0, 36.0), (96.0, 50.0), (74.0, 64.0)])
-                .poly(&[
-                    (20.0, 40.0),
-                    (34.0, 46.0),
-                    (34.0, 54.0),
-                    (20.0, 60.0),
-                    (26.0, 50.0),
-                ])
-                .done(),
-            vec![stroke(P::new().m(46.0, 12.0).l(46.0, 88.0).done(), O, 3.0)],
-        ),
-        Shape::Mitre => art(
-            P::new()
-                .m(22.0, 90.0)
-                .l(22.0, 46.0)
-                .c(22.0, 28.0, 36.0, 14.0, 50.0, 4.0)
-                .c(64.0, 14.0, 78.0, 28.0, 78.0, 46.0)
-                .l(78.0, 90.0)
-                .z()
-                .done(),
-            vec![
-                stroke(P::new().m(50.0, 24.0).l(50.0, 66.0).done(), O, 7.0),
-                stroke(P::new().m(37.0, 38.0).l(63.0, 38.0).done(), O, 7.0),
-                stroke(P::new().m(22.0, 78.0).l(78.0, 78.0).done(), O, 4.0),
-            ],
-        ),
-        Shape::Tower => art(
-            P::new()
-                .poly(&[
-                    (16.0, 92.0),
-                    (16.0, 80.0),
-                    (26.0, 74.0),
-                    (28.0, 38.0),
-                    (18.0, 32.0),
-                    (18.0, 8.0),
-                    (32.0, 8.0),
-                    (32.0, 18.0),
-                    (43.0, 18.0),
-                    (43.0, 8.0),
-                    (57.0, 8.0),
-                    (57.0, 18.0),
-                    (68.0, 18.0),
-                    (68.0, 8.0),
-                    (82.0, 8.0),
-                    (82.0, 32.0),
-                    (72.0, 38.0),
-                    (74.0, 74.0),
-                    (84.0, 80.0),
-                    (84.0, 92.0),
-                ])
-                .done(),
-            vec![
-                stroke(P::new().m(22.0, 33.0).l(78.0, 33.0).done(), O, 4.0),
-                fill(
-                    P::new()
-                        .m(42.0, 74.0)
-                        .l(42.0, 60.0)
-                        .q(42.0, 50.0, 50.0, 50.0)
-                        .q(58.0, 50.0, 58.0, 60.0)
-                        .l(58.0, 74.0)
-                        .z()
-                        .done(),
-                    O,
-                ),
-            ],
-        ),
-        Shape::Horse => art(
-            P::new()
-                .m(24.0, 92.0)
-                .l(84.0, 92.0)
-                .l(84.0, 80.0)
-                .c(86.0, 56.0, 84.0, 30.0, 66.0, 16.0)
-                .l(64.0, 4.0)
-                .l(53.0, 13.0)
-                .c(38.0, 14.0, 26.0, 26.0, 14.0, 44.0)
-                .l(8.0, 56.0)
-                .c(6.0, 64.0, 14.0, 70.0, 22.0, 66.0)
-                .l(40.0, 57.0)
-                .c(44.0, 66.0, 32.0, 74.0, 26.0, 80.0)
-                .z()
-                .done(),
-            vec![
-                fill(P::new().circle(40.0, 32.0, 5.0).done(), O),
-                stroke(
-                    P::new()
-                        .m(68.0, 22.0)
-                        .c(80.0, 38.0, 80.0, 58.0, 76.0, 76.0)
-                        .done(),
-                    O,
-                    4.0,
-                ),
-                stroke(P::new().m(26.0, 82.0).l(82.0, 82.0).done(), O, 4.0),
-            ],
-        ),
-        Shape::Ship => art(
-            P::new()
-                .poly(&[(4.0, 60.0), (96.0, 60.0), (82.0, 86.0), (18.0, 86.0)])
-                .rect(46.0, 8.0, 54.0, 62.0)
-                .m(42.0, 16.0)
-                .l(42.0, 54.0)
-                .l(12.0, 54.0)
-                .z()
-                .m(58.0, 12.0)
-                .c(80.0, 22.0, 88.0, 40.0, 88.0, 54.0)
-                .l(58.0, 54.0)
-                .z()
-                .done(),
-            vec![
-                fill(P::new().circle(30.0, 72.0, 4.0).done(), O),
-                fill(P::new().circle(50.0, 72.0, 4.0).done(), O),
-                fill(P::new().circle(70.0, 72.0, 4.0).done(), O),
-            ],
-        ),
+        Shape::Crown => crown(),
+        Shape::Diadem => diadem(),
+        Shape::Dagger => dagger(),
+        Shape::Bow => bow(),
+        Shape::Mitre => mitre(),
+        Shape::Tower => tower(),
+        Shape::Horse => horse(),
+        Shape::Ship => ship(),
         Shape::Pawn => art(pawn(28.0), vec![]),
-        Shape::HattedPawn => {
-            // The hat belongs to the silhouette, so the rim runs around pawn and hat together.
-            let (crown, band) = hat(50.0, 33.0, 1.3);
-            let mut a = art(pawn(44.0), vec![]);
-            if let Some(crown) = crown {
-                a.silhouette.push((crown.clone(), FillRule::Winding));
-                a.layers.extend(fill(Some(crown), Ink::Hat));
-            }
-            a.layers.extend(fill(band, F));
-            a
-        }
+        Shape::HattedPawn => hatted_pawn(),
         Shape::Disc => art(
             P::new().circle(50.0, 52.0, 40.0).done(),
             vec![stroke(P::new().circle(50.0, 52.0, 27.0).done(), O, 4.5)],
         ),
-        Shape::KingDisc => art(
-            P::new().circle(50.0, 52.0, 40.0).done(),
-            vec![
-                stroke(P::new().circle(50.0, 52.0, 33.0).done(), O, 3.5),
-                fill(
-                    P::new()
-                        .poly(&[
-                            (28.0, 66.0),
-                            (25.0, 38.0),
-                            (39.0, 50.0),
-                            (50.0, 32.0),
-                            (61.0, 50.0),
-                            (75.0, 38.0),
-                            (72.0, 66.0),
-                        ])
-                        .done(),
-                    O,
-                ),
-            ],
-        ),
-        Shape::Ring => {
-            let ring = P::new()
-                .circle(50.0, 52.0, 40.0)
-                .circle(50.0, 52.0, 22.0)
-                .done()?;
-            Art {
-                silhouette: vec![(ring.clone(), FillRule::EvenOdd)],
-                layers: vec![Layer {
-                    path: ring,
-                    ink: F,
-                    paint: Paint::Fill(FillRule::EvenOdd),
-                }],
-            }
-        }
-        Shape::Stone => art(
-            P::new().circle(50.0, 52.0, 42.0).done(),
-            vec![fill(
-                P::new()
-                    .m(26.0, 40.0)
-                    .c(28.0, 26.0, 42.0, 18.0, 54.0, 20.0)
-                    .c(44.0, 26.0, 36.0, 34.0, 26.0, 40.0)
-                    .z()
-                    .done(),
-                Ink::Sheen,
-            )],
-        ),
+        Shape::KingDisc => king_disc(),
+        Shape::Ring => ring()?,
+        Shape::Stone => stone(),
         Shape::ChessKing => chess(fonts, '\u{265A}')?,
         Shape::ChessQueen => chess(fonts, '\u{265B}')?,
         Shape::ChessRook => chess(fonts, '\u{265C}')?,
@@ -419,6 +180,301 @@ pub(crate) fn build(shape: Shape, fonts: &Fonts) -> Option<Art> {
         Shape::ChessPawn => chess(fonts, '\u{265F}')?,
         Shape::Letter(c) => letter(fonts, c)?,
     })
+}
+
+/// [`Shape::Crown`]: a wide three-pointed crown with a band.
+fn crown() -> Art {
+    art(
+        P::new()
+            .poly(&[
+                (14.0, 84.0),
+                (10.0, 34.0),
+                (32.0, 56.0),
+                (50.0, 26.0),
+                (68.0, 56.0),
+                (90.0, 34.0),
+                (86.0, 84.0),
+            ])
+            .circle(10.0, 32.0, 7.0)
+            .circle(90.0, 32.0, 7.0)
+            .rect(46.0, 6.0, 54.0, 30.0)
+            .rect(40.0, 12.0, 60.0, 19.0)
+            .done(),
+        vec![
+            stroke(P::new().m(14.0, 70.0).l(86.0, 70.0).done(), O, 4.0),
+            fill(P::new().circle(50.0, 77.0, 4.5).done(), O),
+            fill(P::new().circle(30.0, 77.0, 3.5).done(), O),
+            fill(P::new().circle(70.0, 77.0, 3.5).done(), O),
+        ],
+    )
+}
+
+/// [`Shape::Diadem`]: a tall five-pointed crown with orbs on the points.
+fn diadem() -> Art {
+    let tips = [
+        (10.0, 32.0),
+        (29.0, 20.0),
+        (50.0, 12.0),
+        (71.0, 20.0),
+        (90.0, 32.0),
+    ];
+    let mut body = P::new().poly(&[
+        (20.0, 86.0),
+        (10.0, 34.0),
+        (30.0, 58.0),
+        (29.0, 22.0),
+        (42.0, 54.0),
+        (50.0, 14.0),
+        (58.0, 54.0),
+        (71.0, 22.0),
+        (70.0, 58.0),
+        (90.0, 34.0),
+        (80.0, 86.0),
+    ]);
+    for (x, y) in tips {
+        body = body.circle(x, y, 6.5);
+    }
+    art(
+        body.done(),
+        vec![stroke(
+            P::new().m(19.0, 74.0).q(50.0, 66.0, 81.0, 74.0).done(),
+            O,
+            4.0,
+        )],
+    )
+}
+
+/// [`Shape::Dagger`]: an upright dagger.
+fn dagger() -> Art {
+    art(
+        P::new()
+            .poly(&[
+                (50.0, 3.0),
+                (64.0, 22.0),
+                (62.0, 58.0),
+                (38.0, 58.0),
+                (36.0, 22.0),
+            ])
+            .rrect(16.0, 55.0, 84.0, 68.0, 6.0)
+            .rect(42.0, 66.0, 58.0, 84.0)
+            .circle(50.0, 88.0, 8.5)
+            .done(),
+        vec![stroke(P::new().m(50.0, 17.0).l(50.0, 52.0).done(), O, 4.5)],
+    )
+}
+
+/// [`Shape::Bow`]: a drawn bow with its string and an arrow.
+fn bow() -> Art {
+    art(
+        P::new()
+            // The limbs: a thick crescent opening to the right.
+            .m(46.0, 6.0)
+            .c(14.0, 16.0, 4.0, 34.0, 4.0, 50.0)
+            .c(4.0, 66.0, 14.0, 84.0, 46.0, 94.0)
+            .l(48.0, 84.0)
+            .c(24.0, 74.0, 17.0, 62.0, 17.0, 50.0)
+            .c(17.0, 38.0, 24.0, 26.0, 48.0, 16.0)
+            .z()
+            // The arrow, nocked on the string and pointing right.
+            .rect(26.0, 46.0, 80.0, 54.0)
+            .poly(&[(74.0, 36.0), (96.0, 50.0), (74.0, 64.0)])
+            .poly(&[
+                (20.0, 40.0),
+                (34.0, 46.0),
+                (34.0, 54.0),
+                (20.0, 60.0),
+                (26.0, 50.0),
+            ])
+            .done(),
+        vec![stroke(P::new().m(46.0, 12.0).l(46.0, 88.0).done(), O, 3.0)],
+    )
+}
+
+/// [`Shape::Mitre`]: a bishop's mitre with a cross.
+fn mitre() -> Art {
+    art(
+        P::new()
+            .m(22.0, 90.0)
+            .l(22.0, 46.0)
+            .c(22.0, 28.0, 36.0, 14.0, 50.0, 4.0)
+            .c(64.0, 14.0, 78.0, 28.0, 78.0, 46.0)
+            .l(78.0, 90.0)
+            .z()
+            .done(),
+        vec![
+            stroke(P::new().m(50.0, 24.0).l(50.0, 66.0).done(), O, 7.0),
+            stroke(P::new().m(37.0, 38.0).l(63.0, 38.0).done(), O, 7.0),
+            stroke(P::new().m(22.0, 78.0).l(78.0, 78.0).done(), O, 4.0),
+        ],
+    )
+}
+
+/// [`Shape::Tower`]: a battlemented tower.
+fn tower() -> Art {
+    art(
+        P::new()
+            .poly(&[
+                (16.0, 92.0),
+                (16.0, 80.0),
+                (26.0, 74.0),
+                (28.0, 38.0),
+                (18.0, 32.0),
+                (18.0, 8.0),
+                (32.0, 8.0),
+                (32.0, 18.0),
+                (43.0, 18.0),
+                (43.0, 8.0),
+                (57.0, 8.0),
+                (57.0, 18.0),
+                (68.0, 18.0),
+                (68.0, 8.0),
+                (82.0, 8.0),
+                (82.0, 32.0),
+                (72.0, 38.0),
+                (74.0, 74.0),
+                (84.0, 80.0),
+                (84.0, 92.0),
+            ])
+            .done(),
+        vec![
+            stroke(P::new().m(22.0, 33.0).l(78.0, 33.0).done(), O, 4.0),
+            fill(
+                P::new()
+                    .m(42.0, 74.0)
+                    .l(42.0, 60.0)
+                    .q(42.0, 50.0, 50.0, 50.0)
+                    .q(58.0, 50.0, 58.0, 60.0)
+                    .l(58.0, 74.0)
+                    .z()
+                    .done(),
+                O,
+            ),
+        ],
+    )
+}
+
+/// [`Shape::Horse`]: a horse's head.
+fn horse() -> Art {
+    art(
+        P::new()
+            .m(24.0, 92.0)
+            .l(84.0, 92.0)
+            .l(84.0, 80.0)
+            .c(86.0, 56.0, 84.0, 30.0, 66.0, 16.0)
+            .l(64.0, 4.0)
+            .l(53.0, 13.0)
+            .c(38.0, 14.0, 26.0, 26.0, 14.0, 44.0)
+            .l(8.0, 56.0)
+            .c(6.0, 64.0, 14.0, 70.0, 22.0, 66.0)
+            .l(40.0, 57.0)
+            .c(44.0, 66.0, 32.0, 74.0, 26.0, 80.0)
+            .z()
+            .done(),
+        vec![
+            fill(P::new().circle(40.0, 32.0, 5.0).done(), O),
+            stroke(
+                P::new()
+                    .m(68.0, 22.0)
+                    .c(80.0, 38.0, 80.0, 58.0, 76.0, 76.0)
+                    .done(),
+                O,
+                4.0,
+            ),
+            stroke(P::new().m(26.0, 82.0).l(82.0, 82.0).done(), O, 4.0),
+        ],
+    )
+}
+
+/// [`Shape::Ship`]: a sailing warship's hull with a mast and sail.
+fn ship() -> Art {
+    art(
+        P::new()
+            .poly(&[(4.0, 60.0), (96.0, 60.0), (82.0, 86.0), (18.0, 86.0)])
+            .rect(46.0, 8.0, 54.0, 62.0)
+            .m(42.0, 16.0)
+            .l(42.0, 54.0)
+            .l(12.0, 54.0)
+            .z()
+            .m(58.0, 12.0)
+            .c(80.0, 22.0, 88.0, 40.0, 88.0, 54.0)
+            .l(58.0, 54.0)
+            .z()
+            .done(),
+        vec![
+            fill(P::new().circle(30.0, 72.0, 4.0).done(), O),
+            fill(P::new().circle(50.0, 72.0, 4.0).done(), O),
+            fill(P::new().circle(70.0, 72.0, 4.0).done(), O),
+        ],
+    )
+}
+
+/// [`Shape::HattedPawn`]: the pawn wearing a top hat.
+fn hatted_pawn() -> Art {
+    // The hat belongs to the silhouette, so the rim runs around pawn and hat together.
+    let (crown, band) = hat(50.0, 33.0, 1.3);
+    let mut a = art(pawn(44.0), vec![]);
+    if let Some(crown) = crown {
+        a.silhouette.push((crown.clone(), FillRule::Winding));
+        a.layers.extend(fill(Some(crown), Ink::Hat));
+    }
+    a.layers.extend(fill(band, F));
+    a
+}
+
+/// [`Shape::KingDisc`]: a draughts king, a disc with a crown on it.
+fn king_disc() -> Art {
+    art(
+        P::new().circle(50.0, 52.0, 40.0).done(),
+        vec![
+            stroke(P::new().circle(50.0, 52.0, 33.0).done(), O, 3.5),
+            fill(
+                P::new()
+                    .poly(&[
+                        (28.0, 66.0),
+                        (25.0, 38.0),
+                        (39.0, 50.0),
+                        (50.0, 32.0),
+                        (61.0, 50.0),
+                        (75.0, 38.0),
+                        (72.0, 66.0),
+                    ])
+                    .done(),
+                O,
+            ),
+        ],
+    )
+}
+
+/// [`Shape::Ring`]: an open ring, filled even-odd around its hole.
+fn ring() -> Option<Art> {
+    let ring = P::new()
+        .circle(50.0, 52.0, 40.0)
+        .circle(50.0, 52.0, 22.0)
+        .done()?;
+    Some(Art {
+        silhouette: vec![(ring.clone(), FillRule::EvenOdd)],
+        layers: vec![Layer {
+            path: ring,
+            ink: F,
+            paint: Paint::Fill(FillRule::EvenOdd),
+        }],
+    })
+}
+
+/// [`Shape::Stone`]: a smooth go-like stone with a highlight.
+fn stone() -> Art {
+    art(
+        P::new().circle(50.0, 52.0, 42.0).done(),
+        vec![fill(
+            P::new()
+                .m(26.0, 40.0)
+                .c(28.0, 26.0, 42.0, 18.0, 54.0, 20.0)
+                .c(44.0, 26.0, 36.0, 34.0, 26.0, 40.0)
+                .z()
+                .done(),
+            Ink::Sheen,
+        )],
+    )
 }
 
 /// A pawn whose head is centred at `head_y` (lower when it wears a hat).

@@ -1,8 +1,8 @@
-//! The house's bounds (issue 47), measured on the sources: every `src/` file at most
-//! [`FILE_LINES`] lines (unit-test modules aside: a `tests.rs` file, or what follows a file's
-//! `#[cfg(test)]`), every function of `src/host` and `src/discord` at most [`FRONT_FN_LINES`]
-//! lines and any other at most [`FN_LINES`], and no import circle among the modules of
-//! `src/discord/`.
+//! The house's bounds (issue 47), measured on the sources ([`TREES`]: the bot's `src/` and the
+//! render crate's `render/src/`): every file at most [`FILE_LINES`] lines (unit-test modules
+//! aside: a `tests.rs` file, or what follows a file's `#[cfg(test)]`), every function of
+//! `src/host` and `src/discord` at most [`FRONT_FN_LINES`] lines and any other at most
+//! [`FN_LINES`], and no import circle among the modules of `src/discord/`.
 //!
 //! [`KNOWN`] lists what exceeded a bound when the guard came, each at its length then: it may
 //! shrink (and must leave the list once within the bound: a stale entry fails too) but not grow.
@@ -16,6 +16,9 @@ use super::purity::sources;
 const FILE_LINES: usize = 800;
 const FRONT_FN_LINES: usize = 80;
 const FN_LINES: usize = 120;
+
+/// The source trees measured, from the workspace root.
+const TREES: &[&str] = &["src", "render/src"];
 
 /// Files and functions over their bound when the guard came: (`file` or `file:function`, lines).
 const KNOWN: &[(&str, usize)] = &[("src/discord/mod.rs:serve_from_env", 107)];
@@ -88,7 +91,11 @@ fn relative(root: &Path, p: &Path) -> String {
 /// Everything over its bound: (`file` or `file:function`, lines, bound).
 fn over_bounds(root: &Path) -> Vec<(String, usize, usize)> {
     let mut files = Vec::new();
-    sources(&root.join("src"), &mut files);
+    for tree in TREES {
+        let before = files.len();
+        sources(&root.join(tree), &mut files);
+        assert!(files.len() > before, "no source files in {tree}");
+    }
     assert!(files.len() > 100, "{} source files", files.len());
     let mut over = Vec::new();
     for p in &files {
