@@ -32,11 +32,17 @@ async fn serve() -> Served {
     ));
     let keys = web::keys(&host).await.unwrap();
     let front = Arc::new(web::standalone::Standalone::new(host.clone()));
-    let running = web::start(
+    // No rate limit in the way of the measurement.
+    let open = web::WebLimits {
+        per_address: web::quota((1_000_000, 1_000_000)),
+        per_player: web::quota((1_000_000, 1_000_000)),
+    };
+    let running = web::start_with(
         host.clone(),
         keys.clone(),
         "127.0.0.1:0".parse().unwrap(),
         front,
+        open,
     )
     .await
     .unwrap();

@@ -17,6 +17,7 @@ const state = {
   view: null, // the SVG's viewBox: [x, y, w, h]
   full: null, // the whole board's viewBox
   busy: false,
+  step: null, // the move the board shows when looking back through the story; null: now
 };
 
 async function api(path, body) {
@@ -93,6 +94,8 @@ function showBoard(b) {
   $("story").replaceChildren(...story);
   $("story").scrollTop = $("story").scrollHeight;
   showActions();
+  state.step = null;
+  showSteps();
   if (b.you && b.you.mover && !b.staged) {
     say("Your turn: tap a piece");
   } else if (!b.you) {
@@ -215,6 +218,7 @@ async function act(action) {
 function tapped(q, r) {
   const b = state.board;
   if (!b) return;
+  if (state.step !== null) return say("You are looking back through the game: press Now to play.");
   if (!b.you) return say("You are watching: this link shows the board but cannot move.");
   if (!b.you.mover) return say("It is " + (b.holder || "nobody") + "'s turn.");
   if (b.staged) return say("Pass, or take the staged move back first.");
@@ -230,6 +234,51 @@ function tapped(q, r) {
   highlight();
   $("choices").replaceChildren();
   say("Your turn: tap a piece");
+}
+
+// ---- looking back, move by move -------------------------------------------------------------
+
+function showSteps() {
+  const n = state.board ? state.board.story.length : 0;
+  const at = state.step === null ? n : state.step;
+  $("step-back").disabled = at <= 0;
+  $("step-next").disabled = state.step === null;
+  $("step-now").disabled = state.step === null;
+  $("step-label").textContent = state.step === null ? "" : at === 0 ? "the start" : "after move " + at + " of " + n;
+  const items = $("story").children;
+  for (let i = 0; i < items.length; i++) items[i].classList.toggle("shown", state.step !== null && i === at - 1);
+}
+
+async function stepTo(at) {
+  const n = state.board.story.length;
+  if (at >= n) {
+    await load();
+    return;
+  }
+  try {
+    const s = await api("/api/replay?at=" + Math.max(0, at));
+    const doc = new DOMParser().parseFromString(s.svg, "image/svg+xml");
+    const svg = document.importNode(doc.documentElement, true);
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    svg.appendChild(svgEl("g", { id: "highlights" }));
+    $("board").replaceChildren(svg);
+    applyView();
+    state.step = s.at;
+    state.chosen = null;
+    $("actions").replaceChildren();
+    $("choices").replaceChildren();
+    say(s.at === 0 ? "The start of the game" : "After move " + s.at + " of " + s.of);
+    showSteps();
+  } catch (e) {
+    say(e.message, true);
+  }
+}
+
+function setupSteps() {
+  const n = () => state.board.story.length;
+  $("step-back").addEventListener("click", () => stepTo((state.step === null ? n() : state.step) - 1));
+  $("step-next").addEventListener("click", () => stepTo((state.step === null ? n() : state.step) + 1));
+  $("step-now").addEventListener("click", () => load());
 }
 
 // ---- zoom and pan ---------------------------------------------------------------------------
@@ -354,6 +403,7 @@ async function follow() {
 
 async function main() {
   setupGestures();
+  setupSteps();
   if (!token) {
     say("This board needs a link from the game's thread (Open the board, or My board).", true);
     return;

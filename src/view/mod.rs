@@ -271,6 +271,28 @@ pub fn parse_export(text: &str) -> Result<(AnyGame, Vec<String>), ViewError> {
     Ok((start, record.lines))
 }
 
+/// The game of an export text as it stood after its first `at` lines (moves and departures),
+/// with the last of them to highlight when it was a move, and how many lines there are: a step
+/// of the story, move by move. `at` past the end is an error naming the count.
+pub fn replay_at(text: &str, at: usize) -> Result<(AnyGame, Option<String>, usize), ViewError> {
+    let (mut game, lines) = parse_export(text)?;
+    if at > lines.len() {
+        return Err(ViewError::Export(format!(
+            "the game has {} moves, not {at}",
+            lines.len()
+        )));
+    }
+    let mut last = None;
+    for (i, line) in lines[..at].iter().enumerate() {
+        last = play_line(&mut game, line).map_err(|reason| ViewError::Replay {
+            index: i + 1,
+            text: line.clone(),
+            reason,
+        })?;
+    }
+    Ok((game, last, lines.len()))
+}
+
 /// Plays one record line (`games::record::Line`). Returns the move text to highlight (prefixed
 /// with its seat), if the line was a move.
 fn play_line(game: &mut AnyGame, line: &str) -> Result<Option<String>, String> {

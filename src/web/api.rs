@@ -328,3 +328,55 @@ pub async fn act(
     let version = web.host.state(viewer.game).await?.version();
     Ok(Json(Acted { version, said }))
 }
+
+#[derive(Deserialize)]
+pub struct ReplayQuery {
+    pub at: usize,
+}
+
+/// One step of the story: the board after its first `at` moves.
+#[derive(Serialize)]
+pub struct Step {
+    pub at: usize,
+    /// How many moves (and departures) the story has.
+    pub of: usize,
+    pub svg: String,
+}
+
+/// `GET /api/replay?at=N`: the board as it stood after the first `N` moves, from the viewer's
+/// side, the `N`th highlighted (any viewer, spectators too: the moves are public).
+pub async fn replay(
+    State(web): State<Web>,
+    headers: HeaderMap,
+    Query(q): Query<ReplayQuery>,
+) -> Result<Json<Step>, ApiError> {
+    let viewer = web.viewer(&headers).await?;
+    let state = web.host.state(viewer.game).await?;
+    let seat = viewer
+        .player
+        .and_then(|p| state.seat_of(p))
+        .unwrap_or(state.public_side());
+    let export = web.host.export(viewer.game).await?;
+    let at = q.at;
+    let drawn = crate::background::run(crate::background::Work::Pictures, move || {
+        let (game, last, of) = view::replay_at(&export, at)?;
+        let opts = ViewOptions {
+            as_seat: Some(seat),
+            last_moves: last.into_iter().collect(),
+            size: Some(SVG_SIZE),
+            ..ViewOptions::default()
+        };
+        let scene = view::scene(&game, &opts)?;
+        let svg = hexmeros_render::render_svg(&scene, &view::game_theme(&game, SVG_SIZE))?;
+        Ok::<_, view::ViewError>(Step { at, of, svg })
+    })
+    .await
+    .map_err(|e| ApiError::from(crate::host::HostError::Internal(e.to_string())))?;
+    match drawn {
+        Ok(step) => Ok(Json(step)),
+        Err(view::ViewError::Export(why)) => Err(ApiError::new(StatusCode::BAD_REQUEST, why)),
+        Err(e) => Err(ApiError::from(crate::host::HostError::Internal(
+            e.to_string(),
+        ))),
+    }
+}

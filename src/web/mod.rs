@@ -44,11 +44,23 @@ pub const PLAYER_LINK_MS: Millis = 24 * 3_600_000;
 /// How long a spectator's link (the one on a turn message) lasts: two days, a long game's span.
 pub const WATCH_LINK_MS: Millis = 48 * 3_600_000;
 
-/// Requests a second from one address, and the burst allowed.
-const PER_ADDRESS: (u32, u32) = (20, 60);
+/// How fast one address may ask, and one player act: a steady rate and the burst allowed.
+#[derive(Clone, Copy, Debug)]
+pub struct WebLimits {
+    pub per_address: Quota,
+    pub per_player: Quota,
+}
 
-/// Actions a second by one player, and the burst allowed.
-const PER_PLAYER: (u32, u32) = (5, 20);
+impl Default for WebLimits {
+    /// 20 requests a second per address (bursts of 60), 5 actions a second per player (bursts
+    /// of 20).
+    fn default() -> WebLimits {
+        WebLimits {
+            per_address: quota((20, 60)),
+            per_player: quota((5, 20)),
+        }
+    }
+}
 
 /// Where the server listens: `ADDR` as given (`0.0.0.0:8080`), or a bare port on loopback
 /// (`8080` → `127.0.0.1:8080`), so that nothing is reachable from outside unless the operator
@@ -134,7 +146,8 @@ pub struct Web {
     pub(crate) per_player: Arc<DefaultKeyedRateLimiter<(GameId, PlayerId)>>,
 }
 
-fn quota((per_second, burst): (u32, u32)) -> Quota {
+/// `per_second` with bursts of `burst` (each at least 1).
+pub fn quota((per_second, burst): (u32, u32)) -> Quota {
     let n = |v: u32| NonZeroU32::new(v).unwrap_or(NonZeroU32::MIN);
     Quota::per_second(n(per_second)).allow_burst(n(burst))
 }
@@ -153,14 +166,25 @@ pub async fn start(
     addr: SocketAddr,
     front: Arc<dyn Front>,
 ) -> std::io::Result<Running> {
+    start_with(host, keys, addr, front, WebLimits::default()).await
+}
+
+/// [`start`] with other rate limits (a benchmark's, a test's).
+pub async fn start_with(
+    host: Arc<GameHost>,
+    keys: Keys,
+    addr: SocketAddr,
+    front: Arc<dyn Front>,
+    limits: WebLimits,
+) -> std::io::Result<Running> {
     let live = live::Live::start(host.clone());
     let web = Web {
         host,
         keys,
         front,
         live,
-        per_address: Arc::new(DefaultKeyedRateLimiter::keyed(quota(PER_ADDRESS))),
-        per_player: Arc::new(DefaultKeyedRateLimiter::keyed(quota(PER_PLAYER))),
+        per_address: Arc::new(DefaultKeyedRateLimiter::keyed(limits.per_address)),
+        per_player: Arc::new(DefaultKeyedRateLimiter::keyed(limits.per_player)),
     };
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
@@ -181,6 +205,7 @@ fn router(web: Web) -> axum::Router {
         .route("/assets/{name}", get(page::asset))
         .route("/api/board", get(api::board))
         .route("/api/targets", get(api::targets))
+        .route("/api/replay", get(api::replay))
         .route("/api/act", post(api::act))
         .route("/api/live", get(live::stream))
         .layer(axum::extract::DefaultBodyLimit::max(BODY_MAX))

@@ -430,3 +430,85 @@ async fn open_boards_follow_moves_from_this_process_and_another() {
     until(&mut watcher, v + 2).await;
     until(&mut white, v + 2).await;
 }
+
+#[tokio::test]
+async fn the_story_steps_back_move_by_move_for_anyone_with_a_link() {
+    let b = board().await;
+    let text = b.host.legal_moves(b.game, 1).await.unwrap()[0].clone();
+    b.host
+        .handle(
+            b.game,
+            Actor::player(1),
+            Command::Move { text, commit: true },
+            None,
+        )
+        .await
+        .unwrap();
+    let watch = b.token(None);
+    let (status, start) = b.get("/api/replay?at=0", Some(&watch)).await;
+    assert_eq!(status, 200, "{start}");
+    assert_eq!(
+        (start["at"].as_u64(), start["of"].as_u64()),
+        (Some(0), Some(1))
+    );
+    let (_, after) = b.get("/api/replay?at=1", Some(&watch)).await;
+    let (start, after) = (
+        start["svg"].as_str().unwrap(),
+        after["svg"].as_str().unwrap(),
+    );
+    assert!(start.starts_with("<svg") && after.starts_with("<svg"));
+    assert_ne!(start, after, "the move changed the board");
+    let (status, body) = b.get("/api/replay?at=2", Some(&watch)).await;
+    assert_eq!(status, 400);
+    assert!(error(&body).contains("has 1 moves, not 2"), "{body}");
+    let (status, _) = b.get("/api/replay?at=-1", Some(&watch)).await;
+    assert_eq!(status, 400);
+    let (status, _) = b.get("/api/replay?at=0", None).await;
+    assert_eq!(status, 401);
+}
+
+#[tokio::test]
+async fn an_address_or_a_player_past_their_rate_is_refused_for_a_while() {
+    let b = board().await;
+    // Limits of a few a minute: the test's requests all fall within one minute.
+    let limits = web::WebLimits {
+        per_address: governor::Quota::per_minute(std::num::NonZeroU32::new(1).unwrap())
+            .allow_burst(std::num::NonZeroU32::new(4).unwrap()),
+        per_player: governor::Quota::per_minute(std::num::NonZeroU32::new(1).unwrap())
+            .allow_burst(std::num::NonZeroU32::new(2).unwrap()),
+    };
+    let front = Arc::new(web::standalone::Standalone::new(b.host.clone()));
+    let running = web::start_with(
+        b.host.clone(),
+        b.keys.clone(),
+        "127.0.0.1:0".parse().unwrap(),
+        front,
+        limits,
+    )
+    .await
+    .unwrap();
+    let base = format!("http://{}", running.addr);
+    let white = b.token(Some(1));
+    let act = |body: Value| {
+        b.http
+            .post(format!("{base}/api/act"))
+            .bearer_auth(&white)
+            .json(&body)
+            .send()
+    };
+    let v = b.version().await;
+    // Two actions (refused by the host: nothing staged), then the player's burst is spent.
+    for _ in 0..2 {
+        let r = act(json!({"version": v, "do": "pass"})).await.unwrap();
+        assert_eq!(r.status().as_u16(), 403);
+    }
+    let r = act(json!({"version": v, "do": "pass"})).await.unwrap();
+    assert_eq!(r.status().as_u16(), 429);
+    assert!(r.text().await.unwrap().contains("too many actions"));
+    // The address's burst of four is spent too (the three actions and this).
+    let r = b.http.get(format!("{base}/")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let r = b.http.get(format!("{base}/")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 429);
+    assert_eq!(b.version().await, v, "nothing changed");
+}
