@@ -171,3 +171,39 @@ pub async fn stream(
         });
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn streams_are_bounded_per_game_and_a_place_is_freed_when_one_closes() {
+        let live = Live::default();
+        let mut open: Vec<_> = (0..PER_GAME)
+            .map(|_| live.join(7, 1).expect("room"))
+            .collect();
+        let refused = live.join(7, 1).err().expect("one game is full");
+        assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+        // Another game still has room, and a closed stream frees its place.
+        let other = live.join(8, 1).expect("another game has room");
+        open.pop();
+        let again = live.join(7, 1).expect("a place was freed");
+        assert_eq!(live.open(), PER_GAME + 1);
+        drop((other, again, open));
+        assert_eq!(live.open(), 0, "every place is given back");
+    }
+
+    #[test]
+    fn a_newer_version_reaches_the_streams_and_an_older_one_does_not() {
+        let live = Live::default();
+        let (_place, mut rx) = live.join(3, 5).expect("room");
+        live.saw(3, 4);
+        assert!(!rx.has_changed().expect("open"));
+        live.saw(3, 6);
+        assert!(rx.has_changed().expect("open"));
+        assert_eq!(*rx.borrow_and_update(), 6);
+        // A game nobody watches is not kept.
+        live.saw(9, 1);
+        assert_eq!(live.open(), 1);
+    }
+}
