@@ -63,6 +63,16 @@ function svgEl(tag, attrs) {
 
 // ---- drawing --------------------------------------------------------------------------------
 
+// The server's SVG on the page, with a layer for the page's own highlights over it.
+function putSvg(text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const svg = document.importNode(doc.documentElement, true);
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  svg.appendChild(svgEl("g", { id: "highlights" }));
+  $("board").replaceChildren(svg);
+  return svg;
+}
+
 function showBoard(b) {
   const keep = state.board && state.view && state.board.game === b.game;
   state.board = b;
@@ -73,12 +83,7 @@ function showBoard(b) {
     state.cells.set(q + "," + r, name);
     state.byName.set(name.toLowerCase(), [q, r]);
   }
-  const doc = new DOMParser().parseFromString(b.svg, "image/svg+xml");
-  const svg = document.importNode(doc.documentElement, true);
-  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-  svg.appendChild(svgEl("g", { id: "highlights" }));
-  const host = $("board");
-  host.replaceChildren(svg);
+  const svg = putSvg(b.svg);
   state.full = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
   if (!keep) state.view = state.full.slice();
   applyView();
@@ -257,11 +262,7 @@ async function stepTo(at) {
   }
   try {
     const s = await api("/api/replay?at=" + Math.max(0, at));
-    const doc = new DOMParser().parseFromString(s.svg, "image/svg+xml");
-    const svg = document.importNode(doc.documentElement, true);
-    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-    svg.appendChild(svgEl("g", { id: "highlights" }));
-    $("board").replaceChildren(svg);
+    putSvg(s.svg);
     applyView();
     state.step = s.at;
     state.chosen = null;

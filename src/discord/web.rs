@@ -45,13 +45,7 @@ impl Front for DiscordFront {
                         game,
                         "a board action before the client connected: the outbox has it"
                     );
-                    effects
-                        .into_iter()
-                        .filter_map(|e| match e {
-                            Effect::Private { player: p, text } if p == player => Some(text),
-                            _ => None,
-                        })
-                        .collect()
+                    hexmeros::web::said_to(effects, player)
                 }
             }
         }

@@ -69,4 +69,16 @@ impl GameHost {
         }
         Ok(state.declarable())
     }
+
+    /// The stored version of `game` (what another process may have moved it to), `None` for
+    /// no such game.
+    pub async fn stored_version(&self, game: GameId) -> Result<Option<u64>, HostError> {
+        Ok(self.store.version(game).await?.map(|v| v.max(0) as u64))
+    }
+
+    /// The secret called `name`, made from `fresh` by whichever process asks first (see
+    /// `Store::secret`).
+    pub async fn secret(&self, name: &str, fresh: &str) -> Result<String, HostError> {
+        Ok(self.store.secret(name, fresh).await?)
+    }
 }

@@ -170,14 +170,19 @@ pub struct TargetsQuery {
     pub origin: String,
 }
 
-/// The viewer as the Token holder's mover, else the host's refusal.
-async fn mover(web: &Web, viewer: Viewer) -> Result<(PlayerId, GameState), ApiError> {
-    let player = viewer.player.ok_or_else(|| {
+/// The player a link acts for, or the refusal of a spectator's link.
+fn acting(viewer: Viewer) -> Result<PlayerId, ApiError> {
+    viewer.player.ok_or_else(|| {
         ApiError::new(
             StatusCode::FORBIDDEN,
             "this is a spectator's link: it shows the board but cannot move",
         )
-    })?;
+    })
+}
+
+/// The viewer as the Token holder's mover, else the host's refusal.
+async fn mover(web: &Web, viewer: Viewer) -> Result<(PlayerId, GameState), ApiError> {
+    let player = acting(viewer)?;
     Ok((player, web.host.turn_of(viewer.game, player).await?))
 }
 
@@ -298,12 +303,7 @@ pub async fn act(
             format!("not an action the board knows: {}", e.body_text()),
         )
     })?;
-    let player = viewer.player.ok_or_else(|| {
-        ApiError::new(
-            StatusCode::FORBIDDEN,
-            "this is a spectator's link: it shows the board but cannot move",
-        )
-    })?;
+    let player = acting(viewer)?;
     if web.per_player.check_key(&(viewer.game, player)).is_err() {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,

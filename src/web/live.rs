@@ -108,8 +108,8 @@ impl Live {
     async fn ask_store(&self, host: &GameHost) {
         let open: Vec<GameId> = self.lock().keys().copied().collect();
         for game in open {
-            match host.store().version(game).await {
-                Ok(Some(v)) => self.saw(game, v as u64),
+            match host.stored_version(game).await {
+                Ok(Some(v)) => self.saw(game, v),
                 Ok(None) => {}
                 Err(e) => tracing::warn!(game, error = %e, "live board: no version"),
             }

@@ -88,6 +88,17 @@ pub trait Front: Send + Sync + 'static {
     ) -> futures_util::future::BoxFuture<'static, Vec<String>>;
 }
 
+/// The private texts among `effects` meant for `player`: what the board shows them.
+pub fn said_to(effects: Vec<Effect>, player: PlayerId) -> Vec<String> {
+    effects
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Private { player: p, text } if p == player => Some(text),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The board's links, for a front end that hands them out ("My board", "Open the board").
 #[derive(Clone, Debug)]
 pub struct Links {
@@ -131,7 +142,7 @@ impl Links {
 pub async fn keys(host: &GameHost) -> Result<Keys, crate::host::HostError> {
     let fresh: [u8; 32] = rand::random();
     let fresh: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
-    let secret = host.store().secret("web-links", &fresh).await?;
+    let secret = host.secret("web-links", &fresh).await?;
     Ok(Keys::new(secret.as_bytes()))
 }
 

@@ -34,13 +34,7 @@ impl Front for Standalone {
                 tracing::error!(game, error = %e, "the bots could not play");
             }
         });
-        let said = effects
-            .into_iter()
-            .filter_map(|e| match e {
-                Effect::Private { player: p, text } if p == player => Some(text),
-                _ => None,
-            })
-            .collect();
+        let said = super::said_to(effects, player);
         async move { said }.boxed()
     }
 }

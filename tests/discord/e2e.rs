@@ -122,28 +122,6 @@ async fn lobby_message(fake: &F, lobby: i64) -> Sent {
     }
 }
 
-/// The latest message in the thread with turn buttons.
-fn turn_message(fake: &F, thread: u64) -> (u64, Value) {
-    let m = fake
-        .messages(thread)
-        .into_iter()
-        .rev()
-        .find(|m| {
-            m.json
-                .as_ref()
-                .is_some_and(|j| !custom_ids(j).is_empty() && id_with_opt(j, "pick"))
-        })
-        .expect("a turn message");
-    let id = m.response["id"].as_str().unwrap().parse().unwrap();
-    (id, m.json.unwrap())
-}
-
-fn id_with_opt(body: &Value, action: &str) -> bool {
-    custom_ids(body)
-        .iter()
-        .any(|id| id.split(':').nth(1) == Some(action))
-}
-
 fn legal(kind: GameKind, played: &[&str]) -> Vec<String> {
     let mut g = AnyGame::new(kind, None, None).unwrap();
     for m in played {

@@ -27,23 +27,6 @@ async fn start(fake: &F) -> (i64, u64) {
     bot::start_game(fake, &six(), Vec::new()).await
 }
 
-/// The latest turn message in the thread (the one with a Move… button): its id and body.
-fn turn_message(fake: &F, thread: u64) -> (u64, Value) {
-    let m = fake
-        .messages(thread)
-        .into_iter()
-        .rev()
-        .find(|m| {
-            m.json.as_ref().is_some_and(|j| {
-                custom_ids(j)
-                    .iter()
-                    .any(|id| id.split(':').nth(1) == Some("pick"))
-            })
-        })
-        .expect("a turn message");
-    (message_id(&m), m.json.unwrap())
-}
-
 /// The callback type of an interaction's first response (5: a new private message, deferred;
 /// 6: an update of the message the control sits on, deferred).
 async fn callback_type(fake: &F, i: &Interaction) -> u64 {

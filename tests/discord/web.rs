@@ -77,23 +77,6 @@ async fn act(base: &str, token: &str, body: Value) -> (u16, Value) {
     (status, res.json().await.unwrap_or(Value::Null))
 }
 
-/// The latest turn message (the one with a My side button): its id and body.
-fn turn_message(fake: &F, thread: u64) -> (u64, Value) {
-    let m = fake
-        .messages(thread)
-        .into_iter()
-        .rev()
-        .find(|m| {
-            m.json.as_ref().is_some_and(|j| {
-                custom_ids(j)
-                    .iter()
-                    .any(|id| id.split(':').nth(1) == Some("board"))
-            })
-        })
-        .expect("a turn message");
-    (message_id(&m), m.json.unwrap())
-}
-
 /// My side pressed by `user`: the "My board" link's token, if the answer has one.
 async fn my_board(fake: &F, user: u64, thread: u64, base: &str) -> Option<String> {
     let (turn, body) = turn_message(fake, thread);

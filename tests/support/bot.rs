@@ -433,6 +433,23 @@ pub async fn hx(fake: &F, user: u64, channel: u64, name: &str, options: Value) -
     followup(fake, &i).await
 }
 
+/// The latest turn message in `thread` (the one with a Move… button): its id and body.
+pub fn turn_message(fake: &F, thread: u64) -> (u64, Value) {
+    let m = fake
+        .messages(thread)
+        .into_iter()
+        .rev()
+        .find(|m| {
+            m.json.as_ref().is_some_and(|j| {
+                custom_ids(j)
+                    .iter()
+                    .any(|id| id.split(':').nth(1) == Some("pick"))
+            })
+        })
+        .expect("a turn message");
+    (message_id(&m), m.json.unwrap())
+}
+
 /// A message in `channel` whose content contains `needle`, posted after `after` earlier
 /// messages, waited for.
 pub async fn wait_message(fake: &F, channel: u64, after: usize, needle: &str) -> Sent {
