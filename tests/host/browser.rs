@@ -8,6 +8,7 @@
 //! Chromium and chromedriver come from Debian (`.ci/run` installs them). Without them these
 //! tests say so and pass, except under CI (`CI` set), where a missing browser fails them.
 
+use std::os::unix::process::CommandExt as _;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,7 +36,12 @@ struct Driver {
 }
 
 impl Drop for Driver {
+    /// chromedriver and every browser it started go together (their process group), also when
+    /// a test failed before closing its browser: an orphaned page would go on asking its old
+    /// port for live updates, which another test's server may have by then.
     fn drop(&mut self) {
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -58,6 +64,7 @@ async fn driver() -> Option<Driver> {
         .port();
     let child = Command::new(CHROMEDRIVER)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
