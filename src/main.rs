@@ -47,7 +47,8 @@ enum Command {
         total_shards: Option<String>,
         /// Serve the interactive web board at ADDR (an IP:PORT, or a port on 127.0.0.1);
         /// default: $HEXMEROS_WEB, else not served. $HEXMEROS_PUBLIC_URL is the address people
-        /// reach it at (the links in Discord).
+        /// reach it at (the links in Discord); $DISCORD_CLIENT_SECRET (the application's OAuth2
+        /// secret) also runs it as a Discord Activity ("Play on the board").
         #[arg(long, value_name = "ADDR")]
         web: Option<String>,
     },

@@ -2,11 +2,13 @@
 // from the same scene as the bot's pictures), a piece's targets are asked of the server, and
 // every action is sent to the server, which checks it as it checks a Discord button. The link's
 // token is read from the address's fragment (#t=…), which browsers never send, and sent in the
-// Authorization header.
+// Authorization header. Launched by Discord as an Activity (its address then has `frame_id`),
+// the page signs in through Discord instead: see `signInThroughDiscord`.
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
-const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
+let token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
+const launch = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -402,9 +404,45 @@ async function follow() {
   }
 }
 
+// Inside Discord: the Embedded App SDK's handshake with the Discord client, an OAuth2 code for
+// this user (asked of Discord, which asks the user the first time), exchanged by our server for
+// Discord's access token and a board token of our own (a player's if they sit in the game the
+// launch names, else a spectator's), then the SDK's authenticate. The client secret stays on the
+// server; the tokens stay in this page's memory.
+async function signInThroughDiscord() {
+  say("Signing in through Discord…");
+  const { DiscordSDK } = await import("/assets/discord-sdk.js");
+  const setup = await api("/api/activity");
+  const sdk = new DiscordSDK(setup.client_id, { disableConsoleLogOverride: true });
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: setup.client_id,
+    response_type: "code",
+    state: "",
+    prompt: "none",
+    scope: ["identify", "guilds"],
+  });
+  const signed = await api("/api/token", {
+    code,
+    channel_id: sdk.channelId || null,
+    custom_id: sdk.customId || null,
+  });
+  await sdk.commands.authenticate({ access_token: signed.access_token });
+  token = signed.token;
+  document.body.dataset.activity = signed.plays ? "player" : "spectator";
+}
+
 async function main() {
   setupGestures();
   setupSteps();
+  if (!token && launch.has("frame_id")) {
+    try {
+      await signInThroughDiscord();
+    } catch (e) {
+      say("Discord did not sign you in: " + (e.message || e), true);
+      return;
+    }
+  }
   if (!token) {
     say("This board needs a link from the game's thread (Open the board, or My board).", true);
     return;

@@ -49,6 +49,14 @@ pub fn with_picture(msg: CreateMessage, content: String, pic: Picture) -> Create
     }
 }
 
+/// The web board's door on a turn message: the Activity (launched in the thread) when the bot
+/// runs one, else a spectator's link to the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardButton {
+    Link(String),
+    Activity,
+}
+
 /// The most pieces a turn message carries as buttons: Discord's 25 buttons a message less
 /// Move…, Type move… and My side (HexiMeros' 22 movable pieces at the start fit). With more,
 /// Move… opens the picker's list.
@@ -64,7 +72,7 @@ pub fn turn_buttons(
     game: GameId,
     version: u64,
     pieces: &[Piece],
-    board: Option<String>,
+    board: Option<BoardButton>,
 ) -> Vec<CreateActionRow> {
     let id = |a| ComponentId::new(game, version, a).encode();
     let mut buttons: Vec<CreateButton> = Vec::new();
@@ -89,8 +97,16 @@ pub fn turn_buttons(
             .label("My side")
             .style(serenity::ButtonStyle::Secondary),
     ]);
-    if let Some(url) = board {
-        buttons.push(CreateButton::new_link(url).label("Open the board"));
+    match board {
+        Some(BoardButton::Link(url)) => {
+            buttons.push(CreateButton::new_link(url).label("Open the board"));
+        }
+        Some(BoardButton::Activity) => buttons.push(
+            CreateButton::new(id(Action::Play))
+                .label("Play on the board")
+                .style(serenity::ButtonStyle::Success),
+        ),
+        None => {}
     }
     buttons
         .chunks(5)
@@ -474,7 +490,13 @@ async fn post_turn(
                 tracing::warn!(game, error = %e, "no piece buttons on a turn message");
                 Vec::new()
             });
-        let board = data.board.as_ref().map(|b| b.watch(game, data.host.now()));
+        let board = if data.activity {
+            Some(BoardButton::Activity)
+        } else {
+            data.board
+                .as_ref()
+                .map(|b| BoardButton::Link(b.watch(game, data.host.now())))
+        };
         msg = msg.components(turn_buttons(game, state.version(), &pieces, board));
     }
     if let Some(&player) = pinged.first() {

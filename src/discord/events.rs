@@ -165,6 +165,10 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     if let Some(id) = decoded.filter(|id| id.action == Action::TypeMove) {
         return typed::open(http, data, ci, id).await;
     }
+    // Play on the board is answered with the Activity's launch, which cannot follow one either.
+    if let Some(id) = decoded.filter(|id| id.action == Action::Play) {
+        return play(http, data, ci, id.game).await;
+    }
     let action = decoded.map(|id| id.action);
     // A step of the move picker updates its own private message; every other control answers
     // with a new private message (the picker's first step too: its deferred answer is edited
@@ -202,6 +206,39 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
         .await?;
     }
     Ok(())
+}
+
+/// Play on the board: the Activity opens in the game's thread, for a game of this server (or a
+/// DM game of the presser's) while the bot runs the Activity; otherwise a private word why not.
+async fn play(
+    http: &Arc<Http>,
+    data: &Data,
+    ci: &ComponentInteraction,
+    game: GameId,
+) -> Result<(), Error> {
+    let refusal = match scope::admit(data, Scope::of(ci.guild_id, ci.user.id), game).await {
+        Err(e) => Some(super::activity::error_text(&e)),
+        // A button from before the operator turned the Activity off.
+        Ok(_) if !data.activity => Some(
+            "the board is no longer offered as a Discord Activity here; use My side".to_string(),
+        ),
+        Ok(_) => None,
+    };
+    match refusal {
+        None => super::embedded::launch(http, ci).await,
+        Some(text) => {
+            let answer = CreateInteractionResponse::Message(
+                CreateInteractionResponseMessage::new()
+                    .content(text)
+                    .ephemeral(true),
+            );
+            wire::retry_answer("refusing Play on the board", || {
+                ci.create_response(http, answer.clone())
+            })
+            .await?;
+            Ok(())
+        }
+    }
 }
 
 fn reply_clone(r: &Reply) -> Reply {
@@ -301,6 +338,7 @@ async fn act(c: &Click<'_>, action: Action) -> Result<Reply, Error> {
         } => on_stall(c, proposal, seat, turn).await,
         Action::Board => on_board(c).await,
         Action::LobbyJoin | Action::LobbyDecline => Err(anyhow::anyhow!("a lobby button")),
+        Action::Play => Err(anyhow::anyhow!("Play on the board launches before this")),
         Action::TypeMove => Err(anyhow::anyhow!("Type move… opens its box before this")),
         Action::HouseRules => house::rules(c).await,
         Action::HouseRule => house::picked_rule(c).await,

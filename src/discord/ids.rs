@@ -73,6 +73,8 @@ pub enum Action {
     Claim,
     /// Show the board from the presser's side, privately [`board`].
     Board,
+    /// Launch the board's Discord Activity in the game's thread [`play`].
+    Play,
     /// Propose what to do about the stalled Token holder `seat`; `turn` is the number of record
     /// lines when the turn began [`stall:<skip|expel|bot>-<seat>-<turn>`].
     Stall {
@@ -164,13 +166,14 @@ impl ComponentId {
 }
 
 /// The actions without an argument, by key.
-const BARE: [(&str, Action); 12] = [
+const BARE: [(&str, Action); 13] = [
     ("pick", Action::Pick),
     ("pass", Action::Pass),
     ("type", Action::TypeMove),
     ("back", Action::Back),
     ("checks", Action::Checks),
     ("board", Action::Board),
+    ("play", Action::Play),
     ("claim", Action::Claim),
     ("ljoin", Action::LobbyJoin),
     ("ldecline", Action::LobbyDecline),
@@ -202,6 +205,7 @@ impl Action {
             Action::Vote { .. } => "vote",
             Action::Claim => "claim",
             Action::Board => "board",
+            Action::Play => "play",
             Action::Stall { .. } => "stall",
             Action::LobbyJoin => "ljoin",
             Action::LobbyDecline => "ldecline",
@@ -222,6 +226,7 @@ impl Action {
             | Action::Checks
             | Action::Claim
             | Action::Board
+            | Action::Play
             | Action::LobbyJoin
             | Action::LobbyDecline
             | Action::PassWhenClosed
@@ -474,6 +479,7 @@ mod tests {
             (any::<u64>(), any::<bool>()).prop_map(|(motion, yes)| Action::Vote { motion, yes }),
             Just(Action::Claim),
             Just(Action::Board),
+            Just(Action::Play),
             (proposal, seat, any::<usize>()).prop_map(|(proposal, seat, turn)| Action::Stall {
                 proposal,
                 seat,
@@ -574,6 +580,7 @@ mod tests {
                 ),
             ),
             ("3:board:9", id(3, 9, Action::Board)),
+            ("3:play:9", id(3, 9, Action::Play)),
             ("3:pieces:9:1", id(3, 9, Action::Pieces { page: 1 })),
             (
                 "3:targets:9:4-2",

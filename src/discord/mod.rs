@@ -27,6 +27,7 @@ mod clock;
 mod commands;
 mod config;
 mod deliver;
+mod embedded;
 mod events;
 mod finish;
 mod ids;
@@ -79,12 +80,25 @@ pub struct Config {
 }
 
 /// Where the web board is served, and the address people reach it at.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct WebConfig {
     pub addr: std::net::SocketAddr,
     /// `HEXMEROS_PUBLIC_URL` (the reverse proxy's address): the turn messages' and My side's
     /// links. Without it the board is served but no link is handed out in Discord.
     pub public_url: Option<String>,
+    /// `DISCORD_CLIENT_SECRET`: the application's OAuth2 client secret, which the board's
+    /// Discord Activity signs its viewers in with. Without it there is no Activity.
+    pub client_secret: Option<String>,
+}
+
+impl std::fmt::Debug for WebConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebConfig")
+            .field("addr", &self.addr)
+            .field("public_url", &self.public_url)
+            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
+            .finish()
+    }
 }
 
 /// What every command and handler shares.
@@ -102,6 +116,9 @@ pub struct Data {
     /// The web board's links, when it is served at a public address (`HEXMEROS_PUBLIC_URL`):
     /// "Open the board" on each turn message, "My board" on My side.
     pub board: Option<hexmeros::web::Links>,
+    /// Whether the board runs as a Discord Activity (`DISCORD_CLIENT_SECRET`): then each turn
+    /// message's board button is "Play on the board", which launches it.
+    pub activity: bool,
 }
 
 pub type Error = anyhow::Error;
@@ -157,6 +174,12 @@ pub async fn serve_from_env(
         None => hexmeros::host::LOBBY_HOURS,
     };
     let limits = config::Limits::from_env(var)?;
+    let web = web_config(
+        web,
+        var("HEXMEROS_WEB"),
+        var("HEXMEROS_PUBLIC_URL"),
+        var("DISCORD_CLIENT_SECRET"),
+    )?;
     if let Some(v) = var("HEXMEROS_LOCK_FINISHED") {
         finish::set_lock_finished(config::lock_finished(&v)?);
     }
@@ -205,7 +228,6 @@ pub async fn serve_from_env(
     if metrics.is_some() {
         tokio::spawn(metrics::gauges(host.clone()));
     }
-    let web = web_config(web, var("HEXMEROS_WEB"), var("HEXMEROS_PUBLIC_URL"))?;
     let config = Config {
         web,
         token,
@@ -226,10 +248,24 @@ fn web_config(
     flag: Option<String>,
     env: Option<String>,
     public_url: Option<String>,
+    client_secret: Option<String>,
 ) -> anyhow::Result<Option<WebConfig>> {
     let Some(addr) = flag.or(env) else {
+        if client_secret.is_some() {
+            anyhow::bail!(
+                "DISCORD_CLIENT_SECRET is set for the board's Discord Activity, which is the web \
+                 board: serve it too (--web or HEXMEROS_WEB), or remove the secret"
+            );
+        }
         return Ok(None);
     };
+    if client_secret.is_some() && !hexmeros::web::activity::available() {
+        anyhow::bail!(
+            "DISCORD_CLIENT_SECRET is set for the board's Discord Activity, but this build has no \
+             Activity script ({}): install Node.js and npm, build again, or remove the secret",
+            hexmeros::web::activity::SDK_MISSING
+        );
+    }
     let addr = hexmeros::web::parse_addr(&addr).map_err(anyhow::Error::msg)?;
     let public_url = public_url
         .map(|u| match url::Url::parse(&u) {
@@ -239,7 +275,11 @@ fn web_config(
             )),
         })
         .transpose()?;
-    Ok(Some(WebConfig { addr, public_url }))
+    Ok(Some(WebConfig {
+        addr,
+        public_url,
+        client_secret,
+    }))
 }
 
 /// The first pause before a new client after a fatal gateway error; it doubles on each failure.
@@ -265,6 +305,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         outbox: Arc::new(outbox::Deliverer::new()),
         http: Arc::default(),
         board: None,
+        activity: false,
     };
     if !data.host.uses_outbox() {
         anyhow::bail!("the Discord front end needs a host that writes to the outbox");
@@ -322,9 +363,24 @@ async fn serve_web(
         .public_url
         .as_deref()
         .map(|u| hexmeros::web::Links::new(keys.clone(), u));
+    data.activity = w.client_secret.is_some();
+    let activity = w
+        .client_secret
+        .clone()
+        .map(|secret| {
+            embedded::SignIn::new(
+                data.clone(),
+                data.http.clone(),
+                config.api_base.as_deref(),
+                secret,
+            )
+        })
+        .transpose()?
+        .map(|s| Arc::new(s) as Arc<dyn hexmeros::web::activity::Activity>);
     let front = Arc::new(web::DiscordFront {
         data: data.clone(),
         http: data.http.clone(),
+        activity,
     });
     let running = hexmeros::web::start(data.host.clone(), keys, w.addr, front)
         .await

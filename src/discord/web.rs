@@ -20,6 +20,8 @@ pub struct DiscordFront {
     /// Set when the client first connects; before that, the outbox deliverer sends the
     /// effects when it starts (they are in the outbox with their event).
     pub http: Arc<OnceLock<Arc<Http>>>,
+    /// The Activity's sign-in, when the bot runs one (`DISCORD_CLIENT_SECRET`).
+    pub activity: Option<Arc<dyn hexmeros::web::activity::Activity>>,
 }
 
 impl Front for DiscordFront {
@@ -50,5 +52,9 @@ impl Front for DiscordFront {
             }
         }
         .boxed()
+    }
+
+    fn activity(&self) -> Option<Arc<dyn hexmeros::web::activity::Activity>> {
+        self.activity.clone()
     }
 }

@@ -15,6 +15,7 @@
 //! request bodies of at most [`BODY_MAX`] bytes, a strict Content-Security-Policy with no
 //! third-party origin, and a loopback address unless the operator names another.
 
+pub mod activity;
 pub mod api;
 pub mod live;
 pub mod page;
@@ -86,6 +87,11 @@ pub trait Front: Send + Sync + 'static {
         player: PlayerId,
         effects: Vec<Effect>,
     ) -> futures_util::future::BoxFuture<'static, Vec<String>>;
+
+    /// The Discord Activity's sign-in, where this front end runs one (see [`activity`]).
+    fn activity(&self) -> Option<Arc<dyn activity::Activity>> {
+        None
+    }
 }
 
 /// The private texts among `effects` meant for `player`: what the board shows them.
@@ -219,6 +225,8 @@ fn router(web: Web) -> axum::Router {
         .route("/api/replay", get(api::replay))
         .route("/api/act", post(api::act))
         .route("/api/live", get(live::stream))
+        .route("/api/activity", get(activity::setup))
+        .route("/api/token", post(activity::token))
         .layer(axum::extract::DefaultBodyLimit::max(BODY_MAX))
         .layer(axum::middleware::from_fn_with_state(web.clone(), guard))
         .with_state(web)

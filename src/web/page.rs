@@ -3,7 +3,7 @@
 //! inline script, no third-party origin; Discord may frame the page as an Activity), no
 //! sniffing, no referrer, no caching of the API's answers.
 
-use axum::extract::Path;
+use axum::extract::{Path, RawQuery};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 
@@ -46,9 +46,14 @@ pub fn secure(h: &mut HeaderMap) {
         .or_insert(HeaderValue::from_static("no-store"));
 }
 
-/// `GET /`: what this server is, for someone who opens it without a link.
-pub async fn index() -> Html<&'static str> {
-    Html(INDEX)
+/// `GET /`: what this server is, for someone who opens it without a link; the board itself
+/// when Discord launches it as an Activity (Discord loads the mapped address's root with
+/// `frame_id`, `instance_id` and the rest in its query).
+pub async fn index(RawQuery(query): RawQuery) -> Html<&'static str> {
+    let launched = query
+        .as_deref()
+        .is_some_and(|q| q.split('&').any(|kv| kv.starts_with("frame_id=")));
+    Html(if launched { BOARD } else { INDEX })
 }
 
 /// `GET /board`: the board page; the link's fragment carries the token to its script.
@@ -56,8 +61,25 @@ pub async fn board() -> Html<&'static str> {
     Html(BOARD)
 }
 
-/// `GET /assets/{name}`: the page's script and style.
+/// `GET /assets/{name}`: the page's script and style, and Discord's SDK for the Activity.
 pub async fn asset(Path(name): Path<String>) -> Response {
+    if name == "discord-sdk.js" {
+        if !super::activity::available() {
+            return (
+                StatusCode::NOT_FOUND,
+                "this build has no Discord Activity script (it was built without npm)",
+            )
+                .into_response();
+        }
+        return (
+            [
+                (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            super::activity::SDK,
+        )
+            .into_response();
+    }
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
         Some((_, kind, body)) => (
             [

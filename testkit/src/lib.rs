@@ -9,6 +9,8 @@
 
 #[path = "../../tests/support/bot.rs"]
 pub mod bot;
+#[path = "../../tests/support/browser.rs"]
+pub mod browser;
 #[path = "../../tests/support/cli.rs"]
 pub mod cli;
 #[path = "../../tests/support/db.rs"]

@@ -200,3 +200,26 @@ fn serve_stops_when_the_metrics_port_is_taken() {
         &format!("--metrics: cannot serve metrics on {addr}"),
     );
 }
+
+#[test]
+fn serve_with_a_client_secret_but_no_web_board_names_both() {
+    // The Activity is the web board inside Discord: a secret without the board is a mistake.
+    assert_refused_saying(
+        &[],
+        &[("DISCORD_CLIENT_SECRET", "s3cret-not-echoed")],
+        "DISCORD_CLIENT_SECRET is set for the board's Discord Activity",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = serve(
+        &[("DISCORD_CLIENT_SECRET", "s3cret-not-echoed")],
+        dir.path(),
+    )
+    .output()
+    .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("HEXMEROS_WEB"), "{err}");
+    assert!(
+        !err.contains("s3cret-not-echoed"),
+        "the secret echoed: {err}"
+    );
+}

@@ -3,6 +3,7 @@
 //! own self-test and the load benchmark's support.
 #![allow(clippy::unwrap_used)]
 
+mod activity;
 mod away;
 mod challenge;
 mod e2e;

@@ -13,7 +13,7 @@ use bot::*;
 use fake_discord::FakeDiscord as F;
 
 /// A free port on loopback for the bot's board.
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     l.local_addr().unwrap().port()
 }
@@ -43,7 +43,7 @@ fn token_of(url: &str, base: &str) -> String {
 }
 
 /// `GET path` with `token`, retried until the bot's board answers (it starts with the bot).
-async fn get(base: &str, path: &str, token: &str) -> (u16, Value) {
+pub async fn get(base: &str, path: &str, token: &str) -> (u16, Value) {
     let http = reqwest::Client::new();
     let deadline = tokio::time::Instant::now() + T;
     loop {
@@ -65,7 +65,7 @@ async fn get(base: &str, path: &str, token: &str) -> (u16, Value) {
     }
 }
 
-async fn act(base: &str, token: &str, body: Value) -> (u16, Value) {
+pub async fn act(base: &str, token: &str, body: Value) -> (u16, Value) {
     let res = reqwest::Client::new()
         .post(format!("{base}/api/act"))
         .bearer_auth(token)

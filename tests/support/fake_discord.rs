@@ -58,7 +58,11 @@
 //!   (3 s after dispatch, [`FakeDiscord::set_deadline`]) gets 404 code 10062 and is listed by
 //!   [`FakeDiscord::late_callbacks`]; a second callback gets 400 code 40060 (already
 //!   acknowledged). Types 4 and 5 create the `@original` message; 6 and 7 make the component's
-//!   message the original (7 edits it); 8 (autocomplete) must have ≤ 25 choices.
+//!   message the original (7 edits it); 8 (autocomplete) must have ≤ 25 choices; 12
+//!   (LAUNCH_ACTIVITY) opens nothing here: Discord's side of an Activity is `activity`'s.
+//! * OAuth2 for the Activity (`fake_activity.rs`): `POST /oauth2/token` exchanges a code of
+//!   [`FakeDiscord::grant_code`] once, with the client secret; `GET /users/@me` and
+//!   `/users/@me/guilds` with the `Bearer` token it gave.
 //! * `POST /webhooks/{app}/{token}` (followup), `GET/PATCH/DELETE
 //!   /webhooks/{app}/{token}/messages/@original|{id}` → Message JSON; before the interaction was
 //!   acknowledged → 404 code 10015 (Unknown Webhook), as Discord does.
@@ -148,6 +152,10 @@
 //!
 //! The `slash`/`button`/… helpers panic when no bot is connected: that is a test bug.
 #![allow(dead_code)]
+
+/// Discord's OAuth2 and the Activity's frame (issue 46).
+#[path = "fake_activity.rs"]
+pub mod activity;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::convert::Infallible;
@@ -423,6 +431,7 @@ struct State {
     identify_count: u64,
     /// Session ids that may RESUME, with their intents, shard and token.
     resumable: HashMap<String, (u64, [u64; 2], String)>,
+    oauth: activity::OAuth,
     gateway_down: bool,
     gateway_stats: GatewayStats,
     dispatched: Vec<Value>,
@@ -624,6 +633,7 @@ impl FakeDiscord {
             next_session: 1,
             identify_count: 0,
             resumable: HashMap::new(),
+            oauth: activity::OAuth::default(),
             gateway_down: false,
             gateway_stats: GatewayStats::default(),
             dispatched: vec![],
@@ -1793,6 +1803,11 @@ impl FakeDiscord {
             status: 0,
             response: Value::Null,
         };
+        let bearer = headers
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::to_string);
         let mut drop_connection = false;
         let ((status, value, extra_headers), hang) = {
             let mut st = self.state();
@@ -1831,10 +1846,15 @@ impl FakeDiscord {
             } else if !headers.contains_key("authorization")
                 && !sent.path.starts_with("/interactions/")
                 && !sent.path.starts_with("/webhooks/")
+                // The token endpoint takes the client's id and secret in its body.
+                && sent.path != "/oauth2/token"
             {
                 error(401, 0, "401: Unauthorized")
             } else {
-                let done = st.route(&sent);
+                let done = match st.oauth.answer(&sent, bearer.as_deref()) {
+                    Some(done) => done,
+                    None => st.route(&sent),
+                };
                 st.injected_failure(&sent, true).unwrap_or(done)
             };
             sent.status = reply.0;
@@ -1934,6 +1954,12 @@ async fn parse_body(content_type: &str, body: Bytes) -> Result<(Option<Value>, F
             }
         }
         Ok((json, files))
+    } else if content_type.starts_with("application/x-www-form-urlencoded") {
+        // OAuth2's token endpoint: the form's fields as a JSON object.
+        let fields: serde_json::Map<String, Value> = url::form_urlencoded::parse(&body)
+            .map(|(k, v)| (k.into_owned(), Value::String(v.into_owned())))
+            .collect();
+        Ok((Some(Value::Object(fields)), vec![]))
     } else if body.is_empty() {
         Ok((None, vec![]))
     } else {
@@ -3081,7 +3107,8 @@ impl State {
                 }
                 None
             }
-            9 => None,
+            // A modal opens; LAUNCH_ACTIVITY opens the app's Activity in the channel.
+            9 | 12 => None,
             other => return invalid_form(&format!("type: unknown callback type {other}")),
         };
         if let Some(ix) = self.interactions.get_mut(&id) {

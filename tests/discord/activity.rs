@@ -1,0 +1,388 @@
+//! The web board as a Discord Activity (issue 46), against the fake Discord: "Play on the
+//! board" on the turn message answered with the launch-activity callback; the page's sign-in
+//! (`POST /api/token`) exchanging the SDK's OAuth2 code with the client secret, reading the
+//! user and their servers, and mapping the Activity's channel (or a deep link's `custom_id`) to
+//! the game; who gets a player's board, who a spectator's, and who is told nothing; and in a
+//! real browser, the Embedded App SDK's handshake with the Discord client, through Discord's
+//! proxy, ending on the player's own board.
+
+use hexmeros_testkit::fake_discord::activity::{CLIENT_SECRET, Frame};
+use hexmeros_testkit::{browser, fake_discord};
+use serde_json::{Value, json};
+
+use super::web::{act, free_port, get};
+use fake_discord::FakeDiscord as F;
+use hexmeros_testkit::bot::*;
+
+/// Whether this build can run the Activity; under CI it must (`.ci/run` installs npm).
+fn built() -> bool {
+    let ok = hexmeros::web::activity::available();
+    assert!(
+        ok || std::env::var_os("CI").is_none(),
+        "CI must build the Activity's script: {}",
+        hexmeros::web::activity::SDK_MISSING
+    );
+    if !ok {
+        eprintln!(
+            "no Activity script in this build ({}): skipped",
+            hexmeros::web::activity::SDK_MISSING
+        );
+    }
+    ok
+}
+
+/// A bot serving the board as an Activity, and the board's base address.
+async fn activity_bot(fake: &F) -> (Bot, String) {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let addr = format!("127.0.0.1:{port}");
+    let bot = Bot::start_with(
+        fake,
+        None,
+        &[
+            ("HEXMEROS_WEB", &addr),
+            ("HEXMEROS_PUBLIC_URL", &base),
+            ("DISCORD_CLIENT_SECRET", CLIENT_SECRET),
+        ],
+    )
+    .await;
+    (bot, base)
+}
+
+async fn sign_in(base: &str, body: Value) -> (u16, Value) {
+    let res = reqwest::Client::new()
+        .post(format!("{base}/api/token"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+fn play_id(body: &Value) -> Option<String> {
+    custom_ids(body)
+        .into_iter()
+        .find(|id| id.split(':').nth(1) == Some("play"))
+}
+
+#[tokio::test]
+async fn play_on_the_board_launches_the_activity_and_its_sign_in_admits_whom_it_should() {
+    if !built() {
+        return;
+    }
+    let fake = F::start().await;
+    let (bot, base) = activity_bot(&fake).await;
+    let game_opt = json!({"type": 4, "name": "game", "value": 1});
+    let (game, thread) = start_game(&fake, &[u(1), u(2)], vec![game_opt]).await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+
+    // The turn message's board button launches the Activity in the thread.
+    let (turn, body) = turn_message(&fake, thread);
+    let play = play_id(&body).unwrap_or_else(|| panic!("no Play on the board: {body}"));
+    assert!(
+        !body.to_string().contains("Open the board"),
+        "the Activity takes the link's place: {body}"
+    );
+    let i = fake.button(u(3), thread, turn, &play).await;
+    let first = fake.first_response(&i, T).await.unwrap();
+    assert_eq!(first.json.as_ref().unwrap()["type"], 12, "{first:?}");
+    assert_eq!(first.status, 204, "{first:?}");
+
+    // The page's set-up: the application's id, for the SDK.
+    let (status, setup) = get(&base, "/api/activity", "").await;
+    assert_eq!(status, 200, "{setup}");
+    assert_eq!(setup["client_id"], F::APP_ID.to_string());
+
+    // A player launched in the game's thread: a player's board.
+    let code = fake.grant_code(u(1), &[F::GUILD_ID]);
+    let (status, signed) = sign_in(
+        &base,
+        json!({"code": code, "channel_id": thread.to_string()}),
+    )
+    .await;
+    assert_eq!(status, 200, "{signed}");
+    assert_eq!(signed["game"], game);
+    assert_eq!(signed["plays"], true);
+    let access = signed["access_token"].as_str().unwrap();
+    assert!(
+        access.starts_with("fake-access-"),
+        "Discord's own token: {signed}"
+    );
+    let token = signed["token"].as_str().unwrap().to_string();
+    let (status, view) = get(&base, "/api/board", &token).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["you"]["mover"], true, "{view}");
+    // The exchange went to Discord's token endpoint with the client secret, in the body.
+    let exchange = fake
+        .requests()
+        .into_iter()
+        .find(|s| s.path == "/oauth2/token")
+        .unwrap();
+    assert_eq!(
+        exchange.json.as_ref().unwrap()["client_secret"],
+        CLIENT_SECRET
+    );
+    assert_eq!(exchange.json.as_ref().unwrap()["code"], code);
+
+    // A code works once: replayed, it is refused and nothing is signed.
+    let (status, again) = sign_in(
+        &base,
+        json!({"code": code, "channel_id": thread.to_string()}),
+    )
+    .await;
+    assert_eq!(status, 401, "{again}");
+    assert!(
+        again["error"]
+            .as_str()
+            .unwrap()
+            .contains("used or has expired")
+    );
+    assert!(again.get("token").is_none());
+
+    // Someone of the game's server who does not play: a spectator's board, which cannot act.
+    let code = fake.grant_code(u(3), &[F::GUILD_ID]);
+    let (status, signed) = sign_in(
+        &base,
+        json!({"code": code, "channel_id": thread.to_string()}),
+    )
+    .await;
+    assert_eq!(status, 200, "{signed}");
+    assert_eq!(signed["plays"], false);
+    let watch = signed["token"].as_str().unwrap();
+    let (_, view) = get(&base, "/api/board", watch).await;
+    assert!(view["you"].is_null(), "{view}");
+    let (status, _) = act(
+        &base,
+        watch,
+        json!({"version": view["version"], "do": "pass"}),
+    )
+    .await;
+    assert_eq!(status, 403);
+
+    // Someone of another server only: told nothing of the game, as if it did not exist.
+    let code = fake.grant_code(u(4), &[F::OTHER_GUILD_ID]);
+    let (status, refused) = sign_in(
+        &base,
+        json!({"code": code, "custom_id": format!("game-{game}")}),
+    )
+    .await;
+    assert_eq!(status, 404, "{refused}");
+    let unknown = refused["error"].as_str().unwrap().to_string();
+    let code = fake.grant_code(u(4), &[F::OTHER_GUILD_ID]);
+    let (status, none) = sign_in(&base, json!({"code": code, "custom_id": "game-999"})).await;
+    assert_eq!(status, 404);
+    assert_eq!(
+        none["error"]
+            .as_str()
+            .unwrap()
+            .replace("999", &game.to_string()),
+        unknown,
+        "a game of another server reads like one that does not exist"
+    );
+
+    // The deep link's custom_id, launched in the parent channel: the game it names.
+    let code = fake.grant_code(u(2), &[F::GUILD_ID]);
+    let (status, signed) = sign_in(
+        &base,
+        json!({"code": code, "channel_id": F::CHANNEL_ID.to_string(),
+               "custom_id": format!("game-{game}")}),
+    )
+    .await;
+    assert_eq!(status, 200, "{signed}");
+    assert_eq!(
+        (signed["game"].as_i64(), signed["plays"].as_bool()),
+        (Some(game), Some(true))
+    );
+
+    // A channel with no game, a forged code, a malformed sign-in: refused, saying why.
+    let code = fake.grant_code(u(1), &[F::GUILD_ID]);
+    let (status, r) = sign_in(
+        &base,
+        json!({"code": code, "channel_id": F::CHANNEL_ID.to_string()}),
+    )
+    .await;
+    assert_eq!(status, 404, "{r}");
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .contains("no game is played in this channel")
+    );
+    let (status, r) = sign_in(
+        &base,
+        json!({"code": "forged", "channel_id": thread.to_string()}),
+    )
+    .await;
+    assert_eq!(status, 401, "{r}");
+    let (status, r) = sign_in(&base, json!({"code": 5})).await;
+    assert_eq!(status, 400, "{r}");
+    let (status, r) = sign_in(&base, json!({"code": "x", "channel_id": "12ab"})).await;
+    assert_eq!(status, 400, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("not a Discord id"));
+
+    // The client secret is in no answer and no log line.
+    let log = bot.log();
+    assert!(!log.contains(CLIENT_SECRET), "the secret in the log");
+    assert!(!log.contains("fake-access-"), "an access token in the log");
+    assert!(!log.contains("fake-code-"), "a code in the log");
+    assert_eq!(
+        bot.state(game).await.record().len(),
+        0,
+        "nothing was played"
+    );
+}
+
+#[tokio::test]
+async fn without_a_client_secret_there_is_no_activity() {
+    let fake = F::start().await;
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let addr = format!("127.0.0.1:{port}");
+    let _bot = Bot::start_with(
+        &fake,
+        None,
+        &[("HEXMEROS_WEB", &addr), ("HEXMEROS_PUBLIC_URL", &base)],
+    )
+    .await;
+    let game_opt = json!({"type": 4, "name": "game", "value": 1});
+    let (game, thread) = start_game(&fake, &[u(1), u(2)], vec![game_opt]).await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let (turn, body) = turn_message(&fake, thread);
+    assert_eq!(play_id(&body), None, "{body}");
+    assert!(body.to_string().contains("Open the board"));
+    let (status, r) = get(&base, "/api/activity", "").await;
+    assert_eq!(status, 404, "{r}");
+    let code = fake.grant_code(u(1), &[F::GUILD_ID]);
+    let (status, r) = sign_in(
+        &base,
+        json!({"code": code, "channel_id": thread.to_string()}),
+    )
+    .await;
+    assert_eq!(status, 404, "{r}");
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .contains("not set up as a Discord Activity")
+    );
+    assert!(fake.requests().iter().all(|s| s.path != "/oauth2/token"));
+
+    // A Play button of before (the operator turned the Activity off): a private word, no launch.
+    let play = format!("{game}:play:0");
+    let i = fake.button(u(1), thread, turn, &play).await;
+    let first = fake.first_response(&i, T).await.unwrap();
+    let answer = first.json.as_ref().unwrap();
+    assert_eq!(answer["type"], 4, "{first:?}");
+    assert_eq!(answer["data"]["flags"], 64, "{first:?}");
+    assert!(
+        answer["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("no longer offered")
+    );
+}
+
+/// The Activity in a real browser: the Discord client's page frames the board through
+/// Discord's proxy; the board's script completes the SDK's handshake (HANDSHAKE, READY,
+/// AUTHORIZE, AUTHENTICATE), signs in through our server and shows the player their own board,
+/// where they play a move by taps that the thread then shows.
+#[tokio::test]
+async fn browser_the_sdk_handshake_signs_a_player_in_and_they_play_on_the_board() {
+    if !built() {
+        return;
+    }
+    let Some(driver) = browser::driver().await else {
+        return;
+    };
+    let fake = F::start().await;
+    let (bot, base) = activity_bot(&fake).await;
+    let game_opt = json!({"type": 4, "name": "game", "value": 1});
+    let (game, thread) = start_game(&fake, &[u(1), u(2)], vec![game_opt]).await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    // The board is up once it answers.
+    get(&base, "/api/activity", "").await;
+    let frame = Frame::start(&base).await;
+    let c = driver.browser(390, 844).await;
+    let code = fake.grant_code(u(1), &[F::GUILD_ID]);
+    c.goto(&frame.client_url(&code, F::GUILD_ID, thread, None))
+        .await
+        .unwrap();
+    c.enter_frame(0).await.unwrap();
+    browser::at_version(&c, 0).await;
+    assert_eq!(
+        browser::until(&c, "document.body.dataset.activity").await,
+        json!("player")
+    );
+    let who = browser::text_of(&c, "who").await;
+    assert!(!who.is_empty(), "the page says whose board it is");
+
+    // The handshake as the Discord client saw it.
+    c.enter_parent_frame().await.unwrap();
+    let rpc: Value = serde_json::from_str(
+        browser::until(
+            &c,
+            "document.body.dataset.rpc.includes('AUTHENTICATE') && document.body.dataset.rpc",
+        )
+        .await
+        .as_str()
+        .unwrap(),
+    )
+    .unwrap();
+    let frames = rpc.as_array().unwrap();
+    assert_eq!(frames[0][0], 0, "HANDSHAKE first: {rpc}");
+    assert_eq!(frames[0][1]["client_id"], F::APP_ID.to_string());
+    assert_eq!(frames[0][1]["frame_id"], "frame-1");
+    let cmds: Vec<&str> = frames.iter().filter_map(|f| f[1]["cmd"].as_str()).collect();
+    assert_eq!(cmds, ["AUTHORIZE", "AUTHENTICATE"], "{rpc}");
+    let authorize = &frames[1][1]["args"];
+    assert_eq!(authorize["scope"], json!(["identify", "guilds"]));
+    assert!(
+        frames[2][1]["args"]["access_token"]
+            .as_str()
+            .unwrap()
+            .starts_with("fake-access-")
+    );
+    assert!(!rpc.to_string().contains(CLIENT_SECRET));
+
+    // A move by taps on the Activity's board: the thread shows it. Where to tap is read from
+    // the API with a token of the same player's.
+    let code = fake.grant_code(u(1), &[F::GUILD_ID]);
+    let (_, signed) = sign_in(
+        &base,
+        json!({"code": code, "channel_id": thread.to_string()}),
+    )
+    .await;
+    let token = signed["token"].as_str().unwrap();
+    let (_, view) = get(&base, "/api/board", token).await;
+    let cell = view["pieces"][0]["cell"].as_str().unwrap();
+    let origin = view["pieces"][0]["origin"].as_str().unwrap();
+    let hex = view["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c[2] == cell)
+        .map(|c| (c[0].as_i64().unwrap() as i32, c[1].as_i64().unwrap() as i32))
+        .unwrap();
+    let (_, targets) = get(&base, &format!("/api/targets?origin={origin}"), token).await;
+    let to = &targets[0]["hex"];
+    let to = (
+        to[0].as_i64().unwrap() as i32,
+        to[1].as_i64().unwrap() as i32,
+    );
+    c.enter_frame(0).await.unwrap();
+    browser::tap(&c, hex).await;
+    browser::until(&c, "document.querySelector('.hl-target')").await;
+    browser::tap(&c, to).await;
+    let before = fake.messages(thread).len();
+    browser::until(
+        &c,
+        "[...document.querySelectorAll('#actions button')].some(b => b.textContent === 'Pass')",
+    )
+    .await;
+    browser::click_button(&c, "Pass").await;
+    wait_message(&fake, thread, before, "played").await;
+    assert_eq!(bot.state(game).await.record().len(), 1);
+    browser::at_version(&c, 2).await;
+    c.close().await.unwrap();
+}
