@@ -247,6 +247,15 @@ impl Activity for SignIn {
     }
 }
 
+/// Discord's documented deep link to the Activity, carrying `game` in its `custom_id`, so that
+/// the Activity knows the game wherever it is launched (a thread, its parent channel, a DM).
+pub fn deep_link(application: u64, game: GameId) -> String {
+    format!(
+        "https://discord.com/activities/{application}?custom_id={}",
+        hexmeros::web::activity::deep_link_id(game)
+    )
+}
+
 /// Answer "Play on the board" with Discord's launch-activity callback: the Activity opens in
 /// the channel the button was pressed in (the game's thread).
 pub async fn launch(http: &Arc<Http>, ci: &serenity::ComponentInteraction) -> anyhow::Result<()> {

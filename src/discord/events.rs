@@ -509,11 +509,23 @@ async fn on_board(c: &Click<'_>) -> Result<Reply, Error> {
     let viewer = Some(state.seat_of(c.me).unwrap_or(state.public_side()));
     let mut reply = board_reply(c.data, &state, viewer, c.me).await?;
     // With the web board served: a link that lets this player, and only them, play from it.
+    let mut doors = Vec::new();
     if let (Some(links), Some(_)) = (&c.data.board, state.seat_of(c.me)) {
         let url = links.player(c.game, c.me, c.data.host.now());
-        reply.components.push(CreateActionRow::Buttons(vec![
-            CreateButton::new_link(url).label("My board"),
-        ]));
+        doors.push(CreateButton::new_link(url).label("My board"));
+    }
+    // With the Activity: Discord's deep link to it for this game, which opens it wherever the
+    // player is (where a thread cannot hold an Activity, its parent channel does).
+    if c.data.activity
+        && let Some(app) = c.http.application_id()
+    {
+        doors.push(
+            CreateButton::new_link(super::embedded::deep_link(app.get(), c.game))
+                .label("Play in Discord"),
+        );
+    }
+    if !doors.is_empty() {
+        reply.components.push(CreateActionRow::Buttons(doors));
     }
     Ok(reply)
 }

@@ -89,6 +89,34 @@ async fn play_on_the_board_launches_the_activity_and_its_sign_in_admits_whom_it_
     assert_eq!(first.json.as_ref().unwrap()["type"], 12, "{first:?}");
     assert_eq!(first.status, 204, "{first:?}");
 
+    // My side: the player's own link, and Discord's deep link to the Activity for this game
+    // (its custom_id names the game wherever Discord opens it).
+    let r = click(&fake, u(1), thread, turn, &id_with(&body, "board")).await;
+    let doors: Vec<(String, String)> = r.json.as_ref().unwrap()["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row["components"].as_array().unwrap().iter())
+        .filter(|c| c["style"] == 5)
+        .map(|c| {
+            (
+                c["label"].as_str().unwrap().to_string(),
+                c["url"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let deep = format!(
+        "https://discord.com/activities/{}?custom_id=game-{game}",
+        F::APP_ID
+    );
+    assert!(doors.iter().any(|(l, _)| l == "My board"), "{doors:?}");
+    assert!(
+        doors
+            .iter()
+            .any(|(l, u)| l == "Play in Discord" && *u == deep),
+        "{doors:?}"
+    );
+
     // The page's set-up: the application's id, for the SDK.
     let (status, setup) = get(&base, "/api/activity", "").await;
     assert_eq!(status, 200, "{setup}");

@@ -178,3 +178,66 @@ async fn the_board_is_reached_from_discord_and_plays_through_the_thread() {
         seen.push_str(&String::from_utf8_lossy(&chunk.unwrap().unwrap()));
     }
 }
+
+/// A Pass on the board is confirmed only once it is stored: the process killed (SIGKILL) the
+/// moment the board answered loses nothing, and the next process posts the move in the thread
+/// (from the outbox) once, not twice.
+#[tokio::test]
+async fn a_pass_on_the_board_survives_a_kill_right_after_its_answer() {
+    let fake = F::start().await;
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let addr = format!("127.0.0.1:{port}");
+    let mut bot = Bot::start_with(
+        &fake,
+        None,
+        &[("HEXMEROS_WEB", &addr), ("HEXMEROS_PUBLIC_URL", &base)],
+    )
+    .await;
+    let game_opt = json!({"type": 4, "name": "game", "value": 1});
+    let (game, thread) = start_game(&fake, &[u(1), u(2)], vec![game_opt]).await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let white = my_board(&fake, u(1), thread, &base)
+        .await
+        .expect("My board");
+    let (_, view) = get(&base, "/api/board", &white).await;
+    let origin = view["pieces"][0]["origin"].as_str().unwrap().to_string();
+    let (_, targets) = get(&base, &format!("/api/targets?origin={origin}"), &white).await;
+    let text = targets[0]["moves"][0].as_str().unwrap().to_string();
+    let v = view["version"].as_u64().unwrap();
+    let (status, r) = act(
+        &base,
+        &white,
+        json!({"version": v, "do": "stage", "text": text}),
+    )
+    .await;
+    assert_eq!(status, 200, "{r}");
+    let (status, r) = act(&base, &white, json!({"version": v + 1, "do": "pass"})).await;
+    assert_eq!(status, 200, "{r}");
+    bot.kill();
+    assert_eq!(
+        bot.state(game).await.record().len(),
+        1,
+        "the Pass was stored"
+    );
+
+    bot.start_again(&fake).await;
+    let played = format!("played {text}");
+    wait_message(&fake, thread, 0, &played).await;
+    // Black's ping follows the move: by then everything of the move was delivered.
+    let count = |needle: &str| {
+        fake.messages(thread)
+            .iter()
+            .filter(|m| content(m).contains(needle))
+            .count()
+    };
+    let deadline = tokio::time::Instant::now() + T;
+    while count("you have the Token") < 2 {
+        assert!(tokio::time::Instant::now() < deadline, "no ping for Black");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(count(&played), 1, "the move's board once, not twice");
+    let (_, view) = get(&base, "/api/board", &white).await;
+    assert_eq!(view["version"].as_u64(), Some(v + 2), "{view}");
+    assert_eq!(bot.state(game).await.record().len(), 1);
+}
