@@ -436,3 +436,89 @@ async fn the_board_looks_as_it_should_on_a_phone_and_a_desktop() {
         c.close().await.unwrap();
     }
 }
+
+/// Two fingers on a phone: spread apart they zoom the board in, pinched together they zoom it
+/// back out, and neither gesture counts as a tap (no piece's targets appear).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_fingers_pinch_the_board_in_and_out_without_tapping_it() {
+    use fantoccini::actions::{Actions, InputSource as _, PointerAction, TouchActions};
+    let Some(driver) = driver().await else { return };
+    let b = board().await;
+    let (game, _) = b
+        .host
+        .create(GameKind::HexDame, &[1, 2], None, None)
+        .await
+        .unwrap();
+    let c = driver.browser(390, 844).await;
+    c.goto(&b.links.player(game, 1, T0)).await.unwrap();
+    at_version(&c, 0).await;
+    let width = async |c: &Client| -> f64 {
+        let v = c
+            .execute(
+                "return document.querySelector('#board svg').getAttribute('viewBox');",
+                vec![],
+            )
+            .await
+            .unwrap();
+        v.as_str()
+            .unwrap()
+            .split([' ', ','])
+            .nth(2)
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let centre = c
+        .execute(
+            "const r = document.getElementById('board').getBoundingClientRect(); \
+             return [r.left + r.width / 2, r.top + r.height / 2];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (x, y) = (centre[0].as_f64().unwrap(), centre[1].as_f64().unwrap());
+    // One finger from `from` to `to` pixels right of the centre (negative: left), in steps.
+    let finger = |id: &str, from: f64, to: f64| {
+        let mut t = TouchActions::new(id.to_string()).then(PointerAction::MoveTo {
+            duration: None,
+            x: x + from,
+            y,
+        });
+        t = t.then(PointerAction::Down { button: 0 });
+        for i in 1..=8 {
+            let at = from + (to - from) * f64::from(i) / 8.0;
+            t = t.then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(20)),
+                x: x + at,
+                y,
+            });
+        }
+        t.then(PointerAction::Up { button: 0 })
+    };
+    let whole = width(&c).await;
+    c.perform_actions(Actions::from(finger("a", -30.0, -120.0)).and(finger("b", 30.0, 120.0)))
+        .await
+        .unwrap();
+    let zoomed = width(&c).await;
+    assert!(
+        zoomed < whole * 0.6,
+        "spread fingers zoom in: {whole} → {zoomed}"
+    );
+    c.perform_actions(Actions::from(finger("a", -120.0, -40.0)).and(finger("b", 120.0, 40.0)))
+        .await
+        .unwrap();
+    let back = width(&c).await;
+    assert!(
+        back > zoomed * 1.5,
+        "pinched fingers zoom out: {zoomed} → {back}"
+    );
+    let marks = c
+        .execute(
+            "return document.querySelectorAll('.hl-target, .hl-from').length;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(marks, json!(0), "a pinch is no tap");
+    c.close().await.unwrap();
+}
