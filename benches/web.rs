@@ -137,6 +137,83 @@ fn bench(c: &mut Criterion) {
         });
     }
     rt.block_on(fan_out(&s, &http));
+    in_the_browser(c, &rt, &s);
+}
+
+/// What a player waits for in a real browser (Debian's headless Chromium at a phone's size,
+/// through chromedriver, as the browser tests drive it), read from the page's own performance
+/// entries: the first board on screen from the navigation's start (page, script, style, the
+/// board's JSON, the SVG in place), and a tap on a piece until its targets are drawn.
+/// Skipped, with a word, where the machine has no browser.
+fn in_the_browser(c: &mut Criterion, rt: &tokio::runtime::Runtime, s: &Served) {
+    use hexmeros_testkit::browser;
+    let Some(driver) = rt.block_on(browser::driver()) else {
+        println!("no chromium/chromedriver: the browser's figures are skipped");
+        return;
+    };
+    let page = rt.block_on(driver.browser(390, 844));
+    for kind in [GameKind::HexiMeros, GameKind::HexDame] {
+        let name = kind.key();
+        let (game, _) = rt.block_on(game(s, kind));
+        let link = s.links.player(game, 1, s.host.now());
+        let entry = |expr: &str| {
+            let v = rt.block_on(browser::until(&page, expr));
+            Duration::from_secs_f64(v.as_f64().unwrap() / 1000.0)
+        };
+        let mut fcp = Vec::new();
+        c.bench_function(&format!("web browser first board {name}"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    // A new document each time (the same address would only move its fragment).
+                    rt.block_on(page.goto("about:blank")).unwrap();
+                    rt.block_on(page.goto(&link)).unwrap();
+                    total += entry("performance.getEntriesByName('board-shown')[0]?.startTime");
+                    fcp.push(entry(
+                        "performance.getEntriesByName('first-contentful-paint')[0]?.startTime",
+                    ));
+                }
+                total
+            })
+        });
+        fcp.sort();
+        println!(
+            "web browser {name}: first contentful paint p50 {:?} p99 {:?} ({} loads)",
+            percentile(&fcp, 0.5),
+            percentile(&fcp, 0.99),
+            fcp.len()
+        );
+        let (q, r) = rt.block_on(first_piece(s, game));
+        c.bench_function(&format!("web browser tap targets {name}"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    rt.block_on(page.execute("performance.clearMeasures('tap-targets');", vec![]))
+                        .unwrap();
+                    rt.block_on(browser::tap(&page, (q, r)));
+                    total += entry("performance.getEntriesByName('tap-targets')[0]?.duration");
+                }
+                total
+            })
+        });
+    }
+    rt.block_on(page.close()).unwrap();
+}
+
+/// The board cell (`q`, `r`) of the first movable piece of player 1 in `game`.
+async fn first_piece(s: &Served, game: GameId) -> (i32, i32) {
+    let state = s.host.state(game).await.unwrap();
+    let position = state.position();
+    let piece = hexmeros::view::picker::pieces(position)
+        .into_iter()
+        .next()
+        .unwrap();
+    let cell = piece.cell.unwrap();
+    let (h, _) = hexmeros::view::cell_names(position)
+        .into_iter()
+        .find(|(_, n)| *n == cell)
+        .unwrap();
+    (h.q, h.r)
 }
 
 /// 100 open boards on one HexDame game; 50 moves committed in turn; for each, the time until
