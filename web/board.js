@@ -9,6 +9,9 @@
 const SVGNS = "http://www.w3.org/2000/svg";
 let token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
 const launch = new URLSearchParams(location.search);
+// Inside Discord every request goes through Discord's proxy, under `/.proxy/` (the server
+// answers there as at its root).
+const base = launch.has("frame_id") ? "/.proxy" : "";
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -29,7 +32,7 @@ async function api(path, body) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  const res = await fetch(base + path, init);
   let data = null;
   try {
     data = await res.json();
@@ -383,7 +386,7 @@ async function load() {
 async function follow() {
   for (;;) {
     try {
-      const res = await fetch("/api/live", { headers: { Authorization: "Bearer " + token }, cache: "no-store" });
+      const res = await fetch(base + "/api/live", { headers: { Authorization: "Bearer " + token }, cache: "no-store" });
       if (!res.ok || !res.body) throw new Error("live " + res.status);
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buf = "";
@@ -414,7 +417,7 @@ async function follow() {
 // server; the tokens stay in this page's memory.
 async function signInThroughDiscord() {
   say("Signing in through Discord…");
-  const { DiscordSDK } = await import("/assets/discord-sdk.js");
+  const { DiscordSDK } = await import(base + "/assets/discord-sdk.js");
   const setup = await api("/api/activity");
   const sdk = new DiscordSDK(setup.client_id, { disableConsoleLogOverride: true });
   await sdk.ready();

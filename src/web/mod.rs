@@ -216,6 +216,18 @@ pub async fn start_with(
 }
 
 fn router(web: Web) -> axum::Router {
+    let routes = routes();
+    // Discord's Activity proxy: the page inside Discord asks under `/.proxy/…`, which Discord
+    // may pass on as it is; the same routes answer there.
+    axum::Router::new()
+        .merge(routes.clone())
+        .nest("/.proxy", routes)
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_MAX))
+        .layer(axum::middleware::from_fn_with_state(web.clone(), guard))
+        .with_state(web)
+}
+
+fn routes() -> axum::Router<Web> {
     axum::Router::new()
         .route("/", get(page::index))
         .route("/board", get(page::board))
@@ -227,9 +239,6 @@ fn router(web: Web) -> axum::Router {
         .route("/api/live", get(live::stream))
         .route("/api/activity", get(activity::setup))
         .route("/api/token", post(activity::token))
-        .layer(axum::extract::DefaultBodyLimit::max(BODY_MAX))
-        .layer(axum::middleware::from_fn_with_state(web.clone(), guard))
-        .with_state(web)
 }
 
 /// Every response: refused past the address's rate, and sent with the page's security headers.

@@ -413,4 +413,33 @@ async fn browser_the_sdk_handshake_signs_a_player_in_and_they_play_on_the_board(
     assert_eq!(bot.state(game).await.record().len(), 1);
     browser::at_version(&c, 2).await;
     c.close().await.unwrap();
+    // Inside Discord the page asks under Discord's proxy prefix, which the board answers.
+    let asked = frame.requested();
+    for path in ["/.proxy/api/token", "/.proxy/api/board", "/.proxy/api/act"] {
+        assert!(
+            asked.iter().any(|p| p == path),
+            "{path} not asked: {asked:?}"
+        );
+    }
+
+    // Black, through Discord's deep link, in the parent channel: the custom_id names the game,
+    // and it is Black's turn on Black's own board.
+    let c = driver.browser(1280, 800).await;
+    let code = fake.grant_code(u(2), &[F::GUILD_ID]);
+    let deep = format!("game-{game}");
+    c.goto(&frame.client_url(&code, F::GUILD_ID, F::CHANNEL_ID, Some(&deep)))
+        .await
+        .unwrap();
+    c.enter_frame(0).await.unwrap();
+    browser::at_version(&c, 2).await;
+    assert_eq!(
+        browser::until(&c, "document.body.dataset.activity").await,
+        json!("player")
+    );
+    browser::until(
+        &c,
+        "document.getElementById('who').textContent.includes('your turn')",
+    )
+    .await;
+    c.close().await.unwrap();
 }

@@ -10,6 +10,7 @@
 //! Discord the client is `discord.com` and the Activity `discordsays.com`, both allowed.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -115,6 +116,7 @@ impl FakeDiscord {
 /// everything else proxied to the Activity's mapped address (the bot's web board).
 pub struct Frame {
     pub base: String,
+    seen: Arc<Mutex<Vec<String>>>,
     _task: tokio::task::JoinHandle<()>,
 }
 
@@ -122,6 +124,8 @@ pub struct Frame {
 struct Target {
     to: String,
     client: reqwest::Client,
+    /// Every path proxied, in order (without the query).
+    seen: Arc<Mutex<Vec<String>>>,
 }
 
 impl Frame {
@@ -131,9 +135,11 @@ impl Frame {
             .await
             .expect("bind the Activity's frame");
         let base = format!("http://{}", listener.local_addr().expect("its address"));
+        let seen = Arc::new(Mutex::new(Vec::new()));
         let state = Target {
             to: target.trim_end_matches('/').to_string(),
             client: reqwest::Client::new(),
+            seen: seen.clone(),
         };
         let app = Router::new()
             .route("/__discord_client", get(client_page))
@@ -142,7 +148,16 @@ impl Frame {
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
-        Frame { base, _task: task }
+        Frame {
+            base,
+            seen,
+            _task: task,
+        }
+    }
+
+    /// The paths the Activity asked for through the proxy, in order.
+    pub fn requested(&self) -> Vec<String> {
+        self.seen.lock().unwrap().clone()
     }
 
     /// The Discord client showing the Activity launched in `channel` of `guild` (with a deep
@@ -215,6 +230,7 @@ async fn proxy(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    t.seen.lock().unwrap().push(uri.path().to_string());
     let path = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
     let mut req = t.client.request(method, format!("{}{path}", t.to));
     for name in ["authorization", "content-type", "accept", "cache-control"] {
