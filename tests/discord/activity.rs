@@ -10,7 +10,7 @@ use hexmeros_testkit::fake_discord::activity::{CLIENT_SECRET, Frame};
 use hexmeros_testkit::{browser, fake_discord};
 use serde_json::{Value, json};
 
-use super::web::{act, free_port, get};
+use super::web::{act, board_game, get, post};
 use fake_discord::FakeDiscord as F;
 use hexmeros_testkit::bot::*;
 
@@ -31,33 +31,25 @@ fn built() -> bool {
     ok
 }
 
-/// A bot serving the board as an Activity, and the board's base address.
-async fn activity_bot(fake: &F) -> (Bot, String) {
-    let port = free_port();
-    let base = format!("http://127.0.0.1:{port}");
-    let addr = format!("127.0.0.1:{port}");
-    let bot = Bot::start_with(
-        fake,
-        None,
-        &[
-            ("HEXMEROS_WEB", &addr),
-            ("HEXMEROS_PUBLIC_URL", &base),
-            ("DISCORD_CLIENT_SECRET", CLIENT_SECRET),
-        ],
-    )
-    .await;
-    (bot, base)
+/// A bot serving the board as an Activity, with a HexDame game of users 1 and 2 begun.
+async fn activity_game(fake: &F) -> (Bot, String, i64, u64) {
+    board_game(fake, &[("DISCORD_CLIENT_SECRET", CLIENT_SECRET)]).await
 }
 
 async fn sign_in(base: &str, body: Value) -> (u16, Value) {
-    let res = reqwest::Client::new()
-        .post(format!("{base}/api/token"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = res.status().as_u16();
-    (status, res.json().await.unwrap_or(Value::Null))
+    // The page has no token of ours yet.
+    post(base, "/api/token", "", body).await
+}
+
+/// A member of the game's server (`GUILD_ID`) signs in from the Activity launched in
+/// `channel`, as the page does.
+async fn sign_in_member(fake: &F, base: &str, user: u64, channel: u64) -> (u16, Value) {
+    let code = fake.grant_code(user, &[F::GUILD_ID]);
+    sign_in(
+        base,
+        json!({"code": code, "channel_id": channel.to_string()}),
+    )
+    .await
 }
 
 fn play_id(body: &Value) -> Option<String> {
@@ -72,10 +64,7 @@ async fn play_on_the_board_launches_the_activity_and_its_sign_in_admits_whom_it_
         return;
     }
     let fake = F::start().await;
-    let (bot, base) = activity_bot(&fake).await;
-    let game_opt = json!({"type": 4, "name": "game", "value": 1});
-    let (game, thread) = start_game(&fake, &[u(1), u(2)], vec![game_opt]).await;
-    wait_message(&fake, thread, 0, "you have the Token").await;
+    let (bot, base, game, thread) = activity_game(&fake).await;
 
     // The turn message's board button launches the Activity in the thread.
     let (turn, body) = turn_message(&fake, thread);
@@ -169,12 +158,7 @@ async fn play_on_the_board_launches_the_activity_and_its_sign_in_admits_whom_it_
     assert!(again.get("token").is_none());
 
     // Someone of the game's server who does not play: a spectator's board, which cannot act.
-    let code = fake.grant_code(u(3), &[F::GUILD_ID]);
-    let (status, signed) = sign_in(
-        &base,
-        json!({"code": code, "channel_id": thread.to_string()}),
-    )
-    .await;
+    let (status, signed) = sign_in_member(&fake, &base, u(3), thread).await;
     assert_eq!(status, 200, "{signed}");
     assert_eq!(signed["plays"], false);
     let watch = signed["token"].as_str().unwrap();
@@ -224,12 +208,7 @@ async fn play_on_the_board_launches_the_activity_and_its_sign_in_admits_whom_it_
     );
 
     // A channel with no game, a forged code, a malformed sign-in: refused, saying why.
-    let code = fake.grant_code(u(1), &[F::GUILD_ID]);
-    let (status, r) = sign_in(
-        &base,
-        json!({"code": code, "channel_id": F::CHANNEL_ID.to_string()}),
-    )
-    .await;
+    let (status, r) = sign_in_member(&fake, &base, u(1), F::CHANNEL_ID).await;
     assert_eq!(status, 404, "{r}");
     assert!(
         r["error"]
@@ -264,29 +243,13 @@ async fn play_on_the_board_launches_the_activity_and_its_sign_in_admits_whom_it_
 #[tokio::test]
 async fn without_a_client_secret_there_is_no_activity() {
     let fake = F::start().await;
-    let port = free_port();
-    let base = format!("http://127.0.0.1:{port}");
-    let addr = format!("127.0.0.1:{port}");
-    let _bot = Bot::start_with(
-        &fake,
-        None,
-        &[("HEXMEROS_WEB", &addr), ("HEXMEROS_PUBLIC_URL", &base)],
-    )
-    .await;
-    let game_opt = json!({"type": 4, "name": "game", "value": 1});
-    let (game, thread) = start_game(&fake, &[u(1), u(2)], vec![game_opt]).await;
-    wait_message(&fake, thread, 0, "you have the Token").await;
+    let (_bot, base, game, thread) = board_game(&fake, &[]).await;
     let (turn, body) = turn_message(&fake, thread);
     assert_eq!(play_id(&body), None, "{body}");
     assert!(body.to_string().contains("Open the board"));
     let (status, r) = get(&base, "/api/activity", "").await;
     assert_eq!(status, 404, "{r}");
-    let code = fake.grant_code(u(1), &[F::GUILD_ID]);
-    let (status, r) = sign_in(
-        &base,
-        json!({"code": code, "channel_id": thread.to_string()}),
-    )
-    .await;
+    let (status, r) = sign_in_member(&fake, &base, u(1), thread).await;
     assert_eq!(status, 404, "{r}");
     assert!(
         r["error"]
@@ -324,10 +287,7 @@ async fn browser_the_sdk_handshake_signs_a_player_in_and_they_play_on_the_board(
         return;
     };
     let fake = F::start().await;
-    let (bot, base) = activity_bot(&fake).await;
-    let game_opt = json!({"type": 4, "name": "game", "value": 1});
-    let (game, thread) = start_game(&fake, &[u(1), u(2)], vec![game_opt]).await;
-    wait_message(&fake, thread, 0, "you have the Token").await;
+    let (bot, base, game, thread) = activity_game(&fake).await;
     // The board is up once it answers.
     get(&base, "/api/activity", "").await;
     let frame = Frame::start(&base).await;
@@ -375,12 +335,7 @@ async fn browser_the_sdk_handshake_signs_a_player_in_and_they_play_on_the_board(
 
     // A move by taps on the Activity's board: the thread shows it. Where to tap is read from
     // the API with a token of the same player's.
-    let code = fake.grant_code(u(1), &[F::GUILD_ID]);
-    let (_, signed) = sign_in(
-        &base,
-        json!({"code": code, "channel_id": thread.to_string()}),
-    )
-    .await;
+    let (_, signed) = sign_in_member(&fake, &base, u(1), thread).await;
     let token = signed["token"].as_str().unwrap();
     let (_, view) = get(&base, "/api/board", token).await;
     let cell = view["pieces"][0]["cell"].as_str().unwrap();

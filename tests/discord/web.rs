@@ -66,8 +66,13 @@ pub async fn get(base: &str, path: &str, token: &str) -> (u16, Value) {
 }
 
 pub async fn act(base: &str, token: &str, body: Value) -> (u16, Value) {
+    post(base, "/api/act", token, body).await
+}
+
+/// `POST path` of `body` as JSON with `token`: the status and the JSON answer.
+pub async fn post(base: &str, path: &str, token: &str, body: Value) -> (u16, Value) {
     let res = reqwest::Client::new()
-        .post(format!("{base}/api/act"))
+        .post(format!("{base}{path}"))
         .bearer_auth(token)
         .json(&body)
         .send()
@@ -75,6 +80,44 @@ pub async fn act(base: &str, token: &str, body: Value) -> (u16, Value) {
         .unwrap();
     let status = res.status().as_u16();
     (status, res.json().await.unwrap_or(Value::Null))
+}
+
+/// A bot serving the board on a free port of loopback at a public address (and `more`
+/// settings), with a HexDame game of users 1 and 2 begun: the bot, the board's base address,
+/// the game and its thread.
+pub async fn board_game(fake: &F, more: &[(&str, &str)]) -> (Bot, String, i64, u64) {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let addr = format!("127.0.0.1:{port}");
+    let mut env = vec![
+        ("HEXMEROS_WEB", addr.as_str()),
+        ("HEXMEROS_PUBLIC_URL", base.as_str()),
+    ];
+    env.extend_from_slice(more);
+    let bot = Bot::start_with(fake, None, &env).await;
+    let game_opt = json!({"type": 4, "name": "game", "value": 1});
+    let (game, thread) = start_game(fake, &[u(1), u(2)], vec![game_opt]).await;
+    wait_message(fake, thread, 0, "you have the Token").await;
+    (bot, base, game, thread)
+}
+
+/// The first target of the first movable piece on `token`'s board, staged and passed there:
+/// the move's text and the version the board showed before.
+async fn play_first_move(base: &str, token: &str, view: &Value) -> (String, u64) {
+    let origin = view["pieces"][0]["origin"].as_str().unwrap().to_string();
+    let (_, targets) = get(base, &format!("/api/targets?origin={origin}"), token).await;
+    let text = targets[0]["moves"][0].as_str().unwrap().to_string();
+    let v = view["version"].as_u64().unwrap();
+    let (status, r) = act(
+        base,
+        token,
+        json!({"version": v, "do": "stage", "text": text}),
+    )
+    .await;
+    assert_eq!(status, 200, "{r}");
+    let (status, r) = act(base, token, json!({"version": v + 1, "do": "pass"})).await;
+    assert_eq!(status, 200, "{r}");
+    (text, v)
 }
 
 /// My side pressed by `user`: the "My board" link's token, if the answer has one.
@@ -95,18 +138,7 @@ async fn my_board(fake: &F, user: u64, thread: u64, base: &str) -> Option<String
 #[tokio::test]
 async fn the_board_is_reached_from_discord_and_plays_through_the_thread() {
     let fake = F::start().await;
-    let port = free_port();
-    let base = format!("http://127.0.0.1:{port}");
-    let addr = format!("127.0.0.1:{port}");
-    let bot = Bot::start_with(
-        &fake,
-        None,
-        &[("HEXMEROS_WEB", &addr), ("HEXMEROS_PUBLIC_URL", &base)],
-    )
-    .await;
-    let game_opt = json!({"type": 4, "name": "game", "value": 1});
-    let (game, thread) = start_game(&fake, &[u(1), u(2)], vec![game_opt]).await;
-    wait_message(&fake, thread, 0, "you have the Token").await;
+    let (bot, base, game, thread) = board_game(&fake, &[]).await;
 
     // The turn message: "Open the board", a spectator's link.
     let (_, body) = turn_message(&fake, thread);
@@ -149,20 +181,8 @@ async fn the_board_is_reached_from_discord_and_plays_through_the_thread() {
     let mut live = res.bytes_stream();
 
     // A move played on the board: posted in the thread as a button's would be.
-    let origin = view["pieces"][0]["origin"].as_str().unwrap().to_string();
-    let (_, targets) = get(&base, &format!("/api/targets?origin={origin}"), &white).await;
-    let text = targets[0]["moves"][0].as_str().unwrap().to_string();
-    let v = view["version"].as_u64().unwrap();
     let before = fake.messages(thread).len();
-    let (status, r) = act(
-        &base,
-        &white,
-        json!({"version": v, "do": "stage", "text": text}),
-    )
-    .await;
-    assert_eq!(status, 200, "{r}");
-    let (status, r) = act(&base, &white, json!({"version": v + 1, "do": "pass"})).await;
-    assert_eq!(status, 200, "{r}");
+    let (text, v) = play_first_move(&base, &white, &view).await;
     wait_message(&fake, thread, before, &format!("played {text}")).await;
     assert_eq!(bot.state(game).await.record().len(), 1);
 
@@ -185,35 +205,12 @@ async fn the_board_is_reached_from_discord_and_plays_through_the_thread() {
 #[tokio::test]
 async fn a_pass_on_the_board_survives_a_kill_right_after_its_answer() {
     let fake = F::start().await;
-    let port = free_port();
-    let base = format!("http://127.0.0.1:{port}");
-    let addr = format!("127.0.0.1:{port}");
-    let mut bot = Bot::start_with(
-        &fake,
-        None,
-        &[("HEXMEROS_WEB", &addr), ("HEXMEROS_PUBLIC_URL", &base)],
-    )
-    .await;
-    let game_opt = json!({"type": 4, "name": "game", "value": 1});
-    let (game, thread) = start_game(&fake, &[u(1), u(2)], vec![game_opt]).await;
-    wait_message(&fake, thread, 0, "you have the Token").await;
+    let (mut bot, base, game, thread) = board_game(&fake, &[]).await;
     let white = my_board(&fake, u(1), thread, &base)
         .await
         .expect("My board");
     let (_, view) = get(&base, "/api/board", &white).await;
-    let origin = view["pieces"][0]["origin"].as_str().unwrap().to_string();
-    let (_, targets) = get(&base, &format!("/api/targets?origin={origin}"), &white).await;
-    let text = targets[0]["moves"][0].as_str().unwrap().to_string();
-    let v = view["version"].as_u64().unwrap();
-    let (status, r) = act(
-        &base,
-        &white,
-        json!({"version": v, "do": "stage", "text": text}),
-    )
-    .await;
-    assert_eq!(status, 200, "{r}");
-    let (status, r) = act(&base, &white, json!({"version": v + 1, "do": "pass"})).await;
-    assert_eq!(status, 200, "{r}");
+    let (text, v) = play_first_move(&base, &white, &view).await;
     bot.kill();
     assert_eq!(
         bot.state(game).await.record().len(),

@@ -28,6 +28,38 @@ struct Board {
     keys: web::Keys,
 }
 
+impl Board {
+    /// A new HexDame game of players 1 and 2.
+    async fn hexdame(&self) -> GameId {
+        let (game, _) = self
+            .host
+            .create(GameKind::HexDame, &[1, 2], None, None)
+            .await
+            .unwrap();
+        game
+    }
+
+    /// `game` in a new browser of `size`, as `player` (a spectator when `None`), once its
+    /// board is shown.
+    async fn open(
+        &self,
+        driver: &Driver,
+        game: GameId,
+        player: Option<i64>,
+        size: (u32, u32),
+    ) -> Client {
+        let c = driver.browser(size.0, size.1).await;
+        let link = match player {
+            Some(p) => self.links.player(game, p, T0),
+            None => self.links.watch(game, T0),
+        };
+        c.goto(&link).await.unwrap();
+        let v = self.host.state(game).await.unwrap().version();
+        at_version(&c, v).await;
+        c
+    }
+}
+
 async fn board() -> Board {
     let env = support::env().await;
     let host = Arc::new(host_on(&env.url, &env.clock).await);
@@ -146,15 +178,9 @@ async fn a_whole_hexdame_game_is_played_by_taps_and_each_board_follows_the_other
 async fn a_move_made_elsewhere_reaches_an_open_board() {
     let Some(driver) = driver().await else { return };
     let b = board().await;
-    let (game, _) = b
-        .host
-        .create(GameKind::HexDame, &[1, 2], None, None)
-        .await
-        .unwrap();
-    let black = driver.browser(390, 844).await;
-    black.goto(&b.links.player(game, 2, T0)).await.unwrap();
+    let game = b.hexdame().await;
+    let black = b.open(&driver, game, Some(2), (390, 844)).await;
     let v = b.host.state(game).await.unwrap().version();
-    at_version(&black, v).await;
     assert!(!text_of(&black, "who").await.contains("your turn"));
     // White moves in Discord (the host's own path, as a slash command takes it).
     let m = b.host.legal_moves(game, 1).await.unwrap()[0].clone();
@@ -304,15 +330,9 @@ async fn a_heximeros_turn_with_a_capture_and_a_check_is_played_by_taps() {
 async fn a_spectator_cannot_act_and_bad_links_are_refused() {
     let Some(driver) = driver().await else { return };
     let b = board().await;
-    let (game, _) = b
-        .host
-        .create(GameKind::HexDame, &[1, 2], None, None)
-        .await
-        .unwrap();
-    let c = driver.browser(390, 844).await;
-    c.goto(&b.links.watch(game, T0)).await.unwrap();
+    let game = b.hexdame().await;
+    let c = b.open(&driver, game, None, (390, 844)).await;
     let v = b.host.state(game).await.unwrap().version();
-    at_version(&c, v).await;
     assert_eq!(text_of(&c, "who").await, "Watching");
     let start = AnyGame::new(GameKind::HexDame, None, None).unwrap();
     let piece = &picker::pieces(&start)[0];
@@ -444,14 +464,8 @@ async fn two_fingers_pinch_the_board_in_and_out_without_tapping_it() {
     use fantoccini::actions::{Actions, InputSource as _, PointerAction, TouchActions};
     let Some(driver) = driver().await else { return };
     let b = board().await;
-    let (game, _) = b
-        .host
-        .create(GameKind::HexDame, &[1, 2], None, None)
-        .await
-        .unwrap();
-    let c = driver.browser(390, 844).await;
-    c.goto(&b.links.player(game, 1, T0)).await.unwrap();
-    at_version(&c, 0).await;
+    let game = b.hexdame().await;
+    let c = b.open(&driver, game, Some(1), (390, 844)).await;
     let width = async |c: &Client| -> f64 {
         let v = c
             .execute(
