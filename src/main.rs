@@ -6,7 +6,7 @@ mod discord;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 use cli::admin::AdminCommand;
 use cli::ai::AiCommand;
@@ -27,31 +27,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the Discord bot: reads DISCORD_TOKEN, DATABASE_URL, DEV_GUILD_ID and
-    /// DISCORD_API_BASE from .env or the environment (see .env.example).
-    Serve {
-        /// The database; default: $DATABASE_URL, else sqlite://hexmeros.db.
-        #[arg(long, value_name = "URL")]
-        db: Option<String>,
-        /// Serve Prometheus metrics at http://ADDR/metrics (an IP:PORT, as 127.0.0.1:9100);
-        /// default: $HEXMEROS_METRICS, else none.
-        #[arg(long, value_name = "ADDR")]
-        metrics: Option<String>,
-        /// The gateway shards this process runs, FIRST-LAST (as 0-3) or one number; needs
-        /// --total-shards. Default: $HEXMEROS_SHARDS, else all of them.
-        #[arg(long, value_name = "FIRST-LAST")]
-        shards: Option<String>,
-        /// How many shards the bot has in all, across its processes. Default:
-        /// $HEXMEROS_TOTAL_SHARDS, else one connection, unsharded.
-        #[arg(long, value_name = "N")]
-        total_shards: Option<String>,
-        /// Serve the interactive web board at ADDR (an IP:PORT, or a port on 127.0.0.1);
-        /// default: $HEXMEROS_WEB, else not served. $HEXMEROS_PUBLIC_URL is the address people
-        /// reach it at (the links in Discord); $DISCORD_CLIENT_SECRET (the application's OAuth2
-        /// secret) also runs it as a Discord Activity ("Play on the board").
-        #[arg(long, value_name = "ADDR")]
-        web: Option<String>,
-    },
+    /// Run the Discord bot. Its settings are flags or environment variables (or .env), the
+    /// flag first; the bot token is DISCORD_TOKEN (see .env.example).
+    Serve(Box<crate::discord::ServeArgs>),
     /// Rules engines: start positions, legal moves, playing moves, perft, board pictures.
     #[command(subcommand)]
     Rules(RulesCommand),
@@ -109,18 +87,14 @@ To run the bot, put DISCORD_TOKEN=<your bot token> in the environment (or .env) 
     hexmeros local
 Games are kept in DATABASE_URL (default sqlite://hexmeros.db). `hexmeros --help` lists the rest.";
 
-fn run(cli: Cli) -> anyhow::Result<String> {
+fn run(cli: Cli, matches: Option<&clap::ArgMatches>) -> anyhow::Result<String> {
     let Some(cmd) = cli.command else {
         return Ok(NO_COMMAND.to_string());
     };
     match cmd {
-        Command::Serve {
-            db,
-            metrics,
-            shards,
-            total_shards,
-            web,
-        } => cli::serve::serve(db, metrics, shards, total_shards, web),
+        Command::Serve(args) => {
+            cli::serve::serve(*args, matches.and_then(|m| m.subcommand_matches("serve")))
+        }
         Command::Rules(cmd) => cli::rules::rules(cmd),
         Command::Local {
             db,
@@ -138,8 +112,16 @@ fn run(cli: Cli) -> anyhow::Result<String> {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    // `serve` reads its settings from `.env` too (the environment goes first), before its flags
+    // are parsed. A missing .env is fine.
+    if std::env::args_os().nth(1).is_some_and(|a| a == "serve") {
+        let _ = dotenvy::dotenv();
+    }
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
@@ -156,7 +138,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(cli) {
+    match run(cli, Some(&matches)) {
         Ok(out) => {
             use std::io::Write;
             if !out.is_empty() {

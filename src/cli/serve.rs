@@ -1,18 +1,21 @@
 //! `hexmeros serve`: the Discord bot, with its logs on stderr.
 
 use super::db::runtime;
+use crate::discord::{ServeArgs, Settings};
 
-/// Run the bot until it is stopped.
-pub fn serve(
-    db: Option<String>,
-    metrics: Option<String>,
-    shards: Option<String>,
-    total_shards: Option<String>,
-    web: Option<String>,
-) -> anyhow::Result<String> {
+/// Run the bot until it is stopped, with `args` as parsed from `matches` (which tells a flag
+/// from a variable); `.env` was read before.
+pub fn serve(args: ServeArgs, matches: Option<&clap::ArgMatches>) -> anyhow::Result<String> {
+    let env = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
+    let settings = Settings::resolve(&args, matches, env)?;
     runtime()?.block_on(async move {
         init_logging();
-        crate::discord::serve_from_env(db, metrics, shards, total_shards, web).await?;
+        crate::discord::serve_with(settings).await?;
         Ok(String::new())
     })
 }
@@ -22,8 +25,6 @@ pub fn serve(
 /// only at warn unless `RUST_LOG` names `serenity::http`.
 fn init_logging() {
     use std::io::IsTerminal as _;
-    // A missing .env is fine: the variables may come from the environment.
-    let _ = dotenvy::dotenv();
     let wanted = std::env::var("RUST_LOG")
         .ok()
         .filter(|v| !v.trim().is_empty());

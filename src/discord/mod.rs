@@ -43,6 +43,7 @@ mod picture;
 mod post;
 mod reply;
 mod scope;
+pub mod settings;
 mod timers;
 mod web;
 mod wire;
@@ -56,6 +57,7 @@ use poise::serenity_prelude as serenity;
 use hexmeros::host::{Clock, GameHost, SystemClock};
 
 pub use clock::FileClock;
+pub use settings::{ServeArgs, Settings};
 
 /// Everything the bot needs to run.
 pub struct Config {
@@ -131,92 +133,31 @@ https://discord.com/developers/applications, add a Bot, press Reset Token and co
 DISCORD_TOKEN=<token>. See .env.example and docs/operators.md; \
 `hexmeros local` plays on the terminal without a token";
 
-/// Read `.env` and the environment, open the database, and run the bot until it stops.
-/// `metrics`: the `--metrics` address, which goes before `HEXMEROS_METRICS`; `shards` and
-/// `total_shards`: `--shards` and `--total-shards`, which go before `HEXMEROS_SHARDS` and
-/// `HEXMEROS_TOTAL_SHARDS`.
-pub async fn serve_from_env(
-    db: Option<String>,
-    metrics: Option<String>,
-    shards: Option<String>,
-    total_shards: Option<String>,
-    web: Option<String>,
-) -> anyhow::Result<()> {
-    // A missing .env is fine: the variables may come from the environment.
-    let _ = dotenvy::dotenv();
-    let var = |name: &str| {
-        std::env::var(name)
-            .ok()
-            .map(|v| v.trim().to_string())
-            .filter(|v| !v.is_empty())
-    };
-    let token = var("DISCORD_TOKEN").ok_or_else(|| anyhow::anyhow!(NO_TOKEN))?;
-    let env_shards = var("HEXMEROS_SHARDS");
-    let env_total = var("HEXMEROS_TOTAL_SHARDS");
-    let shards = config::shards(
-        shards
-            .as_deref()
-            .map(|s| ("--shards", s))
-            .or(env_shards.as_deref().map(|s| ("HEXMEROS_SHARDS", s))),
-        total_shards
-            .as_deref()
-            .map(|t| ("--total-shards", t))
-            .or(env_total.as_deref().map(|t| ("HEXMEROS_TOTAL_SHARDS", t))),
-    )?;
-    let dev_guild = var("DEV_GUILD_ID")
-        .map(|g| config::dev_guild(&g))
-        .transpose()?;
-    let api_base = var("DISCORD_API_BASE")
-        .map(|b| config::api_base(&b))
-        .transpose()?;
-    let lobby_hours = match var("LOBBY_HOURS") {
-        Some(h) => config::lobby_hours(&h)?,
-        None => hexmeros::host::LOBBY_HOURS,
-    };
-    let limits = config::Limits::from_env(var)?;
-    let web = web_config(
-        web,
-        var("HEXMEROS_WEB"),
-        var("HEXMEROS_PUBLIC_URL"),
-        var("DISCORD_CLIENT_SECRET"),
-    )?;
-    if let Some(v) = var("HEXMEROS_LOCK_FINISHED") {
-        finish::set_lock_finished(config::lock_finished(&v)?);
+/// Run the bot with `settings` (checked by [`Settings::resolve`]): install what they ask for,
+/// open the database, and serve until stopped.
+pub async fn serve_with(settings: Settings) -> anyhow::Result<()> {
+    if settings.lock_finished {
+        finish::set_lock_finished(true);
     }
-    pace::set(limits.discord);
-    if let Some(t) = var("HEXMEROS_DISCORD_TIMEOUT_MS") {
-        wire::set_request_timeout(config::request_timeout(&t)?);
+    pace::set(settings.limits.discord);
+    if let Some(t) = settings.request_timeout {
+        wire::set_request_timeout(t);
     }
-    let metrics = match metrics {
-        Some(m) => Some(("--metrics", config::metrics_addr("--metrics", m.trim())?)),
-        None => var("HEXMEROS_METRICS")
-            .map(|m| config::metrics_addr("HEXMEROS_METRICS", &m))
-            .transpose()?
-            .map(|a| ("HEXMEROS_METRICS", a)),
-    };
-    if let Some((name, addr)) = metrics {
+    if let Some((name, addr)) = settings.metrics {
         metrics::install(name, addr)?;
     }
-    let url = db
-        .or_else(|| var("DATABASE_URL"))
-        .unwrap_or_else(|| hexmeros::store::DEFAULT_DATABASE_URL.to_string());
-    let store = hexmeros::store::Store::open(&url)
+    let url = &settings.db;
+    let store = hexmeros::store::Store::open(url)
         .await
         .with_context(|| format!("cannot open the database {url}"))?;
     // Tests move time by writing a file the clock reads; production uses the system clock.
-    let clock: Arc<dyn Clock> = match var("HEXMEROS_CLOCK_FILE") {
-        Some(path) => Arc::new(FileClock::new(path.into())),
+    let clock: Arc<dyn Clock> = match &settings.clock_file {
+        Some(path) => Arc::new(FileClock::new(path.clone())),
         None => Arc::new(SystemClock),
-    };
-    let tick_ms = match var("HEXMEROS_TICK_MS") {
-        Some(t) => t
-            .parse::<u64>()
-            .map_err(|_| anyhow::anyhow!("HEXMEROS_TICK_MS must be milliseconds, not {t:?}"))?,
-        None => 30_000,
     };
     // Leases are held in the name of the shard range: a restarted process takes back at once
     // what its predecessor held (two processes must never run one range).
-    let owner = match shards {
+    let owner = match settings.shards {
         Some(s) => format!("serve shards {}-{} of {}", s.first, s.last, s.total),
         None => "serve".to_string(),
     };
@@ -225,32 +166,31 @@ pub async fn serve_from_env(
             .with_outbox()
             .with_lease_owner(owner),
     );
-    if metrics.is_some() {
+    if settings.metrics.is_some() {
         tokio::spawn(metrics::gauges(host.clone()));
     }
-    let config = Config {
-        web,
-        token,
-        api_base,
-        dev_guild,
+    serve(Config {
+        web: settings.web,
+        token: settings.token,
+        api_base: settings.api_base,
+        dev_guild: settings.dev_guild,
         host,
-        tick_every: Duration::from_millis(tick_ms.max(10)),
-        lobby_hours,
-        limits,
-        shards,
-    };
-    serve(config).await
+        tick_every: settings.tick_every,
+        lobby_hours: settings.lobby_hours,
+        limits: settings.limits,
+        shards: settings.shards,
+    })
+    .await
 }
 
-/// The web board's settings: `--web` before `HEXMEROS_WEB`; the public address must be an
-/// http(s) URL.
-fn web_config(
-    flag: Option<String>,
-    env: Option<String>,
+/// The web board's settings: served at `addr` if given; the public address must be an
+/// http(s) URL; the Activity's client secret needs the board and a build with its script.
+pub(crate) fn web_config(
+    addr: Option<String>,
     public_url: Option<String>,
     client_secret: Option<String>,
 ) -> anyhow::Result<Option<WebConfig>> {
-    let Some(addr) = flag.or(env) else {
+    let Some(addr) = addr else {
         if client_secret.is_some() {
             anyhow::bail!(
                 "DISCORD_CLIENT_SECRET is set for the board's Discord Activity, which is the web \

@@ -223,3 +223,80 @@ fn serve_with_a_client_secret_but_no_web_board_names_both() {
         "the secret echoed: {err}"
     );
 }
+
+#[test]
+fn serve_help_lists_every_setting_with_its_flag_variable_and_default() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexmeros"))
+        .args(["serve", "--help"])
+        .env("DATABASE_URL", "postgres://u:hunter2@db/x")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for (flag, var) in [
+        ("--db", "DATABASE_URL"),
+        ("--metrics", "HEXMEROS_METRICS"),
+        ("--shards", "HEXMEROS_SHARDS"),
+        ("--total-shards", "HEXMEROS_TOTAL_SHARDS"),
+        ("--web", "HEXMEROS_WEB"),
+        ("--public-url", "HEXMEROS_PUBLIC_URL"),
+        ("--dev-guild", "DEV_GUILD_ID"),
+        ("--api-base", "DISCORD_API_BASE"),
+        ("--lobby-hours", "LOBBY_HOURS"),
+        ("--rate-pictures", "HEXMEROS_RATE_PICTURES"),
+        ("--rate-dms", "HEXMEROS_RATE_DMS"),
+        ("--rate-starts", "HEXMEROS_RATE_STARTS"),
+        ("--rate-away", "HEXMEROS_RATE_AWAY"),
+        ("--rate-bot-seats", "HEXMEROS_RATE_BOT_SEATS"),
+        ("--max-active-games", "HEXMEROS_MAX_ACTIVE_GAMES"),
+        ("--render-queue", "HEXMEROS_RENDER_QUEUE"),
+        ("--bot-queue", "HEXMEROS_BOT_QUEUE"),
+        ("--rate-discord", "HEXMEROS_RATE_DISCORD"),
+        ("--lock-finished", "HEXMEROS_LOCK_FINISHED"),
+        ("--discord-timeout-ms", "HEXMEROS_DISCORD_TIMEOUT_MS"),
+        ("--clock-file", "HEXMEROS_CLOCK_FILE"),
+        ("--tick-ms", "HEXMEROS_TICK_MS"),
+    ] {
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{flag} ")))
+            .unwrap_or_else(|| panic!("no {flag} in: {help}"));
+        assert!(line.contains(&format!("[env: {var}]")), "{line}");
+        assert!(line.contains("[default: "), "{line}");
+    }
+    // The secrets are named, as variables only; no value set in the environment is shown.
+    for secret in ["DISCORD_TOKEN", "DISCORD_CLIENT_SECRET"] {
+        assert!(help.contains(secret), "{help}");
+        assert!(!help.contains(&format!("--{}", secret.to_lowercase().replace('_', "-"))));
+    }
+    assert!(!help.contains("hunter2"), "a set value shown: {help}");
+}
+
+#[test]
+fn a_bad_flag_is_named_as_a_flag_and_a_flag_goes_before_its_variable() {
+    assert_refused_saying(&["--lobby-hours", "0"], &[], "--lobby-hours must be");
+    assert_refused_saying(
+        &["--rate-pictures", "often"],
+        &[],
+        "--rate-pictures must be",
+    );
+    assert_refused_saying(&["--dev-guild", "x"], &[], "--dev-guild must be");
+    assert_refused_saying(
+        &["--discord-timeout-ms", "5"],
+        &[],
+        "--discord-timeout-ms must be",
+    );
+    // The variable's bad value is not read when the flag gives one: the refusal is the other
+    // flag's.
+    assert_refused_saying(
+        &["--rate-pictures", "4/20s", "--lock-finished", "maybe"],
+        &[("HEXMEROS_RATE_PICTURES", "often")],
+        "--lock-finished must be",
+    );
+    // An empty variable is unset.
+    assert_refused_saying(
+        &[],
+        &[("LOBBY_HOURS", " "), ("HEXMEROS_LOCK_FINISHED", "maybe")],
+        "HEXMEROS_LOCK_FINISHED must be",
+    );
+}
