@@ -23,7 +23,7 @@ use super::ids::{Action, ComponentId, Proposal};
 use super::names::{discord_user, mention, pinging, quiet_for, title, with_names};
 use super::picture::{self, Picture};
 use super::post::{Outcome, nonce_of, to_game};
-use super::wire::{fresh_nonce, http_status, retry, send_with};
+use super::wire::{fresh_nonce, http_status};
 
 /// Where a batch of effects comes from: the channel a command was used in (new threads open
 /// there) and the player whose private replies are returned rather than sent.
@@ -343,7 +343,11 @@ pub async fn tell_blocked(http: &Http, data: &Data, entry: &Entry, err: &anyhow:
     let msg = CreateMessage::new()
         .content(text)
         .allowed_mentions(CreateAllowedMentions::new());
-    if let Err(e) = send_with(http, ChannelId::new(link.parent), msg, nonce_of(entry, 2)).await {
+    if let Err(e) = data
+        .wire
+        .send_with(http, ChannelId::new(link.parent), msg, nonce_of(entry, 2))
+        .await
+    {
         tracing::warn!(game, error = %e, "cannot tell the server that access is missing");
     }
 }
@@ -374,20 +378,22 @@ async fn open_thread(
     // Thread creation carries no nonce: when an attempt's answer was lost (a 5xx after Discord
     // opened it, a dropped connection, a crash), the thread may exist already. Look for it
     // before opening another (its title names the game, so it is unique).
-    let thread = match retry("opening a thread", || async {
-        if let Some(g) = guild {
-            let active = http.get_guild_active_threads(g).await?;
-            if let Some(t) = active
-                .threads
-                .iter()
-                .find(|t| t.parent_id == Some(parent) && t.name == title)
-            {
-                return Ok(t.id);
+    let thread = match data
+        .wire
+        .retry("opening a thread", || async {
+            if let Some(g) = guild {
+                let active = http.get_guild_active_threads(g).await?;
+                if let Some(t) = active
+                    .threads
+                    .iter()
+                    .find(|t| t.parent_id == Some(parent) && t.name == title)
+                {
+                    return Ok(t.id);
+                }
             }
-        }
-        http.create_thread(parent, &body, None).await.map(|t| t.id)
-    })
-    .await
+            http.create_thread(parent, &body, None).await.map(|t| t.id)
+        })
+        .await
     {
         Ok(t) => t,
         Err(err) if matches!(http_status(&err), Some((403, _))) => {
@@ -661,8 +667,11 @@ pub async fn dm(
     }
     let body = serde_json::json!({ "recipient_id": user.get().to_string() });
     let sent = async {
-        let ch = retry("opening a DM", || http.create_private_channel(&body)).await?;
-        send_with(http, ch.id, msg.clone(), nonce).await
+        let ch = data
+            .wire
+            .retry("opening a DM", || http.create_private_channel(&body))
+            .await?;
+        data.wire.send_with(http, ch.id, msg.clone(), nonce).await
     }
     .await;
     match sent {
@@ -689,15 +698,18 @@ pub async fn dm_now(http: &Http, data: &Data, player: PlayerId, msg: CreateMessa
 /// Remove a user's reaction from a message (someone else's, or one already acted on).
 pub async fn remove_reaction(
     http: &Http,
+    data: &Data,
     channel: ChannelId,
     message: MessageId,
     user: UserId,
     emoji: &ReactionType,
 ) {
-    if let Err(e) = retry("removing a reaction", || {
-        http.delete_reaction(channel, message, user, emoji)
-    })
-    .await
+    if let Err(e) = data
+        .wire
+        .retry("removing a reaction", || {
+            http.delete_reaction(channel, message, user, emoji)
+        })
+        .await
     {
         tracing::warn!(user = user.get(), error = %e, "cannot remove a reaction");
     }

@@ -258,10 +258,15 @@ pub fn deep_link(application: u64, game: GameId) -> String {
 
 /// Answer "Play on the board" with Discord's launch-activity callback: the Activity opens in
 /// the channel the button was pressed in (the game's thread).
-pub async fn launch(http: &Arc<Http>, ci: &serenity::ComponentInteraction) -> anyhow::Result<()> {
-    super::wire::retry_answer("launching the Activity", || {
-        ci.create_response(http, serenity::CreateInteractionResponse::LaunchActivity)
-    })
-    .await?;
+pub async fn launch(
+    http: &Arc<Http>,
+    data: &Data,
+    ci: &serenity::ComponentInteraction,
+) -> anyhow::Result<()> {
+    data.wire
+        .retry_answer("launching the Activity", || {
+            ci.create_response(http, serenity::CreateInteractionResponse::LaunchActivity)
+        })
+        .await?;
     Ok(())
 }

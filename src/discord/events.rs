@@ -32,7 +32,6 @@ use super::ids::{Action, ComponentId, Proposal};
 use super::names;
 use super::picture::{self, Picture, picture_files};
 use super::scope::{self, Scope};
-use super::wire;
 use super::{Data, Error};
 
 pub async fn handle(
@@ -182,10 +181,11 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     } else {
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true))
     };
-    wire::retry_answer("acknowledging a click", || {
-        ci.create_response(http, ack.clone())
-    })
-    .await?;
+    data.wire
+        .retry_answer("acknowledging a click", || {
+            ci.create_response(http, ack.clone())
+        })
+        .await?;
     super::activity::acknowledged();
     let (reply, refused) = match click(http, data, ci).await {
         Ok(r) => (r, false),
@@ -195,15 +195,17 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     // refusal comes as a private message of its own.
     let keep_message = refused && action.is_some_and(passing);
     if reply.edit || (in_place && !keep_message) {
-        wire::retry_answer("updating a picker", || {
-            ci.edit_response(http, reply_clone(&reply).into_edit())
-        })
-        .await?;
+        data.wire
+            .retry_answer("updating a picker", || {
+                ci.edit_response(http, reply_clone(&reply).into_edit())
+            })
+            .await?;
     } else {
-        wire::retry_answer("answering a click", || {
-            ci.create_followup(http, reply_clone(&reply).into_followup())
-        })
-        .await?;
+        data.wire
+            .retry_answer("answering a click", || {
+                ci.create_followup(http, reply_clone(&reply).into_followup())
+            })
+            .await?;
     }
     Ok(())
 }
@@ -225,17 +227,18 @@ async fn play(
         Ok(_) => None,
     };
     match refusal {
-        None => super::embedded::launch(http, ci).await,
+        None => super::embedded::launch(http, data, ci).await,
         Some(text) => {
             let answer = CreateInteractionResponse::Message(
                 CreateInteractionResponseMessage::new()
                     .content(text)
                     .ephemeral(true),
             );
-            wire::retry_answer("refusing Play on the board", || {
-                ci.create_response(http, answer.clone())
-            })
-            .await?;
+            data.wire
+                .retry_answer("refusing Play on the board", || {
+                    ci.create_response(http, answer.clone())
+                })
+                .await?;
             Ok(())
         }
     }
@@ -627,11 +630,11 @@ async fn reaction(
         names::TAKE_BACK if holder => Some(Command::TakeBack),
         names::MY_SIDE if seated => None,
         _ => {
-            deliver::remove_reaction(http, r.channel_id, r.message_id, user, &r.emoji).await;
+            deliver::remove_reaction(http, data, r.channel_id, r.message_id, user, &r.emoji).await;
             return Ok(());
         }
     };
-    deliver::remove_reaction(http, r.channel_id, r.message_id, user, &r.emoji).await;
+    deliver::remove_reaction(http, data, r.channel_id, r.message_id, user, &r.emoji).await;
     let reply = match cmd {
         Some(cmd) => {
             let origin = Origin {

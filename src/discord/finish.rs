@@ -3,8 +3,6 @@
 //! archived, and locked too when the server wants it (`HEXMEROS_LOCK_FINISHED=on`). Both are
 //! outbox entries rebuilt from the store when delivered, so a late delivery shows the same.
 
-use std::sync::OnceLock;
-
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, CreateAttachment, CreateEmbed, CreateMessage, EditThread, Http};
 
@@ -15,20 +13,7 @@ use super::Data;
 use super::names::{mention, pinging, title};
 use super::picture::{self, Picture};
 use super::post::{Outcome, to_game};
-use super::wire::{http_status, retry};
-
-/// Whether a finished game's thread is locked as well as archived (`HEXMEROS_LOCK_FINISHED`):
-/// off unless set at start.
-static LOCK_FINISHED: OnceLock<bool> = OnceLock::new();
-
-/// Set once, at start.
-pub fn set_lock_finished(lock: bool) {
-    let _ = LOCK_FINISHED.set(lock);
-}
-
-fn lock_finished() -> bool {
-    LOCK_FINISHED.get().copied().unwrap_or(false)
-}
+use super::wire::http_status;
 
 /// What the last message of a closed game says.
 const CLOSED: &str = "this game is closed; the thread is archived as its record";
@@ -119,13 +104,13 @@ pub async fn close(
         return Ok(outcome);
     }
     let thread = ChannelId::new(link.thread);
-    let lock = lock_finished();
-    match archive(http, thread, lock).await {
+    let lock = data.lock_finished;
+    match archive(http, data, thread, lock).await {
         Ok(()) => Ok(outcome),
         // Locking needs Manage Threads: without it, archived only.
         Err(e) if lock && forbidden(&e) => {
             tracing::warn!(game, error = %e, "cannot lock the finished game's thread");
-            match archive(http, thread, false).await {
+            match archive(http, data, thread, false).await {
                 Ok(()) => Ok(outcome),
                 Err(e) if forbidden(&e) => {
                     tracing::warn!(game, error = %e, "cannot archive the finished game's thread");
@@ -147,14 +132,20 @@ fn forbidden(e: &serenity::Error) -> bool {
 }
 
 /// Archive a thread, and lock it with `lock` (never unlock: a moderator's lock stays).
-async fn archive(http: &Http, thread: ChannelId, lock: bool) -> Result<(), serenity::Error> {
+async fn archive(
+    http: &Http,
+    data: &Data,
+    thread: ChannelId,
+    lock: bool,
+) -> Result<(), serenity::Error> {
     let mut edit = EditThread::new().archived(true);
     if lock {
         edit = edit.locked(true);
     }
-    retry("archiving a thread", || {
-        thread.edit_thread(http, edit.clone())
-    })
-    .await
-    .map(|_| ())
+    data.wire
+        .retry("archiving a thread", || {
+            thread.edit_thread(http, edit.clone())
+        })
+        .await
+        .map(|_| ())
 }

@@ -21,7 +21,6 @@ use super::ids::{Action, ComponentId};
 use super::links::LobbyLink;
 use super::names;
 use super::scope::{self, Scope};
-use super::wire;
 use super::{Data, Error};
 
 fn buttons(lobby: LobbyId) -> Vec<CreateActionRow> {
@@ -64,7 +63,7 @@ pub async fn post(http: &Http, data: &Data, lobby: &Lobby, origin: Origin) -> an
         .content(text(data, lobby).await)
         .components(buttons(lobby.id))
         .allowed_mentions(names::pinging(&lobby.waiting()));
-    let sent = wire::send(http, channel, msg).await?;
+    let sent = data.wire.send(http, channel, msg).await?;
     link.message = Some(sent.id.get());
     data.links.set_lobby(lobby.id, link).await?;
     Ok(())
@@ -83,10 +82,12 @@ async fn show(http: &Http, data: &Data, lobby: &Lobby, link: LobbyLink) {
             .content(text(data, lobby).await)
             .components(components)
             .allowed_mentions(CreateAllowedMentions::new());
-        let done = wire::retry("updating a lobby message", || {
-            channel.edit_message(http, MessageId::new(m), edit.clone())
-        })
-        .await;
+        let done = data
+            .wire
+            .retry("updating a lobby message", || {
+                channel.edit_message(http, MessageId::new(m), edit.clone())
+            })
+            .await;
         if let Err(e) = done {
             tracing::warn!(lobby = lobby.id, error = %e, "the lobby message was not updated");
         }
@@ -95,7 +96,7 @@ async fn show(http: &Http, data: &Data, lobby: &Lobby, link: LobbyLink) {
         let msg = CreateMessage::new()
             .content(names::with_names(data, &notice).await)
             .allowed_mentions(CreateAllowedMentions::new());
-        if let Err(e) = wire::send(http, channel, msg).await {
+        if let Err(e) = data.wire.send(http, channel, msg).await {
             tracing::warn!(lobby = lobby.id, error = %e, "a lobby notice was not posted");
         }
     }

@@ -79,6 +79,10 @@ pub struct Config {
     pub shards: Option<config::Shards>,
     /// The web board (`--web`, `HEXMEROS_WEB`); `None`: not served.
     pub web: Option<WebConfig>,
+    /// How long one Discord request may take (`None`: 30 s).
+    pub request_timeout: Option<Duration>,
+    /// Lock a finished game's thread as well as archiving it.
+    pub lock_finished: bool,
 }
 
 /// Where the web board is served, and the address people reach it at.
@@ -118,6 +122,11 @@ pub struct Data {
     /// The web board's links, when it is served at a public address (`HEXMEROS_PUBLIC_URL`):
     /// "Open the board" on each turn message, "My board" on My side.
     pub board: Option<hexmeros::web::Links>,
+    /// Each request's timeout and the bot's pace toward Discord.
+    pub wire: Arc<wire::Wire>,
+    /// Whether a finished game's thread is locked as well as archived
+    /// (`HEXMEROS_LOCK_FINISHED`).
+    pub lock_finished: bool,
     /// Whether the board runs as a Discord Activity (`DISCORD_CLIENT_SECRET`): then each turn
     /// message's board button is "Play on the board", which launches it.
     pub activity: bool,
@@ -136,13 +145,6 @@ DISCORD_TOKEN=<token>. See .env.example and docs/operators.md; \
 /// Run the bot with `settings` (checked by [`Settings::resolve`]): install what they ask for,
 /// open the database, and serve until stopped.
 pub async fn serve_with(settings: Settings) -> anyhow::Result<()> {
-    if settings.lock_finished {
-        finish::set_lock_finished(true);
-    }
-    pace::set(settings.limits.discord);
-    if let Some(t) = settings.request_timeout {
-        wire::set_request_timeout(t);
-    }
     if let Some((name, addr)) = settings.metrics {
         metrics::install(name, addr)?;
     }
@@ -179,6 +181,8 @@ pub async fn serve_with(settings: Settings) -> anyhow::Result<()> {
         lobby_hours: settings.lobby_hours,
         limits: settings.limits,
         shards: settings.shards,
+        request_timeout: settings.request_timeout,
+        lock_finished: settings.lock_finished,
     })
     .await
 }
@@ -246,6 +250,11 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         http: Arc::default(),
         board: None,
         activity: false,
+        wire: Arc::new(wire::Wire::new(
+            config.request_timeout,
+            config.limits.discord,
+        )),
+        lock_finished: config.lock_finished,
     };
     if !data.host.uses_outbox() {
         anyhow::bail!("the Discord front end needs a host that writes to the outbox");

@@ -11,7 +11,6 @@
 //! game's reminder falls due at once, the storm goes out at half the rate at most.
 
 use std::future::Future;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -33,7 +32,8 @@ pub async fn with_priority<F: Future>(priority: i64, f: F) -> F::Output {
     PRIORITY.scope(priority, f).await
 }
 
-struct Pacer {
+/// The bot's pace toward Discord: one of them a process, made from the settings (`Wire`).
+pub struct Pacer {
     all: DefaultDirectRateLimiter,
     reminders: DefaultDirectRateLimiter,
     /// Urgent calls waiting for a place now: the others let them go first.
@@ -42,25 +42,10 @@ struct Pacer {
     gap: Duration,
 }
 
-static PACE: OnceLock<Option<Pacer>> = OnceLock::new();
-
 /// One call every `per / count`, no burst (Discord counts per second: a burst on top of the
 /// rate could exceed it within one second).
 fn evenly(per: Duration) -> Option<Quota> {
     Quota::with_period(per)
-}
-
-/// Set the pace once, at start (`None`: no pace of its own, as before).
-pub fn set(rate: Option<Rate>) {
-    let _ = PACE.set(rate.and_then(|r| Pacer::new(r.per / r.count.get())));
-}
-
-/// Wait for this call's place.
-pub async fn wait() {
-    let Some(Some(p)) = PACE.get() else {
-        return;
-    };
-    p.wait(PRIORITY.try_with(|&p| p).unwrap_or(URGENT)).await;
 }
 
 /// Counts an urgent call as waiting while it lives.
@@ -73,6 +58,17 @@ impl Drop for Waiting<'_> {
 }
 
 impl Pacer {
+    /// The pace of `rate` (`None` for a rate too fast to space).
+    pub fn at(rate: Rate) -> Option<Pacer> {
+        Pacer::new(rate.per / rate.count.get())
+    }
+
+    /// Wait for this call's place, as urgent as the entry being delivered (a command's own
+    /// call is urgent).
+    pub async fn wait_turn(&self) {
+        self.wait(PRIORITY.try_with(|&p| p).unwrap_or(URGENT)).await;
+    }
+
     fn new(gap: Duration) -> Option<Pacer> {
         Some(Pacer {
             all: RateLimiter::direct(evenly(gap)?),

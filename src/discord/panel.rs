@@ -20,7 +20,7 @@ use hexmeros::store::Entry;
 use super::Data;
 use super::names::{MY_SIDE, PASS, TAKE_BACK, discord_user, mention, pinging, title, with_names};
 use super::post::{Outcome, to_game};
-use super::wire::{http_status, retry};
+use super::wire::http_status;
 
 /// Discord's limit on a message's text.
 const MAX_LEN: usize = 2000;
@@ -46,10 +46,12 @@ pub async fn update(
             .content(text.clone())
             .allowed_mentions(CreateAllowedMentions::new());
         let thread = ChannelId::new(link.thread);
-        let edited = retry("editing the status panel", || {
-            thread.edit_message(http, MessageId::new(panel), edit.clone())
-        })
-        .await;
+        let edited = data
+            .wire
+            .retry("editing the status panel", || {
+                thread.edit_message(http, MessageId::new(panel), edit.clone())
+            })
+            .await;
         match edited {
             Ok(_) => {
                 data.links.set_panel(game, panel, &text).await?;
@@ -75,19 +77,23 @@ pub async fn update(
         None => ChannelId::new(link.thread),
     };
     // Pinning needs a permission the server may not give: the panel works unpinned too.
-    if let Err(e) = retry("pinning the status panel", || {
-        http.pin_message(thread, posted, Some("the game's status panel"))
-    })
-    .await
+    if let Err(e) = data
+        .wire
+        .retry("pinning the status panel", || {
+            http.pin_message(thread, posted, Some("the game's status panel"))
+        })
+        .await
     {
         tracing::warn!(game, error = %e, "cannot pin the status panel");
     }
     for r in [PASS, TAKE_BACK, MY_SIDE] {
         let emoji = ReactionType::Unicode(r.to_string());
-        if let Err(e) = retry("adding a reaction", || {
-            http.create_reaction(thread, posted, &emoji)
-        })
-        .await
+        if let Err(e) = data
+            .wire
+            .retry("adding a reaction", || {
+                http.create_reaction(thread, posted, &emoji)
+            })
+            .await
         {
             tracing::warn!(game, reaction = r, error = %e, "cannot react to the status panel");
         }

@@ -11,7 +11,7 @@ use hexmeros::store::Entry;
 
 use super::Data;
 use super::names::title;
-use super::wire::{http_status, send_with};
+use super::wire::http_status;
 
 /// What became of an outbox entry.
 #[derive(Debug)]
@@ -53,7 +53,11 @@ pub(super) async fn to_game(
         return Ok(Outcome::Dropped("the game has no thread".into()));
     };
     let thread = ChannelId::new(link.thread);
-    let err = match send_with(http, thread, msg.clone(), nonce_of(entry, 0)).await {
+    let err = match data
+        .wire
+        .send_with(http, thread, msg.clone(), nonce_of(entry, 0))
+        .await
+    {
         Ok(m) => return Ok(Outcome::Sent(Some(m.id))),
         Err(e) => e,
     };
@@ -65,7 +69,10 @@ pub(super) async fn to_game(
             .await
             .is_ok()
         {
-            let m = send_with(http, thread, msg, nonce_of(entry, 0)).await?;
+            let m = data
+                .wire
+                .send_with(http, thread, msg, nonce_of(entry, 0))
+                .await?;
             return Ok(Outcome::Sent(Some(m.id)));
         }
     } else if !(moved && unknown_channel(&err)) {
@@ -85,24 +92,28 @@ pub(super) async fn to_game(
         why,
         "the game moves to its parent channel"
     );
-    send_with(
-        http,
-        parent,
-        CreateMessage::new()
-            .content(format!(
-                "the thread of {} {why}: the game goes on here",
-                title(&state)
-            ))
-            .allowed_mentions(CreateAllowedMentions::new()),
-        nonce_of(entry, 1),
-    )
-    .await?;
+    data.wire
+        .send_with(
+            http,
+            parent,
+            CreateMessage::new()
+                .content(format!(
+                    "the thread of {} {why}: the game goes on here",
+                    title(&state)
+                ))
+                .allowed_mentions(CreateAllowedMentions::new()),
+            nonce_of(entry, 1),
+        )
+        .await?;
     data.links
         .insert(game, link.guild, link.parent, link.parent)
         .await?;
     data.host
         .set_channel(game, &link.parent.to_string())
         .await?;
-    let m = send_with(http, parent, msg, nonce_of(entry, 0)).await?;
+    let m = data
+        .wire
+        .send_with(http, parent, msg, nonce_of(entry, 0))
+        .await?;
     Ok(Outcome::Sent(Some(m.id)))
 }

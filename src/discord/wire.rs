@@ -19,20 +19,29 @@ pub fn http_status(e: &serenity::Error) -> Option<(u16, isize)> {
     }
 }
 
-/// How long one Discord request may take before it counts as lost (serenity sets no timeout:
-/// a stalled connection would hold its lane for ever). 30 s unless `set_request_timeout`.
-static REQUEST_TIMEOUT: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
-
-/// Set the request timeout once, at start (`HEXMEROS_DISCORD_TIMEOUT_MS`).
-pub fn set_request_timeout(t: Duration) {
-    let _ = REQUEST_TIMEOUT.set(t);
+/// How this process talks to Discord, as the settings say: how long one request may take
+/// before it counts as lost (serenity sets no timeout: a stalled connection would hold its lane
+/// for ever; 30 s unless `HEXMEROS_DISCORD_TIMEOUT_MS`), and the pace of the calls that count
+/// toward the global limit (`HEXMEROS_RATE_DISCORD`; see `pace`).
+pub struct Wire {
+    timeout: Duration,
+    pace: Option<super::pace::Pacer>,
 }
 
-fn request_timeout() -> Duration {
-    REQUEST_TIMEOUT
-        .get()
-        .copied()
-        .unwrap_or(Duration::from_secs(30))
+impl Default for Wire {
+    /// 30 s a request, no pace of its own.
+    fn default() -> Wire {
+        Wire::new(None, None)
+    }
+}
+
+impl Wire {
+    pub fn new(timeout: Option<Duration>, rate: Option<super::config::Rate>) -> Wire {
+        Wire {
+            timeout: timeout.unwrap_or(Duration::from_secs(30)),
+            pace: rate.and_then(super::pace::Pacer::at),
+        }
+    }
 }
 
 /// Whether a failure is a timeout or a lost connection: the request may or may not have been
@@ -44,94 +53,103 @@ pub fn lost(e: &serenity::Error) -> bool {
     )
 }
 
-/// Run a Discord call that counts toward the bot's global rate limit, each attempt in its place
-/// (`pace`), retrying rate limits (429), server errors (5xx), timeouts and lost connections with
-/// a growing pause. In production serenity's rate limiter waits out 429s itself (their
-/// `retry_after`, global or per route); with the limiter off (a proxied API base) its error
-/// loses the Retry-After value, so the pause starts at a second, Discord's usual bucket reset.
-pub async fn retry<T, F, Fut>(what: &str, call: F) -> Result<T, serenity::Error>
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Result<T, serenity::Error>>,
-{
-    retrying(what, true, call).await
-}
+impl Wire {
+    /// Run a Discord call that counts toward the bot's global rate limit, each attempt in its place
+    /// (`pace`), retrying rate limits (429), server errors (5xx), timeouts and lost connections with
+    /// a growing pause. In production serenity's rate limiter waits out 429s itself (their
+    /// `retry_after`, global or per route); with the limiter off (a proxied API base) its error
+    /// loses the Retry-After value, so the pause starts at a second, Discord's usual bucket reset.
+    pub async fn retry<T, F, Fut>(&self, what: &str, call: F) -> Result<T, serenity::Error>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, serenity::Error>>,
+    {
+        self.retrying(what, true, call).await
+    }
 
-/// `retry` for an interaction's answer (its callback or a followup), which Discord does not
-/// count toward the global limit: it waits for no place.
-pub async fn retry_answer<T, F, Fut>(what: &str, call: F) -> Result<T, serenity::Error>
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Result<T, serenity::Error>>,
-{
-    retrying(what, false, call).await
-}
+    /// `retry` for an interaction's answer (its callback or a followup), which Discord does not
+    /// count toward the global limit: it waits for no place.
+    pub async fn retry_answer<T, F, Fut>(&self, what: &str, call: F) -> Result<T, serenity::Error>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, serenity::Error>>,
+    {
+        self.retrying(what, false, call).await
+    }
 
-async fn retrying<T, F, Fut>(what: &str, paced: bool, mut call: F) -> Result<T, serenity::Error>
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Result<T, serenity::Error>>,
-{
-    let mut pause = Duration::from_millis(250);
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        if paced {
-            super::pace::wait().await;
-        }
-        let result = match tokio::time::timeout(request_timeout(), call()).await {
-            Ok(r) => r,
-            Err(_) => Err(serenity::Error::Io(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
-                format!("no answer from Discord within {:?}", request_timeout()),
-            ))),
-        };
-        match result {
-            Ok(v) => return Ok(v),
-            Err(e) => {
-                super::metrics::discord_error(&error_status(&e));
-                let wait = match http_status(&e) {
-                    Some((429, _)) => pause.max(Duration::from_secs(1)),
-                    Some((500..=599, _)) => pause,
-                    _ if lost(&e) => pause,
-                    _ => return Err(e),
-                };
-                if attempt >= 6 {
-                    tracing::warn!(what, attempt, error = %e, "a Discord call failed; giving up");
-                    return Err(e);
+    async fn retrying<T, F, Fut>(
+        &self,
+        what: &str,
+        paced: bool,
+        mut call: F,
+    ) -> Result<T, serenity::Error>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, serenity::Error>>,
+    {
+        let mut pause = Duration::from_millis(250);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            if paced && let Some(pace) = &self.pace {
+                pace.wait_turn().await;
+            }
+            let result = match tokio::time::timeout(self.timeout, call()).await {
+                Ok(r) => r,
+                Err(_) => Err(serenity::Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!("no answer from Discord within {:?}", self.timeout),
+                ))),
+            };
+            match result {
+                Ok(v) => return Ok(v),
+                Err(e) => {
+                    super::metrics::discord_error(&error_status(&e));
+                    let wait = match http_status(&e) {
+                        Some((429, _)) => pause.max(Duration::from_secs(1)),
+                        Some((500..=599, _)) => pause,
+                        _ if lost(&e) => pause,
+                        _ => return Err(e),
+                    };
+                    if attempt >= 6 {
+                        tracing::warn!(what, attempt, error = %e, "a Discord call failed; giving up");
+                        return Err(e);
+                    }
+                    tracing::warn!(what, attempt, error = %e, "a Discord call failed; retrying");
+                    tokio::time::sleep(wait).await;
+                    pause *= 2;
                 }
-                tracing::warn!(what, attempt, error = %e, "a Discord call failed; retrying");
-                tokio::time::sleep(wait).await;
-                pause *= 2;
             }
         }
     }
-}
 
-/// Send a message, retrying transient failures. The message carries a nonce that Discord is
-/// asked to enforce, the same on every attempt: when an attempt did reach Discord but its answer
-/// was lost (a 5xx after the message was made, a timeout), the retry gets the message already
-/// made instead of posting it twice.
-pub async fn send(
-    http: &Http,
-    channel: ChannelId,
-    msg: CreateMessage,
-) -> Result<serenity::Message, serenity::Error> {
-    send_with(http, channel, msg, fresh_nonce()).await
-}
+    /// Send a message, retrying transient failures. The message carries a nonce that Discord is
+    /// asked to enforce, the same on every attempt: when an attempt did reach Discord but its answer
+    /// was lost (a 5xx after the message was made, a timeout), the retry gets the message already
+    /// made instead of posting it twice.
+    pub async fn send(
+        &self,
+        http: &Http,
+        channel: ChannelId,
+        msg: CreateMessage,
+    ) -> Result<serenity::Message, serenity::Error> {
+        self.send_with(http, channel, msg, fresh_nonce()).await
+    }
 
-/// Send a message with a given nonce (an outbox entry's: the same in every process).
-pub async fn send_with(
-    http: &Http,
-    channel: ChannelId,
-    msg: CreateMessage,
-    nonce: serenity::Nonce,
-) -> Result<serenity::Message, serenity::Error> {
-    let msg = msg.nonce(nonce).enforce_nonce(true);
-    retry("sending a message", || {
-        channel.send_message(http, msg.clone())
-    })
-    .await
+    /// Send a message with a given nonce (an outbox entry's: the same in every process).
+    pub async fn send_with(
+        &self,
+        http: &Http,
+        channel: ChannelId,
+        msg: CreateMessage,
+        nonce: serenity::Nonce,
+    ) -> Result<serenity::Message, serenity::Error> {
+        let msg = msg.nonce(nonce).enforce_nonce(true);
+        self.retry("sending a message", || {
+            channel.send_message(http, msg.clone())
+        })
+        .await
+    }
 }
 
 /// A nonce no other message of this bot has had in the last minutes (Discord keeps them a few

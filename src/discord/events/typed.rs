@@ -18,7 +18,6 @@ use hexmeros::host::{Actor, PlayerId};
 use super::super::deliver::Origin;
 use super::super::ids::ComponentId;
 use super::super::scope::{self, Scope};
-use super::super::wire;
 use super::super::{Data, Error};
 use super::{Click, Reply};
 
@@ -46,26 +45,29 @@ pub(super) async fn open(
             CreateModal::new(id.encode(), "Type your move")
                 .components(vec![CreateActionRow::InputText(input)]),
         );
-        wire::retry_answer("opening the move box", || {
-            ci.create_response(http, modal.clone())
-        })
-        .await?;
+        data.wire
+            .retry_answer("opening the move box", || {
+                ci.create_response(http, modal.clone())
+            })
+            .await?;
         super::super::activity::acknowledged();
         return Ok(());
     };
     // Refused as any control is: acknowledged, then a private message of its own.
     let ack =
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
-    wire::retry_answer("acknowledging a click", || {
-        ci.create_response(http, ack.clone())
-    })
-    .await?;
+    data.wire
+        .retry_answer("acknowledging a click", || {
+            ci.create_response(http, ack.clone())
+        })
+        .await?;
     super::super::activity::acknowledged();
     let reply = Reply::text(text);
-    wire::retry_answer("answering a click", || {
-        ci.create_followup(http, super::reply_clone(&reply).into_followup())
-    })
-    .await?;
+    data.wire
+        .retry_answer("answering a click", || {
+            ci.create_followup(http, super::reply_clone(&reply).into_followup())
+        })
+        .await?;
     Ok(())
 }
 
@@ -89,19 +91,21 @@ async fn check(data: &Data, id: ComponentId, scope: Scope, me: PlayerId) -> Resu
 pub async fn submitted(http: &Arc<Http>, data: &Data, mi: &ModalInteraction) -> Result<(), Error> {
     let ack =
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
-    wire::retry_answer("acknowledging a typed move", || {
-        mi.create_response(http, ack.clone())
-    })
-    .await?;
+    data.wire
+        .retry_answer("acknowledging a typed move", || {
+            mi.create_response(http, ack.clone())
+        })
+        .await?;
     super::super::activity::acknowledged();
     let reply = match stage_typed(http, data, mi).await {
         Ok(r) => r,
         Err(e) => Reply::text(super::super::activity::error_text(&e)),
     };
-    wire::retry_answer("answering a typed move", || {
-        mi.create_followup(http, super::reply_clone(&reply).into_followup())
-    })
-    .await?;
+    data.wire
+        .retry_answer("answering a typed move", || {
+            mi.create_followup(http, super::reply_clone(&reply).into_followup())
+        })
+        .await?;
     Ok(())
 }
 
