@@ -1,6 +1,6 @@
 //! The bot's own pace toward Discord (issue 18). Discord lets a bot make about 50 calls a
 //! second in all (its global rate limit; interaction answers and followups do not count) and
-//! answers 429 beyond it, for every route at once. Every call `wire::retry` makes takes a
+//! answers 429 beyond it, for every route at once. Every call `Wire::retry` makes takes a
 //! place here first, at `HEXMEROS_RATE_DISCORD` (45 a second, evenly spaced, by default).
 //!
 //! Places go by urgency (the outbox priority of the entry being delivered). Urgent calls — a

@@ -424,6 +424,24 @@ pub fn find(kind: GameKind, key: &str) -> Option<&'static HouseRule> {
     rules(kind).iter().find(|r| r.key == key)
 }
 
+/// The house-rule values of `chosen` (key, value) that `kind` has and allows, as the JSON a
+/// new game takes; `None` when none applies (a rule another game has is left out).
+///
+/// ```
+/// use hexmeros::games::{GameKind, house_menu::chosen};
+/// let scored = [("scored", serde_json::json!(false))];
+/// assert_eq!(chosen(GameKind::HexiMeros, &scored), Some(serde_json::json!({"scored": false})));
+/// assert_eq!(chosen(GameKind::HexDame, &scored), None);
+/// ```
+pub fn chosen(kind: GameKind, chosen: &[(&str, Value)]) -> Option<Value> {
+    let rules: serde_json::Map<String, Value> = chosen
+        .iter()
+        .filter(|(key, value)| find(kind, key).is_some_and(|r| r.allowed.allows(value)))
+        .map(|(key, value)| (key.to_string(), value.clone()))
+        .collect();
+    (!rules.is_empty()).then_some(Value::Object(rules))
+}
+
 fn json<T: Serialize>(t: &T) -> Value {
     serde_json::to_value(t).unwrap_or(Value::Null)
 }

@@ -78,6 +78,12 @@ impl GameKind {
         }
     }
 
+    /// Whether a mover declares Check upon other seats with a move (HexiMeros' Check
+    /// declarations and challenges): the front ends offer Declare Check and Pass + Check.
+    pub const fn declares_check(self) -> bool {
+        matches!(self, GameKind::HexiMeros)
+    }
+
     /// How many players the game takes: (fewest, most).
     pub const fn players(self) -> (usize, usize) {
         match self {

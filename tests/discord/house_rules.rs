@@ -217,3 +217,24 @@ async fn a_house_rule_proposed_from_the_menu_opens_a_ballot_the_first_pass_close
     assert!(bot.state(game).await.motions().is_empty());
     assert_clean(&fake, &bot);
 }
+
+/// `/hexmeros start scored:false`: the games decide which chosen rules they have, so a
+/// HexiMeros game starts unscored and a HexDame game (which has no such rule) as usual.
+#[tokio::test]
+async fn a_start_gives_the_game_the_house_rules_it_has() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let six: Vec<u64> = (1..=6).map(u).collect();
+    let (game, _) = bot::start_game(&fake, &six, vec![bool_opt("scored", false)]).await;
+    assert_eq!(bot.state(game).await.house()["scored"], json!(false));
+    let (game, _) = bot::start_game(
+        &fake,
+        &[u(7), u(8)],
+        vec![
+            json!({"type": 4, "name": "game", "value": 1}),
+            bool_opt("scored", false),
+        ],
+    )
+    .await;
+    assert!(bot.state(game).await.house().get("scored").is_none());
+}

@@ -6,7 +6,7 @@ use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 
 use hexmeros::ai::Level;
-use hexmeros::games::GameKind;
+use hexmeros::games::{GameKind, house_menu};
 use hexmeros::host::{Actor, Effect, GameId, LobbySpec, Opened, PlayerId, Timers};
 
 use super::super::{Data, activity, deliver, lobby, reply};
@@ -70,10 +70,8 @@ pub(super) async fn start(
         bots: seat_bots(data, bots.unwrap_or(0).min(6), level).await?,
         open,
         seats: seats.map(usize::from),
-        house_rules: match (kind, scored) {
-            (GameKind::HexiMeros, Some(s)) => Some(serde_json::json!({ "scored": s })),
-            _ => None,
-        },
+        // The games say which of the chosen rules they have.
+        house_rules: scored.and_then(|s| house_menu::chosen(kind, &[("scored", s.into())])),
         timers: timers(timer_hours, bank_hours, bank_add_hours, away_days),
         hours: data.lobby_hours,
         // The game's thread opens where the lobby was opened.

@@ -6,7 +6,7 @@
 use poise::serenity_prelude as serenity;
 use serenity::{CreateActionRow, CreateButton};
 
-use hexmeros::games::{GameKind, Seat};
+use hexmeros::games::Seat;
 use hexmeros::host::{Command, GameId, GameState, HostError, PlayerId, Refused, Staged};
 
 use super::super::ids::{Action, ComponentId};
@@ -74,7 +74,7 @@ pub async fn staged_reply(
     ];
     // Check in one tap: a "Pass + Check on Red" per seat the move may declare Check on; the
     // step-by-step Declare Check… stays for declaring on several at once, or without passing.
-    let checkable = if state.kind() == GameKind::HexiMeros {
+    let checkable = if state.kind().declares_check() {
         data.host
             .declarable_checks(game, me)
             .await
@@ -82,7 +82,7 @@ pub async fn staged_reply(
     } else {
         Vec::new()
     };
-    if state.kind() == GameKind::HexiMeros {
+    if state.kind().declares_check() {
         buttons.push(
             CreateButton::new(id(Action::Checks))
                 .label("Declare Check…")
