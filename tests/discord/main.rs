@@ -25,6 +25,7 @@ mod scale_support;
 mod settings;
 mod shards;
 mod soak;
+mod starts;
 mod story;
 mod try_move;
 mod typed;
