@@ -217,7 +217,7 @@ pub async fn entry(
     let nonce = nonce_of(entry, 0);
     let version = entry.version.map(|v| v as u64);
     match effect {
-        Effect::OpenThread { game, title } => open_thread(http, data, game, &title).await,
+        Effect::OpenThread { game, title } => open_thread(http, data, entry, game, &title).await,
         Effect::CloseThread { game } => super::finish::close(http, data, entry, game).await,
         Effect::Board {
             game,
@@ -358,6 +358,7 @@ pub async fn tell_blocked(http: &Http, data: &Data, entry: &Entry, err: &anyhow:
 async fn open_thread(
     http: &Http,
     data: &Data,
+    entry: &Entry,
     game: GameId,
     title: &str,
 ) -> anyhow::Result<Outcome> {
@@ -376,22 +377,32 @@ async fn open_thread(
         "auto_archive_duration": 10080,
     });
     // Thread creation carries no nonce: when an attempt's answer was lost (a 5xx after Discord
-    // opened it, a dropped connection, a crash), the thread may exist already. Look for it
-    // before opening another (its title names the game, so it is unique).
+    // opened it, a dropped connection, a crash), the thread may exist already. An attempt that
+    // may have been made before (a retry, or an entry a process tried before it died) looks for
+    // it first (its title names the game, so it is unique); a first attempt asks for nothing but
+    // the thread, as a server's list of active threads is long where many games are played.
+    let tried_before = entry.tried_at.is_some();
+    data.host.outbox_trying(entry.id).await?;
+    let body = &body;
+    let mut attempt = 0;
     let thread = match data
         .wire
-        .retry("opening a thread", || async {
-            if let Some(g) = guild {
-                let active = http.get_guild_active_threads(g).await?;
-                if let Some(t) = active
-                    .threads
-                    .iter()
-                    .find(|t| t.parent_id == Some(parent) && t.name == title)
-                {
-                    return Ok(t.id);
+        .retry("opening a thread", || {
+            attempt += 1;
+            let look = tried_before || attempt > 1;
+            async move {
+                if let (Some(g), true) = (guild, look) {
+                    let active = http.get_guild_active_threads(g).await?;
+                    if let Some(t) = active
+                        .threads
+                        .iter()
+                        .find(|t| t.parent_id == Some(parent) && t.name == title)
+                    {
+                        return Ok(t.id);
+                    }
                 }
+                http.create_thread(parent, body, None).await.map(|t| t.id)
             }
-            http.create_thread(parent, &body, None).await.map(|t| t.id)
         })
         .await
     {

@@ -191,6 +191,12 @@ impl super::GameHost {
         Ok(self.store.outbox_done(id, done, self.now()).await?)
     }
 
+    /// Mark a pending entry as about to be tried (the first time only): a later process sees
+    /// it was tried (`Entry::tried_at`) where what it sends carries no nonce.
+    pub async fn outbox_trying(&self, id: i64) -> Result<(), HostError> {
+        Ok(self.store.outbox_trying(id, self.now()).await?)
+    }
+
     /// Count a failed try of a pending entry.
     pub async fn outbox_failed(&self, id: i64, error: &str) -> Result<(), HostError> {
         Ok(self.store.outbox_failed(id, error).await?)

@@ -31,6 +31,8 @@ pub struct Entry {
     pub created_at: i64,
     pub attempts: i64,
     pub last_error: Option<String>,
+    /// When a process first set out to deliver it (marked by `outbox_trying`), if one did.
+    pub tried_at: Option<i64>,
 }
 
 /// How an entry left the outbox.
@@ -52,8 +54,8 @@ pub struct OutboxStats {
     pub dropped: i64,
 }
 
-const COLUMNS: &str =
-    "id, lane, game_id, version, priority, body, created_at, attempts, last_error FROM outbox";
+const COLUMNS: &str = "id, lane, game_id, version, priority, body, created_at, attempts, last_error, tried_at \
+     FROM outbox";
 
 fn entry(r: AnyRow) -> Result<Entry, sqlx::Error> {
     Ok(Entry {
@@ -66,6 +68,7 @@ fn entry(r: AnyRow) -> Result<Entry, sqlx::Error> {
         created_at: r.try_get(6)?,
         attempts: r.try_get(7)?,
         last_error: r.try_get(8)?,
+        tried_at: r.try_get(9)?,
     })
 }
 
@@ -163,6 +166,18 @@ impl Store {
         .bind(&done.outcome)
         .bind(id);
         Ok(self.bookkeeping(q).await? == 1)
+    }
+
+    /// Mark a pending entry as about to be tried, unless it was before (written as
+    /// `outbox_done`: a process that dies after this keeps the mark).
+    pub async fn outbox_trying(&self, id: i64, now: i64) -> Result<(), StoreError> {
+        let q = sqlx::query(
+            "UPDATE outbox SET tried_at = $1 WHERE id = $2 AND done_at IS NULL AND tried_at IS NULL",
+        )
+        .bind(now)
+        .bind(id);
+        self.bookkeeping(q).await?;
+        Ok(())
     }
 
     /// Count a failed attempt on a pending entry (written as `outbox_done`).

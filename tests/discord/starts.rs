@@ -21,6 +21,48 @@ fn threads_of(fake: &F, game: i64) -> Vec<u64> {
         .collect()
 }
 
+/// Whether `s` asks for a server's active threads (the whole list: long where many games run).
+fn lists_threads(s: &fake_discord::Sent) -> bool {
+    s.method == "GET" && s.path.ends_with("/threads/active")
+}
+
+/// A start as it should go: one thread, asked for once, and no list of the server's threads.
+/// The bot's requests on Discord's global limit (not interaction answers) from the last Join to
+/// the game's first board are printed (`--nocapture`): issue 48 counts them.
+#[tokio::test]
+async fn a_start_asks_for_its_thread_without_listing_the_servers_threads() {
+    let fake = F::start().await;
+    let _bot = Bot::start(&fake).await;
+    let hexdame = json!({"type": 4, "name": "game", "value": 1});
+    let (game, thread) = start_game(&fake, &[u(1), u(2)], vec![hexdame]).await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let made = fake.requests();
+    assert!(
+        !made.iter().any(lists_threads),
+        "a fresh start listed the server's threads"
+    );
+    let asked = made
+        .iter()
+        .filter(|s| s.method == "POST" && s.path.ends_with("/threads"))
+        .count();
+    assert_eq!(asked, 1);
+    assert_eq!(threads_of(&fake, game), vec![thread]);
+    // From the thread on (the lobby's message and the commands' registration come before).
+    let from = made
+        .iter()
+        .position(|s| s.method == "POST" && s.path.ends_with("/threads"))
+        .unwrap_or(0);
+    let counted: Vec<String> = made[from..]
+        .iter()
+        .filter(|s| !s.path.starts_with("/interactions/") && !s.path.starts_with("/webhooks/"))
+        .map(|s| format!("{} {}", s.method, s.path))
+        .collect();
+    eprintln!(
+        "a start's requests on the global limit ({}): {counted:#?}",
+        counted.len()
+    );
+}
+
 #[tokio::test]
 async fn a_start_whose_thread_fails_once_still_starts_in_one_thread() {
     let fake = F::start().await;
@@ -36,6 +78,8 @@ async fn a_start_whose_thread_fails_once_still_starts_in_one_thread() {
         .map(|s| s.status)
         .collect();
     assert_eq!(tried[0], 500, "the first attempt failed: {tried:?}");
+    // The retry looked for a thread the failed attempt might have made.
+    assert!(fake.requests().iter().any(lists_threads));
     assert_eq!(threads_of(&fake, game), vec![thread], "one thread");
 }
 
