@@ -249,7 +249,7 @@ fn main() {
     let cfg = Config::from_env(Config::full());
     eprintln!("scale config: {cfg:?}");
     if cfg.setup == Setup::Pg2 && std::env::var("HEXMEROS_RATE_DISCORD").is_err() {
-        // Two processes share one token's global limit: each gets its half, as docs/operators.md's
+        // Two processes share one token's global limit: each gets its half, as docs/running.md's
         // "Running at scale" says (45/P a second).
         // SAFETY: no other thread runs yet (the runtime is built below).
         unsafe { std::env::set_var("HEXMEROS_RATE_DISCORD", "22/1s") };

@@ -54,7 +54,7 @@ impl Level {
     pub const ALL: [Level; 4] = [Level::Random, Level::Easy, Level::Normal, Level::Hard];
 
     /// The longest a bot of this level should think on one move, the budget the node counts
-    /// are tuned to stay well inside on a small machine (docs/lab-notes.md, "Bots"). A host
+    /// are tuned to stay well inside on a small machine (docs/lab/notes.md, "Bots"). A host
     /// passes it as a deadline ([`Limits::within`]) so a slow or busy machine never keeps
     /// players waiting.
     pub const fn time_cap(self) -> Duration {

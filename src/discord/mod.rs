@@ -139,7 +139,7 @@ pub type Context<'a> = poise::Context<'a, Data, Error>;
 pub const NO_TOKEN: &str = "\
 no bot token: set DISCORD_TOKEN in .env (or the environment). Create an application at \
 https://discord.com/developers/applications, add a Bot, press Reset Token and copy it: \
-DISCORD_TOKEN=<token>. See .env.example and docs/operators.md; \
+DISCORD_TOKEN=<token>. See .env.example and docs/running.md; \
 `hexmeros local` plays on the terminal without a token";
 
 /// Run the bot with `settings` (checked by [`Settings::resolve`]): install what they ask for,

@@ -22,7 +22,7 @@ Secrets come from the environment (or .env) only, never a flag:
   DISCORD_CLIENT_SECRET  the application's OAuth2 client secret: the web board also runs as a
                          Discord Activity (needs --web)
 Every flag may be given as its variable instead (shown as [env: …]); an empty value is unset.
-Each one in full: docs/operators.md#configuration";
+Each one in full: docs/running.md#configuration";
 
 /// The flags and variables of `hexmeros serve`, as given (checked by [`Settings::resolve`]).
 #[derive(clap::Args, Clone, Debug, Default)]
