@@ -14,8 +14,8 @@ use serenity::{
 
 use hexmeros::background::{self, Work};
 use hexmeros::games::Seat;
+use hexmeros::host::Delivery;
 use hexmeros::host::{Effect, GameId, GameState, Pinged, PlayerId, Status, is_reply};
-use hexmeros::store::Entry;
 use hexmeros::view::picker::{self, Piece};
 
 use super::Data;
@@ -211,7 +211,7 @@ pub fn origin_text(guild: Option<GuildId>, channel: ChannelId) -> String {
 pub async fn entry(
     http: &Arc<Http>,
     data: &Data,
-    entry: &Entry,
+    entry: &Delivery,
     effect: Effect,
 ) -> anyhow::Result<Outcome> {
     let nonce = nonce_of(entry, 0);
@@ -320,7 +320,7 @@ async fn replay(data: &Data, game: GameId) -> anyhow::Result<Option<CreateMessag
 
 /// Discord refused an entry for lack of access: tell the game's server once, in the channel it
 /// was started in (the thread is what cannot be reached), how to fix it.
-pub async fn tell_blocked(http: &Http, data: &Data, entry: &Entry, err: &anyhow::Error) {
+pub async fn tell_blocked(http: &Http, data: &Data, entry: &Delivery, err: &anyhow::Error) {
     let Some(game) = entry.game else {
         return;
     };
@@ -358,7 +358,7 @@ pub async fn tell_blocked(http: &Http, data: &Data, entry: &Entry, err: &anyhow:
 async fn open_thread(
     http: &Http,
     data: &Data,
-    entry: &Entry,
+    entry: &Delivery,
     game: GameId,
     title: &str,
 ) -> anyhow::Result<Outcome> {
@@ -469,7 +469,7 @@ async fn ask_challenge(
 async fn post_turn(
     http: &Http,
     data: &Data,
-    entry: &Entry,
+    entry: &Delivery,
     state: &GameState,
     caption: &str,
     ping: Option<Pinged>,

@@ -561,7 +561,7 @@ pub async fn board_reply(
 
 /// A player's notes as lines under a private board: the newest that fit in a message beside
 /// the caption (older ones are counted, not shown).
-pub fn notes_text(notes: &[hexmeros::store::Note]) -> String {
+pub fn notes_text(notes: &[hexmeros::host::Note]) -> String {
     const ROOM: usize = 1500;
     if notes.is_empty() {
         return String::new();

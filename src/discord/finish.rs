@@ -6,8 +6,8 @@
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, CreateAttachment, CreateEmbed, CreateMessage, EditThread, Http};
 
+use hexmeros::host::Delivery;
 use hexmeros::host::{GameId, Results};
-use hexmeros::store::Entry;
 
 use super::Data;
 use super::names::{mention, pinging, title};
@@ -51,7 +51,7 @@ async fn table(data: &Data, r: &Results) -> String {
 pub async fn results(
     http: &Http,
     data: &Data,
-    entry: &Entry,
+    entry: &Delivery,
     game: GameId,
 ) -> anyhow::Result<Outcome> {
     let r = data.host.results(game).await?;
@@ -92,7 +92,7 @@ pub async fn results(
 pub async fn close(
     http: &Http,
     data: &Data,
-    entry: &Entry,
+    entry: &Delivery,
     game: GameId,
 ) -> anyhow::Result<Outcome> {
     let msg = CreateMessage::new().content(CLOSED);

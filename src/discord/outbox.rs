@@ -25,8 +25,8 @@ use poise::serenity_prelude as serenity;
 use serenity::Http;
 use tokio::time::Instant;
 
+use hexmeros::host::{Delivered, Delivery};
 use hexmeros::host::{Effect, HostError, LEASE_MS, URGENT};
-use hexmeros::store::{Done, Entry};
 
 use super::Data;
 use super::deliver;
@@ -290,7 +290,7 @@ impl Deliverer {
     }
 
     /// Deliver one entry; true if it left the outbox.
-    async fn one(&self, http: &Arc<Http>, data: &Data, entry: &Entry, background: bool) -> bool {
+    async fn one(&self, http: &Arc<Http>, data: &Data, entry: &Delivery, background: bool) -> bool {
         let result = match serde_json::from_str::<Effect>(&entry.body) {
             Ok(effect) => {
                 // A command's own calls are urgent, but not its status panel's edit (the turn
@@ -307,7 +307,7 @@ impl Deliverer {
         let done = match result {
             Ok(Outcome::Sent(message)) => {
                 super::metrics::delivered(entry.priority, data.host.now() - entry.created_at);
-                Done {
+                Delivered {
                     message: message.map(|m| m.get() as i64),
                     outcome: "sent".into(),
                 }
@@ -319,7 +319,7 @@ impl Deliverer {
                     why,
                     "an entry needs no message"
                 );
-                Done {
+                Delivered {
                     message: None,
                     outcome: why,
                 }
@@ -337,7 +337,7 @@ impl Deliverer {
                         error = text,
                         "Discord refused an entry for good; given up"
                     );
-                    Done {
+                    Delivered {
                         message: None,
                         outcome: format!("failed: {text}"),
                     }

@@ -14,8 +14,8 @@ use serenity::{
 };
 
 use hexmeros::games::Departure;
+use hexmeros::host::Delivery;
 use hexmeros::host::{GameId, GameState, Panel, PanelSeat, SeatStanding, Status};
-use hexmeros::store::Entry;
 
 use super::Data;
 use super::names::{MY_SIDE, PASS, TAKE_BACK, discord_user, mention, pinging, title, with_names};
@@ -30,7 +30,7 @@ const MAX_LEN: usize = 2000;
 pub async fn update(
     http: &Http,
     data: &Data,
-    entry: &Entry,
+    entry: &Delivery,
     game: GameId,
 ) -> anyhow::Result<Outcome> {
     let Some(link) = data.links.by_game(game).await? else {

@@ -6,8 +6,8 @@
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, CreateAllowedMentions, CreateMessage, Http, MessageId};
 
+use hexmeros::host::Delivery;
 use hexmeros::host::GameId;
-use hexmeros::store::Entry;
 
 use super::Data;
 use super::names::title;
@@ -25,7 +25,7 @@ pub enum Outcome {
 
 /// The nonce of an entry's `n`-th message: the same on every try of the entry, in this process
 /// or the next.
-pub(super) fn nonce_of(entry: &Entry, n: u8) -> serenity::Nonce {
+pub(super) fn nonce_of(entry: &Delivery, n: u8) -> serenity::Nonce {
     serenity::Nonce::String(format!("hx{}.{n}", entry.id))
 }
 
@@ -45,7 +45,7 @@ fn archived(e: &serenity::Error) -> bool {
 pub(super) async fn to_game(
     http: &Http,
     data: &Data,
-    entry: &Entry,
+    entry: &Delivery,
     game: GameId,
     msg: CreateMessage,
 ) -> anyhow::Result<Outcome> {

@@ -56,7 +56,7 @@ pub use event::{
 pub use lobby::{
     Chair, Declined, Joined, LOBBY_HOURS, Lobby, LobbyId, LobbySpec, LobbyStatus, Opened,
 };
-pub use outbox::{NORMAL, REMINDER, URGENT, is_reply};
+pub use outbox::{Delivered, Delivery, NORMAL, REMINDER, URGENT, is_reply};
 pub use players::{bot_id, bot_level};
 pub use results::{Place, Results};
 pub use say::Refused;
@@ -67,9 +67,7 @@ pub use state::{
 };
 
 use crate::games::{GameKind, Seat};
-use crate::store::{
-    EventRow, Finish, GameSummary, GameWrite, Note, Rating, Standing, Store, StoreError,
-};
+use crate::store::{EventRow, Finish, GameSummary, GameWrite, Rating, Standing, Store, StoreError};
 
 /// Who sends a command. The front end decides `admin` (Discord: Manage Server).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -655,7 +653,18 @@ impl GameHost {
         {
             return Err(Refused::TooManyNotes(NOTES_KEPT).into());
         }
-        Ok(self.store.notes(game, player).await?)
+        self.notes_of(game, player).await
+    }
+
+    async fn notes_of(&self, game: GameId, player: PlayerId) -> Result<Vec<Note>, HostError> {
+        let rows = self.store.notes(game, player).await?;
+        Ok(rows
+            .into_iter()
+            .map(|n| Note {
+                text: n.text,
+                at: n.at,
+            })
+            .collect())
     }
 
     /// `player`'s private notes on `game`, oldest first (none for someone not seated).
@@ -664,7 +673,7 @@ impl GameHost {
         if state.seat_of(player).is_none() {
             return Ok(Vec::new());
         }
-        Ok(self.store.notes(game, player).await?)
+        self.notes_of(game, player).await
     }
 
     /// Forget `player`'s notes on `game`; how many lines went.
@@ -783,4 +792,11 @@ fn to_json<T: serde::Serialize>(v: &T) -> Result<String, HostError> {
 /// The house rules in force, as stored for listing: the game's switches and the timers.
 fn house_json(s: &GameState) -> String {
     serde_json::json!({ "game": s.house(), "timers": s.timers() }).to_string()
+}
+
+/// A line of a player's private notes on a game, and when it was written (Unix milliseconds).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub text: String,
+    pub at: Millis,
 }

@@ -9,6 +9,49 @@
 
 use crate::store::{Done, Entry, NewEntry, OutboxStats};
 
+/// An outbox entry as a front end's deliverer reads it: the effect to deliver (`body`, as JSON),
+/// its lane (one game's, or a player's), the game and version it comes from, how urgent it is,
+/// and how its delivery went so far. The host's own type: the store's row stays in the store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    pub id: i64,
+    pub lane: String,
+    pub game: Option<GameId>,
+    pub version: Option<i64>,
+    pub priority: i64,
+    pub body: String,
+    pub created_at: i64,
+    pub attempts: i64,
+    pub last_error: Option<String>,
+    /// When a process first set out to deliver it ([`super::GameHost::outbox_trying`]), if one did.
+    pub tried_at: Option<i64>,
+}
+
+impl From<Entry> for Delivery {
+    fn from(e: Entry) -> Delivery {
+        Delivery {
+            id: e.id,
+            lane: e.lane,
+            game: e.game,
+            version: e.version,
+            priority: e.priority,
+            body: e.body,
+            created_at: e.created_at,
+            attempts: e.attempts,
+            last_error: e.last_error,
+            tried_at: e.tried_at,
+        }
+    }
+}
+
+/// How a delivery ended: the message it made, if any, and a word on it (`sent`, or why it was
+/// given up).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delivered {
+    pub message: Option<i64>,
+    pub outcome: String,
+}
+
 use super::bots::for_bot;
 use super::event::{Event, GameId, PlayerId};
 use super::state::{GameState, Status};
@@ -168,27 +211,35 @@ pub(super) fn follow_ups(before: &GameState, after: &GameState) -> Vec<Effect> {
     fx
 }
 
+fn deliveries(rows: Vec<Entry>) -> Vec<Delivery> {
+    rows.into_iter().map(Delivery::from).collect()
+}
+
 /// The outbox as a front end's deliverer reads and marks it (the rows are the store's; the host
 /// is the front ends' one door to them).
 impl super::GameHost {
     /// The first pending entry of a lane.
-    pub async fn outbox_head(&self, lane: &str) -> Result<Option<Entry>, HostError> {
-        Ok(self.store.outbox_head(lane).await?)
+    pub async fn outbox_head(&self, lane: &str) -> Result<Option<Delivery>, HostError> {
+        Ok(self.store.outbox_head(lane).await?.map(Delivery::from))
     }
 
     /// The first pending entry of every lane, most urgent first, at most `limit`.
-    pub async fn outbox_heads(&self, limit: i64) -> Result<Vec<Entry>, HostError> {
-        Ok(self.store.outbox_heads(limit).await?)
+    pub async fn outbox_heads(&self, limit: i64) -> Result<Vec<Delivery>, HostError> {
+        Ok(deliveries(self.store.outbox_heads(limit).await?))
     }
 
     /// Every pending entry, oldest first.
-    pub async fn outbox_pending(&self) -> Result<Vec<Entry>, HostError> {
-        Ok(self.store.outbox_pending().await?)
+    pub async fn outbox_pending(&self) -> Result<Vec<Delivery>, HostError> {
+        Ok(deliveries(self.store.outbox_pending().await?))
     }
 
     /// Mark an entry delivered or given up, now; false if it was done already.
-    pub async fn outbox_done(&self, id: i64, done: &Done) -> Result<bool, HostError> {
-        Ok(self.store.outbox_done(id, done, self.now()).await?)
+    pub async fn outbox_done(&self, id: i64, done: &Delivered) -> Result<bool, HostError> {
+        let done = Done {
+            message: done.message,
+            outcome: done.outcome.clone(),
+        };
+        Ok(self.store.outbox_done(id, &done, self.now()).await?)
     }
 
     /// Mark a pending entry as about to be tried (the first time only): a later process sees

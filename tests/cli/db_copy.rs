@@ -15,8 +15,8 @@ use hexmeros::games::{GameKind, Seat};
 use hexmeros::host::{
     Actor, Command, GameHost, GameId, LobbySpec, ManualClock, Motion, Opened, SettingsChange,
 };
+use hexmeros::store::Store;
 use hexmeros::store::copy::{self, COPIED, NOT_COPIED};
-use hexmeros::store::{Done, Store};
 use sqlx::Row;
 use support::{T0, act, cmd_move, ensure_players, vote};
 
@@ -147,7 +147,7 @@ async fn fill(url: &str) -> Made {
     let first = host.outbox_pending().await.unwrap()[0].id;
     host.outbox_done(
         first,
-        &Done {
+        &hexmeros::host::Delivered {
             message: Some(9_001),
             outcome: "sent".into(),
         },
