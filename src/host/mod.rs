@@ -26,6 +26,7 @@ mod effect;
 mod error;
 mod event;
 mod lobby;
+mod notes;
 mod outbox;
 mod players;
 mod queries;
@@ -56,6 +57,7 @@ pub use event::{
 pub use lobby::{
     Chair, Declined, Joined, LOBBY_HOURS, Lobby, LobbyId, LobbySpec, LobbyStatus, Opened,
 };
+pub use notes::Note;
 pub use outbox::{Delivered, Delivery, NORMAL, REMINDER, URGENT, is_reply};
 pub use players::{bot_id, bot_level};
 pub use results::{Place, Results};
@@ -632,57 +634,6 @@ impl GameHost {
         Ok((canonical, next.show()))
     }
 
-    /// Add a line to `player`'s private notes on `game` (`/hexmeros note`): only a seated
-    /// player, at most [`NOTES_KEPT`] lines. Their notes, oldest first, come back.
-    pub async fn add_note(
-        &self,
-        game: GameId,
-        player: PlayerId,
-        text: &str,
-    ) -> Result<Vec<Note>, HostError> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(Refused::EmptyNote.into());
-        }
-        let state = self.state(game).await?;
-        state.seat_of(player).ok_or(Refused::NotSeated)?;
-        if !self
-            .store
-            .add_note(game, player, text, self.now(), NOTES_KEPT)
-            .await?
-        {
-            return Err(Refused::TooManyNotes(NOTES_KEPT).into());
-        }
-        self.notes_of(game, player).await
-    }
-
-    async fn notes_of(&self, game: GameId, player: PlayerId) -> Result<Vec<Note>, HostError> {
-        let rows = self.store.notes(game, player).await?;
-        Ok(rows
-            .into_iter()
-            .map(|n| Note {
-                text: n.text,
-                at: n.at,
-            })
-            .collect())
-    }
-
-    /// `player`'s private notes on `game`, oldest first (none for someone not seated).
-    pub async fn notes(&self, game: GameId, player: PlayerId) -> Result<Vec<Note>, HostError> {
-        let state = self.state(game).await?;
-        if state.seat_of(player).is_none() {
-            return Ok(Vec::new());
-        }
-        self.notes_of(game, player).await
-    }
-
-    /// Forget `player`'s notes on `game`; how many lines went.
-    pub async fn clear_notes(&self, game: GameId, player: PlayerId) -> Result<u64, HostError> {
-        let state = self.state(game).await?;
-        state.seat_of(player).ok_or(Refused::NotSeated)?;
-        Ok(self.store.clear_notes(game, player).await?)
-    }
-
     /// A move tried by any seated player at any time (`/hexmeros try`): a move of the seat to
     /// move in the game as it is now, checked by the rules; its canonical text and the game it
     /// was tried in (to draw it as a preview). Nothing is stored and nobody is told.
@@ -792,11 +743,4 @@ fn to_json<T: serde::Serialize>(v: &T) -> Result<String, HostError> {
 /// The house rules in force, as stored for listing: the game's switches and the timers.
 fn house_json(s: &GameState) -> String {
     serde_json::json!({ "game": s.house(), "timers": s.timers() }).to_string()
-}
-
-/// A line of a player's private notes on a game, and when it was written (Unix milliseconds).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Note {
-    pub text: String,
-    pub at: Millis,
 }
