@@ -66,11 +66,18 @@ async fn board() -> Board {
     ensure_players(&host, 1..=6).await;
     let keys = web::keys(&host).await.unwrap();
     let front = Arc::new(web::standalone::Standalone::new(host.clone()));
-    let running = web::start(
+    // The browsers tap as fast as the machine lets them, two on one address: the rate limits
+    // (tested on their own in web.rs) would refuse them where no person could tap that fast.
+    let unhurried = web::WebLimits {
+        per_address: web::quota((10_000, 10_000)),
+        per_player: web::quota((10_000, 10_000)),
+    };
+    let running = web::start_with(
         host.clone(),
         keys.clone(),
         "127.0.0.1:0".parse().unwrap(),
         front,
+        unhurried,
     )
     .await
     .unwrap();
@@ -120,11 +127,7 @@ async fn play_by_taps(c: &Client, mirror: &AnyGame, origin: &str, m: &str) {
 async fn a_whole_hexdame_game_is_played_by_taps_and_each_board_follows_the_other() {
     let Some(driver) = driver().await else { return };
     let b = board().await;
-    let (game, _) = b
-        .host
-        .create(GameKind::HexDame, &[1, 2], None, None)
-        .await
-        .unwrap();
+    let game = b.hexdame().await;
     let white = driver.browser(1280, 800).await;
     let black = driver.browser(390, 844).await;
     white.goto(&b.links.player(game, 1, T0)).await.unwrap();
@@ -404,11 +407,7 @@ async fn a_spectator_cannot_act_and_bad_links_are_refused() {
 async fn the_board_looks_as_it_should_on_a_phone_and_a_desktop() {
     let Some(driver) = driver().await else { return };
     let b = board().await;
-    let (game, _) = b
-        .host
-        .create(GameKind::HexDame, &[1, 2], None, None)
-        .await
-        .unwrap();
+    let game = b.hexdame().await;
     let v = b.host.state(game).await.unwrap().version();
     for (w, h) in [(390, 844), (1280, 800)] {
         let c = driver.browser(w, h).await;
