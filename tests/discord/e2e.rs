@@ -84,15 +84,6 @@ async fn start(fake: &F, players: &[u64], game: Option<u64>) -> (Game, Interacti
     (Game { id, thread }, i)
 }
 
-/// The lobby a starter's answer names (`lobby #3 is open…`).
-fn lobby_number(text: &str) -> Option<i64> {
-    let rest = text.split("lobby #").nth(1)?;
-    rest.split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()
-}
-
 /// The game an answer says started (`… HexDame #4 started in <#…>`).
 fn started_game(text: &str) -> Option<i64> {
     let (before, _) = text.split_once(" started")?;

@@ -96,12 +96,7 @@ async fn a_start_killed_after_its_thread_was_made_starts_in_that_thread_after_a_
         {"type": 4, "name": "game", "value": 1},
     ]);
     let text = content(&hx(&fake, u(1), F::CHANNEL_ID, "start", opts).await);
-    let lobby: i64 = text
-        .split("lobby #")
-        .nth(1)
-        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no lobby in {text:?}"));
+    let lobby = lobby_number(&text).unwrap_or_else(|| panic!("no lobby in {text:?}"));
     let join = format!("{lobby}:ljoin:0");
     let msg = wait_message(&fake, F::CHANNEL_ID, 0, &format!("#{lobby}")).await;
     // Discord makes the thread, and its answer does not come back before the kill.

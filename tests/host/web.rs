@@ -403,47 +403,33 @@ async fn open_boards_follow_moves_from_this_process_and_another() {
     until(&mut white, v).await;
     until(&mut watcher, v).await;
     // A move made elsewhere in this process (as in Discord).
-    let text = b.host.legal_moves(b.game, 1).await.unwrap()[0].clone();
-    b.host
-        .handle(
-            b.game,
-            Actor::player(1),
-            Command::Move { text, commit: true },
-            None,
-        )
-        .await
-        .unwrap();
+    first_move(&b.host, b.game, 1).await;
     until(&mut white, v + 1).await;
     until(&mut watcher, v + 1).await;
     // A move by another process on the same database.
     let other = host_on(&b.env.url, &b.env.clock).await;
-    let text = other.legal_moves(b.game, 2).await.unwrap()[0].clone();
-    other
-        .handle(
-            b.game,
-            Actor::player(2),
-            Command::Move { text, commit: true },
-            None,
-        )
-        .await
-        .unwrap();
+    first_move(&other, b.game, 2).await;
     until(&mut watcher, v + 2).await;
     until(&mut white, v + 2).await;
+}
+
+/// `player`'s first legal move on `game`, committed through `host` (as Discord would).
+async fn first_move(host: &GameHost, game: GameId, player: i64) {
+    let text = host.legal_moves(game, player).await.unwrap()[0].clone();
+    host.handle(
+        game,
+        Actor::player(player),
+        Command::Move { text, commit: true },
+        None,
+    )
+    .await
+    .unwrap();
 }
 
 #[tokio::test]
 async fn the_story_steps_back_move_by_move_for_anyone_with_a_link() {
     let b = board().await;
-    let text = b.host.legal_moves(b.game, 1).await.unwrap()[0].clone();
-    b.host
-        .handle(
-            b.game,
-            Actor::player(1),
-            Command::Move { text, commit: true },
-            None,
-        )
-        .await
-        .unwrap();
+    first_move(&b.host, b.game, 1).await;
     let watch = b.token(None);
     let (status, start) = b.get("/api/replay?at=0", Some(&watch)).await;
     assert_eq!(status, 200, "{start}");

@@ -491,12 +491,8 @@ pub async fn start_game_in(
         .collect();
     opts.extend(extra);
     let mut text = content(&hx(fake, players[0], channel, "start", json!(opts)).await);
-    if let Some(rest) = text.clone().split("lobby #").nth(1) {
-        let lobby: i64 = rest
-            .split(|c: char| !c.is_ascii_digit())
-            .next()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no lobby in {text:?}"));
+    if text.contains("lobby #") {
+        let lobby = lobby_number(&text).unwrap_or_else(|| panic!("no lobby in {text:?}"));
         let join = format!("{lobby}:ljoin:0");
         let deadline = tokio::time::Instant::now() + T;
         let msg = loop {
@@ -539,6 +535,15 @@ pub async fn start_game_in(
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
     (id, thread)
+}
+
+/// The lobby a starter's answer names (`lobby #3 is open…`).
+pub fn lobby_number(text: &str) -> Option<i64> {
+    let rest = text.split("lobby #").nth(1)?;
+    rest.split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// The text of the status panel pinned in `thread` once it contains `needle`, waited for (the

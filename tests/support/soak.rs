@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::bot::{Bot, custom_ids};
+use crate::bot::{Bot, custom_ids, lobby_number};
 use crate::fake_discord::{Chaos, FakeDiscord as F};
 use hexmeros::games::{AnyGame, GameKind, Rules};
 use hexmeros::host::{GameHost, GameState, Status, SystemClock};
@@ -274,12 +274,7 @@ pub async fn start_game(fake: &F, store: &Store, users: &[u64], meros: bool) -> 
         .await
         .unwrap();
     let text = reply[0].json.as_ref().map(text_of).unwrap_or_default();
-    let lobby: i64 = text
-        .split("lobby #")
-        .nth(1)
-        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no lobby in {text:?}"));
+    let lobby = lobby_number(&text).unwrap_or_else(|| panic!("no lobby in {text:?}"));
     let join = format!("{lobby}:ljoin:0");
     // The lobby message (an outbox effect or a direct post: it may need retries).
     let msg = loop {
