@@ -77,6 +77,14 @@ async fn play_on_the_board_launches_the_activity_and_its_sign_in_admits_whom_it_
     let first = fake.first_response(&i, T).await.unwrap();
     assert_eq!(first.json.as_ref().unwrap()["type"], 12, "{first:?}");
     assert_eq!(first.status, 204, "{first:?}");
+    // The same control pressed in another server: no launch, the unknown game's words.
+    let i = fake.button(u(3), F::OTHER_CHANNEL_ID, turn, &play).await;
+    let first = fake.first_response(&i, T).await.unwrap();
+    let answer = first.json.as_ref().unwrap();
+    assert_eq!(answer["type"], 4, "{first:?}");
+    assert_eq!(answer["data"]["flags"], 64, "{first:?}");
+    let said = answer["data"]["content"].as_str().unwrap();
+    assert!(said.contains(&format!("no game #{game}")), "{said}");
 
     // My side: the player's own link, and Discord's deep link to the Activity for this game
     // (its custom_id names the game wherever Discord opens it).
