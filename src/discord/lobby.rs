@@ -14,7 +14,9 @@ use serenity::{
 };
 
 use hexmeros::games::GameKind;
-use hexmeros::host::{GameId, HostError, Joined, Lobby, LobbyId, LobbyStatus, PlayerId, Refused};
+use hexmeros::host::{
+    GameId, HostError, Joined, Lobby, LobbyId, LobbyStatus, PlayerId, Refused, Status,
+};
 
 use super::deliver::{self, Origin};
 use super::ids::{Action, ComponentId};
@@ -38,10 +40,17 @@ fn buttons(lobby: LobbyId) -> Vec<CreateActionRow> {
 /// The lobby message's text: the host's words with names, and the game's thread once started.
 async fn text(data: &Data, lobby: &Lobby) -> String {
     let mut text = names::with_names(data, &lobby.message()).await;
-    if let LobbyStatus::Started(game) = lobby.status
-        && let Ok(Some(l)) = data.links.by_game(game).await
-    {
-        text.push_str(&format!(" in <#{}>", l.thread));
+    if let LobbyStatus::Started(game) = lobby.status {
+        if let Ok(Some(l)) = data.links.by_game(game).await {
+            text.push_str(&format!(" in <#{}>", l.thread));
+        } else if data
+            .host
+            .state(game)
+            .await
+            .is_ok_and(|s| s.status() == Status::Aborted)
+        {
+            text.push_str(", but it could not start: Discord refused its thread here");
+        }
     }
     text
 }
@@ -157,6 +166,13 @@ pub async fn started(
     game: GameId,
     lines: Vec<String>,
 ) -> Result<String, Error> {
+    if data.host.state(game).await?.status() == Status::Aborted {
+        return Ok(format!(
+            "{} #{game} could not start: Discord would not let me open its thread here. Nothing \
+             was played and no game is left open; see the message in the channel (or your DMs).",
+            kind.name()
+        ));
+    }
     let place = match data.links.by_game(game).await? {
         Some(l) => format!(" in <#{}>", l.thread),
         None => String::new(),

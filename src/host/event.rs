@@ -258,6 +258,12 @@ pub enum Event {
         #[serde(default)]
         asked: Vec<Seat>,
     },
+    /// The game could not be given a place to be played (Discord refused its thread for good:
+    /// no access to the channel, a channel that holds no threads) before anyone moved: it ends
+    /// aborted, and nothing it had to say is sent (`GameHost::abandon_start`).
+    Abandoned {
+        why: String,
+    },
 }
 
 /// The conditions of a queued move: every one must hold when the seat's turn comes.
@@ -328,6 +334,7 @@ impl Event {
             Event::QueueCleared { .. } => "queue_cleared",
             Event::QueueDropped { .. } => "queue_dropped",
             Event::QueuePlayed { .. } => "queue_played",
+            Event::Abandoned { .. } => "abandoned",
         }
     }
 }

@@ -263,6 +263,29 @@ impl super::GameHost {
         Ok(self.store.outbox_prune(self.now() - keep_ms).await?)
     }
 
+    /// A start the front end cannot give a place to be played (Discord refused the game's
+    /// thread for good) before anyone moved: the game ends aborted with `why` in its log, and
+    /// every entry still waiting for it (its thread, panel, first board, any DM) is given up, so
+    /// that no half-made game is left. A game already over is refused (`GameOver`); the front end tells its players first, so a process
+    /// that dies in between tries (and tells, with the same nonce) again.
+    pub async fn abandon_start(&self, game: GameId, why: &str) -> Result<(), HostError> {
+        let slot = self.slot(game);
+        let mut cached = slot.lock().await;
+        let mut state = self.load(game, &mut cached).await?;
+        let ev = Event::Abandoned { why: why.into() };
+        if let Err(e) = self.commit(&mut state, ev, None).await {
+            *cached = None;
+            return Err(e);
+        }
+        self.keep(game, &mut cached, &state);
+        drop(cached);
+        let outcome = format!("the game could not start: {why}");
+        self.store
+            .outbox_give_up_game(game, &outcome, self.now())
+            .await?;
+        Ok(())
+    }
+
     /// Where a front end started a game (its `origin`, until its thread is known).
     pub async fn origin(&self, game: GameId) -> Result<Option<String>, HostError> {
         Ok(self.store.game(game).await?.and_then(|g| g.channel))

@@ -266,6 +266,25 @@ impl Store {
         })
     }
 
+    /// Give up every pending entry of `game` with the reason `outcome` (a game that could not
+    /// start: nothing it had to say is sent); returns how many.
+    pub async fn outbox_give_up_game(
+        &self,
+        game: i64,
+        outcome: &str,
+        now: i64,
+    ) -> Result<u64, StoreError> {
+        let r = sqlx::query(
+            "UPDATE outbox SET done_at = $1, outcome = $2 WHERE game_id = $3 AND done_at IS NULL",
+        )
+        .bind(now)
+        .bind(outcome)
+        .bind(game)
+        .execute(&self.writer)
+        .await?;
+        Ok(r.rows_affected())
+    }
+
     /// Forget entries done before `before` (unix ms); returns how many.
     pub async fn outbox_prune(&self, before: i64) -> Result<u64, StoreError> {
         let r = sqlx::query("DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < $1")

@@ -1,7 +1,8 @@
 //! Starts that are never lost (issue 48), against the fake Discord: a start whose thread
 //! creation fails once still starts, and a bot killed (SIGKILL) after Discord made the thread
 //! but before the bot heard of it starts the game in that thread when it comes back, without a
-//! second thread.
+//! second thread. A start whose thread Discord refuses for good tells its players and leaves no
+//! game; one without the permission to open threads is played in the channel.
 
 use std::time::Duration;
 
@@ -118,4 +119,176 @@ async fn a_start_killed_after_its_thread_was_made_starts_in_that_thread_after_a_
     wait_message(&fake, thread, 0, "you have the Token").await;
     assert_eq!(threads_of(&fake, game), vec![thread], "no second thread");
     assert_eq!(bot.state(game).await.record().len(), 0);
+}
+
+/// A lobby for HexDame between u(1) and u(2) in the test channel, and its Join button: the
+/// lobby number, the Join's custom id and the lobby message.
+async fn hexdame_lobby(fake: &F) -> (String, u64) {
+    let opts = json!([
+        user_opt("p1", u(1)),
+        user_opt("p2", u(2)),
+        {"type": 4, "name": "game", "value": 1},
+    ]);
+    let text = content(&hx(fake, u(1), F::CHANNEL_ID, "start", opts).await);
+    let lobby = lobby_number(&text).unwrap_or_else(|| panic!("no lobby in {text:?}"));
+    let msg = wait_message(fake, F::CHANNEL_ID, 0, &format!("#{lobby}")).await;
+    (format!("{lobby}:ljoin:0"), message_id(&msg))
+}
+
+/// The game a started (or abandoned) game's answer names: `HexDame #<id> …`.
+fn game_named(text: &str) -> i64 {
+    text.split("HexDame #")
+        .nth(1)
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no game in {text:?}"))
+}
+
+/// Discord refuses the thread for good (Missing Access: the bot cannot see the channel, so
+/// the channel cannot be told either): each player is told by DM, the last joiner's answer
+/// says so, the game is aborted with nothing played, and nothing more is sent for it.
+#[tokio::test]
+async fn a_start_whose_thread_is_refused_for_good_tells_the_players_and_leaves_no_game() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (join, lobby_msg) = hexdame_lobby(&fake).await;
+    let channel_posts = format!("/channels/{}/messages$", F::CHANNEL_ID);
+    fake.refuse_next("POST", "/threads", 403, 50001, "Missing Access", 1);
+    fake.refuse_next("POST", &channel_posts, 403, 50001, "Missing Access", 1);
+    let i = fake.button(u(2), F::CHANNEL_ID, lobby_msg, &join).await;
+    acked(&fake, &i).await;
+    let text = content(&followup(&fake, &i).await);
+    assert!(text.contains("could not start"), "{text}");
+    let game = game_named(&text);
+
+    // Both players are told by DM, once each, with the reason and what to do.
+    for p in [u(1), u(2)] {
+        let deadline = tokio::time::Instant::now() + T;
+        let dm = loop {
+            if let Some(dm) = fake.dm_channel(p).map(|c| fake.messages(c))
+                && !dm.is_empty()
+            {
+                break dm;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "{p} not told");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert_eq!(dm.len(), 1, "{dm:?}");
+        let said = content(&dm[0]);
+        assert!(
+            said.contains(&format!("HexDame #{game} could not start")),
+            "{said}"
+        );
+        assert!(said.contains("Missing Access"), "{said}");
+        assert!(said.contains("Create Public Threads"), "{said}");
+    }
+    let state = bot.state(game).await;
+    assert_eq!(state.status(), hexmeros::host::Status::Aborted);
+    assert_eq!(state.record().len(), 0);
+    assert!(fake.threads().is_empty(), "a thread was made");
+    // Nothing more is tried for the game: one thread request, no panel, no board, anywhere.
+    let made = fake.requests();
+    let asked = made
+        .iter()
+        .filter(|s| s.method == "POST" && s.path.ends_with("/threads"))
+        .count();
+    assert_eq!(asked, 1, "the thread was asked for again");
+    assert!(
+        !made.iter().any(|s| s.path.contains("/pins")),
+        "a panel was pinned"
+    );
+    // The players are free: the same two start again at once, in a channel that works.
+    let (game2, thread) = start_game(
+        &fake,
+        &[u(1), u(2)],
+        vec![json!({"type": 4, "name": "game", "value": 1})],
+    )
+    .await;
+    assert_ne!(game2, game);
+    wait_message(&fake, thread, 0, "you have the Token").await;
+}
+
+/// Discord refuses the thread for good where the channel can still be told (400: a channel
+/// that holds no threads, such as a thread): the notice pings both players in the channel,
+/// and the lobby message says the game could not start.
+#[tokio::test]
+async fn a_start_refused_a_thread_says_so_in_the_channel_pinging_its_players() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (join, lobby_msg) = hexdame_lobby(&fake).await;
+    fake.refuse_next(
+        "POST",
+        "/threads",
+        400,
+        50024,
+        "Cannot execute action on this channel type",
+        1,
+    );
+    let seen = fake.messages(F::CHANNEL_ID).len();
+    let i = fake.button(u(2), F::CHANNEL_ID, lobby_msg, &join).await;
+    acked(&fake, &i).await;
+    let text = content(&followup(&fake, &i).await);
+    let game = game_named(&text);
+    let notice = wait_message(&fake, F::CHANNEL_ID, seen, "could not start").await;
+    let said = content(&notice);
+    assert!(said.contains(&format!("<@{}>", u(1))), "{said}");
+    assert!(said.contains(&format!("<@{}>", u(2))), "{said}");
+    assert!(
+        said.contains("Cannot execute action on this channel type"),
+        "{said}"
+    );
+    let pinged = notice
+        .json
+        .as_ref()
+        .map(|j| j["allowed_mentions"]["users"].clone());
+    let pinged = pinged.unwrap_or_default();
+    assert!(
+        pinged.as_array().is_some_and(|a| a.len() == 2),
+        "both players pinged: {pinged}"
+    );
+    assert!(fake.dm_channel(u(1)).is_none(), "told by DM too");
+    assert_eq!(
+        bot.state(game).await.status(),
+        hexmeros::host::Status::Aborted
+    );
+    // The lobby message no longer reads as a game under way.
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        let lobby = fake
+            .stored_messages(F::CHANNEL_ID)
+            .into_iter()
+            .find(|m| m["id"].as_str() == Some(&lobby_msg.to_string()))
+            .and_then(|m| m["content"].as_str().map(String::from))
+            .unwrap_or_default();
+        if lobby.contains("could not start") {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "lobby reads {lobby:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Without the permission to open threads (403 code 50013, Missing Permissions) the channel
+/// itself can still be used: the game is played there instead, not abandoned.
+#[tokio::test]
+async fn a_start_without_the_thread_permission_is_played_in_the_channel() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (join, lobby_msg) = hexdame_lobby(&fake).await;
+    fake.fail_next("POST", "/threads", 403, None, 1);
+    let seen = fake.messages(F::CHANNEL_ID).len();
+    let i = fake.button(u(2), F::CHANNEL_ID, lobby_msg, &join).await;
+    acked(&fake, &i).await;
+    let text = content(&followup(&fake, &i).await);
+    assert!(!text.contains("could not start"), "{text}");
+    let game = game_named(&text);
+    wait_message(&fake, F::CHANNEL_ID, seen, "you have the Token").await;
+    assert!(fake.threads().is_empty());
+    assert_ne!(
+        bot.state(game).await.status(),
+        hexmeros::host::Status::Aborted
+    );
 }

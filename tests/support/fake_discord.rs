@@ -350,6 +350,8 @@ struct Failure {
     after: bool,
     /// The answer is held back this long (the client gives up first: a read timeout).
     hang: Option<Duration>,
+    /// Discord's error code and message, instead of the usual one for `status`.
+    code: Option<(u64, String)>,
 }
 
 /// Random fault rates (each a probability per eligible REST call) for [`FakeDiscord::set_chaos`].

@@ -1,5 +1,7 @@
 //! A game's place on Discord: its thread opened where it was started (once, also after a lost
-//! answer or a crash), and the word to a server whose channel the bot may no longer use.
+//! answer or a crash; in the channel itself without the permission to open threads; a start
+//! abandoned, its players told, where Discord refuses the thread for good), and the word to a
+//! server whose channel the bot may no longer use.
 
 use super::*;
 
@@ -111,9 +113,12 @@ pub(super) async fn open_thread(
         .await
     {
         Ok(t) => t,
-        Err(err) if matches!(http_status(&err), Some((403, _))) => {
+        Err(err) if matches!(http_status(&err), Some((403, MISSING_PERMISSIONS))) => {
             tracing::warn!(game, error = %err, "no thread; the game uses the channel");
             parent
+        }
+        Err(err) if refused_for_good(&err) => {
+            return abandon(http, data, entry, game, parent, &err).await;
         }
         Err(err) => return Err(err.into()),
     };
@@ -124,4 +129,75 @@ pub(super) async fn open_thread(
         .set_channel(game, &thread.get().to_string())
         .await?;
     Ok(Outcome::Sent(None))
+}
+
+/// Discord's code for a permission the bot lacks (here: Create Public Threads), where the
+/// channel itself can still be used.
+const MISSING_PERMISSIONS: isize = 50013;
+
+/// Whether Discord refused a thread for good: the channel cannot be reached (a 403 other than
+/// a missing permission: Missing Access), is gone (404), or holds no such thread (400: a thread
+/// or a forum, too many active threads). A retry would be refused the same way.
+fn refused_for_good(e: &serenity::Error) -> bool {
+    matches!(http_status(e), Some((400 | 403 | 404, _)))
+}
+
+/// A start Discord will not give a thread to: its players are told, in the channel it was
+/// started in or (when that cannot be reached either) each by DM, then the game is abandoned
+/// (`GameHost::abandon_start`: aborted, nothing more sent for it). Told first: a process that
+/// dies in between tells again on its retry, with the same nonces, and then abandons.
+async fn abandon(
+    http: &Http,
+    data: &Data,
+    entry: &Delivery,
+    game: GameId,
+    parent: ChannelId,
+    err: &serenity::Error,
+) -> anyhow::Result<Outcome> {
+    let state = data.host.state(game).await?;
+    let mut players: Vec<PlayerId> = Vec::new();
+    for seat in state.seats() {
+        for p in std::iter::once(seat.player).chain(seat.team.iter().copied()) {
+            if discord_user(p).is_some() && !players.contains(&p) {
+                players.push(p);
+            }
+        }
+    }
+    let why = match err {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            r.error.message.clone()
+        }
+        _ => err.to_string(),
+    };
+    let mut who = String::new();
+    for &p in &players {
+        who.push_str(&mention(data, p).await);
+        who.push(' ');
+    }
+    let text = format!(
+        "{who}{} could not start: Discord would not let me open its thread in <#{parent}> \
+         ({why}). Nothing was played and no game is left open. Give me View Channel, Send \
+         Messages and Create Public Threads in a text channel, and start it again there.",
+        title(&state)
+    );
+    let notice = CreateMessage::new()
+        .content(text.clone())
+        .allowed_mentions(pinging(&players));
+    if let Err(e) = data
+        .wire
+        .send_with(http, parent, notice, nonce_of(entry, 3))
+        .await
+    {
+        tracing::warn!(game, error = %e, "the channel cannot be told; telling the players by DM");
+        for (i, &p) in players.iter().enumerate() {
+            let msg = CreateMessage::new().content(text.clone());
+            let nonce = nonce_of(entry, 10u8.saturating_add(i as u8));
+            if let Err(e) = dm(http, data, p, msg, false, nonce).await {
+                tracing::warn!(game, player = p, error = %format_args!("{e:#}"), "not told by DM");
+            }
+        }
+    }
+    tracing::warn!(game, error = %err, "Discord refused the game's thread for good; abandoned");
+    data.host.abandon_start(game, &why).await?;
+    Ok(Outcome::Dropped(format!("the game could not start: {why}")))
 }

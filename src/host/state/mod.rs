@@ -500,6 +500,7 @@ impl GameState {
             Event::QueuePlayed { seat, text, asked } => {
                 self.play_queue(*seat, text, asked, at, &mut fx)?
             }
+            Event::Abandoned { .. } => self.abandon()?,
         }
         if clocks::moves_clocks(ev) {
             self.clock_log.push((self.record.len(), at, ev.clone()));

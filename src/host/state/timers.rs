@@ -161,6 +161,18 @@ impl GameState {
         Ok(())
     }
 
+    /// The start could not be completed: the game ends aborted, silently (its players are told
+    /// by the front end, where the game could not be).
+    pub(super) fn abandon(&mut self) -> Result<(), HostError> {
+        if self.over() {
+            return Err(Refused::GameOver.into());
+        }
+        self.life = Status::Aborted;
+        self.staged = None;
+        self.motions.clear();
+        Ok(())
+    }
+
     pub(super) fn admin(
         &mut self,
         action: AdminAction,

@@ -400,11 +400,14 @@ impl State {
                 }
         })?;
         f.times -= 1;
-        let (status, retry_after) = (f.status, f.retry_after);
+        let (status, retry_after, code) = (f.status, f.retry_after, f.code.clone());
         if let Some(h) = f.hang {
             self.hang = Some(h);
         }
         self.failures.retain(|f| f.times > 0);
+        if let Some((code, message)) = code {
+            return Some(error(status, code, &message));
+        }
         Some(match status {
             429 => route_429(retry_after.unwrap_or(1.0)),
             403 => error(403, 50013, "Missing Permissions"),

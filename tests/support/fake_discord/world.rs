@@ -327,6 +327,31 @@ impl FakeDiscord {
             times,
             after: false,
             hang: None,
+            code: None,
+        });
+    }
+
+    /// Like [`fail_next`](Self::fail_next), with Discord's error `code` and `message` (403 code
+    /// 50001 "Missing Access": a channel the bot cannot see; 400 code 50024: a channel that
+    /// holds no threads).
+    pub fn refuse_next(
+        &self,
+        method: &str,
+        path_contains: &str,
+        status: u16,
+        code: u64,
+        message: &str,
+        times: usize,
+    ) {
+        self.state().failures.push(Failure {
+            method: method.to_ascii_uppercase(),
+            path_contains: path_contains.into(),
+            status,
+            retry_after: None,
+            times,
+            after: false,
+            hang: None,
+            code: Some((code, message.into())),
         });
     }
 
@@ -347,6 +372,7 @@ impl FakeDiscord {
             times,
             after: true,
             hang: None,
+            code: None,
         });
     }
 
@@ -368,6 +394,7 @@ impl FakeDiscord {
             times,
             after: true,
             hang: Some(hang),
+            code: None,
         });
     }
 
