@@ -1054,14 +1054,60 @@ fn fixed_depth<G: search::Engine>(
 /// The trees a search builds: [`SearchKind::Wary`] is one of them, chosen at the root.
 const TREES: [SearchKind; 3] = [SearchKind::Paranoid, SearchKind::Brs, SearchKind::BrsPlus];
 
+// One test per tree and game, so that the test harness runs them side by side (together, the
+// longest test of the crate).
 #[test]
-fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short() {
+fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short_paranoid() {
+    let f = the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short;
+    f(TREES[0], GameKind::Harmegedo);
+    f(TREES[0], GameKind::HexiMeros);
+}
+
+#[test]
+fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short_brs_harmegedo() {
+    the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short(
+        TREES[1],
+        GameKind::Harmegedo,
+    );
+}
+
+#[test]
+fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short_brs_heximeros() {
+    the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short(
+        TREES[1],
+        GameKind::HexiMeros,
+    );
+}
+
+#[test]
+fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short_brs_plus_harmegedo()
+ {
+    the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short(
+        TREES[2],
+        GameKind::Harmegedo,
+    );
+}
+
+#[test]
+fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short_brs_plus_heximeros()
+ {
+    the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short(
+        TREES[2],
+        GameKind::HexiMeros,
+    );
+}
+
+/// The positions of `game` searched with `tree` at fixed depths, with and without the table.
+fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_short(
+    tree: SearchKind,
+    game: GameKind,
+) {
     let mut hits = std::collections::HashMap::new();
     for (name, g) in positions() {
-        if g.outcome().is_some() || g.seat_count() < 3 {
+        if g.outcome().is_some() || g.seat_count() < 3 || g.kind() != game {
             continue;
         }
-        for kind in TREES {
+        for kind in [tree] {
             // Depths at which a position recurs in the tree (own moves swapped around a reply),
             // kept small for the test build.
             let (with, without, nodes) = match &g {
@@ -1076,9 +1122,10 @@ fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_shor
                         SearchKind::Paranoid if h.seat_count() == 3 => 5,
                         SearchKind::Paranoid => 2,
                     };
-                    let (a, b) = (
-                        fixed_depth(h, depth, kind, true),
-                        fixed_depth(h, depth, kind, false),
+                    // The two searches side by side: this is the crate's longest test.
+                    let (a, b) = rayon::join(
+                        || fixed_depth(h, depth, kind, true),
+                        || fixed_depth(h, depth, kind, false),
                     );
                     (
                         (h.move_text(&a.best), a.score, a.depth, a.tt_hits),
@@ -1091,9 +1138,10 @@ fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_shor
                         SearchKind::Brs | SearchKind::BrsPlus | SearchKind::Wary => 3,
                         SearchKind::Paranoid => 2,
                     };
-                    let (a, b) = (
-                        fixed_depth(h, depth, kind, true),
-                        fixed_depth(h, depth, kind, false),
+                    // The two searches side by side: this is the crate's longest test.
+                    let (a, b) = rayon::join(
+                        || fixed_depth(h, depth, kind, true),
+                        || fixed_depth(h, depth, kind, false),
                     );
                     (
                         (h.move_text(&a.best), a.score, a.depth, a.tt_hits),
@@ -1114,7 +1162,7 @@ fn the_transposition_table_keeps_every_fixed_depth_answer_and_cuts_searches_shor
         }
     }
     eprintln!("{hits:?}");
-    for kind in TREES {
+    for kind in [tree].into_iter().filter(|_| game == GameKind::Harmegedo) {
         assert!(
             hits.get(&(GameKind::Harmegedo, kind)).copied().unwrap_or(0) > 0,
             "Harmegedo {kind}: the table never answered a node"
