@@ -879,7 +879,7 @@ pub struct Quantiles {
 }
 
 impl Quantiles {
-    fn of(sorted: &[Duration]) -> Quantiles {
+    pub fn of(sorted: &[Duration]) -> Quantiles {
         if sorted.is_empty() {
             return Quantiles::default();
         }
