@@ -43,10 +43,12 @@ fn route(s: &Sent) -> String {
     let path: Vec<&str> = s
         .path
         .split('/')
-        .map(|p| match p.bytes().all(|c| c.is_ascii_digit()) && !p.is_empty() {
-            true => "{id}",
-            false => p,
-        })
+        .map(
+            |p| match p.bytes().all(|c| c.is_ascii_digit()) && !p.is_empty() {
+                true => "{id}",
+                false => p,
+            },
+        )
         .collect();
     format!("{} {}", s.method, path.join("/"))
 }
@@ -237,7 +239,10 @@ async fn run(rate: f64, secs: f64, grace: Duration) {
     );
     println!("  last Join -> board        {}", Quantiles::of(&to_board));
     println!("  last Join -> thread asked {}", Quantiles::of(&to_thread));
-    println!("  thread -> board           {}", Quantiles::of(&thread_to_board));
+    println!(
+        "  thread -> board           {}",
+        Quantiles::of(&thread_to_board)
+    );
     println!(
         "  bot CPU {} in all, {} per start; {:.1} requests per start on the global limit",
         ms(cpu_used),
