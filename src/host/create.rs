@@ -114,18 +114,14 @@ impl GameHost {
     }
 }
 
-/// What a new game says: its thread, its first words, the board, and the first Token holder's
-/// ping (a person's).
+/// What a new game says: its thread, the board with its first words, and the first Token
+/// holder's ping (a person's): one message after the thread.
 fn opening(state: &GameState, id: GameId) -> Vec<Effect> {
     let name = state.kind().name();
     let mut fx = vec![
         Effect::OpenThread {
             game: id,
             title: say::thread_title(name, id),
-        },
-        Effect::Say {
-            game: id,
-            text: say::game_begins(name, id),
         },
         Effect::Board {
             game: id,

@@ -88,9 +88,11 @@ fn priority(e: &Effect, ev: Option<&Event>) -> i64 {
 
 /// What the outbox keeps of `fx` for `game`: the effects players must receive, with each Token
 /// ping that follows its board folded into the board's message (one message per move, not two),
-/// and the status panel's update after them when the event told the thread anything (at the start
-/// of a new game right after its thread, so that it is the thread's first message; at the end
-/// before the thread is closed). Reminders change nothing the panel shows.
+/// and the status panel's update after them when the event told the thread anything (at the end
+/// of a game before the thread is closed; at the start of one after its first board, which then
+/// waits for nothing but the thread: the panel is pinned, and its five calls, which go at a lower
+/// priority, no longer hold the board back at a busy hour). Reminders change nothing the panel
+/// shows.
 fn told(game: GameId, fx: &[Effect], ev: Option<&Event>, actor: Option<PlayerId>) -> Vec<Effect> {
     let mut out: Vec<Effect> = Vec::with_capacity(fx.len() + 1);
     for e in fx.iter().filter(|e| !for_bot(e) && !is_reply(e, actor)) {
@@ -122,16 +124,12 @@ fn told(game: GameId, fx: &[Effect], ev: Option<&Event>, actor: Option<PlayerId>
     }
     // Before the thread is closed: a message of an archived thread cannot be edited.
     let panel = Effect::Panel { game };
-    let opened = out
+    match out
         .iter()
-        .position(|e| matches!(e, Effect::OpenThread { .. }));
-    let closed = out
-        .iter()
-        .position(|e| matches!(e, Effect::CloseThread { .. }));
-    match (opened, closed) {
-        (Some(i), _) => out.insert(i + 1, panel),
-        (None, Some(i)) => out.insert(i, panel),
-        (None, None) => out.push(panel),
+        .position(|e| matches!(e, Effect::CloseThread { .. }))
+    {
+        Some(i) => out.insert(i, panel),
+        None => out.push(panel),
     }
     out
 }

@@ -422,14 +422,9 @@ pub fn thread_title(game_name: &str, id: GameId) -> String {
     format!("{game_name} #{id}")
 }
 
-pub fn game_begins(game_name: &str, id: GameId) -> String {
-    format!(
-        "{game_name} #{id} begins. House rules may be voted (vote house-rule) until the first \
-         Token pass."
-    )
-}
-
-pub const START_POSITION: &str = "the start position";
+/// The caption of a new game's first board: its first words.
+pub const START_POSITION: &str = "the start position: the game begins. House rules may be voted \
+                                  (vote house-rule) until the first Token pass.";
 
 /// How motions read (§8).
 pub mod motion {

@@ -69,13 +69,7 @@ fn as_stored(fx: &[Effect]) -> Vec<Effect> {
     let Some(game) = out.iter().find_map(Effect::game) else {
         return out;
     };
-    match out
-        .iter()
-        .position(|e| matches!(e, Effect::OpenThread { .. }))
-    {
-        Some(i) => out.insert(i + 1, Effect::Panel { game }),
-        None => out.push(Effect::Panel { game }),
-    }
+    out.push(Effect::Panel { game });
     out
 }
 
@@ -130,12 +124,13 @@ async fn a_new_game_and_a_move_are_stored_with_what_they_tell() {
     );
     assert!(stored.iter().all(|x| x.lane == format!("g{g}")));
     assert!(matches!(fx[0], Effect::OpenThread { .. }));
-    // The thread, its status panel first, the first words, and the board pinging Red.
+    // The thread, the board pinging Red (its caption the first words), then the status panel:
+    // a start's board waits for nothing but its thread (issue 48).
     let kinds: Vec<&str> = stored
         .iter()
         .map(|x| x.body.split('"').nth(1).unwrap_or(""))
         .collect();
-    assert_eq!(kinds, ["OpenThread", "Panel", "Say", "Board"], "{stored:?}");
+    assert_eq!(kinds, ["OpenThread", "Board", "Panel"], "{stored:?}");
     assert_eq!(board_ping(&stored).0.player, 1);
     deliver_all(&e.host).await;
 
