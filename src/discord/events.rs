@@ -175,8 +175,11 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     // Pass too answers in place: the staged move's message becomes what was committed.
     let passing = |a: Action| matches!(a, Action::Pass | Action::PassCheck { .. });
     let in_place = action.is_some_and(|a| a.in_place() || passing(a));
+    // A lobby's Join and Decline update the lobby message through the interaction (`lobby`),
+    // which Discord does not count toward the bot's global limit; the answer is private.
+    let lobby = action.is_some_and(|a| a.lobby_join().is_some());
     // Acknowledge first: everything after may take longer than Discord's three seconds.
-    let ack = if in_place {
+    let ack = if in_place || lobby {
         CreateInteractionResponse::Acknowledge
     } else {
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true))

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use poise::serenity_prelude as serenity;
 use serenity::{
     ChannelId, ComponentInteraction, CreateActionRow, CreateAllowedMentions, CreateButton,
-    CreateMessage, EditMessage, GuildId, Http, MessageId,
+    CreateMessage, EditInteractionResponse, EditMessage, GuildId, Http, MessageId,
 };
 
 use hexmeros::games::GameKind;
@@ -79,24 +79,51 @@ pub async fn post(http: &Http, data: &Data, lobby: &Lobby, origin: Origin) -> an
 }
 
 /// Bring the lobby message up to date (its buttons go once the lobby ended), and say in the
-/// channel when it ended without a game. Failures are logged: the host's decision stands.
-async fn show(http: &Http, data: &Data, lobby: &Lobby, link: LobbyLink) {
+/// channel when it ended without a game. A click on the lobby message's own button (`via`,
+/// acknowledged as an update of it) edits it through the interaction, which does not count
+/// toward the bot's global limit; the timer's edits go to the channel. Failures are logged: the
+/// host's decision stands.
+async fn show(
+    http: &Http,
+    data: &Data,
+    lobby: &Lobby,
+    link: LobbyLink,
+    via: Option<&ComponentInteraction>,
+) {
     let channel = ChannelId::new(link.channel);
     if let Some(m) = link.message {
         let components = match lobby.status {
             LobbyStatus::Open => buttons(lobby.id),
             _ => Vec::new(),
         };
-        let edit = EditMessage::new()
-            .content(text(data, lobby).await)
-            .components(components)
-            .allowed_mentions(CreateAllowedMentions::new());
-        let done = data
-            .wire
-            .retry("updating a lobby message", || {
-                channel.edit_message(http, MessageId::new(m), edit.clone())
-            })
-            .await;
+        let content = text(data, lobby).await;
+        let quiet = CreateAllowedMentions::new();
+        let done = match via.filter(|ci| ci.message.id.get() == m) {
+            Some(ci) => {
+                let edit = EditInteractionResponse::new()
+                    .content(content)
+                    .components(components)
+                    .allowed_mentions(quiet);
+                data.wire
+                    .retry_answer("updating a lobby message", || {
+                        ci.edit_response(http, edit.clone())
+                    })
+                    .await
+                    .map(drop)
+            }
+            None => {
+                let edit = EditMessage::new()
+                    .content(content)
+                    .components(components)
+                    .allowed_mentions(quiet);
+                data.wire
+                    .retry("updating a lobby message", || {
+                        channel.edit_message(http, MessageId::new(m), edit.clone())
+                    })
+                    .await
+                    .map(drop)
+            }
+        };
         if let Err(e) = done {
             tracing::warn!(lobby = lobby.id, error = %e, "the lobby message was not updated");
         }
@@ -133,12 +160,12 @@ pub async fn click(
     data.host.ensure_player(me, ci.user.display_name()).await?;
     if !join {
         let (lobby, how) = data.host.decline_lobby(id, me).await?;
-        show(http, data, &lobby, link).await;
+        show(http, data, &lobby, link, Some(ci)).await;
         return Ok(lobby.declined_text(how));
     }
     match data.host.join_lobby(id, me).await? {
         Joined::Waiting(lobby) => {
-            show(http, data, &lobby, link).await;
+            show(http, data, &lobby, link, Some(ci)).await;
             Ok(names::with_names(data, &lobby.joined_text()).await)
         }
         Joined::Started { lobby, fx } => {
@@ -148,7 +175,7 @@ pub async fn click(
                 actor: Some(me),
             };
             let lines = deliver::deliver(http, data, fx, origin).await;
-            show(http, data, &lobby, link).await;
+            show(http, data, &lobby, link, Some(ci)).await;
             let LobbyStatus::Started(game) = lobby.status else {
                 return Err(anyhow::anyhow!("lobby #{id} joined full but not started"));
             };
@@ -196,7 +223,7 @@ pub async fn expire(http: &Http, data: &Data) {
     };
     for lobby in expired {
         match data.links.lobby(lobby.id).await {
-            Ok(Some(l)) => show(http, data, &lobby, l).await,
+            Ok(Some(l)) => show(http, data, &lobby, l, None).await,
             Ok(None) => {}
             Err(e) => tracing::warn!(lobby = lobby.id, error = %e, "an expired lobby has no link"),
         }

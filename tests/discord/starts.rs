@@ -292,3 +292,62 @@ async fn a_start_without_the_thread_permission_is_played_in_the_channel() {
         hexmeros::host::Status::Aborted
     );
 }
+
+/// The last Join updates the lobby message through its own interaction (acknowledged as an
+/// update of that message), which Discord does not count toward the bot's global limit: the
+/// message says where the game is and loses its buttons, with no edit of it through the channel.
+#[tokio::test]
+async fn the_last_join_updates_the_lobby_message_through_its_interaction() {
+    let fake = F::start().await;
+    let _bot = Bot::start(&fake).await;
+    let (join, lobby_msg) = hexdame_lobby(&fake).await;
+    let i = fake.button(u(2), F::CHANNEL_ID, lobby_msg, &join).await;
+    let first = fake.first_response(&i, T).await.unwrap();
+    assert_eq!(
+        first.json.as_ref().map(|j| j["type"].clone()),
+        Some(json!(6))
+    );
+    let answer = followup(&fake, &i).await;
+    assert!(is_private(&answer), "{answer:?}");
+    let game = game_named(&content(&answer));
+    let deadline = tokio::time::Instant::now() + T;
+    let lobby = loop {
+        let lobby = fake
+            .stored_messages(F::CHANNEL_ID)
+            .into_iter()
+            .find(|m| m["id"].as_str() == Some(&lobby_msg.to_string()))
+            .unwrap();
+        if lobby["content"].as_str().is_some_and(|c| c.contains("<#")) {
+            break lobby;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "lobby reads {lobby}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(
+        lobby["components"].as_array().is_none_or(|c| c.is_empty()),
+        "the buttons stayed: {lobby}"
+    );
+    let thread = threads_of(&fake, game)[0];
+    assert!(
+        lobby["content"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("<#{thread}>"))
+    );
+    let made = fake.requests();
+    let through_channel = format!("/channels/{}/messages/{lobby_msg}", F::CHANNEL_ID);
+    assert!(
+        !made
+            .iter()
+            .any(|s| s.method == "PATCH" && s.path == through_channel),
+        "the lobby message was edited through the channel"
+    );
+    assert!(
+        made.iter()
+            .any(|s| s.method == "PATCH" && s.path.ends_with("/messages/@original")),
+        "no edit through the interaction"
+    );
+}
