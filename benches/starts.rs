@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use bot::{Bot, content, followup, lobby_number, sub, u, user_opt};
+use bot::{Bot, content, lobby_number, sub, u, user_opt};
 use fake_discord::{FakeDiscord as F, Sent};
 use scale::Quantiles;
 use serde_json::json;
@@ -62,6 +62,15 @@ fn see(book: &Mutex<Book>, s: &Sent) {
     if !(200..300).contains(&s.status) || s.method != "POST" {
         return;
     }
+    // The lobby message: a public followup of `/hexmeros start` (or a channel message).
+    let json = s.json.clone().unwrap_or_default();
+    for id in bot::custom_ids(&json) {
+        if id.ends_with(":ljoin:0")
+            && let Some(m) = s.response["id"].as_str().and_then(|m| m.parse().ok())
+        {
+            b.lobby_messages.insert(id, m);
+        }
+    }
     let parts: Vec<&str> = s.path.trim_start_matches('/').split('/').collect();
     match parts.as_slice() {
         ["channels", _, "threads"] => {
@@ -70,14 +79,6 @@ fn see(book: &Mutex<Book>, s: &Sent) {
             }
         }
         ["channels", channel, "messages"] => {
-            let json = s.json.clone().unwrap_or_default();
-            for id in bot::custom_ids(&json) {
-                if id.ends_with(":ljoin:0")
-                    && let Some(m) = s.response["id"].as_str().and_then(|m| m.parse().ok())
-                {
-                    b.lobby_messages.insert(id, m);
-                }
-            }
             let text = json["content"].as_str().unwrap_or_default();
             if text.contains("you have the Token")
                 && let Some(p) = text
@@ -117,7 +118,12 @@ async fn start(fake: Arc<F>, book: Arc<Mutex<Book>>, a: u64, b: u64) -> Result<I
     let i = fake
         .slash(a, F::CHANNEL_ID, "hexmeros", sub("start", opts))
         .await;
-    let text = content(&followup(&fake, &i).await);
+    let answered = |s: &Sent| s.method == "POST" && s.path.starts_with("/webhooks/");
+    let answer = fake
+        .wait_responses(&i, Duration::from_secs(60), 1, answered)
+        .await
+        .map_err(|e| format!("no answer to start: {e}"))?;
+    let text = content(&answer[0]);
     let lobby = lobby_number(&text).ok_or_else(|| format!("no lobby: {text}"))?;
     let join = format!("{lobby}:ljoin:0");
     let deadline = Instant::now() + Duration::from_secs(30);

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 use serenity::{
     ChannelId, ComponentInteraction, CreateActionRow, CreateAllowedMentions, CreateButton,
@@ -55,9 +56,21 @@ async fn text(data: &Data, lobby: &Lobby) -> String {
     text
 }
 
-/// Post the lobby message in the channel of `origin`, pinging once each invited person who has
-/// not joined, and remember where it is.
-pub async fn post(http: &Http, data: &Data, lobby: &Lobby, origin: Origin) -> anyhow::Result<()> {
+/// Post the lobby message where `origin` says, pinging once each invited person who has not
+/// joined, and remember where it is: as a followup of the command that opened the lobby
+/// (`followup`), which Discord does not count toward the bot's global limit, or, if that fails,
+/// in the channel.
+pub async fn post<F, Fut>(
+    http: &Http,
+    data: &Data,
+    lobby: &Lobby,
+    origin: Origin,
+    followup: F,
+) -> anyhow::Result<()>
+where
+    F: FnOnce(CreateReply) -> Fut,
+    Fut: std::future::Future<Output = Result<serenity::Message, serenity::Error>>,
+{
     let channel = origin
         .channel
         .ok_or_else(|| anyhow::anyhow!("a lobby needs a channel"))?;
@@ -68,11 +81,23 @@ pub async fn post(http: &Http, data: &Data, lobby: &Lobby, origin: Origin) -> an
     };
     // Stored first: a click may come as soon as the message is seen.
     data.links.set_lobby(lobby.id, link).await?;
-    let msg = CreateMessage::new()
-        .content(text(data, lobby).await)
+    let content = text(data, lobby).await;
+    let pings = names::pinging(&lobby.waiting());
+    let reply = CreateReply::default()
+        .content(content.clone())
         .components(buttons(lobby.id))
-        .allowed_mentions(names::pinging(&lobby.waiting()));
-    let sent = data.wire.send(http, channel, msg).await?;
+        .allowed_mentions(pings.clone());
+    let sent = match followup(reply).await {
+        Ok(m) => m,
+        Err(e) => {
+            tracing::warn!(lobby = lobby.id, error = %e, "the lobby's followup failed; posting it");
+            let msg = CreateMessage::new()
+                .content(content)
+                .components(buttons(lobby.id))
+                .allowed_mentions(pings);
+            data.wire.send(http, channel, msg).await?
+        }
+    };
     link.message = Some(sent.id.get());
     data.links.set_lobby(lobby.id, link).await?;
     Ok(())

@@ -351,3 +351,40 @@ async fn the_last_join_updates_the_lobby_message_through_its_interaction() {
         "no edit through the interaction"
     );
 }
+
+/// The lobby message is a public followup of `/hexmeros start`, after the starter's private
+/// answer: a new message, so it pings the people invited, and one that Discord does not count
+/// toward the bot's global limit (nothing is posted through the channel).
+#[tokio::test]
+async fn the_lobby_message_is_a_public_followup_of_start_pinging_the_invited() {
+    let fake = F::start().await;
+    let _bot = Bot::start(&fake).await;
+    let (join, lobby_msg) = hexdame_lobby(&fake).await;
+    let made = fake.requests();
+    let posted = made
+        .iter()
+        .find(|s| s.status == 200 && s.response["id"].as_str() == Some(&lobby_msg.to_string()))
+        .unwrap();
+    assert!(posted.path.starts_with("/webhooks/"), "{posted:?}");
+    let body = posted.json.clone().unwrap();
+    assert_eq!(
+        body["flags"].as_u64().unwrap_or(0) & 64,
+        0,
+        "ephemeral: {body}"
+    );
+    assert_eq!(body["allowed_mentions"]["users"], json!([u(2).to_string()]));
+    assert!(custom_ids(&body).contains(&join));
+    assert!(
+        !made.iter().any(
+            |s| s.method == "POST" && s.path == format!("/channels/{}/messages", F::CHANNEL_ID)
+        ),
+        "a message was posted through the channel"
+    );
+    // The starter's private answer came first, in place of the deferred answer.
+    let followups: Vec<&fake_discord::Sent> = made
+        .iter()
+        .filter(|s| s.method == "POST" && s.path.starts_with("/webhooks/"))
+        .collect();
+    assert!(is_private(followups[0]), "{:?}", followups[0]);
+    assert!(content(followups[0]).contains("lobby #"));
+}

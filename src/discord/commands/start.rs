@@ -77,16 +77,28 @@ pub(super) async fn start(
         // The game's thread opens where the lobby was opened.
         origin: Some(deliver::origin_text(ctx.guild_id(), ctx.channel_id())),
     };
-    let (text, private) = match data.host.open_lobby(spec).await? {
-        Opened::Started { game, fx } => (started(ctx, kind, me, game, fx).await?, false),
-        Opened::Waiting(l) => {
-            let http = &ctx.serenity_context().http;
-            lobby::post(http, data, &l, origin(ctx, me)).await?;
-            (l.opened_text(), true)
+    let l = match data.host.open_lobby(spec).await? {
+        Opened::Started { game, fx } => {
+            let text = started(ctx, kind, me, game, fx).await?;
+            ctx.send(CreateReply::default().content(text)).await?;
+            return Ok(());
         }
+        Opened::Waiting(l) => l,
     };
-    ctx.send(CreateReply::default().content(text).ephemeral(private))
-        .await?;
+    // The starter's private answer first: it takes the place of the deferred answer. The lobby
+    // message is then a followup of its own, public, which Discord does not count toward the
+    // bot's global limit (and, a new message, it pings the people invited).
+    let private = CreateReply::default()
+        .content(l.opened_text())
+        .ephemeral(true);
+    if let Err(e) = ctx.send(private).await {
+        // The lobby stands: its message is what the others need.
+        tracing::warn!(lobby = l.id, error = %e, "the starter's answer failed");
+    }
+    let http = &ctx.serenity_context().http;
+    let followup =
+        |msg: CreateReply| async move { Ok(ctx.send(msg).await?.message().await?.into_owned()) };
+    lobby::post(http, data, &l, origin(ctx, me), followup).await?;
     Ok(())
 }
 

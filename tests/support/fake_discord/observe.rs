@@ -86,13 +86,21 @@ impl FakeDiscord {
         .await
     }
 
-    /// Messages posted successfully in a channel, thread or DM (`POST /channels/{id}/messages`).
+    /// Messages posted successfully in a channel, thread or DM (`POST /channels/{id}/messages`),
+    /// and the public followups of interactions there (`POST /webhooks/…`, not ephemeral), as
+    /// everyone in the channel sees them.
     pub fn messages(&self, channel: u64) -> Vec<Sent> {
         let path = format!("/channels/{channel}/messages");
+        let public_followup = |s: &Sent| {
+            s.path.starts_with("/webhooks/")
+                && id_of(&s.response["channel_id"]) == Some(channel)
+                && s.response["flags"].as_u64().unwrap_or(0) & 64 == 0
+        };
         self.state()
             .requests
             .iter()
-            .filter(|s| s.method == "POST" && s.path == path && s.status == 200)
+            .filter(|s| s.method == "POST" && s.status == 200)
+            .filter(|s| s.path == path || public_followup(s))
             .cloned()
             .collect()
     }
