@@ -388,3 +388,45 @@ async fn the_lobby_message_is_a_public_followup_of_start_pinging_the_invited() {
     assert!(is_private(followups[0]), "{:?}", followups[0]);
     assert!(content(followups[0]).contains("lobby #"));
 }
+
+/// The process is killed between the last Join and the thread: the Join was committed (the game
+/// exists), Discord never got to make the thread. The next process opens the thread and posts
+/// the first board: the start is not lost, and there is one thread.
+#[tokio::test]
+async fn a_start_killed_between_the_last_join_and_its_thread_is_started_by_the_next_process() {
+    let fake = F::start().await;
+    let mut bot = Bot::start(&fake).await;
+    let (join, lobby_msg) = hexdame_lobby(&fake).await;
+    fake.hang_next("POST", "/threads", Duration::from_secs(30), 1);
+    let _ = fake.button(u(2), F::CHANNEL_ID, lobby_msg, &join).await;
+    let deadline = tokio::time::Instant::now() + T;
+    while !fake
+        .requests()
+        .iter()
+        .any(|s| s.method == "POST" && s.path.ends_with("/threads"))
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no thread asked for"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    bot.kill();
+    fake.clear_failures();
+    assert!(fake.threads().is_empty(), "the thread was made");
+
+    bot.start_again(&fake).await;
+    let deadline = tokio::time::Instant::now() + T;
+    while fake.threads().is_empty() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no thread after the restart"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (thread, _, name) = fake.threads().into_iter().next().unwrap();
+    let game: i64 = name.rsplit('#').next().unwrap().parse().unwrap();
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    assert_eq!(threads_of(&fake, game), vec![thread], "one thread");
+    assert_eq!(bot.state(game).await.record().len(), 0);
+}

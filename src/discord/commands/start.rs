@@ -7,7 +7,7 @@ use poise::serenity_prelude as serenity;
 
 use hexmeros::ai::Level;
 use hexmeros::games::{GameKind, house_menu};
-use hexmeros::host::{Actor, Effect, GameId, LobbySpec, Opened, PlayerId, Timers};
+use hexmeros::host::{Actor, Effect, GameId, Lobby, LobbySpec, Opened, PlayerId, Timers};
 
 use super::super::{Data, activity, deliver, lobby, reply};
 use super::{Context, Error, GameChoice, is_admin, origin, player};
@@ -77,17 +77,20 @@ pub(super) async fn start(
         // The game's thread opens where the lobby was opened.
         origin: Some(deliver::origin_text(ctx.guild_id(), ctx.channel_id())),
     };
-    let l = match data.host.open_lobby(spec).await? {
+    match data.host.open_lobby(spec).await? {
         Opened::Started { game, fx } => {
             let text = started(ctx, kind, me, game, fx).await?;
             ctx.send(CreateReply::default().content(text)).await?;
-            return Ok(());
         }
-        Opened::Waiting(l) => l,
-    };
-    // The starter's private answer first: it takes the place of the deferred answer. The lobby
-    // message is then a followup of its own, public, which Discord does not count toward the
-    // bot's global limit (and, a new message, it pings the people invited).
+        Opened::Waiting(l) => waiting(ctx, me, &l).await?,
+    }
+    Ok(())
+}
+
+/// A lobby opened: the starter's private answer first (it takes the place of the deferred
+/// answer), then the lobby message, a public followup of its own, which Discord does not count
+/// toward the bot's global limit (and, a new message, it pings the people invited).
+async fn waiting(ctx: Context<'_>, me: PlayerId, l: &Lobby) -> Result<(), Error> {
     let private = CreateReply::default()
         .content(l.opened_text())
         .ephemeral(true);
@@ -98,7 +101,7 @@ pub(super) async fn start(
     let http = &ctx.serenity_context().http;
     let followup =
         |msg: CreateReply| async move { Ok(ctx.send(msg).await?.message().await?.into_owned()) };
-    lobby::post(http, data, &l, origin(ctx, me), followup).await?;
+    lobby::post(http, ctx.data(), l, origin(ctx, me), followup).await?;
     Ok(())
 }
 

@@ -376,6 +376,22 @@ impl FakeDiscord {
         });
     }
 
+    /// The next `times` requests matching (as [`fail_next`](Self::fail_next)) are not carried
+    /// out, and their answer (a 504) is held back for `hang`: a process killed meanwhile never
+    /// hears of them, and nothing was made.
+    pub fn hang_next(&self, method: &str, path_contains: &str, hang: Duration, times: usize) {
+        self.state().failures.push(Failure {
+            method: method.to_ascii_uppercase(),
+            path_contains: path_contains.into(),
+            status: 504,
+            retry_after: None,
+            times,
+            after: false,
+            hang: Some(hang),
+            code: None,
+        });
+    }
+
     /// Like [`fail_next_after_doing`](Self::fail_next_after_doing), but the answer (a 504) is
     /// held back for `hang`: a client with a shorter timeout hears nothing, as when Discord made
     /// the message and the connection then stalled.
