@@ -9,7 +9,9 @@
 //! `STARTS_GRACE` s after the last Join, 30 by default) or came twice, where a start's time goes
 //! (Join → the thread asked for → the board), the bot's CPU per start and its requests per start
 //! that count on Discord's global limit. On PostgreSQL when `HEXMEROS_TEST_POSTGRES` is set (the
-//! testkit's database), else on SQLite.
+//! testkit's database), else on SQLite. `STARTS_SETUP=pg2` runs two processes on PostgreSQL
+//! (shards 0-1 and 2-3 of 4, each at half the global limit's pace, `HEXMEROS_RATE_DISCORD=22/1s`
+//! unless set), the starts spread over a server of each shard.
 
 use hexmeros_testkit::{bot, fake_discord, scale};
 
@@ -107,22 +109,30 @@ fn cpu(pid: u32) -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
-/// One start: the lobby opened by `a`, then `b`'s Join once the lobby message is up. Returns
-/// when the Join was sent (the last Join), or why there was none.
-async fn start(fake: Arc<F>, book: Arc<Mutex<Book>>, a: u64, b: u64) -> Result<Instant, String> {
+/// One start in `channel`: the lobby opened by `a`, then `b`'s Join once the lobby message is
+/// up. Returns when the Join was sent (the last Join), or why there was none.
+async fn start(
+    fake: Arc<F>,
+    book: Arc<Mutex<Book>>,
+    channel: u64,
+    (a, b): (u64, u64),
+) -> Result<Instant, String> {
     let opts = json!([
         user_opt("p1", a),
         user_opt("p2", b),
         {"type": 4, "name": "game", "value": 1},
     ]);
-    let i = fake
-        .slash(a, F::CHANNEL_ID, "hexmeros", sub("start", opts))
-        .await;
+    let i = fake.slash(a, channel, "hexmeros", sub("start", opts)).await;
     let answered = |s: &Sent| s.method == "POST" && s.path.starts_with("/webhooks/");
     let answer = fake
         .wait_responses(&i, Duration::from_secs(60), 1, answered)
         .await
-        .map_err(|e| format!("no answer to start: {e}"))?;
+        .map_err(|e| {
+            format!(
+                "no answer to start: {}",
+                e.to_string().lines().next().unwrap_or("")
+            )
+        })?;
     let text = content(&answer[0]);
     let lobby = lobby_number(&text).ok_or_else(|| format!("no lobby: {text}"))?;
     let join = format!("{lobby}:ljoin:0");
@@ -137,7 +147,7 @@ async fn start(fake: Arc<F>, book: Arc<Mutex<Book>>, a: u64, b: u64) -> Result<I
         tokio::time::sleep(Duration::from_millis(5)).await;
     };
     let at = Instant::now();
-    fake.button(b, F::CHANNEL_ID, message, &join).await;
+    fake.button(b, channel, message, &join).await;
     Ok(at)
 }
 
@@ -145,11 +155,24 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
 
-async fn run(rate: f64, secs: f64, grace: Duration) {
+async fn run(rate: f64, secs: f64, grace: Duration, two: bool) {
     let fake = Arc::new(F::start().await);
     fake.set_keep_files(false);
-    let bot = Bot::start(&fake).await;
-    let pid = bot.pid().unwrap();
+    // A server on each of four shards (before any process connects), or the fake's own.
+    let channels: Vec<u64> = match two {
+        true => scale::servers(&fake).into_iter().map(|(_, c)| c).collect(),
+        false => vec![F::CHANNEL_ID],
+    };
+    let bots = match two {
+        true => {
+            let a = Bot::start_shards(&fake, "proc-a", 0, 1, 4).await;
+            let b = a.start_beside(&fake, "proc-b", 2, 3, 4).await;
+            vec![a, b]
+        }
+        false => vec![Bot::start(&fake).await],
+    };
+    let pids: Vec<u32> = bots.iter().map(|b| b.pid().unwrap()).collect();
+    let cpu_of = |pids: &[u32]| pids.iter().map(|&p| cpu(p)).sum::<Duration>();
     let book = Arc::new(Mutex::new(Book::default()));
     let mut tap = fake.tap();
     let follow = book.clone();
@@ -162,9 +185,13 @@ async fn run(rate: f64, secs: f64, grace: Duration) {
         Ok(_) => "PostgreSQL",
         Err(_) => "SQLite",
     };
-    println!("starts: {rate}/s for {secs} s, one process on {backend}");
+    let processes = match two {
+        true => "two processes",
+        false => "one process",
+    };
+    println!("starts: {rate}/s for {secs} s, {processes} on {backend}");
 
-    let cpu_before = cpu(pid);
+    let cpu_before = cpu_of(&pids);
     let global_before = book.lock().unwrap().global;
     let began = Instant::now();
     let n = (rate * secs).round() as usize;
@@ -174,7 +201,8 @@ async fn run(rate: f64, secs: f64, grace: Duration) {
     for k in 0..n as u64 {
         tick.tick().await;
         let (a, b) = (u(100_000 + 2 * k), u(100_001 + 2 * k));
-        let t = tokio::spawn(start(fake.clone(), book.clone(), a, b));
+        let channel = channels[k as usize % channels.len()];
+        let t = tokio::spawn(start(fake.clone(), book.clone(), channel, (a, b)));
         tasks.push((a, t));
     }
     let sent_in = began.elapsed();
@@ -200,7 +228,7 @@ async fn run(rate: f64, secs: f64, grace: Duration) {
     }
     // A second board would come right after the first: a moment to see one.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let cpu_used = cpu(pid).saturating_sub(cpu_before);
+    let cpu_used = cpu_of(&pids).saturating_sub(cpu_before);
 
     let b = book.lock().unwrap();
     let mut to_board = Vec::new();
@@ -274,9 +302,22 @@ fn main() {
     let rate = var("STARTS_RATE", 20.0);
     let secs = var("STARTS_SECS", 60.0);
     let grace = Duration::from_secs_f64(var("STARTS_GRACE", 30.0));
+    let two = std::env::var("STARTS_SETUP").is_ok_and(|s| s == "pg2");
+    if two {
+        assert!(
+            std::env::var(hexmeros_testkit::db::POSTGRES_VAR).is_ok(),
+            "STARTS_SETUP=pg2 needs {} (eval \"$(bash .ci/postgres.sh start)\")",
+            hexmeros_testkit::db::POSTGRES_VAR
+        );
+        if std::env::var("HEXMEROS_RATE_DISCORD").is_err() {
+            // Two processes share one token's global limit: each gets its half.
+            // SAFETY: no other thread runs yet (the runtime is built below).
+            unsafe { std::env::set_var("HEXMEROS_RATE_DISCORD", "22/1s") };
+        }
+    }
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .unwrap()
-        .block_on(run(rate, secs, grace));
+        .block_on(run(rate, secs, grace, two));
 }
