@@ -40,27 +40,12 @@ struct Book {
     routes: HashMap<String, u64>,
 }
 
-/// A request's route: its method and path with every id left out.
-fn route(s: &Sent) -> String {
-    let path: Vec<&str> = s
-        .path
-        .split('/')
-        .map(
-            |p| match p.bytes().all(|c| c.is_ascii_digit()) && !p.is_empty() {
-                true => "{id}",
-                false => p,
-            },
-        )
-        .collect();
-    format!("{} {}", s.method, path.join("/"))
-}
-
 fn see(book: &Mutex<Book>, s: &Sent) {
     let mut b = book.lock().unwrap();
     if !s.path.starts_with("/interactions/") && !s.path.starts_with("/webhooks/") {
         b.global += 1;
     }
-    *b.routes.entry(route(s)).or_insert(0) += 1;
+    *b.routes.entry(scale::route_of(s)).or_insert(0) += 1;
     if !(200..300).contains(&s.status) || s.method != "POST" {
         return;
     }

@@ -16,8 +16,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use hexmeros::host::PlayerId;
 
-use super::config::{self, Rate};
-use super::{Data, Error, reply};
+use crate::discord::config::{self, Rate};
+use crate::discord::{Data, Error, reply};
 
 type Keyed = DefaultKeyedRateLimiter<PlayerId>;
 

@@ -22,27 +22,16 @@
 //! carry a per-process tag (`deliver`), so two processes never share one; Discord's global
 //! rate limit is per token, so each process's `HEXMEROS_RATE_DISCORD` should be its share.
 
-mod activity;
 mod clock;
-mod commands;
 mod config;
-mod deliver;
-mod embedded;
-mod events;
-mod finish;
 mod ids;
+mod inbound;
 mod limits;
 mod links;
-mod lobby;
 mod metrics;
 mod names;
-mod outbox;
-mod pace;
-mod panel;
-mod picture;
-mod post;
+mod outbound;
 mod reply;
-mod scope;
 pub mod settings;
 mod timers;
 mod web;
@@ -116,7 +105,7 @@ pub struct Data {
     pub lobby_hours: u32,
     pub limits: Arc<limits::Limits>,
     /// Delivers the outbox (see `outbox`).
-    pub outbox: Arc<outbox::Deliverer>,
+    pub outbox: Arc<outbound::outbox::Deliverer>,
     /// The client's HTTP once it first connected (for the web board's actions).
     pub http: Arc<std::sync::OnceLock<Arc<serenity::Http>>>,
     /// The web board's links, when it is served at a public address (`HEXMEROS_PUBLIC_URL`):
@@ -246,7 +235,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         host: config.host.clone(),
         lobby_hours: config.lobby_hours,
         limits: Arc::new(limits::Limits::new(config.limits)),
-        outbox: Arc::new(outbox::Deliverer::new()),
+        outbox: Arc::new(outbound::outbox::Deliverer::new()),
         http: Arc::default(),
         board: None,
         activity: false,
@@ -317,7 +306,7 @@ async fn serve_web(
         .client_secret
         .clone()
         .map(|secret| {
-            embedded::SignIn::new(
+            inbound::embedded::SignIn::new(
                 data.clone(),
                 data.http.clone(),
                 config.api_base.as_deref(),
@@ -413,9 +402,9 @@ async fn handle_event(
     fw: poise::FrameworkContext<'_, Data, Error>,
     ev: &serenity::FullEvent,
 ) -> Result<(), Error> {
-    match activity::Event::of(ev, fw.bot_id()) {
-        Some(event) => event.run(events::handle(fw, ev)).await,
-        None => events::handle(fw, ev).await,
+    match inbound::activity::Event::of(ev, fw.bot_id()) {
+        Some(event) => event.run(inbound::events::handle(fw, ev)).await,
+        None => inbound::events::handle(fw, ev).await,
     }
 }
 
@@ -439,11 +428,11 @@ pub async fn build_client(
     let tick_every = config.tick_every;
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: commands::all(),
-            on_error: |e| Box::pin(commands::on_error(e)),
-            command_check: Some(|ctx| Box::pin(commands::guard(ctx))),
-            pre_command: |ctx| Box::pin(commands::acknowledge(ctx)),
-            post_command: |ctx| Box::pin(activity::post_command(ctx)),
+            commands: inbound::commands::all(),
+            on_error: |e| Box::pin(inbound::commands::on_error(e)),
+            command_check: Some(|ctx| Box::pin(inbound::commands::guard(ctx))),
+            pre_command: |ctx| Box::pin(inbound::commands::acknowledge(ctx)),
+            post_command: |ctx| Box::pin(inbound::activity::post_command(ctx)),
             event_handler: |fw, ev| Box::pin(handle_event(fw, ev)),
             ..Default::default()
         })
@@ -457,7 +446,7 @@ pub async fn build_client(
                 }
                 timers.call_once(|| {
                     let _ = data.http.set(ctx.http.clone());
-                    tokio::spawn(outbox::run(ctx.http.clone(), data.clone()));
+                    tokio::spawn(outbound::outbox::run(ctx.http.clone(), data.clone()));
                     tokio::spawn(timers::tick_loop(
                         ctx.http.clone(),
                         data.clone(),

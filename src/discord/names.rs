@@ -8,7 +8,7 @@ use serenity::{CreateAllowedMentions, CreateMessage, MessageFlags, UserId};
 
 use hexmeros::host::{GameState, PlayerId};
 
-use super::Data;
+use crate::discord::Data;
 
 /// The reactions put on every turn message: pass, take back, show my side.
 pub const PASS: &str = "✅";

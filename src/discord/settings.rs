@@ -12,8 +12,8 @@ use clap::ArgMatches;
 use clap::parser::ValueSource;
 use poise::serenity_prelude as serenity;
 
-use super::WebConfig;
-use super::config::{self, Limits, Shards};
+use crate::discord::WebConfig;
+use crate::discord::config::{self, Limits, Shards};
 
 /// What `serve --help` says after the flags.
 const SECRETS: &str = "\
@@ -321,7 +321,8 @@ impl Settings {
         secret: impl Fn(&str) -> Option<String>,
     ) -> anyhow::Result<Settings> {
         let given = Given { matches };
-        let token = secret("DISCORD_TOKEN").ok_or_else(|| anyhow::anyhow!(super::NO_TOKEN))?;
+        let token =
+            secret("DISCORD_TOKEN").ok_or_else(|| anyhow::anyhow!(crate::discord::NO_TOKEN))?;
         let (shards, metrics) = process(args, &given)?;
         let (dev_guild, api_base, lobby_hours) = discord(args, &given)?;
         let (lock_finished, request_timeout, tick_every) = timing(args, &given)?;
@@ -332,7 +333,7 @@ impl Settings {
                 None => e,
             }
         })?;
-        let web = super::web_config(
+        let web = crate::discord::web_config(
             value(&args.web).map(str::to_string),
             value(&args.public_url).map(str::to_string),
             secret("DISCORD_CLIENT_SECRET"),

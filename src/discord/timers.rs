@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use poise::serenity_prelude::Http;
 
-use super::Data;
+use crate::discord::Data;
 
 /// Run the host's timers every `every`. What they produce is in the outbox: the deliverer is
 /// woken and sends it in priority order, so a storm of due reminders neither holds up this loop
@@ -22,6 +22,6 @@ pub async fn tick_loop(http: Arc<Http>, data: Data, every: Duration) {
             Ok(_) => {}
             Err(e) => tracing::error!(error = %e, "timers failed"),
         }
-        super::lobby::expire(&http, &data).await;
+        crate::discord::inbound::lobby::expire(&http, &data).await;
     }
 }

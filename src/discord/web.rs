@@ -11,8 +11,8 @@ use poise::serenity_prelude::Http;
 use hexmeros::host::{Effect, GameId, PlayerId};
 use hexmeros::web::Front;
 
-use super::Data;
-use super::deliver::{self, Origin};
+use crate::discord::Data;
+use crate::discord::outbound::deliver::{self, Origin};
 
 /// Delivers a board action's effects with the client's HTTP, once the client is up.
 pub struct DiscordFront {

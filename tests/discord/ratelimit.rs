@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used)]
 //! Under Discord's global rate limit (issue 18): the real `hexmeros serve` binary, pacing its own
-//! calls (`HEXMEROS_RATE_DISCORD`, `src/discord/pace.rs`), against the fake Discord enforcing a
+//! calls (`HEXMEROS_RATE_DISCORD`, `src/discord/wire/pace.rs`), against the fake Discord enforcing a
 //! global limit and answering some calls 429 for their route. After a downtime every game's
 //! reminder falls due in one tick; the reminders go out at half the bot's pace while a Token
 //! ping made meanwhile goes ahead of them, and every 429 is waited out and sent again, never

@@ -2,7 +2,9 @@
 //! render crate's `render/src/`): every file at most [`FILE_LINES`] lines (unit-test modules
 //! aside: a `tests.rs` file, or what follows a file's `#[cfg(test)]`), every function of
 //! `src/host` and `src/discord` at most [`FRONT_FN_LINES`] lines and any other at most
-//! [`FN_LINES`], and no import circle among the modules of `src/discord/`.
+//! [`FN_LINES`], and no import circle among the modules of `src/discord/` (each module of its
+//! inbound and outbound wings, every other top-level module), with the outbound wing importing
+//! nothing of the inbound and the wire neither.
 //!
 //! [`KNOWN`] lists what exceeded a bound when the guard came, each at its length then: it may
 //! shrink (and must leave the list once within the bound: a stale entry fails too) but not grow.
@@ -162,64 +164,111 @@ fn the_function_measure_finds_a_long_function() {
     assert_eq!(body("a\nb\n#[cfg(test)]\nmod tests {}\n").len(), 2);
 }
 
-/// The modules of `src/discord/` (a file `x.rs` or a folder `x/` is module `x`) and the sibling
-/// modules each imports.
+/// The wings of `src/discord/`: folders whose modules are each a node of the import graph.
+const WINGS: [&str; 2] = ["inbound", "outbound"];
+
+/// The module path (from `src/discord/`) of the file at `parts` (`x/y.rs` → `[x, y]`; a
+/// `mod.rs` is its folder).
+fn module_path(parts: &[String]) -> Vec<String> {
+    let mut m = parts.to_vec();
+    if m.last().is_some_and(|l| l == "mod") {
+        m.pop();
+    }
+    m
+}
+
+/// The node of the import graph a module path belongs to: `wing::x` inside a wing, else the
+/// top-level module (`None` for the root and the wings' own files).
+fn node_of(path: &[String]) -> Option<String> {
+    match path {
+        [] => None,
+        [w] if WINGS.contains(&w.as_str()) => None,
+        [w, x, ..] if WINGS.contains(&w.as_str()) => Some(format!("{w}::{x}")),
+        [x, ..] => Some(x.clone()),
+    }
+}
+
+/// The paths `body` names through `crate::discord::` or `super::` (resolved from the module at
+/// `here`), each as segments from `src/discord/` up to its first braced group (a group right
+/// after the prefix gives one path per item).
+fn named_paths(body: &str, here: &[String]) -> Vec<Vec<String>> {
+    let ident = |s: &str| -> Vec<String> {
+        s.split("::")
+            .map(|w| {
+                w.chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect::<String>()
+            })
+            .take_while(|w| !w.is_empty())
+            .collect()
+    };
+    let mut found = Vec::new();
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    while i < body.len() {
+        let rest = &body[i..];
+        let boundary = i == 0
+            || !(bytes[i - 1].is_ascii_alphanumeric()
+                || bytes[i - 1] == b'_'
+                || bytes[i - 1] == b':');
+        let (base, len) = if boundary && rest.starts_with("crate::discord::") {
+            (Vec::new(), "crate::discord::".len())
+        } else if boundary && rest.starts_with("super::") {
+            let mut k = 0;
+            while body[i + k * 7..].starts_with("super::") {
+                k += 1;
+            }
+            (here[..here.len().saturating_sub(k)].to_vec(), k * 7)
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        };
+        let after = &body[i + len..];
+        if let Some(group) = after.strip_prefix('{') {
+            let inner = &group[..group.find('}').unwrap_or(group.len())];
+            for item in inner.split(',') {
+                let mut p = base.clone();
+                p.extend(ident(item.trim()));
+                found.push(p);
+            }
+        } else {
+            let mut p = base;
+            p.extend(ident(after));
+            found.push(p);
+        }
+        i += len;
+    }
+    found
+}
+
+/// The nodes of `src/discord/`'s import graph (each module of a wing, every other top-level
+/// module) and the nodes each imports.
 fn discord_imports(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let dir = root.join("src/discord");
-    let mut modules = BTreeSet::new();
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let p = e.unwrap().path();
-        let stem = p.file_stem().unwrap().to_string_lossy().to_string();
-        if stem != "mod" {
-            modules.insert(stem);
-        }
-    }
     let mut files = Vec::new();
     sources(&dir, &mut files);
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for p in files {
-        let rel = p.strip_prefix(&dir).unwrap();
-        let parts: Vec<String> = rel
+    let parts_of = |p: &Path| -> Vec<String> {
+        p.strip_prefix(&dir)
+            .unwrap()
             .iter()
             .map(|s| s.to_string_lossy().trim_end_matches(".rs").to_string())
-            .collect();
-        if parts == ["mod"] {
+            .collect()
+    };
+    let nodes: BTreeSet<String> = files
+        .iter()
+        .filter_map(|p| node_of(&module_path(&parts_of(p))))
+        .collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for p in &files {
+        let here = module_path(&parts_of(p));
+        let Some(node) = node_of(&here) else {
             continue;
-        }
-        let module = parts[0].clone();
-        // How a sibling is reached from this file: `super::` from `x.rs`, `super::super::`
-        // from `x/y.rs`, and `crate::discord::` from anywhere.
-        let up = "super::".repeat(parts.len());
-        let text = std::fs::read_to_string(&p).unwrap();
+        };
+        let text = std::fs::read_to_string(p).unwrap();
         let body = body(&text).join("\n");
-        for sibling in &modules {
-            if *sibling == module {
-                continue;
-            }
-            let uses = [
-                format!("{up}{sibling}::"),
-                format!("{up}{sibling};"),
-                format!("{up}{{"),
-                format!("crate::discord::{sibling}"),
-            ];
-            let braced = body.match_indices(&uses[2]).any(|(i, _)| {
-                let rest = &body[i + uses[2].len()..];
-                let group = &rest[..rest.find('}').unwrap_or(rest.len())];
-                group
-                    .split([',', ' ', '\n'])
-                    .any(|w| w == sibling || w.starts_with(&format!("{sibling}::")))
-            });
-            if braced
-                || uses
-                    .iter()
-                    .take(2)
-                    .chain(&uses[3..])
-                    .any(|u| body.contains(u))
-            {
-                graph
-                    .entry(module.clone())
-                    .or_default()
-                    .insert(sibling.clone());
+        for target in named_paths(&body, &here) {
+            if let Some(t) = node_of(&target).filter(|t| *t != node && nodes.contains(t)) {
+                graph.entry(node.clone()).or_default().insert(t);
             }
         }
     }
@@ -266,6 +315,38 @@ fn the_discord_modules_import_each_other_in_no_circle() {
         "{graph:?}"
     );
     assert_eq!(circle(&graph), None, "{graph:#?}");
+    // The wings: the outbound imports nothing of the inbound, the wire neither wing.
+    let upward: Vec<(&String, &String)> = graph
+        .iter()
+        .flat_map(|(a, bs)| bs.iter().map(move |b| (a, b)))
+        .filter(|(a, b)| {
+            (a.starts_with("outbound::") && b.starts_with("inbound::"))
+                || (a.as_str() == "wire"
+                    && (b.starts_with("inbound::") || b.starts_with("outbound::")))
+        })
+        .collect();
+    assert!(
+        upward.is_empty(),
+        "imports against the wings' order: {upward:?}"
+    );
+    // The measure sees the wings' modules and resolves both kinds of path.
+    assert!(
+        graph["inbound::lobby"].contains("outbound::deliver"),
+        "{graph:#?}"
+    );
+    let here = [
+        "outbound".to_string(),
+        "deliver".to_string(),
+        "thread".to_string(),
+    ];
+    assert_eq!(
+        named_paths("use super::super::post::{a, b};", &here),
+        [vec!["outbound", "post"]]
+    );
+    assert_eq!(
+        named_paths("x(crate::discord::{names, inbound::scope::Scope})", &here),
+        [vec!["names"], vec!["inbound", "scope", "Scope"]]
+    );
     // And it would see a circle.
     let mut knotted = graph.clone();
     let (a, bs) = graph.iter().find(|(_, b)| !b.is_empty()).unwrap();

@@ -354,6 +354,23 @@ struct Failure {
     code: Option<(u64, String)>,
 }
 
+impl Failure {
+    /// `status` for the next `times` requests of `method` whose path contains `path_contains`,
+    /// answered at once, nothing carried out.
+    fn new(method: &str, path_contains: &str, status: u16, times: usize) -> Failure {
+        Failure {
+            method: method.to_ascii_uppercase(),
+            path_contains: path_contains.into(),
+            status,
+            retry_after: None,
+            times,
+            after: false,
+            hang: None,
+            code: None,
+        }
+    }
+}
+
 /// Random fault rates (each a probability per eligible REST call) for [`FakeDiscord::set_chaos`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Chaos {

@@ -602,7 +602,7 @@ struct Book {
 }
 
 /// `POST /channels/#/messages`: a call's route with its ids and tokens as `#`.
-fn route_of(s: &Sent) -> String {
+pub fn route_of(s: &Sent) -> String {
     let segs: Vec<&str> = s
         .path
         .trim_start_matches('/')

@@ -319,15 +319,9 @@ impl FakeDiscord {
         retry_after: Option<f64>,
         times: usize,
     ) {
-        self.state().failures.push(Failure {
-            method: method.to_ascii_uppercase(),
-            path_contains: path_contains.into(),
-            status,
+        self.inject(Failure {
             retry_after,
-            times,
-            after: false,
-            hang: None,
-            code: None,
+            ..Failure::new(method, path_contains, status, times)
         });
     }
 
@@ -343,15 +337,9 @@ impl FakeDiscord {
         message: &str,
         times: usize,
     ) {
-        self.state().failures.push(Failure {
-            method: method.to_ascii_uppercase(),
-            path_contains: path_contains.into(),
-            status,
-            retry_after: None,
-            times,
-            after: false,
-            hang: None,
+        self.inject(Failure {
             code: Some((code, message.into())),
+            ..Failure::new(method, path_contains, status, times)
         });
     }
 
@@ -364,15 +352,9 @@ impl FakeDiscord {
         status: u16,
         times: usize,
     ) {
-        self.state().failures.push(Failure {
-            method: method.to_ascii_uppercase(),
-            path_contains: path_contains.into(),
-            status,
-            retry_after: None,
-            times,
+        self.inject(Failure {
             after: true,
-            hang: None,
-            code: None,
+            ..Failure::new(method, path_contains, status, times)
         });
     }
 
@@ -380,15 +362,9 @@ impl FakeDiscord {
     /// out, and their answer (a 504) is held back for `hang`: a process killed meanwhile never
     /// hears of them, and nothing was made.
     pub fn hang_next(&self, method: &str, path_contains: &str, hang: Duration, times: usize) {
-        self.state().failures.push(Failure {
-            method: method.to_ascii_uppercase(),
-            path_contains: path_contains.into(),
-            status: 504,
-            retry_after: None,
-            times,
-            after: false,
+        self.inject(Failure {
             hang: Some(hang),
-            code: None,
+            ..Failure::new(method, path_contains, 504, times)
         });
     }
 
@@ -402,16 +378,15 @@ impl FakeDiscord {
         hang: Duration,
         times: usize,
     ) {
-        self.state().failures.push(Failure {
-            method: method.to_ascii_uppercase(),
-            path_contains: path_contains.into(),
-            status: 504,
-            retry_after: None,
-            times,
+        self.inject(Failure {
             after: true,
             hang: Some(hang),
-            code: None,
+            ..Failure::new(method, path_contains, 504, times)
         });
+    }
+
+    fn inject(&self, failure: Failure) {
+        self.state().failures.push(failure);
     }
 
     /// Random faults from now on (`None`: no more). See [`Chaos`].

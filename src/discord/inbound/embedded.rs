@@ -1,0 +1,272 @@
+//! The web board as a Discord Activity (issue 46): the sign-in the page asks for at `POST
+//! /api/token` (see `hexmeros::web::activity`), done here because it needs Discord. The
+//! Activity's OAuth2 code is exchanged for the user's access token with the application's
+//! client secret (`DISCORD_CLIENT_SECRET`, from the settings; it goes to Discord's token
+//! endpoint in a request body and nowhere else), the user and their servers are read with that
+//! token, and the launch's game is found: the one its deep link's `custom_id` names, or the
+//! one whose thread the Activity runs in. A player of the game gets a player's board; anyone
+//! else may watch only a game of a server they are in, and a game of another server is
+//! refused in the words of a game that does not exist.
+//!
+//! "Play on the board" (a button on each turn message) answers with Discord's launch-activity
+//! callback, which opens the Activity in the game's thread.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use futures_util::FutureExt as _;
+use futures_util::future::BoxFuture;
+use poise::serenity_prelude::{self as serenity, Http};
+use serde::Deserialize;
+
+use hexmeros::host::{GameId, HostError, PlayerId, Refused};
+use hexmeros::web::ApiError;
+use hexmeros::web::activity::{Activity, Admitted, Launch};
+
+use crate::discord::Data;
+
+/// How long a call to Discord's OAuth2 and user endpoints may take.
+const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The Activity's sign-in against Discord's API.
+#[derive(Clone)]
+pub struct SignIn {
+    data: Data,
+    /// The client's HTTP once it first connected: the application id comes from there.
+    http: Arc<OnceLock<Arc<Http>>>,
+    /// `https://discord.com/api/v10`, or the test's fake Discord.
+    api: String,
+    secret: String,
+    client: reqwest::Client,
+}
+
+impl std::fmt::Debug for SignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SignIn")
+            .field("api", &self.api)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SignIn {
+    /// `api_base`: the address REST calls go to instead of discord.com (tests), if any.
+    pub fn new(
+        data: Data,
+        http: Arc<OnceLock<Arc<Http>>>,
+        api_base: Option<&str>,
+        secret: String,
+    ) -> anyhow::Result<SignIn> {
+        let api = match api_base {
+            Some(b) => format!("{}/api/v10", b.trim_end_matches('/')),
+            None => "https://discord.com/api/v10".to_string(),
+        };
+        let client = reqwest::Client::builder()
+            .timeout(CALL_TIMEOUT)
+            .user_agent("DiscordBot (https://github.com/hexmeros, 0.1) hexmeros-activity")
+            .build()?;
+        Ok(SignIn {
+            data,
+            http,
+            api,
+            secret,
+            client,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct TokenAnswer {
+    access_token: String,
+}
+
+#[derive(Deserialize)]
+struct User {
+    id: String,
+}
+
+#[derive(Deserialize)]
+struct Guild {
+    id: String,
+}
+
+/// Discord failed or did not answer: the page may try again.
+fn unreachable_discord(what: &str, e: impl std::fmt::Display) -> ApiError {
+    // No secret can be in `e`: the secret and the code travel in request bodies, which
+    // reqwest's errors never show, and the addresses carry neither.
+    tracing::warn!(error = %e, "the Activity's sign-in: {what} failed");
+    ApiError::new(
+        StatusCode::BAD_GATEWAY,
+        "Discord did not answer the sign-in; try again in a moment",
+    )
+}
+
+impl SignIn {
+    fn application_id(&self) -> Option<u64> {
+        self.http
+            .get()
+            .and_then(|h| h.application_id())
+            .map(|a| a.get())
+    }
+
+    /// The code exchanged for the user's access token.
+    async fn exchange(&self, client_id: u64, code: &str) -> Result<String, ApiError> {
+        let client_id = client_id.to_string();
+        let res = self
+            .client
+            .post(format!("{}/oauth2/token", self.api))
+            .form(&[
+                ("client_id", client_id.as_str()),
+                ("client_secret", self.secret.as_str()),
+                ("grant_type", "authorization_code"),
+                ("code", code),
+            ])
+            .send()
+            .await
+            .map_err(|e| unreachable_discord("the code exchange", e))?;
+        match res.status() {
+            s if s.is_success() => Ok(res
+                .json::<TokenAnswer>()
+                .await
+                .map_err(|e| unreachable_discord("reading the code exchange", e))?
+                .access_token),
+            StatusCode::BAD_REQUEST | StatusCode::UNAUTHORIZED => {
+                // Discord's body may repeat what was sent: not logged.
+                tracing::info!(status = %res.status(), "the Activity's sign-in: a code was refused");
+                Err(ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "Discord did not accept this sign-in (its code was used or has expired); \
+                     close the Activity and open it again",
+                ))
+            }
+            s => Err(unreachable_discord("the code exchange", s)),
+        }
+    }
+
+    /// `GET path` with the user's token.
+    async fn get<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        access: &str,
+    ) -> Result<T, ApiError> {
+        let res = self
+            .client
+            .get(format!("{}{path}", self.api))
+            .bearer_auth(access)
+            .send()
+            .await
+            .map_err(|e| unreachable_discord(path, e))?;
+        if res.status() == StatusCode::UNAUTHORIZED {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "Discord ended this sign-in; close the Activity and open it again",
+            ));
+        }
+        if !res.status().is_success() {
+            return Err(unreachable_discord(path, res.status()));
+        }
+        res.json::<T>()
+            .await
+            .map_err(|e| unreachable_discord(path, e))
+    }
+
+    async fn sign_in(&self, launch: Launch) -> Result<Admitted, ApiError> {
+        let client_id = self.application_id().ok_or_else(|| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the bot is still connecting to Discord; try again in a moment",
+            )
+        })?;
+        let access_token = self.exchange(client_id, &launch.code).await?;
+        let user: User = self.get("/users/@me", &access_token).await?;
+        let user: u64 = user
+            .id
+            .parse()
+            .map_err(|_| unreachable_discord("reading the user", "not an id"))?;
+        let link = match (launch.game, launch.channel) {
+            (Some(game), _) => self.data.links.by_game(game).await,
+            (None, Some(channel)) => self.data.links.by_thread(channel).await,
+            (None, None) => Ok(None),
+        }
+        .map_err(|e| {
+            tracing::error!(error = %e, "the Activity's sign-in could not read the game's thread");
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "something went wrong on the server; try again",
+            )
+        })?;
+        let Some(link) = link else {
+            return Err(match launch.game {
+                Some(game) => unknown(game),
+                None => ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    "no game is played in this channel: start the Activity with Play on the \
+                     board in a game's thread",
+                ),
+            });
+        };
+        let me = user as PlayerId;
+        let state = self.data.host.state(link.game).await?;
+        if state.seat_of(me).is_some() {
+            return Ok(Admitted {
+                access_token,
+                game: link.game,
+                player: Some(me),
+            });
+        }
+        // Not a player: a spectator of a game of one of their servers, else told nothing.
+        let Some(guild) = link.guild else {
+            return Err(unknown(link.game));
+        };
+        let guilds: Vec<Guild> = self.get("/users/@me/guilds", &access_token).await?;
+        if !guilds.iter().any(|g| g.id == guild.to_string()) {
+            return Err(unknown(link.game));
+        }
+        Ok(Admitted {
+            access_token,
+            game: link.game,
+            player: None,
+        })
+    }
+}
+
+/// A game that does not exist, or that this user may not know of: the same words.
+fn unknown(game: GameId) -> ApiError {
+    ApiError::from(HostError::from(Refused::UnknownGame(game)))
+}
+
+impl Activity for SignIn {
+    fn client_id(&self) -> Option<String> {
+        self.application_id().map(|a| a.to_string())
+    }
+
+    fn admit(&self, launch: Launch) -> BoxFuture<'static, Result<Admitted, ApiError>> {
+        // The future owns what it uses (a few handles).
+        let me = self.clone();
+        async move { me.sign_in(launch).await }.boxed()
+    }
+}
+
+/// Discord's documented deep link to the Activity, carrying `game` in its `custom_id`, so that
+/// the Activity knows the game wherever it is launched (a thread, its parent channel, a DM).
+pub fn deep_link(application: u64, game: GameId) -> String {
+    format!(
+        "https://discord.com/activities/{application}?custom_id={}",
+        hexmeros::web::activity::deep_link_id(game)
+    )
+}
+
+/// Answer "Play on the board" with Discord's launch-activity callback: the Activity opens in
+/// the channel the button was pressed in (the game's thread).
+pub async fn launch(
+    http: &Arc<Http>,
+    data: &Data,
+    ci: &serenity::ComponentInteraction,
+) -> anyhow::Result<()> {
+    data.wire
+        .retry_answer("launching the Activity", || {
+            ci.create_response(http, serenity::CreateInteractionResponse::LaunchActivity)
+        })
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,542 @@
+//! The deliverer: drains the outbox (`store::outbox`, issue 18) onto Discord. The host writes
+//! every effect a player must receive in the transaction of its event; here each lane (a game's
+//! thread, a player's direct messages) is delivered in order, one entry at a time, and an entry
+//! is marked done only once Discord confirmed it (with the message id it got) or it can never be
+//! delivered (a closed DM, a request Discord refuses for good).
+//!
+//! A command's own handler drains the lanes it touched before it answers, so a player sees the
+//! board as soon as today; a background task drains everything else (timers' effects, bots',
+//! entries left by a crash or an outage) and retries failures:
+//! * 5xx, 429, timeouts and connection errors: the lane waits, with exponential backoff and
+//!   jitter (1 s doubling to 5 min), and everything behind the entry in its lane waits with it;
+//! * missing access (403): the server is told once, in the game's parent channel, and the entry
+//!   waits (10 min between tries) until access is given back;
+//! * an unknown (deleted) or archived and locked thread: see `deliver::to_game`;
+//! * any other refusal (a 4xx): the entry is given up with the reason, logged as an error.
+//!
+//! Messages carry the nonce `hx<entry id>`, enforced, so a retry after a lost answer (or after a
+//! restart within Discord's few minutes) gets the message already made instead of a second one.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use serenity::Http;
+use tokio::time::Instant;
+
+use hexmeros::host::{Delivered, Delivery};
+use hexmeros::host::{Effect, HostError, LEASE_MS, URGENT};
+
+use crate::discord::Data;
+use crate::discord::metrics;
+use crate::discord::outbound::deliver;
+use crate::discord::outbound::post::Outcome;
+use crate::discord::wire::{self, pace};
+
+/// The most lanes delivered at once by the background task. Their calls keep the bot's pace
+/// (`pace`), so this bounds lanes waiting on Discord (a retry's pause, a slow answer) rather than
+/// the calls made: after an outage, many lanes get through at once.
+const PARALLEL: usize = 16;
+/// The longest pause between two tries of a failing entry.
+const MAX_BACKOFF: Duration = Duration::from_secs(300);
+/// The pause between tries of an entry Discord refused for lack of access.
+const BLOCKED_PAUSE: Duration = Duration::from_secs(600);
+/// How long a lane another process is delivering is left alone before this one looks again.
+const ELSEWHERE_PAUSE: Duration = Duration::from_secs(2);
+/// How often the background task looks for work when nobody wakes it.
+const POLL: Duration = Duration::from_secs(1);
+/// How often the outbox's state is logged while entries wait, and delivered entries pruned.
+const REPORT_EVERY: Duration = Duration::from_secs(60);
+/// How long a delivered entry is kept (for `hexmeros admin status` and for reading by hand).
+const KEEP_DONE_MS: i64 = 7 * 24 * 3_600_000;
+
+/// How a failed delivery is treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// Try again later (5xx, 429, a timeout, a lost connection, a database hiccup).
+    Transient,
+    /// Discord refuses for lack of access: wait until it is given back.
+    Blocked,
+    /// Discord will never accept this request: give it up.
+    Permanent,
+}
+
+/// What kind of failure an error is.
+pub fn classify(err: &anyhow::Error) -> Failure {
+    match err.downcast_ref::<serenity::Error>() {
+        Some(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))) => {
+            match r.status_code.as_u16() {
+                429 | 500..=599 | 408 => Failure::Transient,
+                401 | 403 => Failure::Blocked,
+                _ => Failure::Permanent,
+            }
+        }
+        Some(e) if wire::lost(e) => Failure::Transient,
+        // A request serenity refused to make (too long, bad model) will never be made.
+        Some(_) => Failure::Permanent,
+        None => match err.downcast_ref::<HostError>() {
+            // A game that no longer replays, or is gone, will not draw its board later either.
+            Some(HostError::Corrupt { .. }) => Failure::Permanent,
+            Some(e) if e.refusal().is_some() => Failure::Permanent,
+            // The database, or a game that does not load now.
+            _ => Failure::Transient,
+        },
+    }
+}
+
+/// The pause after the `failures`-th failure in a row: 1 s doubling, at most 5 minutes, times a
+/// random factor in 0.5..1.5 so that lanes failing together do not retry together.
+pub fn backoff(failures: u32) -> Duration {
+    let base = Duration::from_secs(1)
+        .saturating_mul(1u32 << failures.saturating_sub(1).min(16))
+        .min(MAX_BACKOFF);
+    base.mul_f64(rand::random_range(0.5..1.5))
+}
+
+/// A lane waiting before its next try.
+#[derive(Clone, Copy, Debug)]
+struct Wait {
+    until: Instant,
+    failures: u32,
+    how: Failure,
+}
+
+/// The deliverer's shared state.
+#[derive(Default)]
+pub struct Deliverer {
+    /// One lock per lane: a lane is delivered by one task at a time, in order.
+    lanes: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Lanes whose first entry failed, and until when they wait.
+    waits: Mutex<HashMap<String, Wait>>,
+    /// Lanes the background task is delivering now.
+    busy: Mutex<HashSet<String>>,
+    wake: tokio::sync::Notify,
+    /// Set when the process stops: no entry is started any more.
+    stopping: std::sync::atomic::AtomicBool,
+}
+
+impl Deliverer {
+    pub fn new() -> Deliverer {
+        Deliverer::default()
+    }
+
+    /// Tell the background task there may be new work.
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Start no more entries (the one being sent is finished); the rest stays for the next
+    /// process.
+    pub fn stop(&self) {
+        self.stopping
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.wake();
+    }
+
+    fn stopping(&self) -> bool {
+        self.stopping.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Whether an entry is being delivered now.
+    pub fn busy(&self) -> bool {
+        let lanes = self.lanes.lock().unwrap_or_else(|e| e.into_inner());
+        lanes.values().any(|l| l.try_lock().is_err())
+    }
+
+    fn lock_of(&self, lane: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut map = self.lanes.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(lane.to_string()).or_default().clone()
+    }
+
+    fn waiting_until(&self, lane: &str) -> Option<Instant> {
+        let waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        waits
+            .get(lane)
+            .map(|w| w.until)
+            .filter(|&t| t > Instant::now())
+    }
+
+    fn fail(&self, lane: &str, how: Failure) -> Duration {
+        let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        let failures = waits.get(lane).map_or(0, |w| w.failures) + 1;
+        let pause = match how {
+            Failure::Blocked => BLOCKED_PAUSE,
+            _ => backoff(failures),
+        };
+        waits.insert(
+            lane.to_string(),
+            Wait {
+                until: Instant::now() + pause,
+                failures,
+                how,
+            },
+        );
+        pause
+    }
+
+    /// Another process holds the lane's lease: leave the lane alone for [`ELSEWHERE_PAUSE`]
+    /// (its failures, if any, count on).
+    fn elsewhere(&self, lane: &str) {
+        let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        let failures = waits.get(lane).map_or(0, |w| w.failures);
+        waits.insert(
+            lane.to_string(),
+            Wait {
+                until: Instant::now() + ELSEWHERE_PAUSE,
+                failures,
+                how: Failure::Transient,
+            },
+        );
+    }
+
+    /// A lane's entry was delivered. If the lane had been failing, Discord is likely back (the
+    /// end of an outage): every lane waiting after transient failures is tried again within a
+    /// second, instead of at the end of its backoff (minutes, after a long outage); a lane that
+    /// fails again goes on with its backoff where it was.
+    fn succeed(&self, lane: &str) {
+        let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        if waits.remove(lane).is_none() {
+            return;
+        }
+        let now = Instant::now();
+        let soon = now + Duration::from_secs(1);
+        for w in waits.values_mut() {
+            if w.how == Failure::Transient && w.until > soon {
+                w.until = now + Duration::from_secs(1).mul_f64(rand::random_range(0.0..1.0));
+            }
+        }
+        drop(waits);
+        self.wake();
+    }
+
+    /// Deliver a lane's pending entries in order until it is empty or an entry fails (the lane
+    /// then waits; the background task tries again), for a command or a bot that is waiting on
+    /// them: as urgent as a command's own calls (`pace`). Returns whether the lane is empty.
+    pub async fn drain(&self, http: &Arc<Http>, data: &Data, lane: &str) -> bool {
+        self.drain_as(http, data, lane, false).await.1
+    }
+
+    /// `drain`; `background`: each entry's calls paced by its own priority. Returns how many
+    /// entries left the outbox, and whether the lane is empty. A lane is delivered only under
+    /// its lease, so of several processes sharing the database one delivers it at a time (the
+    /// others leave it alone; one that died holding it leaves it to them after `LEASE_MS`).
+    async fn drain_as(
+        &self,
+        http: &Arc<Http>,
+        data: &Data,
+        lane: &str,
+        background: bool,
+    ) -> (usize, bool) {
+        let lock = self.lock_of(lane);
+        let _held = lock.lock().await;
+        let lease = hexmeros::host::lane_lease(lane);
+        match data.host.claim_lease(&lease).await {
+            Ok(true) => {}
+            // Another process delivers it: this one looks again in a while.
+            Ok(false) => {
+                self.elsewhere(lane);
+                return (0, false);
+            }
+            Err(e) => {
+                tracing::warn!(lane, error = %e, "the outbox lane's lease cannot be claimed");
+                self.fail(lane, Failure::Transient);
+                return (0, false);
+            }
+        }
+        let drained = self
+            .drain_leased(http, data, lane, &lease, background)
+            .await;
+        data.host.release_lease(&lease).await;
+        drained
+    }
+
+    /// `drain_as` with the lane's lease held: renewed before an entry when a third of it has
+    /// passed.
+    async fn drain_leased(
+        &self,
+        http: &Arc<Http>,
+        data: &Data,
+        lane: &str,
+        lease: &str,
+        background: bool,
+    ) -> (usize, bool) {
+        let renew_every = Duration::from_millis((LEASE_MS / 3) as u64);
+        let mut renewed = Instant::now();
+        let mut done = 0;
+        loop {
+            if self.waiting_until(lane).is_some() || self.stopping() {
+                return (done, false);
+            }
+            if renewed.elapsed() >= renew_every {
+                if !matches!(data.host.claim_lease(lease).await, Ok(true)) {
+                    return (done, false);
+                }
+                renewed = Instant::now();
+            }
+            let entry = match data.host.outbox_head(lane).await {
+                Ok(Some(e)) => e,
+                Ok(None) => return (done, true),
+                Err(e) => {
+                    tracing::warn!(lane, error = %e, "the outbox cannot be read");
+                    self.fail(lane, Failure::Transient);
+                    return (done, false);
+                }
+            };
+            if !self.one(http, data, &entry, background).await {
+                return (done, false);
+            }
+            done += 1;
+        }
+    }
+
+    /// Deliver one entry; true if it left the outbox.
+    async fn one(&self, http: &Arc<Http>, data: &Data, entry: &Delivery, background: bool) -> bool {
+        let result = match serde_json::from_str::<Effect>(&entry.body) {
+            Ok(effect) => {
+                // A command's own calls are urgent, but not its status panel's edit (the turn
+                // message already says what changed): boards go first at a busy hour.
+                let priority = match background || matches!(effect, Effect::Panel { .. }) {
+                    true => entry.priority,
+                    false => URGENT,
+                };
+                pace::with_priority(priority, deliver::entry(http, data, entry, effect)).await
+            }
+            Err(e) => Ok(Outcome::Dropped(format!("unreadable entry: {e}"))),
+        };
+        let done = match result {
+            Ok(Outcome::Sent(message)) => {
+                metrics::delivered(entry.priority, data.host.now() - entry.created_at);
+                Delivered {
+                    message: message.map(|m| m.get() as i64),
+                    outcome: "sent".into(),
+                }
+            }
+            Ok(Outcome::Dropped(why)) => {
+                tracing::info!(
+                    entry = entry.id,
+                    lane = entry.lane,
+                    why,
+                    "an entry needs no message"
+                );
+                Delivered {
+                    message: None,
+                    outcome: why,
+                }
+            }
+            Err(err) => {
+                let how = classify(&err);
+                let text = format!("{err:#}");
+                if let Err(e) = data.host.outbox_failed(entry.id, &text).await {
+                    tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
+                }
+                if how == Failure::Permanent {
+                    tracing::error!(
+                        entry = entry.id,
+                        lane = entry.lane,
+                        error = text,
+                        "Discord refused an entry for good; given up"
+                    );
+                    Delivered {
+                        message: None,
+                        outcome: format!("failed: {text}"),
+                    }
+                } else {
+                    if how == Failure::Blocked {
+                        deliver::tell_blocked(http, data, entry, &err).await;
+                    }
+                    let pause = self.fail(&entry.lane, how);
+                    tracing::warn!(
+                        entry = entry.id,
+                        lane = entry.lane,
+                        attempts = entry.attempts + 1,
+                        pause_ms = pause.as_millis() as u64,
+                        error = text,
+                        "an entry was not delivered; its lane waits"
+                    );
+                    return false;
+                }
+            }
+        };
+        self.succeed(&entry.lane);
+        if let Err(e) = data.host.outbox_done(entry.id, &done).await {
+            // Delivered but not marked: it is sent again with the same nonce, which Discord
+            // answers with the message already made (within a few minutes).
+            tracing::error!(entry = entry.id, error = %e, "cannot mark an entry done");
+            self.fail(&entry.lane, Failure::Transient);
+            return false;
+        }
+        true
+    }
+
+    /// Start delivering the most urgent lanes with work, as many as there are free slots, and
+    /// return: each drain wakes the task when it ends, and the next round looks again, so an
+    /// urgent entry committed meanwhile (a challenge question, a Token ping) goes before the
+    /// reminders still waiting instead of behind a list taken earlier.
+    async fn round(
+        self: &Arc<Self>,
+        http: &Arc<Http>,
+        data: &Data,
+        slots: &Arc<tokio::sync::Semaphore>,
+    ) {
+        if slots.available_permits() == 0 {
+            return;
+        }
+        let heads = match data.host.outbox_heads(256).await {
+            Ok(h) => h,
+            Err(e) => {
+                tracing::warn!(error = %e, "the outbox cannot be read");
+                return;
+            }
+        };
+        for head in heads {
+            let lane = head.lane;
+            if self.waiting_until(&lane).is_some() {
+                continue;
+            }
+            let Ok(permit) = slots.clone().try_acquire_owned() else {
+                return;
+            };
+            if !self
+                .busy
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(lane.clone())
+            {
+                continue;
+            }
+            let me = self.clone();
+            let (http, data) = (http.clone(), data.clone());
+            tokio::spawn(async move {
+                let _permit = permit;
+                let (sent, _) = me.drain_as(&http, &data, &lane, true).await;
+                // The table has seen what a game's bots did (or what a timer or an outage left):
+                // they may act again.
+                if sent > 0
+                    && let Some(game) = lane.strip_prefix('g').and_then(|g| g.parse().ok())
+                {
+                    deliver::bots(&http, &data, game);
+                }
+                me.busy
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&lane);
+                me.wake();
+            });
+        }
+    }
+
+    /// The soonest time a waiting lane may be tried again.
+    fn next_wait(&self) -> Option<Instant> {
+        let waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        waits.values().map(|w| w.until).min()
+    }
+}
+
+/// The background task: deliver whatever is pending (from the start: what a previous process
+/// left), then whenever woken, when a waiting lane's pause ends, or every second.
+pub async fn run(http: Arc<Http>, data: Data) {
+    let me = data.outbox.clone();
+    let slots = Arc::new(tokio::sync::Semaphore::new(PARALLEL));
+    let mut next_report = Instant::now();
+    while !me.stopping() {
+        if Instant::now() >= next_report {
+            next_report = Instant::now() + REPORT_EVERY;
+            report(&data).await;
+        }
+        me.round(&http, &data, &slots).await;
+        let soon = Instant::now() + POLL;
+        let until = me
+            .next_wait()
+            .filter(|&t| t > Instant::now())
+            .map_or(soon, |t| t.min(soon));
+        tokio::select! {
+            _ = me.wake.notified() => {}
+            _ = tokio::time::sleep_until(until) => {}
+        }
+    }
+}
+
+/// Log the outbox's state when entries wait (an operator's first look during an outage), and
+/// forget entries delivered more than a week ago.
+async fn report(data: &Data) {
+    let now = data.host.now();
+    match data.host.outbox_stats().await {
+        Ok(s) if s.pending > 0 => tracing::info!(
+            pending = s.pending,
+            oldest_s = s.oldest_created_at.map_or(0, |t| (now - t).max(0) / 1000),
+            retrying = s.retrying,
+            retries = s.retries,
+            given_up = s.dropped,
+            "outbox"
+        ),
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "the outbox cannot be read"),
+    }
+    match data.host.outbox_prune(KEEP_DONE_MS).await {
+        Ok(0) => {}
+        Ok(n) => tracing::debug!(pruned = n, "old outbox entries forgotten"),
+        Err(e) => tracing::warn!(error = %e, "old outbox entries cannot be pruned"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Duration, Failure, MAX_BACKOFF, backoff, classify};
+    use hexmeros::host::{HostError, Refused};
+
+    #[test]
+    fn a_game_that_cannot_draw_its_entry_is_given_up_and_a_database_hiccup_is_retried() {
+        let corrupt = HostError::Corrupt {
+            game: 3,
+            reason: "event 2 is unreadable".into(),
+        };
+        assert_eq!(classify(&corrupt.into()), Failure::Permanent);
+        let gone = HostError::from(Refused::UnknownGame(3));
+        assert_eq!(classify(&gone.into()), Failure::Permanent);
+        let internal = HostError::Internal("database is locked".into());
+        assert_eq!(classify(&internal.into()), Failure::Transient);
+        assert_eq!(
+            classify(&anyhow::anyhow!("pool timed out")),
+            Failure::Transient
+        );
+    }
+
+    #[test]
+    fn a_failing_lane_delivered_again_brings_the_others_retries_forward() {
+        let d = super::Deliverer::new();
+        for _ in 0..8 {
+            d.fail("g1", Failure::Transient);
+        }
+        d.fail("g2", Failure::Blocked);
+        d.fail("g3", Failure::Transient);
+        let soon = tokio::time::Instant::now() + Duration::from_millis(1100);
+        assert!(d.waiting_until("g1").unwrap() > soon);
+        // A lane that was not failing changes nothing.
+        d.succeed("g4");
+        assert!(d.waiting_until("g1").unwrap() > soon);
+        // Discord answered a lane that was failing: it is back.
+        d.succeed("g3");
+        assert!(d.waiting_until("g3").is_none());
+        assert!(d.waiting_until("g1").is_none_or(|t| t <= soon));
+        assert!(
+            d.waiting_until("g2").unwrap() > soon,
+            "access is still missing"
+        );
+        // g1 fails again: its backoff goes on from where it was.
+        let pause = d.fail("g1", Failure::Transient);
+        assert!(pause >= Duration::from_secs(128), "{pause:?}");
+    }
+
+    #[test]
+    fn backoff_doubles_with_jitter_and_is_capped() {
+        for _ in 0..50 {
+            let first = backoff(1);
+            assert!(first >= Duration::from_millis(500) && first <= Duration::from_millis(1500));
+            let fourth = backoff(4);
+            assert!(fourth >= Duration::from_secs(4) && fourth <= Duration::from_secs(12));
+            assert!(backoff(40) <= MAX_BACKOFF.mul_f64(1.5));
+            assert!(backoff(40) >= MAX_BACKOFF.mul_f64(0.5));
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Board pictures for Discord, drawn off the async threads (on the picture pool of
+//! `hexmeros::background`, below the priority of the threads that answer Discord) by the `view`
+//! module: the position from one colour's side with the last moves highlighted, the preview of a
+//! staged move, and the replay GIF of a finished game. A picture that cannot be drawn falls back
+//! to the text board, so a game never stalls on its picture.
+//!
+//! Every drawing holds a place in the bounded picture queue (see `limits`). When it is full, a
+//! board a user asks for ([`asked_board`]) is refused as "busy", a staged move's preview is
+//! shown as text, and what the game itself posts (a turn's board, the replay) waits for a place:
+//! it is one per move, not one per request.
+
+use hexmeros::background::{self, Work};
+use hexmeros::games::Seat;
+use hexmeros::host::GameState;
+use hexmeros::view::{self, ViewOptions};
+use poise::serenity_prelude::CreateAttachment;
+
+use crate::discord::limits::{self, Limits};
+use crate::discord::{Data, Error, reply};
+
+/// A board ready to post: the full board as a PNG with, where the board is large, its
+/// close-up (`view::focus`) to show first; or a text picture (sent in a code block).
+pub enum Picture {
+    Png {
+        full: Vec<u8>,
+        focus: Option<Vec<u8>>,
+    },
+    Text(String),
+}
+
+/// The attachments of a drawn board, in the order Discord shows them: the close-up
+/// (`focus.png`) first, then the full board (`board.png`).
+pub fn picture_files(full: Vec<u8>, focus: Option<Vec<u8>>) -> Vec<CreateAttachment> {
+    focus
+        .map(|f| CreateAttachment::bytes(f, "focus.png"))
+        .into_iter()
+        .chain([CreateAttachment::bytes(full, "board.png")])
+        .collect()
+}
+
+/// Draw `state` with `opts` holding the queue place `slot`.
+async fn draw_in(
+    slot: tokio::sync::OwnedSemaphorePermit,
+    state: &GameState,
+    opts: ViewOptions,
+) -> Picture {
+    let game = state.clone();
+    let drawn = background::run(Work::Pictures, move || {
+        let drawing = std::time::Instant::now();
+        let full = game.render(&opts);
+        // The close-up is a help, never a cost to the turn: without it the board alone.
+        let focus = match &full {
+            Ok(_) => game.render_focus(&opts).unwrap_or_else(|e| {
+                tracing::warn!(game = game.id(), error = %e, "no close-up");
+                None
+            }),
+            Err(_) => None,
+        };
+        crate::discord::metrics::rendered(drawing.elapsed());
+        full.map(|full| (full, focus))
+    })
+    .await;
+    drop(slot);
+    match drawn {
+        Ok(Ok((full, focus))) => Picture::Png { full, focus },
+        Ok(Err(e)) => {
+            tracing::warn!(game = state.id(), error = %e, "no picture; the text board instead");
+            Picture::Text(state.board_text())
+        }
+        Err(e) => {
+            tracing::error!(game = state.id(), error = %e, "drawing failed; the text board instead");
+            Picture::Text(state.board_text())
+        }
+    }
+}
+
+/// The names of the seated players, in seat order, as the pictures' headers show them: the
+/// name the host keeps for each (a Discord user's name, a bot's label such as `Bot (easy)`);
+/// empty where it has none, and the picture names that seat by its colour. The view cuts long
+/// names and drops control and text-direction characters (`view::fit_name`).
+pub async fn seat_names(data: &Data, state: &GameState) -> Vec<String> {
+    let mut names = Vec::with_capacity(state.seats().len());
+    for seat in state.seats() {
+        let name = match data.host.player_name(seat.player).await {
+            Ok(Some(n)) => n,
+            Ok(None) => String::new(),
+            Err(e) => {
+                tracing::warn!(game = state.id(), error = %e, "no player name for a picture");
+                String::new()
+            }
+        };
+        names.push(name);
+    }
+    names
+}
+
+async fn board_options(data: &Data, state: &GameState, viewer: Option<Seat>) -> ViewOptions {
+    ViewOptions {
+        as_seat: viewer,
+        last_moves: state.last_round(),
+        turn: Some(state.turn_number()),
+        players: seat_names(data, state).await,
+        ..ViewOptions::default()
+    }
+}
+
+/// The board of a game from `viewer`'s side (the Token holder's when `None`), as the game
+/// posts it (a turn message), once the picture queue has room.
+pub async fn board(data: &Data, state: &GameState, viewer: Option<Seat>) -> Picture {
+    match data.limits.render_slot_waiting().await {
+        Some(slot) => draw_in(slot, state, board_options(data, state, viewer).await).await,
+        None => Picture::Text(state.board_text()),
+    }
+}
+
+/// A board a user asked for (their rate is checked by the caller, before anything else): the
+/// private "busy" refusal when the picture queue is full.
+pub async fn asked_board(
+    data: &Data,
+    state: &GameState,
+    viewer: Option<Seat>,
+) -> Result<Picture, Error> {
+    let slot = data
+        .limits
+        .render_slot()
+        .ok_or_else(|| reply::refused(limits::BUSY))?;
+    Ok(draw_in(slot, state, board_options(data, state, viewer).await).await)
+}
+
+/// The board with the staged move `staged` drawn as a preview, from the mover's side; as text
+/// when `user` is over their picture rate or the queue is full (the move is staged anyway).
+pub async fn preview(
+    data: &Data,
+    user: hexmeros::host::PlayerId,
+    state: &GameState,
+    viewer: Option<Seat>,
+    staged: &str,
+) -> Picture {
+    let limits = &data.limits;
+    let slot = match limits.render_slot() {
+        Some(slot) if limits.picture_allowed(user) => slot,
+        _ => return Picture::Text(state.board_text()),
+    };
+    let opts = ViewOptions {
+        as_seat: viewer,
+        staged: Some(staged.to_string()),
+        turn: Some(state.turn_number()),
+        players: seat_names(data, state).await,
+        ..ViewOptions::default()
+    };
+    draw_in(slot, state, opts).await
+}
+
+/// The replay GIF of a game from its export text, once the picture queue has room.
+pub async fn replay(limits: &Limits, export: String) -> Option<Vec<u8>> {
+    let slot = limits.render_slot_waiting().await?;
+    let drawn = background::run(Work::Pictures, move || {
+        view::replay_gif_from_export(&export)
+    })
+    .await;
+    drop(slot);
+    match drawn {
+        Ok(Ok(gif)) => Some(gif),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "no replay GIF");
+            None
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "drawing the replay failed");
+            None
+        }
+    }
+}
