@@ -71,6 +71,14 @@ pub use state::{
 use crate::games::{GameKind, Seat};
 use crate::store::{EventRow, Finish, GameSummary, GameWrite, Rating, Standing, Store, StoreError};
 
+/// What a command did: the game as it stands after it and the effects to deliver (the actor's
+/// private lines among them), so that a front end showing the game need not read it again.
+#[derive(Clone, Debug)]
+pub struct Handled {
+    pub state: GameState,
+    pub effects: Vec<Effect>,
+}
+
 /// Who sends a command. The front end decides `admin` (Discord: Manage Server).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Actor {
@@ -521,7 +529,7 @@ impl GameHost {
         actor: Actor,
         cmd: Command,
         expected: Option<u64>,
-    ) -> Result<Vec<Effect>, HostError> {
+    ) -> Result<Handled, HostError> {
         self.run(game, actor, cmd, |state, _| match expected {
             Some(v) if v != state.version() => Err(Refused::Stale {
                 expected: v,
@@ -541,7 +549,7 @@ impl GameHost {
         actor: Actor,
         cmd: Command,
         made: u64,
-    ) -> Result<Vec<Effect>, HostError> {
+    ) -> Result<Handled, HostError> {
         self.run(game, actor, cmd, |state, cmd| {
             commands::require_fresh(state, cmd, made)
         })
@@ -555,7 +563,7 @@ impl GameHost {
         actor: Actor,
         cmd: Command,
         check: impl FnOnce(&GameState, &Command) -> Result<(), Refused>,
-    ) -> Result<Vec<Effect>, HostError> {
+    ) -> Result<Handled, HostError> {
         if bot_level(actor.player).is_some() {
             return Err(Refused::BotSeat.into());
         }
@@ -598,7 +606,7 @@ impl GameHost {
                         Err(e) => tracing::warn!(error = %e, "back: other games not told"),
                     }
                 }
-                Ok(fx)
+                Ok(Handled { state, effects: fx })
             }
             Err(e) => {
                 if matches!(e, HostError::Refused(Refused::Stale { .. })) {

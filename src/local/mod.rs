@@ -433,11 +433,11 @@ impl<'h, W: Write> Local<'h, W> {
             // The terminal belongs to whoever runs it: local players may use admin.
             admin: true,
         };
-        let fx = self.host.handle(game, actor, cmd, None).await?;
-        self.show(fx).await?;
-        let st = self.host.state(game).await?;
+        let done = self.host.handle(game, actor, cmd, None).await?;
+        self.show(done.effects).await?;
         // Stored: what a crash after this line cannot lose.
-        writeln!(self.out, "saved (game #{game}, turn {})", st.turn_number())?;
+        let turn = done.state.turn_number();
+        writeln!(self.out, "saved (game #{game}, turn {turn})")?;
         self.bots(game).await?;
         Ok(())
     }

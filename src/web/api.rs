@@ -312,20 +312,20 @@ pub async fn act(
     }
     let state = web.host.state(viewer.game).await?;
     let cmd = command(&state, body.act)?;
-    let fx = web
+    let done = web
         .host
         .handle(viewer.game, Actor::player(player), cmd, Some(body.version))
         .await?;
+    let version = done.state.version();
     // The board shows the position itself: of what the host says privately, the first line
     // (a challenge window still open, say), not the text board some answers carry.
     let said = web
         .front
-        .acted(viewer.game, player, fx)
+        .acted(viewer.game, player, done.effects)
         .await
         .into_iter()
         .filter_map(|t| t.lines().next().map(str::to_string))
         .collect();
-    let version = web.host.state(viewer.game).await?.version();
     Ok(Json(Acted { version, said }))
 }
 

@@ -46,6 +46,7 @@ async fn ask_auto_pass(host: &GameHost, g: GameId, made: u64) -> Vec<Effect> {
     host.press(g, Actor::player(2), Command::PassWhenClosed, made)
         .await
         .unwrap()
+        .effects
 }
 
 fn passed(fx: &[Effect]) -> bool {

@@ -354,7 +354,7 @@ async fn harmegedo_queued_move_dropped_when_captured() {
     captured_case(GameKind::Harmegedo, 2).await;
 }
 
-fn refusal(r: Result<Vec<Effect>, HostError>) -> Refused {
+fn refusal<T: std::fmt::Debug>(r: Result<T, HostError>) -> Refused {
     match r {
         Err(HostError::Refused(r)) => r,
         other => panic!("expected a refusal, got {other:?}"),

@@ -1040,9 +1040,30 @@ async fn admin_pause_resume_abort() {
         .host
         .handle(g, admin, Command::Admin(AdminAction::Abort), None)
         .await
-        .unwrap();
+        .unwrap()
+        .effects;
     assert!(fx.contains(&Effect::CloseThread { game: g }));
     assert_eq!(e.host.state(g).await.unwrap().status(), Status::Aborted);
+}
+
+/// A command hands back the game as it stands after it: the state a front end shows without
+/// reading it again, the same as the host's from then on.
+#[tokio::test]
+async fn a_command_hands_back_the_game_as_it_stands_after_it() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    let before = e.host.state(g).await.unwrap();
+    let done = e
+        .host
+        .handle(g, Actor::player(1), cmd_move("K2-H3"), None)
+        .await
+        .unwrap();
+    assert_eq!(done.state.version(), before.version() + 1);
+    assert_eq!(done.state.record().len(), before.record().len() + 1);
+    let now = e.host.state(g).await.unwrap();
+    assert_eq!(done.state.version(), now.version());
+    assert_eq!(done.state.position().show(), now.position().show());
+    assert!(!done.effects.is_empty());
 }
 
 #[tokio::test]

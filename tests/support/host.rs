@@ -66,6 +66,7 @@ pub async fn act(host: &GameHost, game: GameId, player: i64, cmd: Command) -> Ve
     host.handle(game, Actor::player(player), cmd, None)
         .await
         .unwrap_or_else(|e| panic!("player {player}: {e}"))
+        .effects
 }
 
 /// Everyone asked about the staged move lets it stand (the holder must still pass).

@@ -408,7 +408,8 @@ impl<'a> Click<'a> {
             .data
             .host
             .handle(self.game, self.actor, cmd, None)
-            .await?;
+            .await?
+            .effects;
         Ok(deliver::deliver(self.http, self.data, fx, self.origin).await)
     }
 
@@ -419,7 +420,8 @@ impl<'a> Click<'a> {
             .data
             .host
             .press(self.game, self.actor, cmd, self.made)
-            .await?;
+            .await?
+            .effects;
         Ok(deliver::deliver(self.http, self.data, fx, self.origin).await)
     }
 
@@ -654,8 +656,8 @@ async fn reaction(
             match data.host.handle(game, Actor::player(me), cmd, None).await {
                 // Success shows in the thread (the new board); only the host's private words
                 // go by DM.
-                Ok(fx) => {
-                    let lines = deliver::deliver(http, data, fx, origin).await;
+                Ok(done) => {
+                    let lines = deliver::deliver(http, data, done.effects, origin).await;
                     if lines.is_empty() {
                         return Ok(());
                     }

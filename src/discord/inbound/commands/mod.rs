@@ -235,9 +235,9 @@ async fn run(
     actor: Actor,
     cmd: Command,
 ) -> Result<Vec<String>, Error> {
-    let fx = ctx.data().host.handle(game, actor, cmd, None).await?;
+    let done = ctx.data().host.handle(game, actor, cmd, None).await?;
     let http = &ctx.serenity_context().http;
-    Ok(deliver::deliver(http, ctx.data(), fx, origin(ctx, actor.player)).await)
+    Ok(deliver::deliver(http, ctx.data(), done.effects, origin(ctx, actor.player)).await)
 }
 
 fn is_admin(ctx: Context<'_>) -> bool {
