@@ -27,6 +27,8 @@ pub mod laws;
 pub mod scale;
 #[path = "../../tests/support/soak.rs"]
 pub mod soak;
+#[path = "../../tests/support/starts.rs"]
+pub mod starts;
 
 /// The `hexmeros` binary of this build. Cargo builds it beside every integration test and
 /// benchmark (`target/<profile>/hexmeros`, the test itself in `target/<profile>/deps/`), but only

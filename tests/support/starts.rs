@@ -1,0 +1,198 @@
+//! Games started for real through the lobby (issue 48), as players would: `/hexmeros start` by
+//! the first player naming the others, then each other player's Join once the lobby message is
+//! up. The fake's tap shows each start to its first board (the turn message pinging the first
+//! player). Shared by the start benchmark (`benches/starts.rs`) and the load benchmark's
+//! `SCALE_STARTS` mode (`benches/scale.rs`).
+#![allow(clippy::unwrap_used)] // test support: a panic is the failure report
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::bot::{content, custom_ids, lobby_number, sub, user_opt};
+use crate::fake_discord::{FakeDiscord as F, Sent};
+use crate::scale::route_of;
+
+/// What the tap showed of the starts.
+#[derive(Default)]
+struct Book {
+    /// The lobby message of each lobby (by its Join's custom id).
+    lobby_messages: HashMap<String, u64>,
+    /// Each thread made: when it was asked for, and the game its name ends with (`#<id>`).
+    threads: HashMap<u64, (Instant, i64)>,
+    /// The first boards (turn messages that give the Token) by the player they ping: when, in
+    /// which thread.
+    boards: HashMap<u64, Vec<(Instant, u64)>>,
+    /// Requests that count on Discord's global limit (not interaction answers).
+    global: u64,
+    /// Every request by route.
+    routes: HashMap<String, u64>,
+}
+
+/// A start followed to its board.
+#[derive(Clone, Copy, Debug)]
+pub struct Started {
+    pub game: i64,
+    pub thread: u64,
+    /// When the last Join was sent.
+    pub joined: Instant,
+    /// When the thread was asked for, and when the first board was posted.
+    pub thread_at: Instant,
+    pub board_at: Instant,
+    /// Boards posted for it (more than one is a fault).
+    pub boards: usize,
+}
+
+/// Starts games and follows them (the fake's tap is its own while it lives).
+#[derive(Clone)]
+pub struct Starter {
+    fake: Arc<F>,
+    book: Arc<Mutex<Book>>,
+}
+
+impl Starter {
+    pub fn new(fake: Arc<F>) -> Starter {
+        let book = Arc::new(Mutex::new(Book::default()));
+        let mut tap = fake.tap();
+        let follow = book.clone();
+        tokio::spawn(async move {
+            while let Some(s) = tap.recv().await {
+                see(&follow, &s);
+            }
+        });
+        Starter { fake, book }
+    }
+
+    /// One start in `channel` of `game` (the `/hexmeros start` choice: 0 HexiMeros, 1 HexDame)
+    /// among `players` (seat order): returns when the last Join was sent, or why there was none.
+    pub async fn start(&self, channel: u64, players: &[u64], game: u64) -> Result<Instant, String> {
+        let mut opts: Vec<serde_json::Value> = players
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| user_opt(&format!("p{}", i + 1), p))
+            .collect();
+        opts.push(json!({"type": 4, "name": "game", "value": game}));
+        let i = self
+            .fake
+            .slash(players[0], channel, "hexmeros", sub("start", json!(opts)))
+            .await;
+        let answered = |s: &Sent| s.method == "POST" && s.path.starts_with("/webhooks/");
+        let answer = self
+            .fake
+            .wait_responses(&i, Duration::from_secs(60), 1, answered)
+            .await
+            .map_err(|e| format!("no answer to start: {}", first_line(&e.to_string())))?;
+        let text = content(&answer[0]);
+        let lobby = lobby_number(&text).ok_or_else(|| format!("no lobby: {text}"))?;
+        let join = format!("{lobby}:ljoin:0");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let message = loop {
+            if let Some(&m) = self.book.lock().unwrap().lobby_messages.get(&join) {
+                break m;
+            }
+            if Instant::now() > deadline {
+                return Err(format!("lobby #{lobby}: no lobby message"));
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        };
+        let mut at = Instant::now();
+        for &p in &players[1..] {
+            at = Instant::now();
+            self.fake.button(p, channel, message, &join).await;
+        }
+        Ok(at)
+    }
+
+    /// Whether the start whose first player is `first` has shown its board.
+    pub fn has_board(&self, first: u64) -> bool {
+        self.book.lock().unwrap().boards.contains_key(&first)
+    }
+
+    /// The start whose first player is `first` and whose last Join went at `joined`, if its
+    /// board came.
+    pub fn started(&self, first: u64, joined: Instant) -> Option<Started> {
+        let b = self.book.lock().unwrap();
+        let boards = b.boards.get(&first)?;
+        let &(board_at, thread) = boards.first()?;
+        let &(thread_at, game) = b.threads.get(&thread)?;
+        Some(Started {
+            game,
+            thread,
+            joined,
+            thread_at,
+            board_at,
+            boards: boards.len(),
+        })
+    }
+
+    /// Requests so far that count on Discord's global limit.
+    pub fn global(&self) -> u64 {
+        self.book.lock().unwrap().global
+    }
+
+    /// Requests so far by route, most first.
+    pub fn routes(&self) -> Vec<(String, u64)> {
+        let mut r: Vec<_> = self
+            .book
+            .lock()
+            .unwrap()
+            .routes
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        r.sort_by_key(|x| std::cmp::Reverse(x.1));
+        r
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+fn see(book: &Mutex<Book>, s: &Sent) {
+    let mut b = book.lock().unwrap();
+    if !s.path.starts_with("/interactions/") && !s.path.starts_with("/webhooks/") {
+        b.global += 1;
+    }
+    *b.routes.entry(route_of(s)).or_insert(0) += 1;
+    if !(200..300).contains(&s.status) || s.method != "POST" {
+        return;
+    }
+    // The lobby message: a public followup of `/hexmeros start` (or a channel message).
+    let json = s.json.clone().unwrap_or_default();
+    for id in custom_ids(&json) {
+        if id.ends_with(":ljoin:0")
+            && let Some(m) = s.response["id"].as_str().and_then(|m| m.parse().ok())
+        {
+            b.lobby_messages.insert(id, m);
+        }
+    }
+    let parts: Vec<&str> = s.path.trim_start_matches('/').split('/').collect();
+    match parts.as_slice() {
+        ["channels", _, "threads"] => {
+            let thread = s.response["id"].as_str().and_then(|t| t.parse().ok());
+            let game = s.response["name"]
+                .as_str()
+                .and_then(|n| n.rsplit('#').next())
+                .and_then(|g| g.parse().ok());
+            if let (Some(t), Some(g)) = (thread, game) {
+                b.threads.insert(t, (s.at, g));
+            }
+        }
+        ["channels", channel, "messages"] => {
+            let text = json["content"].as_str().unwrap_or_default();
+            if text.contains("you have the Token")
+                && let Some(p) = text
+                    .strip_prefix("<@")
+                    .and_then(|r| r.split('>').next())
+                    .and_then(|p| p.parse::<u64>().ok())
+                && let Ok(thread) = channel.parse::<u64>()
+            {
+                b.boards.entry(p).or_default().push((s.at, thread));
+            }
+        }
+        _ => {}
+    }
+}
