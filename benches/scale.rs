@@ -11,11 +11,13 @@
 //! `SCALE_DUELS=2000 SCALE_MEROS=200 SCALE_SECS=60 cargo bench --profile test --bench scale`
 //! (under `--profile dev` the opt-level-0 bot overflowed a worker's 2 MiB stack: set
 //! `RUST_MIN_STACK=33554432` there);
+//! `SCALE_STARTS=20` starts the games for real through the lobby at 20 a second instead of
+//! seeding them (issue 48: 50,000 games take 42 minutes that way), each at its start position;
 //! `SCALE_RAMP=1` then steps the rate up (×`SCALE_RAMP_FACTOR`, 1.25 by default, each
 //! `SCALE_RAMP_SECS`) to find the highest rate
 //! with board p99 under 1 s.
 
-use hexmeros_testkit::{bot, db, fake_discord, scale};
+use hexmeros_testkit::{bot, db, fake_discord, scale, starts};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -38,7 +40,10 @@ async fn run(cfg: Config) {
             db::POSTGRES_VAR
         );
     }
-    let (duels, meros) = scale::templates(cfg.templates, cfg.seed).await.unwrap();
+    let (duels, meros) = match cfg.starts {
+        None => scale::templates(cfg.templates, cfg.seed).await.unwrap(),
+        Some(_) => (Vec::new(), Vec::new()),
+    };
     println!(
         "templates: {} HexDame ({:?} events), {} HexiMeros ({:?} events) in {:.1?}",
         duels.len(),
@@ -48,12 +53,16 @@ async fn run(cfg: Config) {
         t0.elapsed()
     );
 
-    let fake = F::start().await;
+    let fake = Arc::new(F::start().await);
     fake.set_keep_files(false);
     let servers = scale::servers(&fake);
     let n = cfg.duels + cfg.meros;
     let t = Instant::now();
-    let threads = scale::make_threads(&fake, &servers, n);
+    // Real starts make their own threads.
+    let threads = match cfg.starts {
+        None => scale::make_threads(&fake, &servers, n),
+        Some(_) => Vec::new(),
+    };
     println!("{n} threads at the fake in {:.1?}", t.elapsed());
 
     // The processes (connected before the games are seeded: their GUILD_CREATEs carry every
@@ -71,24 +80,33 @@ async fn run(cfg: Config) {
     };
     let url = bots[0].1.db_url();
     let t = Instant::now();
-    let games = scale::seed(
-        &url,
-        &servers,
-        &threads,
-        &duels,
-        &meros,
-        (cfg.duels, cfg.meros),
-    )
-    .await
-    .unwrap();
-    let events: usize = cfg.duels * duels.iter().map(|t| t.events()).sum::<usize>() / duels.len()
-        + cfg.meros * meros.iter().map(|t| t.events()).sum::<usize>() / meros.len();
-    println!(
-        "seeded {} HexDame + {} HexiMeros games (~{events} events) in {:.1?}",
-        cfg.duels,
-        cfg.meros,
-        t.elapsed()
-    );
+    let games = match cfg.starts {
+        Some(rate) => {
+            let counts = (cfg.duels, cfg.meros);
+            starts::start_many(fake.clone(), &servers, counts, rate).await
+        }
+        None => scale::seed(
+            &url,
+            &servers,
+            &threads,
+            &duels,
+            &meros,
+            (cfg.duels, cfg.meros),
+        )
+        .await
+        .unwrap(),
+    };
+    if cfg.starts.is_none() {
+        let events: usize = cfg.duels * duels.iter().map(|t| t.events()).sum::<usize>()
+            / duels.len()
+            + cfg.meros * meros.iter().map(|t| t.events()).sum::<usize>() / meros.len();
+        println!(
+            "seeded {} HexDame + {} HexiMeros games (~{events} events) in {:.1?}",
+            cfg.duels,
+            cfg.meros,
+            t.elapsed()
+        );
+    }
     drop(threads);
 
     let stop = Arc::new(AtomicBool::new(false));

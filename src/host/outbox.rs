@@ -231,6 +231,11 @@ impl super::GameHost {
         Ok(deliveries(self.store.outbox_pending().await?))
     }
 
+    /// The most urgent priority of what waits behind `entry` in its lane (`None`: nothing).
+    pub async fn outbox_behind(&self, entry: &Delivery) -> Result<Option<i64>, HostError> {
+        Ok(self.store.outbox_behind(&entry.lane, entry.id).await?)
+    }
+
     /// Mark an entry delivered or given up, now; false if it was done already.
     pub async fn outbox_done(&self, id: i64, done: &Delivered) -> Result<bool, HostError> {
         let done = Done {

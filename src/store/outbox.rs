@@ -146,6 +146,19 @@ impl Store {
         Ok(row.map(entry).transpose()?)
     }
 
+    /// The most urgent priority among the pending entries of `lane` after entry `id` (`None`
+    /// when nothing waits behind it).
+    pub async fn outbox_behind(&self, lane: &str, id: i64) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query(
+            "SELECT MIN(priority) FROM outbox WHERE done_at IS NULL AND lane = $1 AND id > $2",
+        )
+        .bind(lane)
+        .bind(id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<Option<i64>, _>(0)?)
+    }
+
     /// Every pending entry, oldest first (for operators and tests).
     pub async fn outbox_pending(&self) -> Result<Vec<Entry>, StoreError> {
         let sql = format!("SELECT {COLUMNS} WHERE done_at IS NULL ORDER BY id");
@@ -308,6 +321,44 @@ mod tests {
             priority,
             body: body.into(),
         }
+    }
+
+    #[tokio::test]
+    async fn what_waits_behind_an_entry_is_its_lanes_later_pending_entries() {
+        let db = crate::store::test_db::TestDb::new().await;
+        let s = Store::open(&db.url).await.unwrap();
+        s.enqueue(
+            &[
+                new("g1", 1, "panel"),
+                new("g2", 0, "another lane's board"),
+                new("g1", 2, "reminder"),
+                new("g1", 0, "board"),
+            ],
+            1,
+        )
+        .await
+        .unwrap();
+        let pending = s.outbox_pending().await.unwrap();
+        let id = |body: &str| pending.iter().find(|e| e.body == body).unwrap().id;
+        assert_eq!(s.outbox_behind("g1", id("panel")).await.unwrap(), Some(0));
+        assert_eq!(
+            s.outbox_behind("g1", id("reminder")).await.unwrap(),
+            Some(0)
+        );
+        assert_eq!(s.outbox_behind("g1", id("board")).await.unwrap(), None);
+        assert_eq!(
+            s.outbox_behind("g2", id("another lane's board"))
+                .await
+                .unwrap(),
+            None
+        );
+        // Done entries wait for nothing.
+        let done = Done {
+            message: None,
+            outcome: "sent".into(),
+        };
+        s.outbox_done(id("board"), &done, 2).await.unwrap();
+        assert_eq!(s.outbox_behind("g1", id("panel")).await.unwrap(), Some(2));
     }
 
     #[tokio::test]

@@ -62,6 +62,9 @@ pub struct Config {
     /// Template games of each kind the seeded ones copy.
     pub templates: usize,
     pub seed: u64,
+    /// Start the games for real through the lobby at this many a second, instead of seeding
+    /// them (`SCALE_STARTS`): each a new game at its start position.
+    pub starts: Option<f64>,
 }
 
 impl Config {
@@ -80,12 +83,13 @@ impl Config {
             global_limit: 50,
             templates: 4,
             seed: 20,
+            starts: None,
         }
     }
 
     /// `base` with `SCALE_SETUP` (`sqlite1` or `pg2`), `SCALE_DUELS`, `SCALE_MEROS`,
     /// `SCALE_RATE`, `SCALE_SECS`, `SCALE_RAMP` (`1`), `SCALE_RAMP_SECS`, `SCALE_GLOBAL_LIMIT`,
-    /// `SCALE_TEMPLATES`, `SCALE_SEED` from the environment. A value that does not parse stops
+    /// `SCALE_TEMPLATES`, `SCALE_SEED`, `SCALE_STARTS` from the environment. A value that does not parse stops
     /// the run with a one-line message.
     pub fn from_env(mut base: Config) -> Config {
         fn var<T: std::str::FromStr>(name: &str) -> Option<T> {
@@ -116,6 +120,11 @@ impl Config {
             .unwrap_or(base.templates)
             .max(1);
         base.seed = var("SCALE_SEED").unwrap_or(base.seed);
+        base.starts = var::<f64>("SCALE_STARTS").or(base.starts);
+        assert!(
+            base.starts.is_none_or(|r| r > 0.0),
+            "SCALE_STARTS must be above 0"
+        );
         assert!(base.rate > 0.0, "SCALE_RATE must be above 0");
         assert!(base.duels + base.meros > 0, "seed at least one game");
         base

@@ -196,3 +196,87 @@ fn see(book: &Mutex<Book>, s: &Sent) {
         _ => {}
     }
 }
+
+/// Start `duels` HexDame and `meros` HexiMeros games for real (the HexiMeros ones spread evenly
+/// among the others) at `rate` a second, game `k` in the server of shard `k % servers.len()`
+/// (`servers` as `scale::servers` makes them), each followed to its first board; prints the
+/// figures. Returns the games that showed their board, as the load bench's driver knows them.
+pub async fn start_many(
+    fake: Arc<F>,
+    servers: &[(u64, u64)],
+    (duels, meros): (usize, usize),
+    rate: f64,
+) -> Vec<crate::scale::Seeded> {
+    use hexmeros::games::{AnyGame, GameKind};
+    let starter = Starter::new(fake);
+    let n = duels + meros;
+    let is_meros = |k: usize| (k * meros) / n.max(1) != ((k + 1) * meros) / n.max(1);
+    let began = Instant::now();
+    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / rate));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
+    let mut tasks = Vec::with_capacity(n);
+    for k in 0..n {
+        tick.tick().await;
+        let seats = if is_meros(k) { 6 } else { 2 };
+        let players: Vec<u64> = (0..seats)
+            .map(|i| crate::bot::u(300_000 + 8 * k as u64 + i))
+            .collect();
+        let channel = servers[k % servers.len()].1;
+        let s = starter.clone();
+        let choice = if is_meros(k) { 0 } else { 1 };
+        let ps = players.clone();
+        let t = tokio::spawn(async move { s.start(channel, &ps, choice).await });
+        tasks.push((k, players, t));
+        if (k + 1) % 5_000 == 0 {
+            println!("  {} starts sent in {:.0?}", k + 1, began.elapsed());
+        }
+    }
+    let mut joined = Vec::with_capacity(n);
+    let mut failed = 0;
+    for (k, players, t) in tasks {
+        match t.await {
+            Ok(Ok(at)) => joined.push((k, players, at)),
+            _ => failed += 1,
+        }
+    }
+    let last = joined.iter().map(|(_, _, at)| *at).max().unwrap_or(began);
+    while !joined.iter().all(|(_, p, _)| starter.has_board(p[0]))
+        && last.elapsed() < Duration::from_secs(60)
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut games = Vec::with_capacity(joined.len());
+    let mut waits = Vec::with_capacity(joined.len());
+    let mut twice = 0;
+    for (k, players, at) in &joined {
+        let Some(s) = starter.started(players[0], *at) else {
+            continue;
+        };
+        twice += usize::from(s.boards > 1);
+        waits.push(s.board_at - s.joined);
+        let kind = if is_meros(*k) {
+            GameKind::HexiMeros
+        } else {
+            GameKind::HexDame
+        };
+        games.push(crate::scale::Seeded {
+            id: s.game,
+            thread: s.thread,
+            shard: (*k % servers.len()) as u64,
+            players: players.clone(),
+            position: AnyGame::new(kind, None, None).unwrap(),
+            meros: is_meros(*k),
+        });
+    }
+    waits.sort();
+    println!(
+        "started {} of {n} games ({duels} HexDame, {meros} HexiMeros) by real starts at {rate}/s \
+         in {:.0?}: {failed} lobbies not joined, {} boards missing after 60 s, {twice} twice; \
+         last Join -> board {}",
+        games.len(),
+        began.elapsed(),
+        joined.len() - games.len(),
+        crate::scale::Quantiles::of(&waits)
+    );
+    games
+}

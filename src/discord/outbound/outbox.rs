@@ -34,6 +34,28 @@ use crate::discord::outbound::deliver;
 use crate::discord::outbound::post::Outcome;
 use crate::discord::wire::{self, pace};
 
+/// The priority `entry` is delivered at. A command's own calls are urgent, but not its status
+/// panel's edit (the turn message already says what changed): boards go first at a busy hour.
+/// And an entry goes as urgently as what waits behind it in its lane (a new game's panel, still
+/// waiting at a busy hour, holds up the first move's board).
+async fn priority_of(data: &Data, entry: &Delivery, effect: &Effect, background: bool) -> i64 {
+    let own = match background || matches!(effect, Effect::Panel { .. }) {
+        true => entry.priority,
+        false => URGENT,
+    };
+    let behind = match own > URGENT {
+        true => data.host.outbox_behind(entry).await.ok().flatten(),
+        false => None,
+    };
+    inherited(own, behind)
+}
+
+/// The priority an entry is delivered at: its own, or that of the most urgent entry waiting
+/// behind it in its lane if more urgent (lower).
+fn inherited(own: i64, behind: Option<i64>) -> i64 {
+    behind.map_or(own, |b| own.min(b))
+}
+
 /// The most lanes delivered at once by the background task. Their calls keep the bot's pace
 /// (`pace`), so this bounds lanes waiting on Discord (a retry's pause, a slow answer) rather than
 /// the calls made: after an outage, many lanes get through at once.
@@ -294,12 +316,7 @@ impl Deliverer {
     async fn one(&self, http: &Arc<Http>, data: &Data, entry: &Delivery, background: bool) -> bool {
         let result = match serde_json::from_str::<Effect>(&entry.body) {
             Ok(effect) => {
-                // A command's own calls are urgent, but not its status panel's edit (the turn
-                // message already says what changed): boards go first at a busy hour.
-                let priority = match background || matches!(effect, Effect::Panel { .. }) {
-                    true => entry.priority,
-                    false => URGENT,
-                };
+                let priority = priority_of(data, entry, &effect, background).await;
                 pace::with_priority(priority, deliver::entry(http, data, entry, effect)).await
             }
             Err(e) => Ok(Outcome::Dropped(format!("unreadable entry: {e}"))),
@@ -482,8 +499,18 @@ async fn report(data: &Data) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Duration, Failure, MAX_BACKOFF, backoff, classify};
-    use hexmeros::host::{HostError, Refused};
+    use super::{Duration, Failure, MAX_BACKOFF, backoff, classify, inherited};
+    use hexmeros::host::{HostError, NORMAL, REMINDER, Refused, URGENT};
+
+    #[test]
+    fn an_entry_goes_as_urgently_as_what_waits_behind_it() {
+        // A new game's panel with a board behind it goes with the board's urgency.
+        assert_eq!(inherited(NORMAL, Some(URGENT)), URGENT);
+        // Alone, or with only less urgent entries behind it, it keeps its own.
+        assert_eq!(inherited(NORMAL, None), NORMAL);
+        assert_eq!(inherited(NORMAL, Some(REMINDER)), NORMAL);
+        assert_eq!(inherited(URGENT, Some(REMINDER)), URGENT);
+    }
 
     #[test]
     fn a_game_that_cannot_draw_its_entry_is_given_up_and_a_database_hiccup_is_retried() {
