@@ -23,19 +23,6 @@ use fake_discord::FakeDiscord as F;
 use scale::Quantiles;
 use starts::Starter;
 
-/// User time plus system time of a process so far (`/proc/<pid>/stat`, in clock ticks of 10 ms).
-fn cpu(pid: u32) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or_default();
-    let fields: Vec<u64> = after
-        .split_whitespace()
-        .map(|f| f.parse().unwrap_or(0))
-        .collect();
-    // utime and stime are the 14th and 15th fields; the 3rd is the first after the name.
-    let ticks = fields.get(11).copied().unwrap_or(0) + fields.get(12).copied().unwrap_or(0);
-    Duration::from_millis(ticks * 10)
-}
-
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
@@ -57,7 +44,7 @@ async fn run(rate: f64, secs: f64, grace: Duration, two: bool) {
         false => vec![Bot::start(&fake).await],
     };
     let pids: Vec<u32> = bots.iter().map(|b| b.pid().unwrap()).collect();
-    let cpu_of = |pids: &[u32]| pids.iter().map(|&p| cpu(p)).sum::<Duration>();
+    let cpu_of = |pids: &[u32]| pids.iter().map(|&p| scale::cpu_time(p)).sum::<Duration>();
     let starter = Starter::new(fake.clone());
     let backend = match std::env::var(hexmeros_testkit::db::POSTGRES_VAR) {
         Ok(_) => "PostgreSQL",

@@ -269,18 +269,22 @@ impl super::GameHost {
     /// A start the front end cannot give a place to be played (Discord refused the game's
     /// thread for good) before anyone moved: the game ends aborted with `why` in its log, and
     /// every entry still waiting for it (its thread, panel, first board, any DM) is given up, so
-    /// that no half-made game is left. A game already over is refused (`GameOver`); the front end tells its players first, so a process
-    /// that dies in between tries (and tells, with the same nonce) again.
+    /// that no half-made game is left. A finished game is refused (`GameOver`); one aborted
+    /// already only has its entries given up (a process that died between the two writes). The front end tells the players first, so a process that dies before this tries
+    /// (and tells, with the same nonces) again.
     pub async fn abandon_start(&self, game: GameId, why: &str) -> Result<(), HostError> {
         let slot = self.slot(game);
         let mut cached = slot.lock().await;
         let mut state = self.load(game, &mut cached).await?;
-        let ev = Event::Abandoned { why: why.into() };
-        if let Err(e) = self.commit(&mut state, ev, None).await {
-            *cached = None;
-            return Err(e);
+        // Already abandoned (a process died before giving its entries up): only that is left.
+        if state.status() != Status::Aborted {
+            let ev = Event::Abandoned { why: why.into() };
+            if let Err(e) = self.commit(&mut state, ev, None).await {
+                *cached = None;
+                return Err(e);
+            }
+            self.keep(game, &mut cached, &state);
         }
-        self.keep(game, &mut cached, &state);
         drop(cached);
         let outcome = format!("the game could not start: {why}");
         self.store

@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use hexmeros::games::{GameKind, Seat};
 use hexmeros::host::{
-    Actor, Command, Effect, GameHost, GameId, HostError, Motion, Pinged, REMINDER, URGENT, is_reply,
+    Actor, AdminAction, Command, Effect, GameHost, GameId, HostError, Motion, Pinged, REMINDER,
+    Status, URGENT, is_reply,
 };
 use hexmeros::store::{Entry, Store};
 use support::{T0, act, cmd_move, ensure_players};
@@ -391,4 +392,38 @@ async fn bots_make_no_move_until_the_table_has_been_told_of_the_last() {
     let free = GameHost::new(e.host.store().clone(), e.clock.clone());
     free.bot_turns(g).await.unwrap();
     assert!(free.state(g).await.unwrap().record().len() > 7);
+}
+
+/// A start the front end cannot give a thread is abandoned: aborted with nothing played, every
+/// entry still waiting for it given up; asked again (a process that died between the two
+/// writes) it changes nothing more.
+#[tokio::test]
+async fn an_abandoned_start_is_aborted_with_nothing_left_to_send() {
+    let e = env().await;
+    let g = heximeros(&e.host).await;
+    assert!(!pending(&e.host).await.is_empty());
+    e.host.abandon_start(g, "Missing Access").await.unwrap();
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.status(), Status::Aborted);
+    assert_eq!(st.record().len(), 0);
+    assert!(pending(&e.host).await.is_empty(), "entries left");
+    let version = st.version();
+    e.host.abandon_start(g, "Missing Access").await.unwrap();
+    assert_eq!(e.host.state(g).await.unwrap().version(), version);
+    // Aborted with its entries still waiting, as after a process died between the two writes:
+    // only the entries are given up.
+    let other = heximeros(&e.host).await;
+    let admin = Actor {
+        player: 99,
+        admin: true,
+    };
+    e.host
+        .handle(other, admin, Command::Admin(AdminAction::Abort), None)
+        .await
+        .unwrap();
+    let version = e.host.state(other).await.unwrap().version();
+    assert!(!pending(&e.host).await.is_empty());
+    e.host.abandon_start(other, "Missing Access").await.unwrap();
+    assert!(pending(&e.host).await.is_empty(), "entries left");
+    assert_eq!(e.host.state(other).await.unwrap().version(), version);
 }
