@@ -73,6 +73,12 @@ pub enum Action {
     Claim,
     /// Show the board from the presser's side, privately [`board`].
     Board,
+    /// The status panel's Pass: commit whatever move the presser has staged now (the panel
+    /// stays up for the whole game, so its controls carry no turn) [`ppass`].
+    PanelPass,
+    /// The status panel's Take back: take back whatever move the presser has staged now
+    /// [`pback`].
+    PanelBack,
     /// Launch the board's Discord Activity in the game's thread [`play`].
     Play,
     /// Propose what to do about the stalled Token holder `seat`; `turn` is the number of record
@@ -166,7 +172,7 @@ impl ComponentId {
 }
 
 /// The actions without an argument, by key.
-const BARE: [(&str, Action); 13] = [
+const BARE: [(&str, Action); 15] = [
     ("pick", Action::Pick),
     ("pass", Action::Pass),
     ("type", Action::TypeMove),
@@ -180,6 +186,8 @@ const BARE: [(&str, Action); 13] = [
     ("autopass", Action::PassWhenClosed),
     ("hrules", Action::HouseRules),
     ("hrule", Action::HouseRule),
+    ("ppass", Action::PanelPass),
+    ("pback", Action::PanelBack),
 ];
 
 impl Action {
@@ -205,6 +213,8 @@ impl Action {
             Action::Vote { .. } => "vote",
             Action::Claim => "claim",
             Action::Board => "board",
+            Action::PanelPass => "ppass",
+            Action::PanelBack => "pback",
             Action::Play => "play",
             Action::Stall { .. } => "stall",
             Action::LobbyJoin => "ljoin",
@@ -226,6 +236,8 @@ impl Action {
             | Action::Checks
             | Action::Claim
             | Action::Board
+            | Action::PanelPass
+            | Action::PanelBack
             | Action::Play
             | Action::LobbyJoin
             | Action::LobbyDecline
@@ -479,6 +491,8 @@ mod tests {
             (any::<u64>(), any::<bool>()).prop_map(|(motion, yes)| Action::Vote { motion, yes }),
             Just(Action::Claim),
             Just(Action::Board),
+            Just(Action::PanelPass),
+            Just(Action::PanelBack),
             Just(Action::Play),
             (proposal, seat, any::<usize>()).prop_map(|(proposal, seat, turn)| Action::Stall {
                 proposal,
@@ -525,6 +539,8 @@ mod tests {
             ("3:pass:9", id(3, 9, Action::Pass)),
             ("3:type:9", id(3, 9, Action::TypeMove)),
             ("3:back:9", id(3, 9, Action::Back)),
+            ("3:ppass:9", id(3, 9, Action::PanelPass)),
+            ("3:pback:9", id(3, 9, Action::PanelBack)),
             ("3:resign:9", id(3, 9, Action::Resign { replacement: None })),
             (
                 "3:resign:9:42",

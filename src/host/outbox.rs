@@ -90,7 +90,7 @@ fn priority(e: &Effect, ev: Option<&Event>) -> i64 {
 /// ping that follows its board folded into the board's message (one message per move, not two),
 /// and the status panel's update after them when the event told the thread anything (at the end
 /// of a game before the thread is closed; at the start of one after its first board, which then
-/// waits for nothing but the thread: the panel is pinned, and its five calls, which go at a lower
+/// waits for nothing but the thread: the panel is pinned, and its two calls, which go at a lower
 /// priority, no longer hold the board back at a busy hour). Reminders change nothing the panel
 /// shows.
 fn told(game: GameId, fx: &[Effect], ev: Option<&Event>, actor: Option<PlayerId>) -> Vec<Effect> {

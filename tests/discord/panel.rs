@@ -4,9 +4,11 @@
 //! `tests/support/bot.rs`).
 //!
 //! A game's thread gets one panel, pinned, that pings every seated player once when posted and
-//! carries the ✅ ↩️ 🔄 reactions; each committed move then costs at most two requests that count
+//! carries the Pass Token, Take back and My side buttons (no reactions: posting and pinning it
+//! are its only two requests); each committed move then costs at most two requests that count
 //! toward Discord's global limit (the turn message, which pings the next player itself, and the
-//! panel's edit), and the panel is edited in place, never posted again.
+//! panel's edit), and the panel is edited in place, never posted again. The panel's buttons act
+//! on the presser's move as it stands, for its Token holder alone and in its own server.
 
 use hexmeros_testkit::{bot, fake_discord};
 
@@ -75,7 +77,7 @@ async fn the_pinned_panel_is_edited_each_turn_and_a_move_costs_two_requests() {
     let body = first.json.clone().unwrap();
     assert_eq!(users_allowed(&body), [players[0].to_string()], "{body}");
 
-    // One panel, pinned, naming both players, with the three reactions.
+    // One panel, pinned, naming both players, with the three buttons and no reaction.
     let panel = until("the panel is pinned", || {
         fake.pinned(thread).first().copied()
     })
@@ -112,10 +114,9 @@ async fn the_pinned_panel_is_edited_each_turn_and_a_move_costs_two_requests() {
             })
             .count()
     };
-    until("three reactions on the panel", || {
-        (reactions(&fake) == 3).then_some(())
-    })
-    .await;
+    let ids = custom_ids(posted.json.as_ref().unwrap());
+    let keys: Vec<&str> = ids.iter().map(|id| id.split(':').nth(1).unwrap()).collect();
+    assert_eq!(keys, ["ppass", "pback", "board"], "{ids:?}");
 
     let mut mirror = AnyGame::new(GameKind::HexDame, None, None).unwrap();
     let mut costs = Vec::new();
@@ -172,7 +173,7 @@ async fn the_pinned_panel_is_edited_each_turn_and_a_move_costs_two_requests() {
     eprintln!("requests counted toward the global limit per committed move: {costs:?}");
     assert!(capture_shown, "no capture in 30 plies");
     assert!(costs.iter().all(|&c| c <= 2), "{costs:?}");
-    // Edited in place: still the one panel, never posted again, and no reactions added since.
+    // Edited in place: still the one panel, never posted again, and no reaction added.
     assert_eq!(fake.pinned(thread), [panel]);
     let panels = fake
         .messages(thread)
@@ -180,5 +181,86 @@ async fn the_pinned_panel_is_edited_each_turn_and_a_move_costs_two_requests() {
         .filter(|m| content(m).starts_with("📋"))
         .count();
     assert_eq!(panels, 1);
-    assert_eq!(reactions(&fake), 3);
+    assert_eq!(reactions(&fake), 0);
+}
+
+/// The panel's buttons: the Token holder's Pass commits the move staged now and Take back takes
+/// it back; anyone else's, a replayed Pass, or a press from another server changes nothing; My
+/// side shows a seated player their board privately; a finished game's panel has no buttons.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_panels_buttons_act_on_the_move_staged_now() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let players = [u(1), u(2)];
+    let (game, thread) = bot::start_game(
+        &fake,
+        &players,
+        vec![json!({"type": 4, "name": "game", "value": 1})],
+    )
+    .await;
+    wait_message(&fake, thread, 0, "you have the Token").await;
+    let panel = until("the panel is pinned", || {
+        fake.pinned(thread).first().copied()
+    })
+    .await;
+    let ids = custom_ids(&fake.message(panel).unwrap());
+    let [pass, back, side] = [0, 1, 2].map(|i| ids[i].clone());
+    let mv = AnyGame::new(GameKind::HexDame, None, None)
+        .unwrap()
+        .legal_moves()[0]
+        .clone();
+    let stage = || hx(&fake, u(1), thread, "move", json!([str_opt("from", &mv)]));
+
+    // Nothing staged, or someone other than the Token holder: refused, nothing changes.
+    let r = click(&fake, u(1), thread, panel, &pass).await;
+    assert_refused(&r, "");
+    assert!(!content(&stage().await).starts_with("⚠️"));
+    let shown = fake.messages(thread).len();
+    for id in [&pass, &back] {
+        let r = click(&fake, u(2), thread, panel, id).await;
+        assert_refused(&r, "");
+        // The same press from another server: the answer of a game that does not exist.
+        let r = click(&fake, u(1), F::OTHER_CHANNEL_ID, panel, id).await;
+        assert_refused(&r, &format!("no game #{game}"));
+    }
+    let st = bot.state(game).await;
+    assert_eq!(st.staged().map(|s| s.text.clone()), Some(mv.clone()));
+    assert_eq!(st.holder_player(), Some(u(1) as i64));
+
+    // The holder's Take back, then Pass on the move staged again.
+    let r = click(&fake, u(1), thread, panel, &back).await;
+    assert!(content(&r).contains("taken back"), "{r:?}");
+    assert!(bot.state(game).await.staged().is_none());
+    assert!(!content(&stage().await).starts_with("⚠️"));
+    let r = click(&fake, u(1), thread, panel, &pass).await;
+    assert!(
+        content(&r).contains(&format!("committed **{mv}**")),
+        "{r:?}"
+    );
+    wait_message(&fake, thread, shown, &format!("played {mv}")).await;
+    let st = bot.state(game).await;
+    assert_eq!(st.holder_player(), Some(u(2) as i64));
+    let record = st.record().len();
+    // Replayed: nothing more is played.
+    let r = click(&fake, u(1), thread, panel, &pass).await;
+    assert_refused(&r, "");
+    assert_eq!(bot.state(game).await.record().len(), record);
+
+    // My side, privately, with the board.
+    let r = click(&fake, u(2), thread, panel, &side).await;
+    let body = r.json.as_ref().unwrap().to_string();
+    assert!(
+        body.contains("attachments") || body.contains("board."),
+        "{r:?}"
+    );
+
+    // Once the game is over, the panel loses its buttons.
+    let r = hx(&fake, u(2), thread, "resign", json!([])).await;
+    let confirm = id_with(r.json.as_ref().unwrap(), "resign");
+    click(&fake, u(2), thread, message_id(&r), &confirm).await;
+    until("the finished panel has no buttons", || {
+        let m = fake.message(panel).unwrap();
+        (panel_text(&fake, panel).contains("finished") && custom_ids(&m).is_empty()).then_some(())
+    })
+    .await;
 }

@@ -477,7 +477,8 @@ pub async fn start_game(fake: &F, players: &[u64], extra: Vec<Value>) -> (i64, u
     start_game_in(fake, F::CHANNEL_ID, players, extra).await
 }
 
-/// [`start_game`] in `channel`, a text channel of any server.
+/// [`start_game`] in `channel`, a text channel of any server; it returns once the game's status
+/// panel is pinned.
 pub async fn start_game_in(
     fake: &F,
     channel: u64,
@@ -534,6 +535,15 @@ pub async fn start_game_in(
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
+    // The start is complete once its status panel is pinned: the background posts it after the
+    // first board, when the answers above may have come already.
+    while fake.pinned(thread).is_empty() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no status panel for game {id}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     (id, thread)
 }
 

@@ -10,7 +10,8 @@ mod typed;
 
 pub use staged::staged_reply;
 use staged::{
-    on_back, on_check, on_checks, on_pass, on_pass_check, on_pass_when_closed, on_to, stage,
+    on_back, on_check, on_checks, on_panel_back, on_panel_pass, on_pass, on_pass_check,
+    on_pass_when_closed, on_to, stage,
 };
 
 use std::sync::Arc;
@@ -346,6 +347,8 @@ async fn act(c: &Click<'_>, action: Action) -> Result<Reply, Error> {
             turn,
         } => on_stall(c, proposal, seat, turn).await,
         Action::Board => on_board(c).await,
+        Action::PanelPass => on_panel_pass(c).await,
+        Action::PanelBack => on_panel_back(c).await,
         Action::LobbyJoin | Action::LobbyDecline => Err(anyhow::anyhow!("a lobby button")),
         Action::Play => Err(anyhow::anyhow!("Play on the board launches before this")),
         Action::TypeMove => Err(anyhow::anyhow!("Type move… opens its box before this")),

@@ -50,6 +50,11 @@ async fn priority_of(data: &Data, entry: &Delivery, effect: &Effect, background:
     inherited(own, behind)
 }
 
+/// Whether an entry is a status panel's update.
+fn is_panel(entry: &Delivery) -> bool {
+    serde_json::from_str::<Effect>(&entry.body).is_ok_and(|e| matches!(e, Effect::Panel { .. }))
+}
+
 /// The priority an entry is delivered at: its own, or that of the most urgent entry waiting
 /// behind it in its lane if more urgent (lower).
 fn inherited(own: i64, behind: Option<i64>) -> i64 {
@@ -232,9 +237,10 @@ impl Deliverer {
         self.wake();
     }
 
-    /// Deliver a lane's pending entries in order until it is empty or an entry fails (the lane
-    /// then waits; the background task tries again), for a command or a bot that is waiting on
-    /// them: as urgent as a command's own calls (`pace`). Returns whether the lane is empty.
+    /// Deliver a lane's pending entries in order until it is empty, an entry fails (the lane
+    /// then waits; the background task tries again) or the status panel's update is next (the
+    /// background task's), for a command or a bot that is waiting on them: as urgent as a
+    /// command's own calls (`pace`). Returns whether the lane is empty.
     pub async fn drain(&self, http: &Arc<Http>, data: &Data, lane: &str) -> bool {
         self.drain_as(http, data, lane, false).await.1
     }
@@ -305,6 +311,11 @@ impl Deliverer {
                     return (done, false);
                 }
             };
+            // The status panel is nothing a command's answer waits for: the background task
+            // posts it (and whatever follows it in the lane) at its own priority.
+            if !background && is_panel(&entry) {
+                return (done, false);
+            }
             if !self.one(http, data, &entry, background).await {
                 return (done, false);
             }

@@ -4,13 +4,16 @@
 //! when, the turn timer, the house rules in force, open votes and the last round.
 //!
 //! Posting it pings every seated person once (that is how players 2–6 learn they were seated);
-//! later edits ping nobody. The ✅ ↩️ 🔄 reactions are added to it once, rather than to every turn
-//! message: a committed move then costs two requests (the turn message and this edit), and none
-//! when the panel's text did not change.
+//! later edits ping nobody. While the game is played it carries three buttons, Pass, Take back
+//! and My side, which act on the presser's move as it stands (they hold for the whole game; the
+//! ✅ ↩️ 🔄 reactions, which the bot no longer adds, still work too). A new game's panel thus
+//! costs two requests (post, pin), and a committed move two (the turn message and this edit),
+//! none when the panel's text did not change.
 
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ChannelId, CreateAllowedMentions, CreateMessage, EditMessage, Http, MessageId, ReactionType,
+    ButtonStyle, ChannelId, CreateActionRow, CreateAllowedMentions, CreateButton, CreateMessage,
+    EditMessage, Http, MessageId,
 };
 
 use hexmeros::games::Departure;
@@ -18,6 +21,7 @@ use hexmeros::host::Delivery;
 use hexmeros::host::{GameId, GameState, Panel, PanelSeat, SeatStanding, Status};
 
 use crate::discord::Data;
+use crate::discord::ids::{Action, ComponentId};
 use crate::discord::names::{
     MY_SIDE, PASS, TAKE_BACK, discord_user, mention, pinging, title, with_names,
 };
@@ -44,8 +48,11 @@ pub async fn update(
         if link.panel_text.as_deref() == Some(text.as_str()) {
             return Ok(Outcome::Sent(None));
         }
+        // The buttons too: a panel posted before they existed gets them, a finished game's
+        // panel loses them.
         let edit = EditMessage::new()
             .content(text.clone())
+            .components(buttons(&state))
             .allowed_mentions(CreateAllowedMentions::new());
         let thread = ChannelId::new(link.thread);
         let edited = data
@@ -69,6 +76,7 @@ pub async fn update(
     let seated: Vec<_> = state.seats().iter().map(|s| s.player).collect();
     let msg = CreateMessage::new()
         .content(text.clone())
+        .components(buttons(&state))
         .allowed_mentions(pinging(&seated));
     let Outcome::Sent(Some(posted)) = to_game(http, data, entry, game, msg).await? else {
         return Ok(Outcome::Dropped("the game has no thread".into()));
@@ -88,20 +96,31 @@ pub async fn update(
     {
         tracing::warn!(game, error = %e, "cannot pin the status panel");
     }
-    for r in [PASS, TAKE_BACK, MY_SIDE] {
-        let emoji = ReactionType::Unicode(r.to_string());
-        if let Err(e) = data
-            .wire
-            .retry("adding a reaction", || {
-                http.create_reaction(thread, posted, &emoji)
-            })
-            .await
-        {
-            tracing::warn!(game, reaction = r, error = %e, "cannot react to the status panel");
-        }
-    }
     data.links.set_panel(game, posted.get(), &text).await?;
     Ok(Outcome::Sent(Some(posted)))
+}
+
+/// The panel's buttons while the game is played (none once it is over): Pass and Take back act
+/// on the presser's staged move, My side shows them the board from their side, privately.
+fn buttons(state: &GameState) -> Vec<CreateActionRow> {
+    if !matches!(state.status(), Status::HouseRules | Status::Playing) {
+        return Vec::new();
+    }
+    let id = |a| ComponentId::new(state.id(), state.version(), a).encode();
+    vec![CreateActionRow::Buttons(vec![
+        CreateButton::new(id(Action::PanelPass))
+            .label("Pass Token")
+            .emoji(serenity::ReactionType::Unicode(PASS.into()))
+            .style(ButtonStyle::Success),
+        CreateButton::new(id(Action::PanelBack))
+            .label("Take back")
+            .emoji(serenity::ReactionType::Unicode(TAKE_BACK.into()))
+            .style(ButtonStyle::Secondary),
+        CreateButton::new(id(Action::Board))
+            .label("My side")
+            .emoji(serenity::ReactionType::Unicode(MY_SIDE.into()))
+            .style(ButtonStyle::Secondary),
+    ])]
 }
 
 /// The panel's text, with people named as Discord shows them.
@@ -139,12 +158,6 @@ async fn words(data: &Data, state: &GameState) -> String {
     }
     if !p.last_round.is_empty() {
         lines.push(format!("Last round: {}", p.last_round));
-    }
-    if p.turn.is_some() {
-        lines.push(format!(
-            "React {PASS} to pass your staged move, {TAKE_BACK} to take it back, {MY_SIDE} for \
-             the board from your side by DM."
-        ));
     }
     fit(lines.join("\n"))
 }

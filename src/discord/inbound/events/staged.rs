@@ -164,6 +164,20 @@ fn committed(done: String, lines: Vec<String>) -> Reply {
 /// Pass: the staged move is committed, and the private message it was shown in ends clean
 /// (what was played, its picture, no controls), so that it cannot read as still pending.
 pub(super) async fn on_pass(c: &Click<'_>) -> Result<Reply, Error> {
+    pass(c, true).await
+}
+
+/// The status panel's Pass: the move the presser has staged now is committed (as their ✅ on the
+/// panel does), whichever preview staged it; the answer is a private message of its own.
+pub(super) async fn on_panel_pass(c: &Click<'_>) -> Result<Reply, Error> {
+    let mut r = pass(c, false).await?;
+    r.keep_file = false;
+    r.edit = false;
+    Ok(r)
+}
+
+/// Commit the staged move: `made`, only if it is the one the control was made for.
+async fn pass(c: &Click<'_>, made: bool) -> Result<Reply, Error> {
     let staged = c
         .data
         .host
@@ -171,7 +185,10 @@ pub(super) async fn on_pass(c: &Click<'_>) -> Result<Reply, Error> {
         .await?
         .staged()
         .map(|s| s.text.clone());
-    let lines = c.press(Command::Pass).await?;
+    let lines = match made {
+        true => c.press(Command::Pass).await?,
+        false => c.run(Command::Pass).await?,
+    };
     let done = match staged {
         Some(m) => format!("✅ committed **{m}**"),
         None => "✅ committed".to_string(),
@@ -211,6 +228,12 @@ pub(super) async fn on_pass_when_closed(c: &Click<'_>) -> Result<Reply, Error> {
 
 pub(super) async fn on_back(c: &Click<'_>) -> Result<Reply, Error> {
     let lines = c.press(Command::TakeBack).await?;
+    Ok(Reply::text(non_empty(lines, "move taken back")))
+}
+
+/// The status panel's Take back: whatever move the presser has staged now.
+pub(super) async fn on_panel_back(c: &Click<'_>) -> Result<Reply, Error> {
+    let lines = c.run(Command::TakeBack).await?;
     Ok(Reply::text(non_empty(lines, "move taken back")))
 }
 

@@ -50,7 +50,8 @@ pub struct Origin {
 }
 
 /// Carry out a batch of effects: the host has written them to the outbox with their event; the
-/// lanes they belong to are delivered now, so the player's answer follows the board. Returns the
+/// lanes they belong to are delivered now, so the player's answer follows the board (up to the
+/// status panel's update, which the background task makes: nobody's answer waits for it). Returns the
 /// private texts meant for `origin.actor`, which the caller sends as its ephemeral reply.
 pub async fn deliver(
     http: &Arc<Http>,
