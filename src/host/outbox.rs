@@ -236,6 +236,15 @@ impl super::GameHost {
         Ok(self.store.outbox_behind(&entry.lane, entry.id).await?)
     }
 
+    /// Whether a later pending entry of `entry`'s lane does the same (a status panel's update
+    /// that a later one makes again: this one can be left out).
+    pub async fn outbox_repeated(&self, entry: &Delivery) -> Result<bool, HostError> {
+        Ok(self
+            .store
+            .outbox_repeated(&entry.lane, entry.id, &entry.body)
+            .await?)
+    }
+
     /// Mark an entry delivered or given up, now; false if it was done already.
     pub async fn outbox_done(&self, id: i64, done: &Delivered) -> Result<bool, HostError> {
         let done = Done {

@@ -159,6 +159,26 @@ impl Store {
         Ok(row.try_get::<Option<i64>, _>(0)?)
     }
 
+    /// Whether a later pending entry of `lane` has the same `body` as entry `id` (an update that
+    /// a later one makes again, such as a status panel's).
+    pub async fn outbox_repeated(
+        &self,
+        lane: &str,
+        id: i64,
+        body: &str,
+    ) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) FROM outbox WHERE done_at IS NULL AND lane = $1 AND id > $2 \
+             AND body = $3",
+        )
+        .bind(lane)
+        .bind(id)
+        .bind(body)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>(0)? > 0)
+    }
+
     /// Every pending entry, oldest first (for operators and tests).
     pub async fn outbox_pending(&self) -> Result<Vec<Entry>, StoreError> {
         let sql = format!("SELECT {COLUMNS} WHERE done_at IS NULL ORDER BY id");
@@ -359,6 +379,43 @@ mod tests {
         };
         s.outbox_done(id("board"), &done, 2).await.unwrap();
         assert_eq!(s.outbox_behind("g1", id("panel")).await.unwrap(), Some(2));
+    }
+
+    #[tokio::test]
+    async fn an_entry_is_repeated_by_a_later_pending_one_of_its_lane_with_its_body() {
+        let db = crate::store::test_db::TestDb::new().await;
+        let s = Store::open(&db.url).await.unwrap();
+        let panel = r#"{"Panel":{"game":1}}"#;
+        s.enqueue(
+            &[
+                new("g1", 1, panel),
+                new("g1", 0, "board"),
+                new("g2", 1, r#"{"Panel":{"game":2}}"#),
+                new("g2", 1, panel),
+                new("g1", 1, panel),
+            ],
+            1,
+        )
+        .await
+        .unwrap();
+        let pending = s.outbox_pending().await.unwrap();
+        let ids: Vec<i64> = pending.iter().map(|e| e.id).collect();
+        assert!(s.outbox_repeated("g1", ids[0], panel).await.unwrap());
+        // The last of its lane, and a later body in another lane, repeat nothing.
+        assert!(!s.outbox_repeated("g1", ids[4], panel).await.unwrap());
+        assert!(
+            !s.outbox_repeated("g2", ids[2], &pending[2].body)
+                .await
+                .unwrap()
+        );
+        assert!(!s.outbox_repeated("g1", ids[1], "board").await.unwrap());
+        // Once the later one is done, the first is the last again.
+        let done = Done {
+            message: None,
+            outcome: "sent".into(),
+        };
+        s.outbox_done(ids[4], &done, 2).await.unwrap();
+        assert!(!s.outbox_repeated("g1", ids[0], panel).await.unwrap());
     }
 
     #[tokio::test]

@@ -311,15 +311,55 @@ impl Deliverer {
                     return (done, false);
                 }
             };
-            // The status panel is nothing a command's answer waits for: the background task
-            // posts it (and whatever follows it in the lane) at its own priority.
-            if !background && is_panel(&entry) {
-                return (done, false);
+            if is_panel(&entry) {
+                // A panel's update that a later one in the lane makes again is left out: what
+                // comes between them (a move's board) goes now, not after the panel.
+                match self.left_out(data, &entry).await {
+                    Some(true) => {
+                        done += 1;
+                        continue;
+                    }
+                    Some(false) => {}
+                    None => return (done, false),
+                }
+                // The status panel is nothing a command's answer waits for: the background
+                // task posts it (and whatever follows it in the lane) at its own priority.
+                if !background {
+                    return (done, false);
+                }
             }
             if !self.one(http, data, &entry, background).await {
                 return (done, false);
             }
             done += 1;
+        }
+    }
+
+    /// Leave out `entry` if a later entry of its lane makes it again: whether it was left out
+    /// (`None`: the outbox could not be read or written; the lane waits).
+    async fn left_out(&self, data: &Data, entry: &Delivery) -> Option<bool> {
+        let repeated = match data.host.outbox_repeated(entry).await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!(lane = entry.lane, error = %e, "the outbox cannot be read");
+                self.fail(&entry.lane, Failure::Transient);
+                return None;
+            }
+        };
+        if !repeated {
+            return Some(false);
+        }
+        let done = Delivered {
+            message: None,
+            outcome: "made again by a later entry".into(),
+        };
+        match data.host.outbox_done(entry.id, &done).await {
+            Ok(_) => Some(true),
+            Err(e) => {
+                tracing::warn!(entry = entry.id, error = %e, "cannot mark an entry done");
+                self.fail(&entry.lane, Failure::Transient);
+                None
+            }
         }
     }
 
