@@ -138,6 +138,9 @@ pub struct Deliverer {
     waits: Mutex<HashMap<String, Wait>>,
     /// Lanes the background task is delivering now.
     busy: Mutex<HashSet<String>>,
+    /// The urgency of the entry each lane is delivering now, which a command waiting for the
+    /// lane raises.
+    sending: Mutex<HashMap<String, pace::Urgency>>,
     wake: tokio::sync::Notify,
     /// Set when the process stops: no entry is started any more.
     stopping: std::sync::atomic::AtomicBool,
@@ -242,6 +245,16 @@ impl Deliverer {
     /// background task's), for a command or a bot that is waiting on them: as urgent as a
     /// command's own calls (`pace`). Returns whether the lane is empty.
     pub async fn drain(&self, http: &Arc<Http>, data: &Data, lane: &str) -> bool {
+        // The entry being sent in the lane (a panel, at its lower priority) now holds up a
+        // command: it goes as urgently.
+        if let Some(u) = self
+            .sending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(lane)
+        {
+            u.hurry();
+        }
         self.drain_as(http, data, lane, false).await.1
     }
 
@@ -335,6 +348,15 @@ impl Deliverer {
         }
     }
 
+    /// Note the urgency of the entry `lane` is sending now (`None`: it sends none).
+    fn sending(&self, lane: &str, urgency: Option<pace::Urgency>) {
+        let mut sending = self.sending.lock().unwrap_or_else(|e| e.into_inner());
+        match urgency {
+            Some(u) => sending.insert(lane.to_string(), u),
+            None => sending.remove(lane),
+        };
+    }
+
     /// Leave out `entry` if a later entry of its lane makes it again: whether it was left out
     /// (`None`: the outbox could not be read or written; the lane waits).
     async fn left_out(&self, data: &Data, entry: &Delivery) -> Option<bool> {
@@ -368,7 +390,12 @@ impl Deliverer {
         let result = match serde_json::from_str::<Effect>(&entry.body) {
             Ok(effect) => {
                 let priority = priority_of(data, entry, &effect, background).await;
-                pace::with_priority(priority, deliver::entry(http, data, entry, effect)).await
+                let urgency = pace::Urgency::new(priority);
+                self.sending(&entry.lane, Some(urgency.clone()));
+                let sent =
+                    pace::with_priority(urgency, deliver::entry(http, data, entry, effect)).await;
+                self.sending(&entry.lane, None);
+                sent
             }
             Err(e) => Ok(Outcome::Dropped(format!("unreadable entry: {e}"))),
         };

@@ -9,9 +9,13 @@
 //! call waits for one, so at a busy hour the boards are not queued behind every game's panel
 //! edit. Reminders also take a place in a bucket of half the rate: after a downtime, when every
 //! game's reminder falls due at once, the storm goes out at half the rate at most.
+//!
+//! An entry's urgency may rise while its calls wait (`Urgency::hurry`): a panel being posted
+//! when a move's board comes to wait behind it in its lane then takes the next place too.
 
 use std::future::Future;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use governor::clock::Clock;
@@ -23,13 +27,32 @@ use crate::discord::config::Rate;
 
 tokio::task_local! {
     /// The outbox priority of the entry being delivered (`hexmeros::host::URGENT` … `REMINDER`).
-    static PRIORITY: i64;
+    static PRIORITY: Urgency;
 }
 
-/// Run `f` (the delivery of an outbox entry) with its calls paced as `priority`'s; calls made
+/// The outbox priority an entry's calls are paced at, which may rise while they wait.
+#[derive(Clone, Debug)]
+pub struct Urgency(Arc<AtomicI64>);
+
+impl Urgency {
+    pub fn new(priority: i64) -> Urgency {
+        Urgency(Arc::new(AtomicI64::new(priority)))
+    }
+
+    /// Make the calls urgent from now on, those already waiting too.
+    pub fn hurry(&self) {
+        self.0.fetch_min(URGENT, Ordering::SeqCst);
+    }
+
+    fn get(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// Run `f` (the delivery of an outbox entry) with its calls paced at `urgency`; calls made
 /// outside (a command's own) count as urgent.
-pub async fn with_priority<F: Future>(priority: i64, f: F) -> F::Output {
-    PRIORITY.scope(priority, f).await
+pub async fn with_priority<F: Future>(urgency: Urgency, f: F) -> F::Output {
+    PRIORITY.scope(urgency, f).await
 }
 
 /// The bot's pace toward Discord: one of them a process, made from the settings (`Wire`).
@@ -66,7 +89,10 @@ impl Pacer {
     /// Wait for this call's place, as urgent as the entry being delivered (a command's own
     /// call is urgent).
     pub async fn wait_turn(&self) {
-        self.wait(PRIORITY.try_with(|&p| p).unwrap_or(URGENT)).await;
+        let urgency = PRIORITY
+            .try_with(Urgency::clone)
+            .unwrap_or_else(|_| Urgency::new(URGENT));
+        self.wait(&urgency).await;
     }
 
     fn new(gap: Duration) -> Option<Pacer> {
@@ -78,18 +104,18 @@ impl Pacer {
         })
     }
 
-    async fn wait(&self, priority: i64) {
+    async fn wait(&self, urgency: &Urgency) {
         let jitter = Jitter::up_to(Duration::from_millis(2));
-        if priority >= REMINDER {
+        if urgency.get() >= REMINDER {
             self.reminders.until_ready_with_jitter(jitter).await;
         }
-        if priority <= URGENT {
-            self.urgent.fetch_add(1, Ordering::SeqCst);
-            let _waiting = Waiting(&self.urgent);
-            self.all.until_ready_with_jitter(jitter).await;
-            return;
-        }
         loop {
+            if urgency.get() <= URGENT {
+                self.urgent.fetch_add(1, Ordering::SeqCst);
+                let _waiting = Waiting(&self.urgent);
+                self.all.until_ready_with_jitter(jitter).await;
+                return;
+            }
             if self.urgent.load(Ordering::SeqCst) > 0 {
                 tokio::time::sleep(self.gap).await;
                 continue;
@@ -111,7 +137,7 @@ mod tests {
 
     use hexmeros::host::{NORMAL, REMINDER, URGENT};
 
-    use super::{Duration, Ordering, Pacer};
+    use super::{Duration, Ordering, Pacer, Urgency};
 
     /// With every place taken, an urgent call waiting goes before a panel edit or a reminder
     /// that asks after it, and these still get their places once it has gone.
@@ -123,7 +149,7 @@ mod tests {
         let go = |priority: i64| {
             let (pacer, order) = (pacer.clone(), order.clone());
             tokio::spawn(async move {
-                pacer.wait(priority).await;
+                pacer.wait(&Urgency::new(priority)).await;
                 order.lock().unwrap().push(priority);
             })
         };
@@ -137,5 +163,28 @@ mod tests {
         go(REMINDER).await.unwrap();
         assert_eq!(*order.lock().unwrap(), vec![URGENT, NORMAL, REMINDER]);
         assert_eq!(pacer.urgent.load(Ordering::SeqCst), 0);
+    }
+
+    /// A panel edit waiting behind urgent calls goes as soon as it is hurried, though urgent
+    /// calls still wait.
+    #[tokio::test]
+    async fn a_hurried_call_stops_giving_way() {
+        let pacer = Arc::new(Pacer::new(Duration::from_millis(50)).unwrap());
+        // An urgent call waits for as long as this test runs.
+        pacer.urgent.fetch_add(1, Ordering::SeqCst);
+        let urgency = Urgency::new(NORMAL);
+        let waiting = {
+            let (pacer, urgency) = (pacer.clone(), urgency.clone());
+            tokio::spawn(async move { pacer.wait(&urgency).await })
+        };
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(
+            !waiting.is_finished(),
+            "a panel edit gives way to urgent calls"
+        );
+        urgency.hurry();
+        let went = tokio::time::timeout(Duration::from_secs(30), waiting).await;
+        assert!(went.is_ok(), "the hurried call never got a place");
+        assert_eq!(pacer.urgent.load(Ordering::SeqCst), 1);
     }
 }
