@@ -13,11 +13,28 @@ pub fn serve(args: ServeArgs, matches: Option<&clap::ArgMatches>) -> anyhow::Res
             .filter(|v| !v.is_empty())
     };
     let settings = Settings::resolve(&args, matches, env)?;
+    few_arenas();
     runtime()?.block_on(async move {
         init_logging();
         crate::discord::serve_with(settings).await?;
         Ok(String::new())
     })
+}
+
+/// Two malloc arenas, unless `MALLOC_ARENA_MAX` says otherwise. glibc gives threads that
+/// allocate at once arenas of their own (up to eight per core) and hands little of them back:
+/// after a burst of boards, drawn on many threads, the bot stayed about 30 MiB larger (the load
+/// bench's 600 starts and 600 moves: 165 MiB at its peak, 133 with two arenas, at the same
+/// speed). Called before any other thread starts.
+fn few_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
+        // SAFETY: mallopt only sets one of the allocator's parameters; no other thread of this
+        // process runs yet.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 2);
+        }
+    }
 }
 
 /// The bot's logs, on stderr (serenity's and poise's too): `RUST_LOG` from the environment or
