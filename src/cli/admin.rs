@@ -34,7 +34,7 @@ async fn status(host: &hexmeros::host::GameHost) -> anyhow::Result<String> {
     let stats = host.outbox_stats().await?;
     let pending = host.outbox_pending().await?;
     let games = host.all_games().await?;
-    let status = |g: &hexmeros::store::GameSummary| Status::from_id(g.status);
+    let status = |g: &hexmeros::host::Listed| g.status;
     let playing = games
         .iter()
         .filter(|g| matches!(status(g), Some(Status::HouseRules | Status::Playing)))

@@ -38,6 +38,7 @@ mod settings;
 mod state;
 pub mod story;
 mod tick;
+pub mod words;
 
 use std::collections::HashSet;
 use std::num::NonZeroUsize;
@@ -59,7 +60,7 @@ pub use lobby::{
 };
 pub use notes::Note;
 pub use outbox::{Delivered, Delivery, NORMAL, REMINDER, URGENT, is_reply};
-pub use players::{bot_id, bot_level};
+pub use players::{Listed, Rating, Standing, bot_id, bot_level};
 pub use results::{Place, Results};
 pub use say::Refused;
 pub use settings::{PlayerSettings, SettingsChange, SettingsError};
@@ -69,7 +70,7 @@ pub use state::{
 };
 
 use crate::games::{GameKind, Seat};
-use crate::store::{EventRow, Finish, GameSummary, GameWrite, Rating, Standing, Store, StoreError};
+use crate::store::{EventRow, Finish, GameWrite, Store, StoreError};
 
 /// What a command did: the game as it stands after it and the effects to deliver (the actor's
 /// private lines among them), so that a front end showing the game need not read it again.
@@ -723,24 +724,6 @@ impl GameHost {
             )),
             _ => Ok(Default::default()),
         }
-    }
-
-    /// Games where it is `player`'s turn.
-    pub async fn my_turn(&self, player: PlayerId) -> Result<Vec<GameSummary>, HostError> {
-        Ok(self.store.games_of(player, true).await?)
-    }
-
-    /// Accumulated points (§7) for one game kind or all.
-    pub async fn leaderboard(&self, kind: Option<GameKind>) -> Result<Vec<Standing>, HostError> {
-        Ok(self.store.leaderboard(kind.map(|k| k.key())).await?)
-    }
-
-    /// Skill ratings for one game kind, or across all (`None`).
-    pub async fn ratings(&self, kind: Option<GameKind>) -> Result<Vec<Rating>, HostError> {
-        Ok(self
-            .store
-            .ratings(kind.map(|k| k.key()).unwrap_or("all"))
-            .await?)
     }
 }
 

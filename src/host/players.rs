@@ -1,9 +1,96 @@
 //! Players and the games they are in: what front ends ask of the host besides commands.
 
 use super::event::{GameId, PlayerId};
-use super::{GameHost, HostError};
+use super::{GameHost, HostError, Status};
 use crate::ai::Level;
-use crate::store::GameSummary;
+use crate::games::GameKind;
+use crate::store::{GameSummary, Rating as RatingRow, Standing as StandingRow};
+
+/// A game in a list: its number, its kind and where it is in its life (`None`: a row this build
+/// does not read), and whose move it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listed {
+    pub id: GameId,
+    pub kind: Option<GameKind>,
+    pub status: Option<Status>,
+    pub to_move: Option<PlayerId>,
+    pub version: i64,
+}
+
+impl From<GameSummary> for Listed {
+    fn from(g: GameSummary) -> Listed {
+        Listed {
+            id: g.id,
+            kind: GameKind::from_key(&g.kind),
+            status: Status::from_id(g.status),
+            to_move: g.to_move,
+            version: g.version,
+        }
+    }
+}
+
+impl Listed {
+    /// Whether the game is still played (house rules or play; not paused, not over).
+    pub fn live(&self) -> bool {
+        matches!(self.status, Some(Status::HouseRules | Status::Playing))
+    }
+}
+
+/// A player's accumulated points (§7) on a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    pub player: PlayerId,
+    pub name: String,
+    pub points: i64,
+    pub games: i64,
+}
+
+impl From<StandingRow> for Standing {
+    fn from(s: StandingRow) -> Standing {
+        Standing {
+            player: s.player,
+            name: s.name,
+            points: s.points,
+            games: s.games,
+        }
+    }
+}
+
+/// A player's skill rating (μ, σ) on a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rating {
+    pub player: PlayerId,
+    pub name: String,
+    pub mu: f64,
+    pub sigma: f64,
+    pub games: i64,
+    shown: f64,
+}
+
+impl Rating {
+    /// What leaderboards show (a conservative estimate: μ less a few σ).
+    pub fn shown(&self) -> f64 {
+        self.shown
+    }
+}
+
+impl From<RatingRow> for Rating {
+    fn from(r: RatingRow) -> Rating {
+        Rating {
+            shown: r.shown(),
+            player: r.player,
+            name: r.name,
+            mu: r.mu,
+            sigma: r.sigma,
+            games: r.games,
+        }
+    }
+}
+
+/// Rows in the host's own types.
+fn answers<R, T: From<R>>(rows: Vec<R>) -> Vec<T> {
+    rows.into_iter().map(T::from).collect()
+}
 
 /// The player id of the bot of `level`: reserved negative ids (Discord snowflakes and local ids
 /// are positive), the same in every database, so whether a seat is a bot follows from its player
@@ -71,8 +158,8 @@ impl GameHost {
     }
 
     /// Every game, newest first.
-    pub async fn all_games(&self) -> Result<Vec<GameSummary>, HostError> {
-        Ok(self.store.all_games().await?)
+    pub async fn all_games(&self) -> Result<Vec<Listed>, HostError> {
+        Ok(answers(self.store.all_games().await?))
     }
 
     /// The games `player` plays (`only_my_turn`: those where it is their turn).
@@ -80,7 +167,25 @@ impl GameHost {
         &self,
         player: PlayerId,
         only_my_turn: bool,
-    ) -> Result<Vec<GameSummary>, HostError> {
-        Ok(self.store.games_of(player, only_my_turn).await?)
+    ) -> Result<Vec<Listed>, HostError> {
+        Ok(answers(self.store.games_of(player, only_my_turn).await?))
+    }
+
+    /// Games where it is `player`'s turn.
+    pub async fn my_turn(&self, player: PlayerId) -> Result<Vec<Listed>, HostError> {
+        self.games_of(player, true).await
+    }
+
+    /// Accumulated points (§7) for one game kind or all.
+    pub async fn leaderboard(&self, kind: Option<GameKind>) -> Result<Vec<Standing>, HostError> {
+        Ok(answers(
+            self.store.leaderboard(kind.map(|k| k.key())).await?,
+        ))
+    }
+
+    /// Skill ratings for one game kind, or across all (`None`).
+    pub async fn ratings(&self, kind: Option<GameKind>) -> Result<Vec<Rating>, HostError> {
+        let key = kind.map(|k| k.key()).unwrap_or("all");
+        Ok(answers(self.store.ratings(key).await?))
     }
 }

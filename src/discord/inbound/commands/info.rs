@@ -5,7 +5,6 @@ use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 use serenity::CreateAttachment;
 
-use hexmeros::games::GameKind;
 use hexmeros::host::{AdminAction, Command, NOTES_KEPT, PlayerId};
 
 use super::{Context, Error, GameChoice, act, game_for, player, private, seat_named};
@@ -147,7 +146,7 @@ pub(super) async fn games(ctx: Context<'_>) -> Result<(), Error> {
     let data = ctx.data();
     let mut lines = Vec::new();
     for g in data.host.my_turn(me).await? {
-        let name = GameKind::from_key(&g.kind).map(|k| k.name()).unwrap_or("?");
+        let name = g.kind.map(|k| k.name()).unwrap_or("?");
         let place = match data.links.by_game(g.id).await? {
             Some(l) => format!(" — <#{}>", l.thread),
             None => String::new(),
