@@ -1,11 +1,12 @@
 //! How the bot names players and games in its messages: mentions (`<@id>` for a Discord user,
-//! the stored name otherwise), the host's `player 123` turned into names, whom a message may
+//! the stored name otherwise), the players of the host's sentences turned into mentions, whom a message may
 //! ping, a quiet-hours message sent silently, a game's title, and the turn message's reactions.
 //! Words only: nothing here sends.
 
 use poise::serenity_prelude as serenity;
 use serenity::{CreateAllowedMentions, CreateMessage, MessageFlags, UserId};
 
+use hexmeros::host::words::{self, Part};
 use hexmeros::host::{GameState, PlayerId};
 
 use crate::discord::Data;
@@ -32,41 +33,15 @@ pub async fn mention(data: &Data, p: PlayerId) -> String {
     }
 }
 
-/// Where the host's words name a player by id (`player 123`, `player -2`): the byte range of
-/// each such name and the id. The host knows no names; the front end puts them in.
-fn player_refs(text: &str) -> Vec<(std::ops::Range<usize>, PlayerId)> {
-    let mut found = Vec::new();
-    let mut from = 0;
-    while let Some(at) = text[from..].find("player ").map(|i| from + i) {
-        let digits_at = at + "player ".len();
-        let rest = &text[digits_at..];
-        let sign = usize::from(rest.starts_with('-'));
-        let len = sign + rest[sign..].bytes().take_while(u8::is_ascii_digit).count();
-        let before_ok = !text[..at]
-            .chars()
-            .next_back()
-            .is_some_and(char::is_alphanumeric);
-        match rest[..len].parse::<PlayerId>() {
-            Ok(id) if len > sign && before_ok => {
-                found.push((at..digits_at + len, id));
-                from = digits_at + len;
-            }
-            _ => from = digits_at,
-        }
-    }
-    found
-}
-
-/// The host's `text` with every `player <id>` replaced by how the player is named here.
+/// The host's `text` with every player it names (`host::words`) named as Discord shows them.
 pub async fn with_names(data: &Data, text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut last = 0;
-    for (range, id) in player_refs(text) {
-        out.push_str(&text[last..range.start]);
-        out.push_str(&mention(data, id).await);
-        last = range.end;
+    for part in words::parts(text) {
+        match part {
+            Part::Text(t) => out.push_str(t),
+            Part::Player(id) => out.push_str(&mention(data, id).await),
+        }
     }
-    out.push_str(&text[last..]);
     out
 }
 
@@ -96,30 +71,4 @@ pub fn pinging(users: &[PlayerId]) -> CreateAllowedMentions {
 
 pub fn title(state: &GameState) -> String {
     format!("{} #{}", state.kind().name(), state.id())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::player_refs;
-
-    #[test]
-    fn player_ids_in_the_hosts_words_are_found() {
-        let text = "motion #3: player 1200000000000000007 takes over yellow; player -2 too";
-        let refs = player_refs(text);
-        assert_eq!(refs.len(), 2);
-        assert_eq!(&text[refs[0].0.clone()], "player 1200000000000000007");
-        assert_eq!(refs[0].1, 1_200_000_000_000_000_007);
-        assert_eq!(&text[refs[1].0.clone()], "player -2");
-        assert_eq!(refs[1].1, -2);
-        // Not a player's id: no digits, a word ending in "player", a lone minus sign.
-        for text in [
-            "the player to move",
-            "multiplayer 12",
-            "player - 3",
-            "player",
-        ] {
-            assert!(player_refs(text).is_empty(), "{text}");
-        }
-        assert_eq!(player_refs("player 5, player 6")[1].1, 6);
-    }
 }

@@ -428,6 +428,7 @@ pub const START_POSITION: &str = "the start position: the game begins. House rul
 
 /// How motions read (§8).
 pub mod motion {
+    use super::super::words;
     use super::PlayerId;
 
     pub fn house_rule(key: &str, value: &serde_json::Value) -> String {
@@ -439,11 +440,14 @@ pub mod motion {
     }
 
     pub fn expel_for(seat: &str, player: PlayerId) -> String {
-        format!("expel {seat} and seat player {player} in their place")
+        format!(
+            "expel {seat} and seat {} in their place",
+            words::player(player)
+        )
     }
 
     pub fn replace(seat: &str, player: PlayerId) -> String {
-        format!("player {player} takes over {seat}")
+        format!("{} takes over {seat}", words::player(player))
     }
 
     pub fn skip(seat: &str) -> String {
@@ -459,25 +463,26 @@ pub mod motion {
     }
 
     pub fn team(seat: &str, mover: PlayerId) -> String {
-        format!("a team plays {seat} with player {mover} moving")
+        format!("a team plays {seat} with {} moving", words::player(mover))
     }
 }
 
 /// Lobbies (`lobby.rs`): what the lobby message and its notices say. Players are named as
-/// `player <id>`, which a front end replaces by a mention or a name.
+/// `words::player` writes them, which a front end replaces by a mention or a name.
 pub mod lobby {
     use super::super::lobby::{Chair, Lobby, LobbyStatus};
+    use super::super::words::player;
     use super::PlayerId;
 
     fn players(ps: &[PlayerId]) -> String {
-        let names: Vec<String> = ps.iter().map(|p| format!("player {p}")).collect();
+        let names: Vec<String> = ps.iter().map(|&p| player(p)).collect();
         names.join(", ")
     }
 
     fn chair(c: &Chair) -> String {
         match (c.player, c.joined) {
-            (Some(p), true) => format!("player {p} ✅"),
-            (Some(p), false) => format!("player {p} (invited)"),
+            (Some(p), true) => format!("{} ✅", player(p)),
+            (Some(p), false) => format!("{} (invited)", player(p)),
             (None, _) => "open".to_string(),
         }
     }
@@ -489,8 +494,8 @@ pub mod lobby {
             LobbyStatus::Open => {
                 let seats: Vec<String> = l.chairs.iter().map(chair).collect();
                 let mut text = format!(
-                    "player {} opens a table of {name} (lobby #{}): {}",
-                    l.starter,
+                    "{} opens a table of {name} (lobby #{}): {}",
+                    player(l.starter),
                     l.id,
                     seats.join(" · ")
                 );

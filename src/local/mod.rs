@@ -13,9 +13,10 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 use crate::ai::Level;
 use crate::games::{GameKind, Seat};
+use crate::host::words::{self, Part};
 use crate::host::{
     Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, Motion,
-    Pinged, PlayerId, Refused, Status,
+    Pinged, PlayerId, Refused,
 };
 
 #[derive(Debug, Error)]
@@ -131,10 +132,7 @@ impl<'h, W: Write> Local<'h, W> {
     pub async fn run<R: AsyncBufRead + Unpin>(&mut self, input: R) -> Result<(), LocalError> {
         writeln!(self.out, "hexmeros local mode: type help for the commands")?;
         let games = self.host.all_games().await?;
-        if let Some(g) = games
-            .iter()
-            .find(|g| g.status == Status::HouseRules.id() || g.status == Status::Playing.id())
-        {
+        if let Some(g) = games.iter().find(|g| g.live()) {
             writeln!(self.out, "resuming game #{}", g.id)?;
             self.line(&format!("open {}", g.id)).await?;
         }
@@ -179,6 +177,18 @@ impl<'h, W: Write> Local<'h, W> {
         };
         self.names.insert(p, n.clone());
         n
+    }
+
+    /// The host's `text` with every player it names (`host::words`) given their name here.
+    async fn named(&mut self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        for part in words::parts(text) {
+            match part {
+                Part::Text(t) => out.push_str(t),
+                Part::Player(p) => out.push_str(&self.name(p).await),
+            }
+        }
+        out
     }
 
     fn game(&self) -> Result<GameId, LocalError> {
@@ -261,7 +271,7 @@ impl<'h, W: Write> Local<'h, W> {
                     .ok_or_else(|| LocalError::usage("mine <name>"))?;
                 let p = self.actor_named(name).await?;
                 for g in self.host.my_turn(p).await? {
-                    writeln!(self.out, "#{} {}", g.id, g.kind)?;
+                    writeln!(self.out, "#{} {}", g.id, key(g.kind))?;
                 }
             }
             "score" => {
@@ -330,8 +340,8 @@ impl<'h, W: Write> Local<'h, W> {
                 Some(p) => format!(", {} to move", self.name(p).await),
                 None => String::new(),
             };
-            let status = Status::from_id(g.status).map(|s| s.name()).unwrap_or("?");
-            writeln!(self.out, "#{} {} ({status}{turn})", g.id, g.kind)?;
+            let status = g.status.map(|s| s.name()).unwrap_or("?");
+            writeln!(self.out, "#{} {} ({status}{turn})", g.id, key(g.kind))?;
         }
         Ok(())
     }
@@ -678,32 +688,36 @@ impl<'h, W: Write> Local<'h, W> {
                     board,
                     ping,
                 } => {
+                    let caption = self.named(&caption).await;
                     writeln!(self.out, "{caption}\n{board}")?;
                     self.write_png(game).await?;
                     if let Some(Pinged { player, text }) = ping {
-                        let n = self.name(player).await;
+                        let (n, text) = (self.name(player).await, self.named(&text).await);
                         writeln!(self.out, "[#{game}] @{n}: {text}")?
                     }
                 }
                 // The terminal shows the game's state on request (`status`), not as a panel.
                 Effect::Panel { .. } => {}
-                Effect::Say { game, text } => writeln!(self.out, "[#{game}] {text}")?,
+                Effect::Say { game, text } => {
+                    let text = self.named(&text).await;
+                    writeln!(self.out, "[#{game}] {text}")?
+                }
                 Effect::Ping { game, player, text } => {
-                    let n = self.name(player).await;
+                    let (n, text) = (self.name(player).await, self.named(&text).await);
                     writeln!(self.out, "[#{game}] @{n}: {text}")?
                 }
                 Effect::Dm { player, text } => {
-                    let n = self.name(player).await;
+                    let (n, text) = (self.name(player).await, self.named(&text).await);
                     writeln!(self.out, "(message to {n}) {text}")?
                 }
                 Effect::Private { player, text } => {
-                    let n = self.name(player).await;
+                    let (n, text) = (self.name(player).await, self.named(&text).await);
                     writeln!(self.out, "(to {n}) {text}")?
                 }
                 Effect::AskChallenge {
                     game, player, text, ..
                 } => {
-                    let n = self.name(player).await;
+                    let (n, text) = (self.name(player).await, self.named(&text).await);
                     writeln!(
                         self.out,
                         "[#{game}] @{n}: {text} (answer `{n}: declare` or `{n}: let`)"
@@ -713,6 +727,7 @@ impl<'h, W: Write> Local<'h, W> {
                 Effect::Ballot {
                     game, text, voters, ..
                 } => {
+                    let text = self.named(&text).await;
                     writeln!(self.out, "[#{game}] {text}")?;
                     let mut names = Vec::new();
                     for p in voters {
@@ -739,6 +754,11 @@ impl<'h, W: Write> Local<'h, W> {
         }
         Ok(())
     }
+}
+
+/// A listed game's kind as commands spell it (`?` for a kind this build does not know).
+fn key(kind: Option<GameKind>) -> &'static str {
+    kind.map_or("?", |k| k.key())
 }
 
 /// `queue <move> [safe] [if <reply>]` or `queue clear`.
