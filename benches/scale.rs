@@ -55,6 +55,9 @@ async fn run(cfg: Config) {
 
     let fake = Arc::new(F::start().await);
     fake.set_keep_files(false);
+    // Real starts leave hundreds of thousands of requests: the drivers follow them through
+    // the tap.
+    fake.set_keep_requests(cfg.starts.is_none());
     let servers = scale::servers(&fake);
     let n = cfg.duels + cfg.meros;
     let t = Instant::now();

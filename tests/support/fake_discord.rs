@@ -103,7 +103,9 @@
 //!   was carried out); [`FakeDiscord::set_outage`]`(true)` answers every REST call 503 until set
 //!   back. Each is counted in [`FakeDiscord::chaos_stats`]; [`FakeDiscord::made`] lists every
 //!   message the fake made (with its nonce), whatever the bot heard back;
-//!   [`FakeDiscord::set_keep_files`]`(false)` stops keeping uploads in [`Sent`].
+//!   [`FakeDiscord::set_keep_files`]`(false)` stops keeping uploads in [`Sent`], and
+//!   [`FakeDiscord::set_keep_requests`]`(false)` stops keeping requests at all (its tap still
+//!   gets each one; what waits on the record, `wait_request` and the like, then waits in vain).
 //! * `enforce_nonce` is honoured as Discord does: a message whose nonce the bot used in the last
 //!   five minutes is not made again; the first one is returned.
 //!
@@ -488,6 +490,8 @@ struct State {
     made: Vec<Made>,
     /// Keep uploaded files in [`Sent`] (off for a long soak: pictures add up).
     keep_files: bool,
+    /// Keep every request in `requests` (off for a long load run: the tap still sees them).
+    keep_requests: bool,
     /// Where every recorded REST call is copied as it is recorded ([`FakeDiscord::tap`]).
     tap: Option<mpsc::UnboundedSender<Sent>>,
 }
@@ -688,6 +692,7 @@ impl FakeDiscord {
             chaos_stats: ChaosStats::default(),
             made: vec![],
             keep_files: true,
+            keep_requests: true,
             tap: None,
         };
         let (changed, _) = watch::channel(0);

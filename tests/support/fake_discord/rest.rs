@@ -104,7 +104,9 @@ impl FakeDiscord {
             if let Some(tap) = &st.tap {
                 let _ = tap.send(sent.clone());
             }
-            st.requests.push(sent);
+            if st.keep_requests {
+                st.requests.push(sent);
+            }
             (reply, st.hang.take())
         };
         if let Some(h) = hang {

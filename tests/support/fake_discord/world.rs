@@ -421,6 +421,12 @@ impl FakeDiscord {
         self.state().keep_files = keep;
     }
 
+    /// Keep each request in the record `requests()` reads (on by default; a long load run
+    /// follows its requests through the tap instead).
+    pub fn set_keep_requests(&self, keep: bool) {
+        self.state().keep_requests = keep;
+    }
+
     /// Counts of the faults injected by [`set_chaos`](Self::set_chaos) and
     /// [`set_outage`](Self::set_outage).
     pub fn chaos_stats(&self) -> ChaosStats {
