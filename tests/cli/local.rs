@@ -312,3 +312,19 @@ async fn local_web_plays_a_move_on_the_board_and_the_bot_answers() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// The terminal names the players of the host's sentences (`host::words`) by their names: the
+/// vote on a resigning player's replacement reads "zed takes over …", never "player 7 takes
+/// over …".
+#[test]
+fn sentences_name_players_by_their_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("local.db").display());
+    let text = local(
+        dir.path(),
+        &url,
+        "new heximeros ann bob cy di ed flo\nbob: resign zed\nquit",
+    );
+    assert!(text.contains("zed takes over"), "{text}");
+    assert!(!text.contains("player "), "{text}");
+}
