@@ -29,7 +29,8 @@ fn lists_threads(s: &fake_discord::Sent) -> bool {
 
 /// A start as it should go: one thread, asked for once, and no list of the server's threads.
 /// The bot's requests on Discord's global limit (not interaction answers) from the last Join to
-/// the game's first board are printed (`--nocapture`): issue 48 counts them.
+/// the game's pinned panel are four (issue 48 aimed at five at most): the thread, the board, the
+/// panel and its pin; `--nocapture` prints them.
 #[tokio::test]
 async fn a_start_asks_for_its_thread_without_listing_the_servers_threads() {
     let fake = F::start().await;
@@ -61,6 +62,17 @@ async fn a_start_asks_for_its_thread_without_listing_the_servers_threads() {
     eprintln!(
         "a start's requests on the global limit ({}): {counted:#?}",
         counted.len()
+    );
+    let messages = format!("POST /channels/{thread}/messages");
+    assert_eq!(
+        counted,
+        [
+            format!("POST /channels/{}/threads", F::CHANNEL_ID),
+            messages.clone(),
+            messages,
+            format!("PUT /channels/{thread}/pins/{}", fake.pinned(thread)[0]),
+        ],
+        "the thread, the board, the panel, its pin"
     );
 }
 
