@@ -50,11 +50,6 @@ async fn priority_of(data: &Data, entry: &Delivery, effect: &Effect, background:
     inherited(own, behind)
 }
 
-/// Whether an entry is a status panel's update.
-fn is_panel(entry: &Delivery) -> bool {
-    serde_json::from_str::<Effect>(&entry.body).is_ok_and(|e| matches!(e, Effect::Panel { .. }))
-}
-
 /// The priority an entry is delivered at: its own, or that of the most urgent entry waiting
 /// behind it in its lane if more urgent (lower).
 fn inherited(own: i64, behind: Option<i64>) -> i64 {
@@ -324,7 +319,8 @@ impl Deliverer {
                     return (done, false);
                 }
             };
-            if is_panel(&entry) {
+            let effect = serde_json::from_str::<Effect>(&entry.body);
+            if matches!(effect, Ok(Effect::Panel { .. })) {
                 // A panel's update that a later one in the lane makes again is left out: what
                 // comes between them (a move's board) goes now, not after the panel.
                 match self.left_out(data, &entry).await {
@@ -341,7 +337,7 @@ impl Deliverer {
                     return (done, false);
                 }
             }
-            if !self.one(http, data, &entry, background).await {
+            if !self.one(http, data, &entry, effect, background).await {
                 return (done, false);
             }
             done += 1;
@@ -385,18 +381,34 @@ impl Deliverer {
         }
     }
 
-    /// Deliver one entry; true if it left the outbox.
-    async fn one(&self, http: &Arc<Http>, data: &Data, entry: &Delivery, background: bool) -> bool {
-        let result = match serde_json::from_str::<Effect>(&entry.body) {
-            Ok(effect) => {
-                let priority = priority_of(data, entry, &effect, background).await;
-                let urgency = pace::Urgency::new(priority);
-                self.sending(&entry.lane, Some(urgency.clone()));
-                let sent =
-                    pace::with_priority(urgency, deliver::entry(http, data, entry, effect)).await;
-                self.sending(&entry.lane, None);
-                sent
-            }
+    /// Send an entry's effect at its urgency, which a command waiting for the lane may raise.
+    async fn send(
+        &self,
+        http: &Arc<Http>,
+        data: &Data,
+        entry: &Delivery,
+        effect: Effect,
+        background: bool,
+    ) -> anyhow::Result<Outcome> {
+        let priority = priority_of(data, entry, &effect, background).await;
+        let urgency = pace::Urgency::new(priority);
+        self.sending(&entry.lane, Some(urgency.clone()));
+        let sent = pace::with_priority(urgency, deliver::entry(http, data, entry, effect)).await;
+        self.sending(&entry.lane, None);
+        sent
+    }
+
+    /// Deliver one entry (`effect`, its body as read); true if it left the outbox.
+    async fn one(
+        &self,
+        http: &Arc<Http>,
+        data: &Data,
+        entry: &Delivery,
+        effect: serde_json::Result<Effect>,
+        background: bool,
+    ) -> bool {
+        let result = match effect {
+            Ok(effect) => self.send(http, data, entry, effect, background).await,
             Err(e) => Ok(Outcome::Dropped(format!("unreadable entry: {e}"))),
         };
         let done = match result {

@@ -11,9 +11,8 @@ use hexmeros::games::Seat;
 use hexmeros::games::house_menu::{self, HouseRule};
 use hexmeros::host::{Command, HostError, Motion, PlayerId, Refused};
 
-use super::autocomplete::option_text;
-use super::{Context, Data, Error, act, game_for, resolve_game, seat_of_user};
-use crate::discord::inbound::scope::Scope;
+use super::autocomplete::{caller_game, option_text};
+use super::{Context, Data, Error, act, game_for, seat_of_user};
 
 /// Votes on house rules, expelling, skipping or replacing a player; yes/no; a claim on time.
 #[poise::command(
@@ -53,14 +52,8 @@ const LOOKUP: Duration = Duration::from_millis(2000);
 /// The house rules of the game the command is about (an option, else the thread's), each with
 /// its value in force; none when there is no such game here.
 async fn menu_of(ctx: poise::ApplicationContext<'_, Data, Error>) -> Vec<(HouseRule, Value)> {
-    let i = ctx.interaction;
     let lookup = async {
-        let game = option_text(&i.data.options, "game").and_then(|g| g.parse().ok());
-        let scope = Scope::of(i.guild_id, i.user.id);
-        let channel = i.channel_id.get();
-        let game = resolve_game(ctx.data(), scope, channel, i.user.id.get(), game)
-            .await
-            .ok()?;
+        let (game, _) = caller_game(ctx).await?;
         let state = ctx.data().host.state(game).await.ok()?;
         Some(state.house_menu())
     };
