@@ -1,7 +1,7 @@
 //! How the bot names players and games in its messages: mentions (`<@id>` for a Discord user,
-//! the stored name otherwise), the players of the host's sentences turned into mentions, whom a message may
-//! ping, a quiet-hours message sent silently, a game's title, and the turn message's reactions.
-//! Words only: nothing here sends.
+//! the stored name otherwise), the players of the host's sentences turned into mentions, whom a
+//! message may ping, a quiet-hours message sent silently, a game's title, and the emoji of pass,
+//! take back and my side. Words only: nothing here sends.
 
 use poise::serenity_prelude as serenity;
 use serenity::{CreateAllowedMentions, CreateMessage, MessageFlags, UserId};
@@ -11,7 +11,8 @@ use hexmeros::host::{GameState, PlayerId};
 
 use crate::discord::Data;
 
-/// The reactions put on every turn message: pass, take back, show my side.
+/// Pass, take back, my side: the reactions a player may add to a turn message or the status
+/// panel, and the emoji of the panel's buttons.
 pub const PASS: &str = "✅";
 pub const TAKE_BACK: &str = "↩️";
 pub const MY_SIDE: &str = "🔄";
