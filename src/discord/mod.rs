@@ -5,7 +5,8 @@
 //!
 //! One function, [`build_client`], builds the client for production and for the end-to-end
 //! tests: with `api_base` set, REST and gateway discovery go to that address (a fake Discord)
-//! with serenity's rate limiter off, which is the only way serenity honours a proxy.
+//! with serenity's rate limiter off, which is the only way serenity honours a proxy, through the
+//! wire's relay (`wire::relay`), which notes what each 429 said to wait.
 //!
 //! Shards (`serve --shards FIRST-LAST --total-shards N`): a process may run only some of the
 //! bot's shards, other processes the rest, all on one database. Discord sends a server's
@@ -249,12 +250,23 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         anyhow::bail!("the Discord front end needs a host that writes to the outbox");
     }
     let (data, _web) = serve_web(&config, data).await?;
+    // With a proxied API base, serenity's requests go through the wire's relay, which notes what
+    // each 429 said to wait (`wire::relay`).
+    let proxy = match &config.api_base {
+        Some(base) => Some(
+            wire::relay::start(&config::api_base(base)?, data.wire.told())
+                .await?
+                .proxy,
+        ),
+        None => None,
+    };
     let timers = Arc::new(Once::new());
     let mut pause = RESTART_FIRST;
     let stop = stop_signal();
     tokio::pin!(stop);
     loop {
-        let mut client = build_client(&config, data.clone(), timers.clone()).await?;
+        let mut client =
+            build_client(&config, proxy.as_deref(), data.clone(), timers.clone()).await?;
         let began = Instant::now();
         let manager = client.shard_manager.clone();
         let started = tokio::select! {
@@ -408,18 +420,19 @@ async fn handle_event(
     }
 }
 
-/// Build the client: the HTTP client (pointed at `api_base` if given), the poise framework
-/// with every command, the event handler for components and reactions, the timer task and the
-/// outbox deliverer (both started when the first of the clients sharing `timers` is ready; they
+/// Build the client: the HTTP client (pointed at `proxy` if given: the relay to the API base),
+/// the poise framework with every command, the event handler for components and reactions, the
+/// timer task and the outbox deliverer (both started when the first of the clients sharing `timers` is ready; they
 /// keep that client's HTTP client, which does not depend on the gateway).
 pub async fn build_client(
     config: &Config,
+    proxy: Option<&str>,
     data: Data,
     timers: Arc<Once>,
 ) -> anyhow::Result<serenity::Client> {
-    let http = match &config.api_base {
-        Some(base) => serenity::HttpBuilder::new(&config.token)
-            .proxy(config::api_base(base)?)
+    let http = match proxy {
+        Some(proxy) => serenity::HttpBuilder::new(&config.token)
+            .proxy(proxy)
             .ratelimiter_disabled(true)
             .build(),
         None => serenity::HttpBuilder::new(&config.token).build(),

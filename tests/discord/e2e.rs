@@ -697,6 +697,56 @@ async fn discord_failures_are_retried_and_nothing_is_lost() {
     assert_clean(&fake, &bot);
 }
 
+/// A 429's `retry_after` is honoured (issue 47): the board post is refused twice, saying to wait
+/// 1.5 s and then 2.75 s, and each next attempt comes no sooner than it was told (the fake's
+/// `Retry-After` header rounds up to whole seconds, as Discord's does, and says 2 and 3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429s_retry_after_is_waited_out_before_the_next_attempt() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = start(&fake, &six(), None).await;
+    wait_message(&fake, game.thread, 0, "you have the Token").await;
+    let mv = legal(GameKind::HexiMeros, &[])[0].clone();
+    let path = format!("/channels/{}/messages", game.thread);
+    fake.fail_next("POST", &path, 429, Some(1.5), 1);
+    fake.fail_next("POST", &path, 429, Some(2.75), 1);
+    let before = fake.messages(game.thread).len();
+    let i = fake
+        .slash(
+            u(1),
+            game.thread,
+            "hexmeros",
+            sub(
+                "move",
+                json!([
+                    str_opt("from", &mv),
+                    json!({"type": 5, "name": "pass", "value": true})
+                ]),
+            ),
+        )
+        .await;
+    acked(&fake, &i).await;
+    wait_message(&fake, game.thread, before, &format!("played {mv}")).await;
+    let tries: Vec<(u16, std::time::Instant)> = fake
+        .requests()
+        .iter()
+        .filter(|s| s.method == "POST" && s.path == path)
+        .skip_while(|s| s.status != 429)
+        .map(|s| (s.status, s.at))
+        .collect();
+    assert_eq!(
+        tries.iter().map(|t| t.0).take(3).collect::<Vec<_>>(),
+        [429, 429, 200],
+        "{}",
+        bot.log()
+    );
+    let waited = |n: usize| tries[n + 1].1.duration_since(tries[n].1);
+    assert!(waited(0) >= Duration::from_secs(2), "{:?}", waited(0));
+    assert!(waited(1) >= Duration::from_secs(3), "{:?}", waited(1));
+    assert_eq!(bot.state(game.id).await.record().len(), 1);
+    assert_clean(&fake, &bot);
+}
+
 /// Discord made the message but its answer was lost (a 500 after the fact): the bot's retry
 /// carries the same enforced nonce, so the thread gets the board and the ping once, not twice.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

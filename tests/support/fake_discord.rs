@@ -91,9 +91,9 @@
 //!   which Discord authorises by token) → 401.
 //! * [`FakeDiscord::fail_next`] injects failures: 429 comes with `Retry-After`,
 //!   `X-RateLimit-*` headers and JSON `retry_after`; others with a Discord-shaped JSON error.
-//!   serenity with its rate limiter off (the bot's default behind `DISCORD_API_BASE`) does not
-//!   retry a 429 itself; with `HEXMEROS_DISCORD_RATELIMITER=on` it waits `Retry-After` and sends
-//!   again. [`FakeDiscord::set_global_limit`] enforces Discord's global limit.
+//!   serenity with its rate limiter off (as behind `DISCORD_API_BASE`) does not retry a 429
+//!   itself; the bot's wire does, no sooner than the 429 said (its relay reads the wait).
+//!   [`FakeDiscord::set_global_limit`] enforces Discord's global limit.
 //!   [`FakeDiscord::fail_next_after_doing`] carries a request out and then answers it with a
 //!   failure, as when Discord made a message but the answer was lost.
 //! * [`FakeDiscord::set_chaos`] injects random faults, from a seed, into the bot's own

@@ -5,6 +5,7 @@
 //! it (`pace`: the bot's own pace toward the global limit).
 
 pub(super) mod pace;
+pub(super) mod relay;
 
 use std::future::Future;
 use std::time::Duration;
@@ -29,6 +30,8 @@ pub fn http_status(e: &serenity::Error) -> Option<(u16, isize)> {
 pub struct Wire {
     timeout: Duration,
     pace: Option<crate::discord::wire::pace::Pacer>,
+    /// What the 429s said to wait (noted by the `relay` with a proxied API base).
+    told: std::sync::Arc<relay::Told>,
 }
 
 impl Default for Wire {
@@ -43,6 +46,24 @@ impl Wire {
         Wire {
             timeout: timeout.unwrap_or(Duration::from_secs(30)),
             pace: rate.and_then(crate::discord::wire::pace::Pacer::at),
+            told: std::sync::Arc::default(),
+        }
+    }
+
+    /// Where the relay notes what each 429 said to wait (`relay::start`).
+    pub fn told(&self) -> std::sync::Arc<relay::Told> {
+        self.told.clone()
+    }
+
+    /// How long a 429 said to wait before its request is asked again, if it said (the relay
+    /// noted it): what is left of its route's wait or the global one.
+    fn told_wait(&self, e: &serenity::Error) -> Option<Duration> {
+        match e {
+            serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => self
+                .told
+                .until(r.method.as_str(), &r.url)
+                .map(|t| t.saturating_duration_since(std::time::Instant::now())),
+            _ => None,
         }
     }
 }
@@ -60,8 +81,9 @@ impl Wire {
     /// Run a Discord call that counts toward the bot's global rate limit, each attempt in its place
     /// (`pace`), retrying rate limits (429), server errors (5xx), timeouts and lost connections with
     /// a growing pause. In production serenity's rate limiter waits out 429s itself (their
-    /// `retry_after`, global or per route); with the limiter off (a proxied API base) its error
-    /// loses the Retry-After value, so the pause starts at a second, Discord's usual bucket reset.
+    /// `retry_after`, global or per route); with the limiter off (a proxied API base) the relay
+    /// notes what each 429 said (`relay`), and the next attempt waits at least that long (a
+    /// global 429 holds every paced call), or a second when the 429 said nothing.
     pub async fn retry<T, F, Fut>(&self, what: &str, call: F) -> Result<T, serenity::Error>
     where
         F: FnMut() -> Fut,
@@ -94,8 +116,13 @@ impl Wire {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            if paced && let Some(pace) = &self.pace {
-                pace.wait_turn().await;
+            if paced {
+                if let Some(until) = self.told.global() {
+                    tokio::time::sleep_until(until.into()).await;
+                }
+                if let Some(pace) = &self.pace {
+                    pace.wait_turn().await;
+                }
             }
             let result = match tokio::time::timeout(self.timeout, call()).await {
                 Ok(r) => r,
@@ -109,7 +136,9 @@ impl Wire {
                 Err(e) => {
                     crate::discord::metrics::discord_error(&error_status(&e));
                     let wait = match http_status(&e) {
-                        Some((429, _)) => pause.max(Duration::from_secs(1)),
+                        Some((429, _)) => {
+                            pause.max(self.told_wait(&e).unwrap_or(Duration::from_secs(1)))
+                        }
                         Some((500..=599, _)) => pause,
                         _ if lost(&e) => pause,
                         _ => return Err(e),
