@@ -253,6 +253,38 @@ mod tests {
         assert_eq!(told_by(&bad, b""), None);
     }
 
+    #[tokio::test]
+    async fn the_relay_passes_only_its_own_requests_and_says_when_the_base_is_down() {
+        // Nothing listens on port 9 of this machine (discard is not served here).
+        let relay = super::start("http://127.0.0.1:9", Default::default())
+            .await
+            .expect("the relay starts");
+        let (origin, prefix) = relay
+            .proxy
+            .split_at(relay.proxy.rfind('/').expect("a prefix"));
+        assert_eq!(prefix.len(), 33, "{}", relay.proxy);
+        let client = reqwest::Client::new();
+        let stranger = client
+            .get(format!("{origin}/api/v10/gateway/bot"))
+            .send()
+            .await
+            .expect("an answer");
+        assert_eq!(stranger.status(), 404, "a request without the prefix");
+        let down = client
+            .get(format!("{}/api/v10/gateway/bot", relay.proxy))
+            .send()
+            .await
+            .expect("an answer");
+        assert_eq!(down.status(), 502);
+        let body: serde_json::Value = down.json().await.expect("JSON");
+        assert!(
+            body["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("relay: ")),
+            "{body}"
+        );
+    }
+
     #[test]
     fn a_wait_holds_its_route_and_a_global_one_every_route() {
         let told = Told::default();
