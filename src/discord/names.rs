@@ -6,7 +6,7 @@
 use poise::serenity_prelude as serenity;
 use serenity::{CreateAllowedMentions, CreateMessage, MessageFlags, UserId};
 
-use hexmeros::host::words::{self, Part};
+use hexmeros::host::words::{Part, Sentence};
 use hexmeros::host::{GameState, PlayerId};
 
 use crate::discord::Data;
@@ -35,9 +35,9 @@ pub async fn mention(data: &Data, p: PlayerId) -> String {
 }
 
 /// The host's `text` with every player it names (`host::words`) named as Discord shows them.
-pub async fn with_names(data: &Data, text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for part in words::parts(text) {
+pub async fn with_names(data: &Data, text: &Sentence) -> String {
+    let mut out = String::new();
+    for part in text.parts() {
         match part {
             Part::Text(t) => out.push_str(t),
             Part::Player(id) => out.push_str(&mention(data, id).await),

@@ -136,7 +136,7 @@ fn opening(state: &GameState, id: GameId) -> Vec<Effect> {
         fx.push(Effect::Ping {
             game: id,
             player,
-            text: say::your_token(&state.seat_title(seat), &[]),
+            text: say::your_token(&state.seat_title(seat), &[]).into(),
         });
     }
     fx

@@ -1,9 +1,11 @@
 //! What the host asks a front end to do after a command or a tick. Plain data with player ids and
-//! text: the Discord front end maps each to an API call, the terminal prints them.
+//! sentences (`words::Sentence`: words and players): the Discord front end maps each to an API
+//! call, the terminal prints them.
 
 use serde::{Deserialize, Serialize};
 
 use super::event::{GameId, PlayerId};
+use super::words::Sentence;
 use crate::games::Seat;
 
 /// Stored in the outbox as JSON (`host::outbox`): a variant's name and fields are kept stable.
@@ -25,24 +27,24 @@ pub enum Effect {
         ping: Option<Pinged>,
     },
     /// A public message in the game's thread.
-    Say { game: GameId, text: String },
+    Say { game: GameId, text: Sentence },
     /// Mention a player in the game's thread.
     Ping {
         game: GameId,
         player: PlayerId,
-        text: String,
+        text: Sentence,
     },
     /// A direct message (reminders that escalate).
-    Dm { player: PlayerId, text: String },
+    Dm { player: PlayerId, text: Sentence },
     /// A reply only the acting player sees (a preview, a confirmation).
-    Private { player: PlayerId, text: String },
+    Private { player: PlayerId, text: Sentence },
     /// Ask a player in a challenge window (§5.4): "Declare Check / Let it stand" buttons whose
     /// ids carry `version`, so a stale button is refused.
     AskChallenge {
         game: GameId,
         player: PlayerId,
         version: u64,
-        text: String,
+        text: Sentence,
     },
     /// A motion was opened: a ballot with Yes / No buttons in the game's thread, saying the
     /// motion and pinging the players asked to vote, in one message.
@@ -51,8 +53,8 @@ pub enum Effect {
         motion: u64,
         /// The motion as announced (`motion #2 by Yellow: …`). Empty in entries stored before
         /// it was carried here: the front end words the ballot from the game's state.
-        #[serde(default, skip_serializing_if = "String::is_empty")]
-        text: String,
+        #[serde(default, skip_serializing_if = "Sentence::is_empty")]
+        text: Sentence,
         /// The players asked to vote (pinged by the ballot).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         voters: Vec<PlayerId>,
@@ -79,7 +81,7 @@ pub enum Effect {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pinged {
     pub player: PlayerId,
-    pub text: String,
+    pub text: Sentence,
 }
 
 impl Effect {
@@ -117,4 +119,36 @@ impl Effect {
 /// The outbox lane of a game's thread: its effects, delivered in order.
 pub fn game_lane(game: GameId) -> String {
     format!("g{game}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Effect, Sentence};
+
+    #[test]
+    fn an_entry_stored_before_sentences_were_typed_reads_back_with_its_players() {
+        let old = r#"{"Say":{"game":3,"text":"motion #1 (player 77000000000000000 takes over gold) passed"}}"#;
+        let Effect::Say { game, text } = serde_json::from_str::<Effect>(old).unwrap() else {
+            panic!("not a Say")
+        };
+        assert_eq!(game, 3);
+        assert_eq!(text.players().collect::<Vec<_>>(), [77_000_000_000_000_000]);
+        // Stored today: the player is a piece of its own, and words stay words.
+        let now = Effect::Say {
+            game: 3,
+            text: Sentence::from("motion #1 (") + Sentence::player(77) + ") player 5",
+        };
+        let json = serde_json::to_string(&now).unwrap();
+        assert_eq!(
+            json,
+            r#"{"Say":{"game":3,"text":["motion #1 (",{"player":77},") player 5"]}}"#
+        );
+        assert_eq!(serde_json::from_str::<Effect>(&json).unwrap(), now);
+        // A ballot stored before it carried its words still reads (empty words).
+        let ballot = r#"{"Ballot":{"game":3,"motion":9}}"#;
+        let Effect::Ballot { text, .. } = serde_json::from_str::<Effect>(ballot).unwrap() else {
+            panic!("not a Ballot")
+        };
+        assert!(text.is_empty());
+    }
 }

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::event::{GameId, Millis, PlayerId, Setup, Timers};
+use super::words::Sentence;
 use super::{Actor, Effect, GameHost, HostError, Refused, bot_level, say, to_json};
 use crate::games::GameKind;
 use crate::store::{LobbyRow, LobbyWrite};
@@ -152,7 +153,7 @@ impl Lobby {
     }
 
     /// The lobby message: the seats and how to answer while it waits, else how it ended.
-    pub fn message(&self) -> String {
+    pub fn message(&self) -> Sentence {
         say::lobby::message(self)
     }
 
@@ -171,7 +172,7 @@ impl Lobby {
     }
 
     /// The answer to a Join that leaves the lobby waiting.
-    pub fn joined_text(&self) -> String {
+    pub fn joined_text(&self) -> Sentence {
         say::lobby::joined(self)
     }
 

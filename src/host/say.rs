@@ -5,6 +5,7 @@
 use thiserror::Error;
 
 use super::event::{GameId, Millis, PlayerId};
+use super::words::Sentence;
 
 /// A house rule ballot still open at the first Token pass, closed.
 pub fn house_ballot_closed(id: u64, rule: &str, value: &str) -> String {
@@ -362,31 +363,29 @@ pub fn departed(seat: &str, verb: &str) -> String {
 pub fn motion_opened(
     id: u64,
     by: &str,
-    what: &str,
+    what: Sentence,
     hours: u32,
     needed: usize,
     voters: usize,
-) -> String {
-    format!(
-        "motion #{id} by {by}: {what} — vote yes or no within {hours} hours ({needed} of \
-         {voters} needed)"
-    )
+) -> Sentence {
+    Sentence::from(format!("motion #{id} by {by}: "))
+        + what
+        + format!(" — vote yes or no within {hours} hours ({needed} of {voters} needed)")
 }
 
-pub fn motion_settled(id: u64, what: &str, passed: bool) -> String {
-    format!(
-        "motion #{id} ({what}) {}",
-        if passed { "passed" } else { "failed" }
-    )
+pub fn motion_settled(id: u64, what: Sentence, passed: bool) -> Sentence {
+    Sentence::from(format!("motion #{id} (")) + what + if passed { ") passed" } else { ") failed" }
 }
 
 /// A motion about a stall the seat ended by moving (or by being skipped).
-pub fn motion_lapsed(id: u64, what: &str, seat: &str) -> String {
-    format!("motion #{id} ({what}) lapsed: {seat} is no longer stalled")
+pub fn motion_lapsed(id: u64, what: Sentence, seat: &str) -> Sentence {
+    Sentence::from(format!("motion #{id} ("))
+        + what
+        + format!(") lapsed: {seat} is no longer stalled")
 }
 
-pub fn motion_expired(id: u64, what: &str) -> String {
-    format!("motion #{id} ({what}) failed: the ballot closed")
+pub fn motion_expired(id: u64, what: Sentence) -> Sentence {
+    Sentence::from(format!("motion #{id} (")) + what + ") failed: the ballot closed"
 }
 
 pub fn now_you_play(seat: &str, game: GameId) -> String {
@@ -428,33 +427,31 @@ pub const START_POSITION: &str = "the start position: the game begins. House rul
 
 /// How motions read (§8).
 pub mod motion {
-    use super::super::words;
-    use super::PlayerId;
+    use super::{PlayerId, Sentence};
 
-    pub fn house_rule(key: &str, value: &serde_json::Value) -> String {
-        format!("house rule {key} = {value}")
+    pub fn house_rule(key: &str, value: &serde_json::Value) -> Sentence {
+        format!("house rule {key} = {value}").into()
     }
 
-    pub fn expel(seat: &str) -> String {
-        format!("expel {seat}")
+    pub fn expel(seat: &str) -> Sentence {
+        format!("expel {seat}").into()
     }
 
-    pub fn expel_for(seat: &str, player: PlayerId) -> String {
-        format!(
-            "expel {seat} and seat {} in their place",
-            words::player(player)
-        )
+    pub fn expel_for(seat: &str, player: PlayerId) -> Sentence {
+        Sentence::from(format!("expel {seat} and seat "))
+            + Sentence::player(player)
+            + " in their place"
     }
 
-    pub fn replace(seat: &str, player: PlayerId) -> String {
-        format!("{} takes over {seat}", words::player(player))
+    pub fn replace(seat: &str, player: PlayerId) -> Sentence {
+        Sentence::player(player) + format!(" takes over {seat}")
     }
 
-    pub fn skip(seat: &str) -> String {
-        format!("skip {seat}'s turn")
+    pub fn skip(seat: &str) -> Sentence {
+        format!("skip {seat}'s turn").into()
     }
 
-    pub fn draw(last_two: bool) -> String {
+    pub fn draw(last_two: bool) -> Sentence {
         if last_two {
             "draw".into()
         } else {
@@ -462,67 +459,60 @@ pub mod motion {
         }
     }
 
-    pub fn team(seat: &str, mover: PlayerId) -> String {
-        format!("a team plays {seat} with {} moving", words::player(mover))
+    pub fn team(seat: &str, mover: PlayerId) -> Sentence {
+        Sentence::from(format!("a team plays {seat} with ")) + Sentence::player(mover) + " moving"
     }
 }
 
-/// Lobbies (`lobby.rs`): what the lobby message and its notices say. Players are named as
-/// `words::player` writes them, which a front end replaces by a mention or a name.
+/// Lobbies (`lobby.rs`): what the lobby message and its notices say, naming players as
+/// sentences do, for a front end to write a mention or a name.
 pub mod lobby {
     use super::super::lobby::{Chair, Lobby, LobbyStatus};
-    use super::super::words::player;
-    use super::PlayerId;
+    use super::{PlayerId, Sentence};
 
-    fn players(ps: &[PlayerId]) -> String {
-        let names: Vec<String> = ps.iter().map(|&p| player(p)).collect();
-        names.join(", ")
+    fn players(ps: &[PlayerId]) -> Sentence {
+        Sentence::join(ps.iter().map(|&p| Sentence::player(p)), ", ")
     }
 
-    fn chair(c: &Chair) -> String {
+    fn chair(c: &Chair) -> Sentence {
         match (c.player, c.joined) {
-            (Some(p), true) => format!("{} ✅", player(p)),
-            (Some(p), false) => format!("{} (invited)", player(p)),
-            (None, _) => "open".to_string(),
+            (Some(p), true) => Sentence::player(p) + " ✅",
+            (Some(p), false) => Sentence::player(p) + " (invited)",
+            (None, _) => "open".into(),
         }
     }
 
     /// The lobby message: who is invited, the seats, how to answer; or how it ended.
-    pub fn message(l: &Lobby) -> String {
+    pub fn message(l: &Lobby) -> Sentence {
         let name = l.kind.name();
         match l.status {
             LobbyStatus::Open => {
-                let seats: Vec<String> = l.chairs.iter().map(chair).collect();
-                let mut text = format!(
-                    "{} opens a table of {name} (lobby #{}): {}",
-                    player(l.starter),
-                    l.id,
-                    seats.join(" · ")
-                );
+                let mut text = Sentence::player(l.starter)
+                    + format!(" opens a table of {name} (lobby #{}): ", l.id)
+                    + Sentence::join(l.chairs.iter().map(chair), " · ");
                 let waiting = l.waiting();
                 if !waiting.is_empty() {
-                    text.push_str(&format!(
-                        "\n{}: press Join to take your seat, or Decline",
-                        players(&waiting)
-                    ));
+                    text += "\n";
+                    text += players(&waiting);
+                    text += ": press Join to take your seat, or Decline";
                 }
                 if l.open_seats() > 0 {
-                    text.push_str(&format!(
+                    text += format!(
                         "\n{} open seat(s): anyone here may press Join",
                         l.open_seats()
-                    ));
+                    );
                 }
-                text.push_str(&format!(
+                text += format!(
                     "\nthe game starts when every seat is taken; the lobby lapses after {} hours",
                     l.hours
-                ));
+                );
                 text
             }
             LobbyStatus::Started(game) => {
-                format!("lobby #{} is complete: {name} #{game} has begun", l.id)
+                format!("lobby #{} is complete: {name} #{game} has begun", l.id).into()
             }
-            LobbyStatus::Cancelled => cancelled(l),
-            LobbyStatus::Expired => expired(l),
+            LobbyStatus::Cancelled => cancelled(l).into(),
+            LobbyStatus::Expired => expired(l).into(),
         }
     }
 
@@ -553,19 +543,16 @@ pub mod lobby {
     }
 
     /// A Join that leaves the lobby waiting.
-    pub fn joined(l: &Lobby) -> String {
+    pub fn joined(l: &Lobby) -> Sentence {
         let mut missing = Vec::new();
         if !l.waiting().is_empty() {
             missing.push(players(&l.waiting()));
         }
         if l.open_seats() > 0 {
-            missing.push(format!("{} open seat(s)", l.open_seats()));
+            missing.push(format!("{} open seat(s)", l.open_seats()).into());
         }
-        format!(
-            "you joined lobby #{}; waiting for {}",
-            l.id,
-            missing.join(" and ")
-        )
+        Sentence::from(format!("you joined lobby #{}; waiting for ", l.id))
+            + Sentence::join(missing, " and ")
     }
 
     pub fn declined(l: &Lobby, cancelled: bool) -> String {

@@ -13,7 +13,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 use crate::ai::Level;
 use crate::games::{GameKind, Seat};
-use crate::host::words::{self, Part};
+use crate::host::words::{Part, Sentence};
 use crate::host::{
     Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, Motion,
     Pinged, PlayerId, Refused,
@@ -179,10 +179,10 @@ impl<'h, W: Write> Local<'h, W> {
         n
     }
 
-    /// The host's `text` with every player it names (`host::words`) given their name here.
-    async fn named(&mut self, text: &str) -> String {
-        let mut out = String::with_capacity(text.len());
-        for part in words::parts(text) {
+    /// The host's `text` with every player it names given their name here.
+    async fn named(&mut self, text: &Sentence) -> String {
+        let mut out = String::new();
+        for part in text.parts() {
             match part {
                 Part::Text(t) => out.push_str(t),
                 Part::Player(p) => out.push_str(&self.name(p).await),
@@ -688,7 +688,6 @@ impl<'h, W: Write> Local<'h, W> {
                     board,
                     ping,
                 } => {
-                    let caption = self.named(&caption).await;
                     writeln!(self.out, "{caption}\n{board}")?;
                     self.write_png(game).await?;
                     if let Some(Pinged { player, text }) = ping {

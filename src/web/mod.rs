@@ -99,7 +99,7 @@ pub fn said_to(effects: Vec<Effect>, player: PlayerId) -> Vec<String> {
     effects
         .into_iter()
         .filter_map(|e| match e {
-            Effect::Private { player: p, text } if p == player => Some(text),
+            Effect::Private { player: p, text } if p == player => Some(text.to_string()),
             _ => None,
         })
         .collect()

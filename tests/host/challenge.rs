@@ -51,7 +51,7 @@ async fn ask_auto_pass(host: &GameHost, g: GameId, made: u64) -> Vec<Effect> {
 
 fn passed(fx: &[Effect]) -> bool {
     fx.iter().any(
-        |f| matches!(f, Effect::Say { text, .. } if text.contains("Token was passed automatically")),
+        |f| matches!(f, Effect::Say { text, .. } if text.to_string().contains("Token was passed automatically")),
     )
 }
 
@@ -79,7 +79,7 @@ async fn assert_passed(host: &GameHost, g: GameId, fx: &[Effect], text: &str) {
     let told = fx
         .iter()
         .position(
-            |f| matches!(f, Effect::Say { text, .. } if text.contains("passed automatically")),
+            |f| matches!(f, Effect::Say { text, .. } if text.to_string().contains("passed automatically")),
         )
         .unwrap();
     assert!(
@@ -88,7 +88,7 @@ async fn assert_passed(host: &GameHost, g: GameId, fx: &[Effect], text: &str) {
     );
     assert!(
         fx.iter()
-            .any(|f| matches!(f, Effect::Ping { player: 3, text, .. } if text.contains("Token"))),
+            .any(|f| matches!(f, Effect::Ping { player: 3, text, .. } if text.to_string().contains("Token"))),
         "the next Token holder is pinged: {fx:?}"
     );
     let st = host.state(g).await.unwrap();
@@ -187,7 +187,7 @@ async fn not_passed_after_a_declaration() {
     assert!(!passed(&fx), "{fx:?}");
     assert!(
         fx.iter().any(|f| matches!(f, Effect::Ping { player: 2, text, .. }
-            if text.contains("declared Check upon you") && text.contains("not be passed automatically"))),
+            if text.to_string().contains("declared Check upon you") && text.to_string().contains("not be passed automatically"))),
         "{fx:?}"
     );
     let st = e.host.state(g).await.unwrap();

@@ -388,7 +388,7 @@ async fn a_record_replays_the_clocks() {
     e.clock.advance_minutes(45);
     let st = e.host.state(g).await.unwrap();
     let text = e.host.export(g).await.unwrap();
-    assert!(text.contains("\nclock {"), "{text}");
+    assert!(text.to_string().contains("\nclock {"), "{text}");
     e.clock.advance_minutes(24 * 60);
     let copy = e.host.import(&text, &[3, 4]).await.unwrap();
     let copied = e.host.state(copy).await.unwrap();
@@ -491,7 +491,7 @@ fn quiet_hours(zone: &str, from: &str, to: &str) -> hexmeros::host::SettingsChan
 
 fn reminded(fx: &[Effect], player: i64) -> bool {
     fx.iter()
-        .any(|f| matches!(f, Effect::Ping { player: p, text, .. } if *p == player && text.contains("reminder")))
+        .any(|f| matches!(f, Effect::Ping { player: p, text, .. } if *p == player && text.to_string().contains("reminder")))
 }
 
 #[tokio::test]

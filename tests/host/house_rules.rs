@@ -130,8 +130,9 @@ async fn an_open_house_rule_ballot_closes_with_a_word_at_the_first_pass() {
                 first move was played"
         .to_string();
     assert!(
-        fx.iter()
-            .any(|f| matches!(f, Effect::Say { game, text } if *game == g && *text == want)),
+        fx.iter().any(
+            |f| matches!(f, Effect::Say { game, text } if *game == g && text.to_string() == want)
+        ),
         "{fx:?}"
     );
     let st = e.host.state(g).await.unwrap();

@@ -61,7 +61,7 @@ async fn a_game_exists_only_after_every_invited_player_joined() {
     let lobby = waiting(h, spec(GameKind::HexDame, &[1, 2])).await;
     assert_eq!(lobby.waiting(), [2]);
     assert!(
-        lobby.message().contains("player 2 (invited)"),
+        lobby.message().to_string().contains("player 2 (invited)"),
         "{}",
         lobby.message()
     );

@@ -120,7 +120,7 @@ async fn two_players_no_vote_against_the_opponent_only_a_claim_on_time() {
     // The time loss replays from the log and round-trips through the game record.
     assert_eq!(e.host.replay(g).await.unwrap().export(), st.export());
     let text = e.host.export(g).await.unwrap();
-    assert!(text.contains("\ntimeout black\n"), "{text}");
+    assert!(text.to_string().contains("\ntimeout black\n"), "{text}");
     let copy = e.host.import(&text, &[1, 2]).await.unwrap();
     let copied = e.host.state(copy).await.unwrap();
     assert_eq!(copied.outcome(), st.outcome());
@@ -384,15 +384,19 @@ async fn a_motion_is_said_with_its_ballot_in_one_effect() {
     let Effect::Ballot { text, voters, .. } = ballots[0] else {
         unreachable!()
     };
-    assert!(text.starts_with("motion #1 by Yellow: "), "{text}");
+    assert!(
+        text.to_string().starts_with("motion #1 by Yellow: "),
+        "{text}"
+    );
     assert_eq!(voters, &[1, 2, 4, 5, 6]);
     assert!(
         !fx.iter().any(|f| matches!(f, Effect::Ping { .. })),
         "no ping besides the ballot: {fx:?}"
     );
     assert!(
-        !fx.iter()
-            .any(|f| matches!(f, Effect::Say { text, .. } if text.contains("motion #1"))),
+        !fx.iter().any(
+            |f| matches!(f, Effect::Say { text, .. } if text.to_string().contains("motion #1"))
+        ),
         "no word besides the ballot: {fx:?}"
     );
 }

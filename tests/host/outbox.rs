@@ -171,7 +171,11 @@ async fn a_new_game_and_a_move_are_stored_with_what_they_tell() {
     let (ping, priority) = board_ping(&stored);
     assert_eq!(priority, URGENT);
     assert_eq!(ping.player, 2);
-    assert!(ping.text.contains("you have the Token"), "{}", ping.text);
+    assert!(
+        ping.text.to_string().contains("you have the Token"),
+        "{}",
+        ping.text
+    );
     assert!(
         stored.last().unwrap().body.contains("\"Panel\""),
         "{stored:?}"

@@ -195,7 +195,7 @@ fn told_privately(fx: &[Effect], player: i64) -> Vec<String> {
         .filter_map(|e| match e {
             Effect::Private {
                 player: p, text, ..
-            } if *p == player => Some(text.clone()),
+            } if *p == player => Some(text.to_string()),
             _ => None,
         })
         .collect()
@@ -206,7 +206,7 @@ fn pings_to(fx: &[Effect], player: i64) -> Vec<String> {
         .filter_map(|e| match e {
             Effect::Ping {
                 player: p, text, ..
-            } if *p == player => Some(text.clone()),
+            } if *p == player => Some(text.to_string()),
             _ => None,
         })
         .collect()
@@ -294,7 +294,7 @@ async fn captured_case(kind: GameKind, players: usize) {
     assert!(
         fx.iter()
             .any(|f| matches!(f, Effect::Private { player, text }
-            if *player == victim && text.contains(&why))),
+            if *player == victim && text.to_string().contains(&why))),
         "{kind}: {fx:?}"
     );
     // Nothing is left for the host to do: the victim moves by hand, as ever.
@@ -797,20 +797,26 @@ async fn the_terminal_queues_shows_and_plays_a_queued_move() {
     }
     let text = String::from_utf8(out).unwrap();
     assert!(
-        text.contains("error: HexDame has no Sovereign or King"),
-        "{text}"
-    );
-    assert!(text.contains("error: queue: if <reply>"), "{text}");
-    assert!(
-        text.contains("queued for your next turn: f6-e5, if your piece on f6 is still there"),
+        text.to_string()
+            .contains("error: HexDame has no Sovereign or King"),
         "{text}"
     );
     assert!(
-        text.contains("Black played f6-e5 (a queued move)"),
+        text.to_string().contains("error: queue: if <reply>"),
         "{text}"
     );
-    assert!(text.contains("no queued move"), "{text}");
-    assert!(text.contains("2. black f6-e5"), "{text}");
+    assert!(
+        text.to_string()
+            .contains("queued for your next turn: f6-e5, if your piece on f6 is still there"),
+        "{text}"
+    );
+    assert!(
+        text.to_string()
+            .contains("Black played f6-e5 (a queued move)"),
+        "{text}"
+    );
+    assert!(text.to_string().contains("no queued move"), "{text}");
+    assert!(text.to_string().contains("2. black f6-e5"), "{text}");
 }
 
 /// A queued move that opens a challenge window (Green is asked whether Blue's Sovereign walked

@@ -90,7 +90,9 @@ async fn a_finished_heximeros_game_has_places_points_and_rating_changes() {
     let at = |x: &Effect| out.iter().position(|f| f == x).unwrap();
     let over = out
         .iter()
-        .position(|f| matches!(f, Effect::Say { text, .. } if text.starts_with("game over")))
+        .position(
+            |f| matches!(f, Effect::Say { text, .. } if text.to_string().starts_with("game over")),
+        )
         .unwrap();
     let results = at(&Effect::Results { game: g });
     assert!(over < results, "{out:?}");

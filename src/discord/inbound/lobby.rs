@@ -155,7 +155,7 @@ async fn show(
     }
     if let Some(notice) = lobby.notice() {
         let msg = CreateMessage::new()
-            .content(names::with_names(data, &notice).await)
+            .content(notice)
             .allowed_mentions(CreateAllowedMentions::new());
         if let Err(e) = data.wire.send(http, channel, msg).await {
             tracing::warn!(lobby = lobby.id, error = %e, "a lobby notice was not posted");

@@ -206,7 +206,7 @@ impl GameState {
         }
         fx.push(Effect::Say {
             game: self.id,
-            text: say::away(&self.seat_title(seat), until, reason),
+            text: say::away(&self.seat_title(seat), until, reason).into(),
         });
         Ok(())
     }
@@ -236,7 +236,7 @@ impl GameState {
         }
         fx.push(Effect::Say {
             game: self.id,
-            text: say::back(&self.seat_title(seat)),
+            text: say::back(&self.seat_title(seat)).into(),
         });
         Ok(())
     }

@@ -96,7 +96,7 @@ impl GameState {
         self.motions.retain(|m| against(&m.motion) != Some(seat));
         fx.push(Effect::Say {
             game: self.id,
-            text: say::departed(&self.seat_title(seat), how.verb()),
+            text: say::departed(&self.seat_title(seat), how.verb()).into(),
         });
         if self.holder() != holder_before {
             self.new_turn(at, fx);
@@ -130,7 +130,7 @@ impl GameState {
         if expelled {
             fx.push(Effect::Say {
                 game: self.id,
-                text: say::departed(&self.seat_title(seat), Departure::Expel.verb()),
+                text: say::departed(&self.seat_title(seat), Departure::Expel.verb()).into(),
             });
         }
         self.forfeit(old);
@@ -159,7 +159,7 @@ impl GameState {
         fx.push(Effect::Ping {
             game: self.id,
             player,
-            text: say::now_you_play(&self.seat_title(seat), self.id),
+            text: say::now_you_play(&self.seat_title(seat), self.id).into(),
         });
         // A newcomer holding the Token gets a whole turn.
         if self.holder() == Some(seat) {

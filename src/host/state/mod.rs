@@ -521,7 +521,7 @@ impl GameState {
         self.motions.clear();
         fx.push(Effect::Say {
             game: self.id,
-            text: say::game_over(&self.outcome_text(&outcome)),
+            text: say::game_over(&self.outcome_text(&outcome)).into(),
         });
     }
 

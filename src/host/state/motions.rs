@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::super::effect::Effect;
 use super::super::error::HostError;
 use super::super::event::{Millis, Motion, PlayerId, Timers};
+use super::super::words::Sentence;
 use super::{Departure, GameState, HOUR, Line, OpenMotion, Refused, Status, rules, say, story};
 use crate::games::Seat;
 use crate::games::house_menu::{self, Allowed, HouseRule};
@@ -206,7 +207,7 @@ impl GameState {
         let m = self.motions.remove(i);
         fx.push(Effect::Say {
             game: self.id,
-            text: say::motion_expired(m.number, &self.describe(&m.motion)),
+            text: say::motion_expired(m.number, self.describe(&m.motion)),
         });
         self.failed(&m.motion, at, fx)
     }
@@ -326,7 +327,7 @@ impl GameState {
                     game: self.id,
                     text: say::motion_lapsed(
                         m.number,
-                        &self.describe(&m.motion),
+                        self.describe(&m.motion),
                         &self.seat_title(seat),
                     ),
                 });
@@ -402,7 +403,7 @@ impl GameState {
         let text = say::motion_opened(
             number,
             &self.seat_title(by),
-            &what,
+            what,
             self.timers.ballot_hours,
             needed(&motion, voters.len()),
             voters.len(),
@@ -466,7 +467,7 @@ impl GameState {
         let m = self.motions.remove(i);
         fx.push(Effect::Say {
             game: self.id,
-            text: say::motion_settled(m.number, &self.describe(&m.motion), passed),
+            text: say::motion_settled(m.number, self.describe(&m.motion), passed),
         });
         if passed {
             self.enact(&m.motion, at, fx)
@@ -592,14 +593,15 @@ impl GameState {
                 let name = self.house_rule(key).map_or(key.as_str(), |(r, _)| r.name);
                 fx.push(Effect::Say {
                     game: self.id,
-                    text: say::house_ballot_closed(m.number, name, &house_menu::value_text(value)),
+                    text: say::house_ballot_closed(m.number, name, &house_menu::value_text(value))
+                        .into(),
                 });
             }
         }
     }
 
     /// A motion in words.
-    pub fn describe(&self, motion: &Motion) -> String {
+    pub fn describe(&self, motion: &Motion) -> Sentence {
         match motion {
             Motion::HouseRule { key, value } => say::motion::house_rule(key, value),
             Motion::Expel { seat } => say::motion::expel(&self.seat_title(*seat)),

@@ -6,6 +6,7 @@ use super::{Away, GameState, Line, Status, story};
 use crate::ai::Level;
 use crate::games::{Departure, Outcome, Seat};
 use crate::host::event::{Millis, PlayerId};
+use crate::host::words::Sentence;
 
 /// Where a seat stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,10 +72,9 @@ pub struct Panel {
     /// The house rules in force that differ from the rules as written (and timers that differ
     /// from the defaults), as `Name: value` (`GameState::house_lines`).
     pub house: Vec<String>,
-    /// Open motions: what is voted on (players named as `player <id>`), and when the ballot
-    /// closes. Votes cast are not shown: casting one tells the thread nothing, so the panel
+    /// Open motions: what is voted on, and when the ballot closes. Votes cast are not shown: casting one tells the thread nothing, so the panel
     /// would show a stale count.
-    pub votes: Vec<(String, Millis)>,
+    pub votes: Vec<(Sentence, Millis)>,
     /// The last round in words (`Red N1xN4 took Silver's Archer · Green is out`).
     pub last_round: String,
 }
@@ -129,7 +129,7 @@ impl GameState {
             .iter()
             .map(|m| {
                 (
-                    format!("#{} {}", m.number, self.describe(&m.motion)),
+                    Sentence::from(format!("#{} ", m.number)) + self.describe(&m.motion),
                     m.deadline,
                 )
             })

@@ -282,7 +282,7 @@ impl GameState {
         let lines = self.lines_with(seat, q);
         fx.push(Effect::Private {
             player: self.player(seat),
-            text: say::queued(&told, lines.len()),
+            text: say::queued(&told, lines.len()).into(),
         });
         if let Some(slot) = self.queue.get_mut(seat.index()) {
             *slot = lines;
@@ -299,7 +299,7 @@ impl GameState {
         let texts: Vec<String> = lines.into_iter().map(|q| q.text).collect();
         fx.push(Effect::Private {
             player: self.player(seat),
-            text: say::queue_cleared(&texts),
+            text: say::queue_cleared(&texts).into(),
         });
         Ok(())
     }
@@ -328,11 +328,12 @@ impl GameState {
                 "{}; {}",
                 say::your_token(&self.seat_title(seat), &by),
                 say::QUEUE_NOT_PLAYED
-            ),
+            )
+            .into(),
         });
         fx.push(Effect::Private {
             player: self.player(seat),
-            text: say::queue_missed(self.id, why, self.game.royal_name()),
+            text: say::queue_missed(self.id, why, self.game.royal_name()).into(),
         });
         Ok(())
     }

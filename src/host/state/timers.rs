@@ -131,10 +131,13 @@ impl GameState {
         fx.push(Effect::Ping {
             game: self.id,
             player,
-            text: text.clone(),
+            text: text.clone().into(),
         });
         if level >= 2 {
-            fx.push(Effect::Dm { player, text });
+            fx.push(Effect::Dm {
+                player,
+                text: text.into(),
+            });
         }
         Ok(())
     }
@@ -156,7 +159,7 @@ impl GameState {
         };
         fx.push(Effect::Say {
             game: self.id,
-            text,
+            text: text.into(),
         });
         Ok(())
     }

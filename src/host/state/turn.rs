@@ -137,20 +137,21 @@ impl GameState {
         let (canonical, board) = self.preview(text)?;
         fx.push(Effect::Private {
             player: self.player(seat),
-            text: say::staged_preview(&canonical, &board.show()),
+            text: say::staged_preview(&canonical, &board.show()).into(),
         });
         if !asked.is_empty() {
             let mover = self.seat_title(seat);
             fx.push(Effect::Say {
                 game: self.id,
-                text: say::window_opened(&mover, &self.seat_names(asked), self.window_minutes()),
+                text: say::window_opened(&mover, &self.seat_names(asked), self.window_minutes())
+                    .into(),
             });
             for &s in asked {
                 fx.push(Effect::AskChallenge {
                     game: self.id,
                     player: self.player(s),
                     version: self.version,
-                    text: say::ask_challenge(&mover, &canonical, &self.seat_title(s)),
+                    text: say::ask_challenge(&mover, &canonical, &self.seat_title(s)).into(),
                 });
             }
         }
@@ -205,7 +206,7 @@ impl GameState {
         let waiting = st.waiting();
         fx.push(Effect::Private {
             player: self.player(seat),
-            text: say::will_pass_when_closed(&self.seat_names(&waiting)),
+            text: say::will_pass_when_closed(&self.seat_names(&waiting)).into(),
         });
         Ok(())
     }
@@ -224,7 +225,7 @@ impl GameState {
             let mut next = self.clone();
             let mut passed = vec![Effect::Say {
                 game: self.id,
-                text: say::passed_automatically(&self.seat_title(mover), &text),
+                text: say::passed_automatically(&self.seat_title(mover), &text).into(),
             }];
             if next.commit(mover, &text, at, &mut passed).is_ok() {
                 *self = next;
@@ -263,16 +264,16 @@ impl GameState {
             self.declared_upon.push(seat);
             fx.push(Effect::Say {
                 game: self.id,
-                text: say::declared_upon(&self.seat_title(seat), &self.seat_title(mover)),
+                text: say::declared_upon(&self.seat_title(seat), &self.seat_title(mover)).into(),
             });
             let declarer = &self.seat_title(seat);
             fx.push(Effect::Ping {
                 game: self.id,
                 player: self.player(mover),
                 text: if auto {
-                    say::declared_upon_you_no_auto_pass(declarer)
+                    say::declared_upon_you_no_auto_pass(declarer).into()
                 } else {
-                    say::declared_upon_you(declarer)
+                    say::declared_upon_you(declarer).into()
                 },
             });
         } else if all_answered {
@@ -399,7 +400,7 @@ impl GameState {
         fx.push(Effect::Ping {
             game: self.id,
             player: self.player(next),
-            text: say::your_token(&self.seat_title(next), &by),
+            text: say::your_token(&self.seat_title(next), &by).into(),
         });
     }
 }

@@ -17,6 +17,7 @@ use serenity::{
 use hexmeros::background::{self, Work};
 use hexmeros::games::Seat;
 use hexmeros::host::Delivery;
+use hexmeros::host::words::Sentence;
 use hexmeros::host::{Effect, GameId, GameState, Pinged, PlayerId, Status, is_reply};
 use hexmeros::view::picker::{self, Piece};
 
@@ -207,7 +208,7 @@ pub async fn entry(
 }
 
 /// Words for the game's thread, its players named (in passing: not pinged).
-async fn say(data: &Data, text: &str) -> CreateMessage {
+async fn say(data: &Data, text: &Sentence) -> CreateMessage {
     let text = with_names(data, text).await;
     CreateMessage::new()
         .content(text)
@@ -215,7 +216,7 @@ async fn say(data: &Data, text: &str) -> CreateMessage {
 }
 
 /// A ping of `player` in the game's thread (silent in their quiet hours).
-async fn ping(data: &Data, player: PlayerId, text: &str) -> CreateMessage {
+async fn ping(data: &Data, player: PlayerId, text: &Sentence) -> CreateMessage {
     let who = mention(data, player).await;
     let text = with_names(data, text).await;
     let msg = CreateMessage::new()

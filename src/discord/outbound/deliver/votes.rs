@@ -14,7 +14,7 @@ pub(super) async fn ask_challenge(
     game: GameId,
     player: PlayerId,
     version: u64,
-    text: &str,
+    text: &Sentence,
 ) -> CreateMessage {
     let who = mention(data, player).await;
     let id = |declare| ComponentId::new(game, version, Action::Challenge { declare }).encode();
@@ -26,7 +26,7 @@ pub(super) async fn ask_challenge(
             .label("Let it stand")
             .style(serenity::ButtonStyle::Secondary),
     ]);
-    let content = format!("{who} {text}");
+    let content = format!("{who} {}", with_names(data, text).await);
     let msg = CreateMessage::new()
         .components(vec![row])
         .allowed_mentions(pinging(&[player]));
@@ -51,7 +51,7 @@ pub(super) async fn ballot(
     data: &Data,
     state: &GameState,
     motion: u64,
-    text: &str,
+    text: &Sentence,
     voters: &[PlayerId],
 ) -> Option<CreateMessage> {
     let m = state.motions().iter().find(|m| m.id == motion)?;
