@@ -124,6 +124,16 @@ fn legal(kind: GameKind, played: &[&str]) -> Vec<String> {
     g.legal_moves()
 }
 
+/// A HexiMeros game of six at its first turn: the game, a first move for Silver, and the path
+/// its thread's messages are posted to.
+async fn first_turn(fake: &F) -> (Game, String, String) {
+    let (game, _) = start(fake, &six(), None).await;
+    wait_message(fake, game.thread, 0, "you have the Token").await;
+    let mv = legal(GameKind::HexiMeros, &[])[0].clone();
+    let path = format!("/channels/{}/messages", game.thread);
+    (game, mv, path)
+}
+
 fn six() -> Vec<u64> {
     (1..=6).map(u).collect()
 }
@@ -630,11 +640,8 @@ async fn a_button_from_before_a_restart_still_works() {
 async fn discord_failures_are_retried_and_nothing_is_lost() {
     let fake = F::start().await;
     let bot = Bot::start(&fake).await;
-    let (game, _) = start(&fake, &six(), None).await;
-    wait_message(&fake, game.thread, 0, "you have the Token").await;
-    let mv = legal(GameKind::HexiMeros, &[])[0].clone();
+    let (game, mv, path) = first_turn(&fake).await;
     // The board post fails with 500 twice, then is rate limited once.
-    let path = format!("/channels/{}/messages", game.thread);
     fake.fail_next("POST", &path, 500, None, 2);
     fake.fail_next("POST", &path, 429, Some(0.5), 1);
     let before = fake.messages(game.thread).len();
@@ -704,29 +711,10 @@ async fn discord_failures_are_retried_and_nothing_is_lost() {
 async fn a_429s_retry_after_is_waited_out_before_the_next_attempt() {
     let fake = F::start().await;
     let bot = Bot::start(&fake).await;
-    let (game, _) = start(&fake, &six(), None).await;
-    wait_message(&fake, game.thread, 0, "you have the Token").await;
-    let mv = legal(GameKind::HexiMeros, &[])[0].clone();
-    let path = format!("/channels/{}/messages", game.thread);
+    let (game, mv, path) = first_turn(&fake).await;
     fake.fail_next("POST", &path, 429, Some(1.5), 1);
     fake.fail_next("POST", &path, 429, Some(2.75), 1);
-    let before = fake.messages(game.thread).len();
-    let i = fake
-        .slash(
-            u(1),
-            game.thread,
-            "hexmeros",
-            sub(
-                "move",
-                json!([
-                    str_opt("from", &mv),
-                    json!({"type": 5, "name": "pass", "value": true})
-                ]),
-            ),
-        )
-        .await;
-    acked(&fake, &i).await;
-    wait_message(&fake, game.thread, before, &format!("played {mv}")).await;
+    play(&fake, u(1), game.thread, &mv).await;
     let tries: Vec<(u16, std::time::Instant)> = fake
         .requests()
         .iter()
