@@ -107,6 +107,9 @@ pub enum Action {
     /// A value of the house rules menu's rule number `rule` was picked (the option's value is
     /// its JSON): propose it, in place [`hvalue:<rule>`].
     HouseValue { rule: u8 },
+    /// Page `page` of `/hexmeros games`, in place; the user whose list it is stands where a
+    /// game's id would [`mine:<page>`].
+    Mine { page: u8 },
 }
 
 /// What a stalled-player button puts to the vote.
@@ -224,6 +227,7 @@ impl Action {
             Action::HouseRule => "hrule",
             Action::HouseValue { .. } => "hvalue",
             Action::Resign { .. } => "resign",
+            Action::Mine { .. } => "mine",
         }
     }
 
@@ -245,7 +249,7 @@ impl Action {
             | Action::HouseRules
             | Action::HouseRule => None,
             Action::From { menu } | Action::To { menu } => Some(menu.to_string()),
-            Action::Pieces { page } => Some(page.to_string()),
+            Action::Pieces { page } | Action::Mine { page } => Some(page.to_string()),
             Action::Targets { piece, page } => Some(format!("{piece}-{page}")),
             Action::Target { piece } | Action::PieceAt { piece } | Action::OpenPiece { piece } => {
                 Some(piece.to_string())
@@ -273,6 +277,9 @@ impl Action {
         match BARE.iter().find(|(k, _)| *k == key) {
             // An action without an argument takes none.
             Some(&(_, action)) => arg.map_or(Ok(action), |_| Err(BadId::Argument)),
+            None if key == "mine" => Ok(Action::Mine {
+                page: number(arg.ok_or(BadId::Argument)?)?,
+            }),
             None => Self::decode_with_arg(key, arg),
         }
     }
@@ -382,6 +389,7 @@ impl Action {
                 | Action::Choices { .. }
                 | Action::HouseRules
                 | Action::HouseRule
+                | Action::Mine { .. }
                 | Action::HouseValue { .. }
         )
     }
@@ -469,6 +477,7 @@ mod tests {
             any::<u8>().prop_map(|menu| Action::From { menu }),
             any::<u8>().prop_map(|menu| Action::To { menu }),
             any::<u8>().prop_map(|page| Action::Pieces { page }),
+            any::<u8>().prop_map(|page| Action::Mine { page }),
             (any::<u16>(), any::<u8>()).prop_map(|(piece, page)| Action::Targets { piece, page }),
             any::<u16>().prop_map(|piece| Action::Target { piece }),
             any::<u16>().prop_map(|piece| Action::PieceAt { piece }),

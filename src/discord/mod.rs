@@ -120,6 +120,8 @@ pub struct Data {
     /// Whether the board runs as a Discord Activity (`DISCORD_CLIENT_SECRET`): then each turn
     /// message's board button is "Play on the board", which launches it.
     pub activity: bool,
+    /// The names of the servers `/hexmeros games` named lately.
+    pub servers: Arc<inbound::mine::Servers>,
 }
 
 pub type Error = anyhow::Error;
@@ -245,6 +247,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
             config.limits.discord,
         )),
         lock_finished: config.lock_finished,
+        servers: Arc::default(),
     };
     if !data.host.uses_outbox() {
         anyhow::bail!("the Discord front end needs a host that writes to the outbox");

@@ -60,7 +60,7 @@ pub use lobby::{
 };
 pub use notes::Note;
 pub use outbox::{Delivered, Delivery, NORMAL, REMINDER, URGENT, is_reply};
-pub use players::{Listed, Rating, Standing, bot_id, bot_level};
+pub use players::{Listed, Rating, Seated, Standing, bot_id, bot_level, urgency};
 pub use results::{Place, Results};
 pub use say::Refused;
 pub use settings::{PlayerSettings, SettingsChange, SettingsError};

@@ -1,6 +1,8 @@
 //! Players and the games they are in: what front ends ask of the host besides commands.
 
-use super::event::{GameId, PlayerId};
+use std::cmp::Ordering;
+
+use super::event::{GameId, Millis, PlayerId};
 use super::{GameHost, HostError, Status};
 use crate::ai::Level;
 use crate::games::GameKind;
@@ -34,6 +36,42 @@ impl Listed {
     pub fn live(&self) -> bool {
         matches!(self.status, Some(Status::HouseRules | Status::Playing))
     }
+}
+
+/// An unfinished game a player sits in, as their list of games shows it
+/// ([`GameHost::seated`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seated {
+    pub id: GameId,
+    pub kind: GameKind,
+    /// Paused by an admin.
+    pub paused: bool,
+    /// The Token holder: their seat's title and their player (none between turns).
+    pub holder: Option<(String, PlayerId)>,
+    /// Whether the Token holder is the player whose list this is.
+    pub mine: bool,
+    /// When the Token holder's time runs out, bank included (none: no timer, paused, away).
+    pub due: Option<Millis>,
+    /// When the Token holder got the Token: the last move.
+    pub since: Millis,
+}
+
+/// Which of two games of a player's list is the more urgent: those where it is their turn
+/// first, the least time left first (no clock last); then the others, the longest waiting
+/// since the last move first; the newer game first when nothing else tells them apart.
+pub fn urgency(a: &Seated, b: &Seated) -> Ordering {
+    let due = |s: &Seated| (s.due.is_none(), s.due);
+    b.mine
+        .cmp(&a.mine)
+        .then_with(|| {
+            if a.mine {
+                due(a).cmp(&due(b))
+            } else {
+                Ordering::Equal
+            }
+        })
+        .then(a.since.cmp(&b.since))
+        .then(b.id.cmp(&a.id))
 }
 
 /// A player's accumulated points (§7) on a leaderboard.
@@ -171,6 +209,40 @@ impl GameHost {
         Ok(answers(self.store.games_of(player, only_my_turn).await?))
     }
 
+    /// The unfinished games (house rules, playing, paused) `player` sits in, most urgent first
+    /// ([`urgency`]). A game that cannot be read is left out (and logged), not the whole list.
+    pub async fn seated(&self, player: PlayerId) -> Result<Vec<Seated>, HostError> {
+        let mut out = Vec::new();
+        for g in self.games_of(player, false).await? {
+            let unfinished = matches!(
+                g.status,
+                Some(Status::HouseRules | Status::Playing | Status::Paused)
+            );
+            let Some(kind) = g.kind.filter(|_| unfinished) else {
+                continue;
+            };
+            let state = match self.state(g.id).await {
+                Ok(state) => state,
+                Err(e) => {
+                    tracing::warn!(game = g.id, error = %e, "a game left out of a player's list");
+                    continue;
+                }
+            };
+            let turn = state.panel().turn;
+            out.push(Seated {
+                id: g.id,
+                kind,
+                paused: state.status() == Status::Paused,
+                holder: turn.map(|t| (state.seat_title(t.seat), t.player)),
+                mine: turn.is_some_and(|t| t.player == player),
+                due: turn.and_then(|t| t.due),
+                since: turn.map_or(state.created(), |t| t.since),
+            });
+        }
+        out.sort_by(urgency);
+        Ok(out)
+    }
+
     /// Games where it is `player`'s turn.
     pub async fn my_turn(&self, player: PlayerId) -> Result<Vec<Listed>, HostError> {
         self.games_of(player, true).await
@@ -187,5 +259,40 @@ impl GameHost {
     pub async fn ratings(&self, kind: Option<GameKind>) -> Result<Vec<Rating>, HostError> {
         let key = kind.map(|k| k.key()).unwrap_or("all");
         Ok(answers(self.store.ratings(key).await?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Seated, urgency};
+    use crate::games::GameKind;
+
+    fn game(id: i64, mine: bool, due: Option<i64>, since: i64) -> Seated {
+        Seated {
+            id,
+            kind: GameKind::HexDame,
+            paused: false,
+            holder: Some(("Gold".into(), if mine { 1 } else { 2 })),
+            mine,
+            due,
+            since,
+        }
+    }
+
+    #[test]
+    fn your_turns_come_first_by_time_left_then_the_longest_waiting() {
+        let mut list = [
+            game(1, false, Some(50), 300),
+            game(2, true, None, 100),
+            game(3, true, Some(900), 50),
+            game(4, false, None, 200),
+            game(5, true, Some(400), 500),
+            game(6, false, Some(10), 200),
+        ];
+        list.sort_by(urgency);
+        let ids: Vec<i64> = list.iter().map(|g| g.id).collect();
+        // Mine: 5 (400 left), 3 (900), 2 (no clock); then the others by their last move:
+        // 6 and 4 (both at 200, the newer game first), 1 (300).
+        assert_eq!(ids, [5, 3, 2, 6, 4, 1]);
     }
 }

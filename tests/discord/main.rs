@@ -8,6 +8,7 @@ mod away;
 mod challenge;
 mod e2e;
 mod fake_selftest;
+mod games_list;
 mod gateway;
 mod history;
 mod house_rules;

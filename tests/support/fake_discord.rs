@@ -17,7 +17,7 @@
 //!   `wait_reconnected(t, since)`, `wait_gateway(t, what, pred)`; shards: `gateway_sessions()`,
 //!   `wait_sessions(t, what, pred)`, `shard_of(guild, total)`, `guild_on_shard(shard, total, n)`,
 //!   `add_guild(guild)`; world: `user(n)`, `add_channel(name)`,
-//!   `add_guild_channel(guild, name)`, `set_permissions(user, bits)`,
+//!   `add_guild_channel(guild, name)`, `set_permissions(user, bits)`, `remove_member(guild, user)`,
 //!   `set_guild_permissions(guild, user, bits)`, `close_dms(user)`, `archive_thread(t)`, `lock_thread(t)`, `delete_channel(c)`, `set_deadline(d)`,
 //!   `fail_next(method, path_contains, status, retry_after, times)`, `hang_next_after_doing(method,
 //!   path_contains, hang, times)`, `clear_failures()`.
@@ -465,6 +465,8 @@ struct State {
     messages: HashMap<u64, Value>,
     dm_of_user: HashMap<u64, u64>,
     closed_dms: HashSet<u64>,
+    /// (guild, user) of the users who left a guild ([`FakeDiscord::remove_member`]).
+    left: HashSet<(u64, u64)>,
     /// Permission bits by (guild, user).
     permissions: HashMap<(u64, u64), u64>,
     /// The guilds, [`FakeDiscord::GUILDS`] and those of [`FakeDiscord::add_guild`].
@@ -672,6 +674,7 @@ impl FakeDiscord {
             messages: HashMap::new(),
             dm_of_user: HashMap::new(),
             closed_dms: HashSet::new(),
+            left: HashSet::new(),
             permissions: HashMap::new(),
             guilds: Self::GUILDS.to_vec(),
             sessions: vec![],

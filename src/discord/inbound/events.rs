@@ -71,6 +71,14 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// Words with controls.
+    pub fn new(content: impl Into<String>, components: Vec<CreateActionRow>) -> Reply {
+        Reply {
+            components,
+            ..Reply::text(content)
+        }
+    }
+
     pub fn text(content: impl Into<String>) -> Reply {
         Reply {
             content: content.into(),
@@ -200,7 +208,10 @@ async fn component(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> 
     };
     // A refused Pass leaves the staged move's message as it was (its controls still work): the
     // refusal comes as a private message of its own.
-    let keep_message = refused && action.is_some_and(passing);
+    // A page of someone else's `/hexmeros games` is not theirs to turn: the refusal comes as
+    // its own message too.
+    let keep_message =
+        refused && action.is_some_and(|a| passing(a) || matches!(a, Action::Mine { .. }));
     if reply.edit || (in_place && !keep_message) {
         data.wire
             .retry_answer("updating a picker", || {
@@ -266,6 +277,19 @@ async fn click(http: &Arc<Http>, data: &Data, ci: &ComponentInteraction) -> Resu
     let Ok(id) = ComponentId::decode(&ci.data.custom_id) else {
         return Ok(Reply::text("this control is not one of mine any more"));
     };
+    // A page of `/hexmeros games` names its user, not a game.
+    if let Action::Mine { page } = id.action {
+        let p = crate::discord::inbound::mine::click(
+            http,
+            data,
+            id.game,
+            ci.user.id,
+            ci.guild_id,
+            page,
+        )
+        .await?;
+        return Ok(Reply::new(p.text, p.buttons));
+    }
     // A lobby's buttons name a lobby, not a game (its server's own: see `lobby`).
     if let Some(join) = id.action.lobby_join() {
         return crate::discord::inbound::lobby::click(http, data, ci, id.game, join)
@@ -350,6 +374,7 @@ async fn act(c: &Click<'_>, action: Action) -> Result<Reply, Error> {
         Action::PanelPass => on_panel_pass(c).await,
         Action::PanelBack => on_panel_back(c).await,
         Action::LobbyJoin | Action::LobbyDecline => Err(anyhow::anyhow!("a lobby button")),
+        Action::Mine { .. } => Err(anyhow::anyhow!("a page of a player's games")),
         Action::Play => Err(anyhow::anyhow!("Play on the board launches before this")),
         Action::TypeMove => Err(anyhow::anyhow!("Type move… opens its box before this")),
         Action::HouseRules => house::rules(c).await,

@@ -9,4 +9,5 @@ pub(super) mod commands;
 pub(super) mod embedded;
 pub(super) mod events;
 pub(super) mod lobby;
+pub(super) mod mine;
 pub(super) mod scope;

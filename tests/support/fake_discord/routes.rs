@@ -109,9 +109,12 @@ impl State {
             ("GET", ["guilds", g, "roles"]) => {
                 ok(json!([everyone_role_json(num(g).unwrap_or_default())]))
             }
-            ("GET", ["guilds", _, "members", u]) => match num(u) {
-                Some(u) => ok(self.member_json(u)),
-                None => error(404, 10013, "Unknown User"),
+            ("GET", ["guilds", g, "members", u]) => match (num(g), num(u)) {
+                (Some(g), Some(u)) if self.left.contains(&(g, u)) => {
+                    error(404, 10007, "Unknown Member")
+                }
+                (_, Some(u)) => ok(self.member_json(u)),
+                (_, None) => error(404, 10013, "Unknown User"),
             },
             ("GET", ["guilds", g, "threads", "active"]) => {
                 let guild = num(g);

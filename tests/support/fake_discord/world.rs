@@ -116,6 +116,12 @@ impl FakeDiscord {
         self.state().permissions.insert((guild, user), bits);
     }
 
+    /// `user` leaves `guild`: from now on `GET /guilds/{guild}/members/{user}` answers 404 code
+    /// 10007 (Unknown Member).
+    pub fn remove_member(&self, guild: u64, user: u64) {
+        self.state().left.insert((guild, user));
+    }
+
     /// From now on, DMs to `user` fail with 403 code 50007.
     pub fn close_dms(&self, user: u64) {
         self.state().closed_dms.insert(user);

@@ -8,7 +8,7 @@ use serenity::CreateAttachment;
 use hexmeros::host::{AdminAction, Command, NOTES_KEPT, PlayerId};
 
 use super::{Context, Error, GameChoice, act, game_for, player, private, seat_named};
-use crate::discord::inbound::events::{board_reply, notes_text};
+use crate::discord::inbound::events::{Reply, board_reply, notes_text};
 use crate::discord::reply;
 
 /// Show the board privately, from any colour's side.
@@ -138,27 +138,21 @@ fn history_text(head: &str, rounds: &[String]) -> String {
     format!("{head}{earlier}\n```\n{}\n```", shown.join("\n"))
 }
 
-/// Games where it is your turn (a long list comes as a file).
+/// Your games in every server, most urgent first (here or in a DM with the bot)
 #[poise::command(slash_command)]
 pub(super) async fn games(ctx: Context<'_>) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
-    let me = player(ctx).await?;
-    let data = ctx.data();
-    let mut lines = Vec::new();
-    for g in data.host.my_turn(me).await? {
-        let name = g.kind.map(|k| k.name()).unwrap_or("?");
-        let place = match data.links.by_game(g.id).await? {
-            Some(l) => format!(" — <#{}>", l.thread),
-            None => String::new(),
-        };
-        lines.push(format!("{name} #{}{place}", g.id));
-    }
-    if lines.is_empty() {
-        lines.push("it is not your turn in any game".into());
-    } else {
-        lines.insert(0, "your turn in:".into());
-    }
-    private(ctx, lines.join("\n")).await
+    let page = crate::discord::inbound::mine::page(
+        ctx.http(),
+        ctx.data(),
+        ctx.author().id,
+        ctx.guild_id(),
+        0,
+    )
+    .await?;
+    ctx.send(Reply::new(page.text, page.buttons).into_poise())
+        .await?;
+    Ok(())
 }
 
 /// Reminders by direct message (off by default).
@@ -188,6 +182,7 @@ pub(super) async fn notify(
     slash_command,
     subcommands("abort", "pause", "resume"),
     subcommand_required,
+    guild_only,
     required_permissions = "MANAGE_GUILD"
 )]
 pub(super) async fn admin(_: Context<'_>) -> Result<(), Error> {

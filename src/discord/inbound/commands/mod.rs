@@ -53,6 +53,12 @@ pub async fn on_error(err: poise::FrameworkError<'_, Data, Error>) {
             let text = "⚠️ only members with the Manage Server permission may do that";
             answer(ctx, Outcome::Refused, text.to_string()).await;
         }
+        poise::FrameworkError::GuildOnly { ctx, .. } => {
+            let text = "⚠️ that is done in a server's channel; in a direct message with me, \
+                        /hexmeros games, notify and settings work, and a game's commands with \
+                        its game number";
+            answer(ctx, Outcome::Refused, text.to_string()).await;
+        }
         poise::FrameworkError::CommandCheckFailed {
             error: Some(error),
             ctx,
@@ -306,7 +312,6 @@ impl GameChoice {
 /// Hexagonal board games: start, move, vote, look at boards.
 #[poise::command(
     slash_command,
-    guild_only,
     subcommands(
         "start",
         "move_",

@@ -13,7 +13,7 @@ use super::{Context, Error, GameChoice, is_admin, origin, player};
 use crate::discord::{Data, inbound::activity, inbound::lobby, outbound::deliver, reply};
 
 /// Start a game once everyone named has joined; seat order is colour order (Silver first).
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn start(
     ctx: Context<'_>,
