@@ -213,6 +213,30 @@ impl Links {
         Ok(())
     }
 
+    /// Whether this user asked for reminders by DM, and whether their DMs were found closed.
+    pub async fn dm_state(&self, user: u64) -> Result<(bool, bool), sqlx::Error> {
+        let row = sqlx::query("SELECT opted_in, closed_at FROM discord_dm WHERE user_id = $1")
+            .bind(sf(user))
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => (
+                r.try_get::<i64, _>(0)? != 0,
+                r.try_get::<Option<i64>, _>(1)?.is_some(),
+            ),
+            None => (false, false),
+        })
+    }
+
+    /// Try this user's DMs again (they asked for DMs once more): forget they were closed.
+    pub async fn reopen_dms(&self, user: u64) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE discord_dm SET closed_at = NULL WHERE user_id = $1")
+            .bind(sf(user))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Whether reminders may go to this user by DM: opted in, and the DM was not found closed.
     pub async fn dm_open(&self, user: u64) -> Result<bool, sqlx::Error> {
         let row = sqlx::query("SELECT opted_in, closed_at FROM discord_dm WHERE user_id = $1")

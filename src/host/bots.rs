@@ -39,6 +39,7 @@ pub(super) fn for_bot(e: &Effect) -> bool {
     match e {
         Effect::Ping { player, .. }
         | Effect::Dm { player, .. }
+        | Effect::YourTurn { player, .. }
         | Effect::Private { player, .. }
         | Effect::AskChallenge { player, .. } => bot_level(*player).is_some(),
         _ => false,

@@ -83,7 +83,7 @@ impl GameHost {
 
         let now = self.now();
         let mut state = GameState::new(0, setup.clone(), now)?;
-        self.with_quiet(&mut state).await;
+        let turn_dm = self.with_quiet(&mut state).await;
         let setup_json = to_json(&setup)?;
         let row = NewGame {
             kind: kind.key(),
@@ -102,21 +102,22 @@ impl GameHost {
                 if !self.outbox {
                     return Ok(Vec::new());
                 }
-                outbox::entries(id, &opening(&state, id), None, None, 0)
+                outbox::entries(id, &opening(&state, id, turn_dm), None, None, 0)
                     .map_err(|e| StoreError::Encode(e.to_string()))
             })
             .await?;
         let mut state = state;
         state.set_id(id);
-        let fx = opening(&state, id);
+        let fx = opening(&state, id, turn_dm);
         *self.slot(id).lock().await = Some(state);
         Ok((id, fx))
     }
 }
 
 /// What a new game says: its thread, the board with its first words, and the first Token
-/// holder's ping (a person's): one message after the thread.
-fn opening(state: &GameState, id: GameId) -> Vec<Effect> {
+/// holder's ping (a person's): one message after the thread; and their DM if they asked for
+/// one on their turn (`turn_dm`).
+fn opening(state: &GameState, id: GameId, turn_dm: bool) -> Vec<Effect> {
     let name = state.kind().name();
     let mut fx = vec![
         Effect::OpenThread {
@@ -139,5 +140,19 @@ fn opening(state: &GameState, id: GameId) -> Vec<Effect> {
             text: say::your_token(&state.seat_title(seat), &[]).into(),
         });
     }
+    if turn_dm {
+        fx.extend(your_turn(state, id));
+    }
     fx
+}
+
+/// The DM of a Token holder who asked to hear of their turns that way (`GameHost::commit` and
+/// a new game's opening), for a person holding the Token of `game`.
+pub(super) fn your_turn(state: &GameState, game: GameId) -> Option<Effect> {
+    let (seat, player) = (state.holder()?, state.holder_player()?);
+    bot_level(player).is_none().then(|| Effect::YourTurn {
+        game,
+        player,
+        text: say::your_turn_dm(state.kind().name(), game, &state.seat_title(seat)).into(),
+    })
 }

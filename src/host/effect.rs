@@ -34,8 +34,21 @@ pub enum Effect {
         player: PlayerId,
         text: Sentence,
     },
-    /// A direct message (reminders that escalate).
-    Dm { player: PlayerId, text: Sentence },
+    /// A direct message (reminders that escalate), about `game` if it is about one (none in
+    /// entries stored before it was carried).
+    Dm {
+        player: PlayerId,
+        text: Sentence,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        about: Option<GameId>,
+    },
+    /// The Token came to `player` in `game`, who asked to hear of their turns by direct message
+    /// too (`/hexmeros notify turn`); once per turn, in their direct messages' lane.
+    YourTurn {
+        game: GameId,
+        player: PlayerId,
+        text: Sentence,
+    },
     /// A reply only the acting player sees (a preview, a confirmation).
     Private { player: PlayerId, text: Sentence },
     /// Ask a player in a challenge window (§5.4): "Declare Check / Let it stand" buttons whose
@@ -99,7 +112,7 @@ impl Effect {
             | Effect::Replay { game }
             | Effect::Results { game }
             | Effect::Panel { game } => Some(*game),
-            Effect::Dm { .. } | Effect::Private { .. } => None,
+            Effect::Dm { .. } | Effect::Private { .. } | Effect::YourTurn { .. } => None,
         }
     }
 
@@ -108,7 +121,12 @@ impl Effect {
     pub fn lane(&self) -> String {
         match (self.game(), self) {
             (Some(g), _) => game_lane(g),
-            (None, Effect::Dm { player, .. } | Effect::Private { player, .. }) => {
+            (
+                None,
+                Effect::Dm { player, .. }
+                | Effect::Private { player, .. }
+                | Effect::YourTurn { player, .. },
+            ) => {
                 format!("p{player}")
             }
             (None, _) => "misc".to_string(),

@@ -467,8 +467,12 @@ impl GameHost {
         let now = self.now();
         let mut next = state.clone();
         let mut fx = next.apply(&ev, now)?;
-        // The new Token holder's quiet hours decide when they are reminded.
-        self.with_quiet(&mut next).await;
+        // The new Token holder's quiet hours decide when they are reminded; a DM tells them of
+        // their turn if they asked for one.
+        let turn_dm = self.with_quiet(&mut next).await;
+        if turn_dm && next.holder_player() != state.holder_player() {
+            fx.extend(create::your_turn(&next, next.id()));
+        }
         fx.extend(outbox::follow_ups(state, &next));
         fx.retain(|e| !bots::for_bot(e));
         let outbox = if self.outbox {
@@ -662,19 +666,21 @@ impl GameHost {
     }
 
     /// Tell `state` its Token holder's quiet hours (their settings), so reminders wait for
-    /// their end. A person's settings that cannot be read count as none.
-    async fn with_quiet(&self, state: &mut GameState) {
+    /// their end; whether the holder, a person, asked for a DM on their turn. A person's
+    /// settings that cannot be read count as none.
+    async fn with_quiet(&self, state: &mut GameState) -> bool {
         let Some(player) = state.holder_player().filter(|&p| bot_level(p).is_none()) else {
-            return;
+            return false;
         };
-        let quiet = match self.quiet_of(player).await {
-            Ok(q) => q,
+        let settings = match self.settings(player).await {
+            Ok(s) => s,
             Err(e) => {
-                tracing::warn!(player, error = %e, "quiet hours unreadable: none");
-                None
+                tracing::warn!(player, error = %e, "settings unreadable: none");
+                Default::default()
             }
         };
-        state.set_holder_quiet(player, quiet);
+        state.set_holder_quiet(player, settings.quiet());
+        settings.turn_dm
     }
 
     /// After `player`'s settings changed: the games where they hold the Token are due again

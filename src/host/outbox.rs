@@ -81,6 +81,7 @@ fn priority(e: &Effect, ev: Option<&Event>) -> i64 {
         | Effect::Replay { .. }
         | Effect::Results { .. }
         | Effect::Dm { .. }
+        | Effect::YourTurn { .. }
         | Effect::Panel { .. }
         | Effect::Private { .. } => NORMAL,
     }

@@ -388,6 +388,11 @@ pub fn motion_expired(id: u64, what: Sentence) -> Sentence {
     Sentence::from(format!("motion #{id} (")) + what + ") failed: the ballot closed"
 }
 
+/// The direct message of a player who asked to hear of their turns that way.
+pub fn your_turn_dm(game_name: &str, game: GameId, seat: &str) -> String {
+    format!("⏳ your turn in {game_name} #{game} (you play {seat})")
+}
+
 pub fn now_you_play(seat: &str, game: GameId) -> String {
     format!("you now play {seat} in game #{game}")
 }

@@ -21,6 +21,8 @@ pub struct PlayerSettings {
     pub window: Option<(TimeOfDay, TimeOfDay)>,
     /// The move picker commits a move when its target is picked (no Pass step).
     pub commit_on_pick: bool,
+    /// When the Token comes to them, a direct message too (the ping in the thread stays).
+    pub turn_dm: bool,
 }
 
 impl PlayerSettings {
@@ -39,6 +41,7 @@ pub struct SettingsChange {
     pub quiet_from: Option<String>,
     pub quiet_to: Option<String>,
     pub commit_on_pick: Option<bool>,
+    pub turn_dm: Option<bool>,
     pub clear: bool,
 }
 
@@ -48,6 +51,7 @@ impl SettingsChange {
             || self.quiet_from.is_some()
             || self.quiet_to.is_some()
             || self.commit_on_pick.is_some()
+            || self.turn_dm.is_some()
     }
 }
 
@@ -92,6 +96,7 @@ fn read_row(row: &SettingsRow) -> Result<PlayerSettings, SettingsError> {
         zone,
         window,
         commit_on_pick: row.commit_on_pick,
+        turn_dm: row.turn_dm,
     })
 }
 
@@ -101,6 +106,7 @@ fn row_of(settings: &PlayerSettings) -> SettingsRow {
         quiet_start: settings.window.map(|(s, _)| i64::from(s.minutes())),
         quiet_end: settings.window.map(|(_, e)| i64::from(e.minutes())),
         commit_on_pick: settings.commit_on_pick,
+        turn_dm: settings.turn_dm,
     }
 }
 
@@ -166,6 +172,7 @@ impl GameHost {
             zone: zone.or(kept.zone),
             window: window.filter(|(s, e)| s != e),
             commit_on_pick: change.commit_on_pick.unwrap_or(kept.commit_on_pick),
+            turn_dm: change.turn_dm.unwrap_or(kept.turn_dm),
         };
         if next.window.is_some() && next.zone.is_none() {
             return Err(SettingsError::NoZone.into());

@@ -1,6 +1,7 @@
-//! A person's settings (`migrations/*/0009_settings.sql`, `0011_commit_on_pick.sql`): their
-//! time zone, quiet hours and how the move picker commits, as stored. The host reads them into `host::quiet` values and says what is wrong with a row it
-//! cannot read.
+//! A person's settings (`migrations/*/0009_settings.sql`, `0011_commit_on_pick.sql`,
+//! `0014_turn_dm.sql`): their time zone, quiet hours, how the move picker commits and whether
+//! their turns also come by direct message, as stored. The host reads them into `host::quiet`
+//! values and says what is wrong with a row it cannot read.
 
 use sqlx::Row;
 
@@ -15,6 +16,8 @@ pub struct SettingsRow {
     pub quiet_end: Option<i64>,
     /// Commit a move when its target is picked (`0011_commit_on_pick.sql`).
     pub commit_on_pick: bool,
+    /// A direct message when the Token comes to them (`0014_turn_dm.sql`).
+    pub turn_dm: bool,
 }
 
 /// How many players one query reads at most (SQLite allows 32,766 parameters).
@@ -24,8 +27,8 @@ impl Store {
     /// `player`'s settings row, if they ever set any.
     pub async fn player_settings(&self, player: i64) -> Result<Option<SettingsRow>, StoreError> {
         let row = sqlx::query(
-            "SELECT time_zone, quiet_start, quiet_end, commit_on_pick FROM player_settings \
-             WHERE player_id = $1",
+            "SELECT time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm \
+             FROM player_settings WHERE player_id = $1",
         )
         .bind(player)
         .fetch_optional(&self.pool)
@@ -42,7 +45,7 @@ impl Store {
         for chunk in players.chunks(CHUNK) {
             let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
             let sql = format!(
-                "SELECT player_id, time_zone, quiet_start, quiet_end, commit_on_pick \
+                "SELECT player_id, time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm \
                  FROM player_settings \
                  WHERE player_id IN ({})",
                 marks.join(", ")
@@ -67,17 +70,19 @@ impl Store {
     ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO player_settings \
-             (player_id, time_zone, quiet_start, quiet_end, commit_on_pick, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6) \
+             (player_id, time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) \
              ON CONFLICT (player_id) DO UPDATE SET time_zone = excluded.time_zone, \
              quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, \
-             commit_on_pick = excluded.commit_on_pick, updated_at = excluded.updated_at",
+             commit_on_pick = excluded.commit_on_pick, turn_dm = excluded.turn_dm, \
+             updated_at = excluded.updated_at",
         )
         .bind(player)
         .bind(&row.time_zone)
         .bind(row.quiet_start)
         .bind(row.quiet_end)
         .bind(i64::from(row.commit_on_pick))
+        .bind(i64::from(row.turn_dm))
         .bind(now)
         .execute(self.writer())
         .await?;
@@ -100,5 +105,6 @@ fn settings_row(r: &sqlx::any::AnyRow) -> Result<SettingsRow, StoreError> {
         quiet_start: r.try_get("quiet_start")?,
         quiet_end: r.try_get("quiet_end")?,
         commit_on_pick: r.try_get::<i64, _>("commit_on_pick")? != 0,
+        turn_dm: r.try_get::<i64, _>("turn_dm")? != 0,
     })
 }

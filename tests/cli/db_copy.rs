@@ -121,6 +121,7 @@ async fn fill(url: &str) -> Made {
             quiet_from: Some("22:30".into()),
             quiet_to: Some("07:00".into()),
             commit_on_pick: None,
+            turn_dm: Some(true),
             clear: false,
         },
     )

@@ -14,6 +14,7 @@ mod history;
 mod house_rules;
 mod metrics;
 mod notes;
+mod notify;
 mod panel;
 mod pass_check;
 mod picker;

@@ -485,6 +485,7 @@ fn quiet_hours(zone: &str, from: &str, to: &str) -> hexmeros::host::SettingsChan
         quiet_from: Some(from.into()),
         quiet_to: Some(to.into()),
         commit_on_pick: None,
+        turn_dm: None,
         clear: false,
     }
 }

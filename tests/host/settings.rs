@@ -25,6 +25,7 @@ fn change(zone: Option<&str>, from: Option<&str>, to: Option<&str>) -> SettingsC
         quiet_from: from.map(str::to_string),
         quiet_to: to.map(str::to_string),
         commit_on_pick: None,
+        turn_dm: None,
         clear: false,
     }
 }
@@ -34,6 +35,7 @@ fn berlin(from: &str, to: &str) -> PlayerSettings {
         zone: Some(Tz::Europe__Berlin),
         window: Some((tod(from), tod(to))),
         commit_on_pick: false,
+        turn_dm: false,
     }
 }
 
@@ -110,6 +112,7 @@ async fn settings_are_set_read_changed_in_part_and_cleared() {
             zone: Some(Tz::Asia__Kolkata),
             window: None,
             commit_on_pick: false,
+            turn_dm: false,
         }
     );
     assert_eq!(h.quiet_of(ANA).await.unwrap(), None);
@@ -221,6 +224,7 @@ async fn settings_survive_a_restart() {
             zone: Some(Tz::America__New_York),
             window: None,
             commit_on_pick: false,
+            turn_dm: false,
         }
     );
     assert_eq!(
@@ -343,4 +347,62 @@ async fn commit_on_pick_is_set_alone_kept_and_cleared() {
     };
     h.set_settings(CY, &cleared).await.unwrap();
     assert_eq!(h.settings(CY).await.unwrap(), PlayerSettings::default());
+}
+
+/// The `YourTurn` effects among `fx`, as (game, player).
+fn turn_dms(fx: &[hexmeros::host::Effect]) -> Vec<(i64, i64)> {
+    fx.iter()
+        .filter_map(|e| match e {
+            hexmeros::host::Effect::YourTurn { game, player, .. } => Some((*game, *player)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A DM on my turn (issue 49, `/hexmeros notify turn`): a player who asked gets one each time
+/// the Token comes to them (a new game's first turn too), in the outbox with the move; nobody
+/// who did not ask gets one, and turning it off stops them.
+#[tokio::test]
+async fn a_turn_dm_comes_with_each_turn_of_a_player_who_asked_for_it() {
+    use hexmeros::games::GameKind;
+    let env = env().await;
+    let h = &host_on(&env.url, &env.clock).await.with_outbox();
+    ensure_players(h, [ANA, BEN]).await;
+    let turn = |on| SettingsChange {
+        turn_dm: Some(on),
+        ..Default::default()
+    };
+    assert!(h.set_settings(ANA, &turn(true)).await.unwrap().turn_dm);
+    assert!(h.settings(ANA).await.unwrap().turn_dm, "stored");
+    let (g, fx) = h
+        .create(GameKind::HexDame, &[ANA, BEN], None, None)
+        .await
+        .unwrap();
+    assert_eq!(turn_dms(&fx), [(g, ANA)], "the first turn: {fx:?}");
+    let dm_text = fx
+        .iter()
+        .find_map(|e| match e {
+            hexmeros::host::Effect::YourTurn { text, .. } => Some(text.to_string()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(dm_text.contains(&format!("HexDame #{g}")), "{dm_text}");
+    // Ana moves: Ben, who did not ask, gets none; Ben moves: Ana gets hers, once.
+    let mv = first_move(h, g).await;
+    assert_eq!(turn_dms(&act(h, g, ANA, cmd_move(&mv)).await), []);
+    let mv = first_move(h, g).await;
+    assert_eq!(turn_dms(&act(h, g, BEN, cmd_move(&mv)).await), [(g, ANA)]);
+    let pending = h.outbox_pending().await.unwrap();
+    let lane = format!("p{ANA}");
+    assert_eq!(
+        pending.iter().filter(|d| d.lane == lane).count(),
+        2,
+        "both DMs are in the outbox, in Ana's lane"
+    );
+    // Turned off: no more.
+    assert!(!h.set_settings(ANA, &turn(false)).await.unwrap().turn_dm);
+    let mv = first_move(h, g).await;
+    act(h, g, ANA, cmd_move(&mv)).await;
+    let mv = first_move(h, g).await;
+    assert_eq!(turn_dms(&act(h, g, BEN, cmd_move(&mv)).await), []);
 }

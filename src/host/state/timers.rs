@@ -137,6 +137,7 @@ impl GameState {
             fx.push(Effect::Dm {
                 player,
                 text: text.into(),
+                about: Some(self.id),
             });
         }
         Ok(())

@@ -5,7 +5,7 @@ use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 use serenity::CreateAttachment;
 
-use hexmeros::host::{AdminAction, Command, NOTES_KEPT, PlayerId};
+use hexmeros::host::{AdminAction, Command, NOTES_KEPT, PlayerId, SettingsChange};
 
 use super::{Context, Error, GameChoice, act, game_for, player, private, seat_named};
 use crate::discord::inbound::events::{Reply, board_reply, notes_text};
@@ -155,26 +155,78 @@ pub(super) async fn games(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Reminders by direct message (off by default).
+/// How your turns reach you besides the thread's ping; none shows your choices
 #[poise::command(slash_command)]
 pub(super) async fn notify(
     ctx: Context<'_>,
-    #[description = "send turn reminders to me by DM"] dm: bool,
+    #[description = "a direct message too when the Token comes to you"] turn: Option<bool>,
+    #[description = "turn reminders by direct message too"] dm: Option<bool>,
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
-    ctx.data()
-        .links
-        .set_dm_opt_in(ctx.author().id.get(), dm)
-        .await?;
+    let me = player(ctx).await?;
+    let data = ctx.data();
+    let user = ctx.author().id.get();
+    if let Some(on) = dm {
+        data.links.set_dm_opt_in(user, on).await?;
+    }
+    let change = SettingsChange {
+        turn_dm: turn,
+        ..SettingsChange::default()
+    };
+    let settings = data.host.set_settings(me, &change).await?;
+    if turn == Some(true) {
+        // Asked again: their DMs are tried again, even if they were found closed.
+        data.links.reopen_dms(user).await?;
+    }
+    let (reminders, closed) = data.links.dm_state(user).await?;
+    let head = if turn.is_some() || dm.is_some() {
+        "saved"
+    } else {
+        "your notifications"
+    };
     private(
         ctx,
-        if dm {
-            "turn reminders will also come by direct message"
-        } else {
-            "no more reminders by direct message"
-        },
+        format!(
+            "{head}\n{}",
+            notify_text(settings.turn_dm, reminders, closed)
+        ),
     )
     .await
+}
+
+/// What `/hexmeros notify` shows: how a turn and its reminders reach the player.
+fn notify_text(turn_dm: bool, reminders: bool, closed: bool) -> String {
+    let on_off = |on: bool| if on { "on" } else { "off" };
+    let mut lines = vec![
+        format!(
+            "🔔 your turn: a ping in the game's thread, always; a direct message too: {} \
+             (turn: {})",
+            on_off(turn_dm),
+            if turn_dm {
+                "False to stop"
+            } else {
+                "True to have one"
+            }
+        ),
+        format!(
+            "⏰ reminders of a turn waiting on you: in the thread; by direct message too: {} \
+             (dm: {})",
+            on_off(reminders),
+            if reminders {
+                "False to stop"
+            } else {
+                "True to have them"
+            }
+        ),
+    ];
+    if closed {
+        lines.push(
+            "📪 your direct messages are closed to me, so none is sent: allow direct messages \
+             from this server's members, then turn a DM option on again"
+                .to_string(),
+        );
+    }
+    lines.join("\n")
 }
 
 /// Server admin: abort, pause or resume a game (Manage Server).

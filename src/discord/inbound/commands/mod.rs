@@ -53,6 +53,22 @@ pub async fn on_error(err: poise::FrameworkError<'_, Data, Error>) {
             let text = "⚠️ only members with the Manage Server permission may do that";
             answer(ctx, Outcome::Refused, text.to_string()).await;
         }
+        // Options of another shape than the command's (a client that still shows an older
+        // version of the command, or a forged interaction): said, not left unanswered.
+        poise::FrameworkError::CommandStructureMismatch {
+            ctx, description, ..
+        } => {
+            tracing::warn!(command = %ctx.command().qualified_name, description, "options of another shape");
+            let text = "⚠️ I could not read that: its options are not the ones this command \
+                        takes (if Discord shows an older version of the command, try again in a \
+                        minute)";
+            answer(
+                poise::Context::Application(ctx),
+                Outcome::Refused,
+                text.to_string(),
+            )
+            .await;
+        }
         poise::FrameworkError::GuildOnly { ctx, .. } => {
             let text = "⚠️ that is done in a server's channel; in a direct message with me, \
                         /hexmeros games, notify and settings work, and a game's commands with \

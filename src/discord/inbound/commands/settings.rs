@@ -31,6 +31,7 @@ pub(super) async fn settings(
         quiet_from,
         quiet_to,
         commit_on_pick,
+        turn_dm: None,
         clear: clear.unwrap_or(false),
     };
     let host = &ctx.data().host;

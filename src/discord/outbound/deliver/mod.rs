@@ -132,7 +132,6 @@ pub async fn entry(
     entry: &Delivery,
     effect: Effect,
 ) -> anyhow::Result<Outcome> {
-    let nonce = nonce_of(entry, 0);
     let version = entry.version.map(|v| v as u64);
     match effect {
         Effect::OpenThread { game, title } => open_thread(http, data, entry, game, &title).await,
@@ -168,17 +167,8 @@ pub async fn entry(
             to_game(http, data, entry, game, msg).await
         }
         // A private text for someone other than the actor goes by DM, as a DM does.
-        Effect::Private { player, text } | Effect::Dm { player, text } => {
-            let text = with_names(data, &text).await;
-            dm(
-                http,
-                data,
-                player,
-                CreateMessage::new().content(text),
-                true,
-                nonce,
-            )
-            .await
+        e @ (Effect::Private { .. } | Effect::Dm { .. } | Effect::YourTurn { .. }) => {
+            dms::deliver(http, data, entry, e).await
         }
         Effect::Ballot {
             game,

@@ -192,7 +192,7 @@ async fn abandon(
         for (i, &p) in players.iter().enumerate() {
             let msg = CreateMessage::new().content(text.clone());
             let nonce = nonce_of(entry, 10u8.saturating_add(i as u8));
-            if let Err(e) = dm(http, data, p, msg, false, nonce).await {
+            if let Err(e) = dm(http, data, p, msg, false, None, nonce).await {
                 tracing::warn!(game, player = p, error = %format_args!("{e:#}"), "not told by DM");
             }
         }
