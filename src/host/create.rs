@@ -141,18 +141,7 @@ fn opening(state: &GameState, id: GameId, turn_dm: bool) -> Vec<Effect> {
         });
     }
     if turn_dm {
-        fx.extend(your_turn(state, id));
+        fx.extend(super::notify::your_turn(state, id));
     }
     fx
-}
-
-/// The DM of a Token holder who asked to hear of their turns that way (`GameHost::commit` and
-/// a new game's opening), for a person holding the Token of `game`.
-pub(super) fn your_turn(state: &GameState, game: GameId) -> Option<Effect> {
-    let (seat, player) = (state.holder()?, state.holder_player()?);
-    bot_level(player).is_none().then(|| Effect::YourTurn {
-        game,
-        player,
-        text: say::your_turn_dm(state.kind().name(), game, &state.seat_title(seat)).into(),
-    })
 }

@@ -49,6 +49,13 @@ pub enum Effect {
         player: PlayerId,
         text: Sentence,
     },
+    /// Everyone waits on `player` alone in `game` (a motion's last vote), who asked to be told
+    /// by direct message (`/hexmeros notify nudge`).
+    Nudge {
+        game: GameId,
+        player: PlayerId,
+        text: Sentence,
+    },
     /// A reply only the acting player sees (a preview, a confirmation).
     Private { player: PlayerId, text: Sentence },
     /// Ask a player in a challenge window (§5.4): "Declare Check / Let it stand" buttons whose
@@ -112,7 +119,10 @@ impl Effect {
             | Effect::Replay { game }
             | Effect::Results { game }
             | Effect::Panel { game } => Some(*game),
-            Effect::Dm { .. } | Effect::Private { .. } | Effect::YourTurn { .. } => None,
+            Effect::Dm { .. }
+            | Effect::Private { .. }
+            | Effect::YourTurn { .. }
+            | Effect::Nudge { .. } => None,
         }
     }
 
@@ -125,7 +135,8 @@ impl Effect {
                 None,
                 Effect::Dm { player, .. }
                 | Effect::Private { player, .. }
-                | Effect::YourTurn { player, .. },
+                | Effect::YourTurn { player, .. }
+                | Effect::Nudge { player, .. },
             ) => {
                 format!("p{player}")
             }

@@ -27,6 +27,7 @@ mod error;
 mod event;
 mod lobby;
 mod notes;
+mod notify;
 mod outbox;
 mod players;
 mod queries;
@@ -471,8 +472,9 @@ impl GameHost {
         // their turn if they asked for one.
         let turn_dm = self.with_quiet(&mut next).await;
         if turn_dm && next.holder_player() != state.holder_player() {
-            fx.extend(create::your_turn(&next, next.id()));
+            fx.extend(notify::your_turn(&next, next.id()));
         }
+        fx.extend(self.nudges(state, &next).await);
         fx.extend(outbox::follow_ups(state, &next));
         fx.retain(|e| !bots::for_bot(e));
         let outbox = if self.outbox {

@@ -82,6 +82,7 @@ fn priority(e: &Effect, ev: Option<&Event>) -> i64 {
         | Effect::Results { .. }
         | Effect::Dm { .. }
         | Effect::YourTurn { .. }
+        | Effect::Nudge { .. }
         | Effect::Panel { .. }
         | Effect::Private { .. } => NORMAL,
     }

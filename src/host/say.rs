@@ -393,6 +393,14 @@ pub fn your_turn_dm(game_name: &str, game: GameId, seat: &str) -> String {
     format!("⏳ your turn in {game_name} #{game} (you play {seat})")
 }
 
+/// The direct message of a player everyone waits on alone, who asked to be told.
+pub fn nudge(game_name: &str, game: GameId, number: u64, what: Sentence) -> Sentence {
+    Sentence::from(format!(
+        "🕰️ everyone waits on you in {game_name} #{game}: your vote on motion #{number} ("
+    )) + what
+        + ")"
+}
+
 pub fn now_you_play(seat: &str, game: GameId) -> String {
     format!("you now play {seat} in game #{game}")
 }

@@ -23,6 +23,8 @@ pub struct PlayerSettings {
     pub commit_on_pick: bool,
     /// When the Token comes to them, a direct message too (the ping in the thread stays).
     pub turn_dm: bool,
+    /// A direct message when everyone waits on their vote alone.
+    pub nudge: bool,
 }
 
 impl PlayerSettings {
@@ -42,6 +44,7 @@ pub struct SettingsChange {
     pub quiet_to: Option<String>,
     pub commit_on_pick: Option<bool>,
     pub turn_dm: Option<bool>,
+    pub nudge: Option<bool>,
     pub clear: bool,
 }
 
@@ -52,6 +55,7 @@ impl SettingsChange {
             || self.quiet_to.is_some()
             || self.commit_on_pick.is_some()
             || self.turn_dm.is_some()
+            || self.nudge.is_some()
     }
 }
 
@@ -97,6 +101,7 @@ fn read_row(row: &SettingsRow) -> Result<PlayerSettings, SettingsError> {
         window,
         commit_on_pick: row.commit_on_pick,
         turn_dm: row.turn_dm,
+        nudge: row.nudge,
     })
 }
 
@@ -107,6 +112,7 @@ fn row_of(settings: &PlayerSettings) -> SettingsRow {
         quiet_end: settings.window.map(|(_, e)| i64::from(e.minutes())),
         commit_on_pick: settings.commit_on_pick,
         turn_dm: settings.turn_dm,
+        nudge: settings.nudge,
     }
 }
 
@@ -173,6 +179,7 @@ impl GameHost {
             window: window.filter(|(s, e)| s != e),
             commit_on_pick: change.commit_on_pick.unwrap_or(kept.commit_on_pick),
             turn_dm: change.turn_dm.unwrap_or(kept.turn_dm),
+            nudge: change.nudge.unwrap_or(kept.nudge),
         };
         if next.window.is_some() && next.zone.is_none() {
             return Err(SettingsError::NoZone.into());

@@ -705,7 +705,9 @@ impl<'h, W: Write> Local<'h, W> {
                     let (n, text) = (self.name(player).await, self.named(&text).await);
                     writeln!(self.out, "[#{game}] @{n}: {text}")?
                 }
-                Effect::Dm { player, text, .. } | Effect::YourTurn { player, text, .. } => {
+                Effect::Dm { player, text, .. }
+                | Effect::YourTurn { player, text, .. }
+                | Effect::Nudge { player, text, .. } => {
                     let (n, text) = (self.name(player).await, self.named(&text).await);
                     writeln!(self.out, "(message to {n}) {text}")?
                 }

@@ -1,6 +1,6 @@
 //! A person's settings (`migrations/*/0009_settings.sql`, `0011_commit_on_pick.sql`,
-//! `0014_turn_dm.sql`): their time zone, quiet hours, how the move picker commits and whether
-//! their turns also come by direct message, as stored. The host reads them into `host::quiet`
+//! `0014_turn_dm.sql`, `0015_nudge.sql`): their time zone, quiet hours, how the move picker
+//! commits and which direct messages they asked for, as stored. The host reads them into `host::quiet`
 //! values and says what is wrong with a row it cannot read.
 
 use sqlx::Row;
@@ -18,6 +18,8 @@ pub struct SettingsRow {
     pub commit_on_pick: bool,
     /// A direct message when the Token comes to them (`0014_turn_dm.sql`).
     pub turn_dm: bool,
+    /// A direct message when everyone waits on their vote alone (`0015_nudge.sql`).
+    pub nudge: bool,
 }
 
 /// How many players one query reads at most (SQLite allows 32,766 parameters).
@@ -27,7 +29,7 @@ impl Store {
     /// `player`'s settings row, if they ever set any.
     pub async fn player_settings(&self, player: i64) -> Result<Option<SettingsRow>, StoreError> {
         let row = sqlx::query(
-            "SELECT time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm \
+            "SELECT time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm, nudge \
              FROM player_settings WHERE player_id = $1",
         )
         .bind(player)
@@ -45,8 +47,8 @@ impl Store {
         for chunk in players.chunks(CHUNK) {
             let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
             let sql = format!(
-                "SELECT player_id, time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm \
-                 FROM player_settings \
+                "SELECT player_id, time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm, \
+                 nudge FROM player_settings \
                  WHERE player_id IN ({})",
                 marks.join(", ")
             );
@@ -70,12 +72,12 @@ impl Store {
     ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO player_settings \
-             (player_id, time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) \
+             (player_id, time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm, nudge, \
+             updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
              ON CONFLICT (player_id) DO UPDATE SET time_zone = excluded.time_zone, \
              quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, \
              commit_on_pick = excluded.commit_on_pick, turn_dm = excluded.turn_dm, \
-             updated_at = excluded.updated_at",
+             nudge = excluded.nudge, updated_at = excluded.updated_at",
         )
         .bind(player)
         .bind(&row.time_zone)
@@ -83,6 +85,7 @@ impl Store {
         .bind(row.quiet_end)
         .bind(i64::from(row.commit_on_pick))
         .bind(i64::from(row.turn_dm))
+        .bind(i64::from(row.nudge))
         .bind(now)
         .execute(self.writer())
         .await?;
@@ -106,5 +109,6 @@ fn settings_row(r: &sqlx::any::AnyRow) -> Result<SettingsRow, StoreError> {
         quiet_end: r.try_get("quiet_end")?,
         commit_on_pick: r.try_get::<i64, _>("commit_on_pick")? != 0,
         turn_dm: r.try_get::<i64, _>("turn_dm")? != 0,
+        nudge: r.try_get::<i64, _>("nudge")? != 0,
     })
 }

@@ -122,6 +122,7 @@ async fn fill(url: &str) -> Made {
             quiet_to: Some("07:00".into()),
             commit_on_pick: None,
             turn_dm: Some(true),
+            nudge: Some(true),
             clear: false,
         },
     )

@@ -192,3 +192,45 @@ async fn a_closed_dm_is_tried_once_turned_off_and_said_in_the_thread_once() {
     assert!(shown.contains("closed to me"), "{shown}");
     assert_clean(&fake, &bot);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_last_voter_everyone_waits_on_gets_one_nudge_by_dm() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let saved = notify(&fake, u(6), json!([bool_opt("nudge", true)])).await;
+    assert!(
+        saved.contains("everyone has voted on a motion but you: on"),
+        "{saved}"
+    );
+    let six: Vec<u64> = (1..=6).map(u).collect();
+    let (game, thread) = start_game_in(&fake, F::CHANNEL_ID, &six, Vec::new()).await;
+    let draw = |accept: u64| json!([{"type": 4, "name": "action", "value": accept}]);
+    // Silver offers a draw (every vote is needed); four accept: user 6 alone is awaited.
+    hx(&fake, u(1), thread, "draw", draw(0)).await;
+    for p in 2..=5 {
+        let r = hx(&fake, u(p), thread, "draw", draw(1)).await;
+        assert!(!content(&r).starts_with("⚠️"), "{r:?}");
+    }
+    let needle = format!("everyone waits on you in HexiMeros #{game}");
+    let nudged = || {
+        fake.dm_channel(u(6)).map_or(0, |dm| {
+            fake.made()
+                .iter()
+                .filter(|m| m.channel == dm && m.content.contains(&needle))
+                .count()
+        })
+    };
+    until("user 6's nudge", || nudged() == 1).await;
+    let dm = fake.dm_channel(u(6)).unwrap();
+    let made = fake.made();
+    let text = &made.iter().find(|m| m.channel == dm).unwrap().content;
+    assert!(
+        text.contains("motion #1") && text.contains(&thread.to_string()),
+        "{text}"
+    );
+    // Nobody else was nudged.
+    for p in 1..=5 {
+        assert_eq!(fake.dm_channel(u(p)), None, "user {p} got a DM");
+    }
+    assert_clean(&fake, &bot);
+}

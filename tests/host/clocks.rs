@@ -486,6 +486,7 @@ fn quiet_hours(zone: &str, from: &str, to: &str) -> hexmeros::host::SettingsChan
         quiet_to: Some(to.into()),
         commit_on_pick: None,
         turn_dm: None,
+        nudge: None,
         clear: false,
     }
 }

@@ -26,6 +26,7 @@ fn change(zone: Option<&str>, from: Option<&str>, to: Option<&str>) -> SettingsC
         quiet_to: to.map(str::to_string),
         commit_on_pick: None,
         turn_dm: None,
+        nudge: None,
         clear: false,
     }
 }
@@ -36,6 +37,7 @@ fn berlin(from: &str, to: &str) -> PlayerSettings {
         window: Some((tod(from), tod(to))),
         commit_on_pick: false,
         turn_dm: false,
+        nudge: false,
     }
 }
 
@@ -113,6 +115,7 @@ async fn settings_are_set_read_changed_in_part_and_cleared() {
             window: None,
             commit_on_pick: false,
             turn_dm: false,
+            nudge: false,
         }
     );
     assert_eq!(h.quiet_of(ANA).await.unwrap(), None);
@@ -225,6 +228,7 @@ async fn settings_survive_a_restart() {
             window: None,
             commit_on_pick: false,
             turn_dm: false,
+            nudge: false,
         }
     );
     assert_eq!(
@@ -405,4 +409,55 @@ async fn a_turn_dm_comes_with_each_turn_of_a_player_who_asked_for_it() {
     act(h, g, ANA, cmd_move(&mv)).await;
     let mv = first_move(h, g).await;
     assert_eq!(turn_dms(&act(h, g, BEN, cmd_move(&mv)).await), []);
+}
+
+/// A nudge (issue 49, `/hexmeros notify nudge`): when the others have all voted on a motion and
+/// one person's vote is missing, that person gets a DM if they asked; not before, not twice,
+/// and nobody who did not ask.
+#[tokio::test]
+async fn the_last_voter_everyone_waits_on_is_nudged_if_they_asked() {
+    use hexmeros::games::GameKind;
+    use hexmeros::host::{Command, Effect, Motion};
+    let env = env().await;
+    let h = &host_on(&env.url, &env.clock).await.with_outbox();
+    ensure_players(h, 1..=6).await;
+    let nudge = SettingsChange {
+        nudge: Some(true),
+        ..Default::default()
+    };
+    assert!(h.set_settings(6, &nudge).await.unwrap().nudge);
+    let (g, _) = h
+        .create(GameKind::HexiMeros, &[1, 2, 3, 4, 5, 6], None, None)
+        .await
+        .unwrap();
+    let nudges = |fx: &[Effect]| -> Vec<(i64, String)> {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::Nudge { player, text, .. } => Some((*player, text.to_string())),
+                _ => None,
+            })
+            .collect()
+    };
+    // A draw needs every vote: Silver proposes (and votes yes); four more vote.
+    let fx = act(h, g, 1, Command::Propose(Motion::Draw)).await;
+    assert_eq!(nudges(&fx), []);
+    for p in 2..=4 {
+        assert_eq!(nudges(&act(h, g, p, vote(true)).await), [], "player {p}");
+    }
+    // Player 5 votes: only player 6's vote is missing, and they asked.
+    let fx = act(h, g, 5, vote(true)).await;
+    let told = nudges(&fx);
+    assert_eq!(told.len(), 1, "{fx:?}");
+    assert_eq!(told[0].0, 6);
+    assert!(
+        told[0].1.contains(&format!("HexiMeros #{g}")) && told[0].1.contains("motion #1"),
+        "{}",
+        told[0].1
+    );
+    // The same with player 5 last, who did not ask: no nudge.
+    act(h, g, 6, vote(false)).await;
+    act(h, g, 1, Command::Propose(Motion::Draw)).await;
+    for p in [2, 3, 4, 6] {
+        assert_eq!(nudges(&act(h, g, p, vote(true)).await), [], "player {p}");
+    }
 }

@@ -600,6 +600,23 @@ impl GameState {
         }
     }
 
+    /// Whom each open motion still waits on: its id, and the people asked to vote who have
+    /// not (bots vote at once: they are never waited on).
+    pub fn awaited_votes(&self) -> Vec<(u64, Vec<PlayerId>)> {
+        self.motions
+            .iter()
+            .map(|m| {
+                let waiting = self
+                    .voters(&m.motion)
+                    .into_iter()
+                    .filter(|s| !m.yes.contains(s) && !m.no.contains(s) && self.bot(*s).is_none())
+                    .map(|s| self.player(s))
+                    .collect();
+                (m.id, waiting)
+            })
+            .collect()
+    }
+
     /// A motion in words.
     pub fn describe(&self, motion: &Motion) -> Sentence {
         match motion {

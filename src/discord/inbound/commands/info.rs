@@ -161,6 +161,7 @@ pub(super) async fn notify(
     ctx: Context<'_>,
     #[description = "a direct message too when the Token comes to you"] turn: Option<bool>,
     #[description = "turn reminders by direct message too"] dm: Option<bool>,
+    #[description = "a direct message when everyone waits on your vote alone"] nudge: Option<bool>,
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let me = player(ctx).await?;
@@ -171,52 +172,50 @@ pub(super) async fn notify(
     }
     let change = SettingsChange {
         turn_dm: turn,
+        nudge,
         ..SettingsChange::default()
     };
     let settings = data.host.set_settings(me, &change).await?;
-    if turn == Some(true) {
+    if turn == Some(true) || nudge == Some(true) {
         // Asked again: their DMs are tried again, even if they were found closed.
         data.links.reopen_dms(user).await?;
     }
     let (reminders, closed) = data.links.dm_state(user).await?;
-    let head = if turn.is_some() || dm.is_some() {
+    let head = if turn.is_some() || dm.is_some() || nudge.is_some() {
         "saved"
     } else {
         "your notifications"
     };
-    private(
-        ctx,
-        format!(
-            "{head}\n{}",
-            notify_text(settings.turn_dm, reminders, closed)
-        ),
-    )
-    .await
+    let text = notify_text(&settings, reminders, closed);
+    private(ctx, format!("{head}\n{text}")).await
 }
 
-/// What `/hexmeros notify` shows: how a turn and its reminders reach the player.
-fn notify_text(turn_dm: bool, reminders: bool, closed: bool) -> String {
-    let on_off = |on: bool| if on { "on" } else { "off" };
+/// What `/hexmeros notify` shows: how a turn, its reminders and a vote waiting on the player
+/// alone reach them.
+fn notify_text(s: &hexmeros::host::PlayerSettings, reminders: bool, closed: bool) -> String {
+    let choice = |what: &str, on: bool, option: &str| {
+        let (state, change) = if on {
+            ("on", "False to stop")
+        } else {
+            ("off", "True to have it")
+        };
+        format!("{what}: {state} ({option}: {change})")
+    };
     let mut lines = vec![
-        format!(
-            "🔔 your turn: a ping in the game's thread, always; a direct message too: {} \
-             (turn: {})",
-            on_off(turn_dm),
-            if turn_dm {
-                "False to stop"
-            } else {
-                "True to have one"
-            }
+        choice(
+            "🔔 your turn: a ping in the game's thread, always; a direct message too",
+            s.turn_dm,
+            "turn",
         ),
-        format!(
-            "⏰ reminders of a turn waiting on you: in the thread; by direct message too: {} \
-             (dm: {})",
-            on_off(reminders),
-            if reminders {
-                "False to stop"
-            } else {
-                "True to have them"
-            }
+        choice(
+            "⏰ reminders of a turn waiting on you: in the thread; by direct message too",
+            reminders,
+            "dm",
+        ),
+        choice(
+            "🕰️ a direct message when everyone has voted on a motion but you",
+            s.nudge,
+            "nudge",
         ),
     ];
     if closed {

@@ -32,6 +32,7 @@ pub(super) async fn settings(
         quiet_to,
         commit_on_pick,
         turn_dm: None,
+        nudge: None,
         clear: clear.unwrap_or(false),
     };
     let host = &ctx.data().host;

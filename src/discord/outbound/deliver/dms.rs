@@ -70,7 +70,7 @@ pub async fn deliver(
             let notice = about.map(|g| (g, nonce_of(entry, 1)));
             reminder(http, data, player, &text, notice, nonce).await
         }
-        Effect::YourTurn { game, player, text } => {
+        Effect::YourTurn { game, player, text } | Effect::Nudge { game, player, text } => {
             let notice = Some((game, nonce_of(entry, 1)));
             your_turn(http, data, game, player, &text, notice, nonce).await
         }

@@ -167,9 +167,10 @@ pub async fn entry(
             to_game(http, data, entry, game, msg).await
         }
         // A private text for someone other than the actor goes by DM, as a DM does.
-        e @ (Effect::Private { .. } | Effect::Dm { .. } | Effect::YourTurn { .. }) => {
-            dms::deliver(http, data, entry, e).await
-        }
+        e @ (Effect::Private { .. }
+        | Effect::Dm { .. }
+        | Effect::YourTurn { .. }
+        | Effect::Nudge { .. }) => dms::deliver(http, data, entry, e).await,
         Effect::Ballot {
             game,
             motion,
