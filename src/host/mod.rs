@@ -66,8 +66,8 @@ pub use results::{Place, Results};
 pub use say::Refused;
 pub use settings::{PlayerSettings, SettingsChange, SettingsError};
 pub use state::{
-    BotAction, GameState, OpenMotion, Panel, PanelSeat, PanelTurn, PointEntry, QueuedMove, Record,
-    SeatStanding, SeatState, Staged, Status,
+    Awaited, BotAction, GameState, OpenMotion, Panel, PanelSeat, PanelTurn, PointEntry, QueuedMove,
+    Record, SeatStanding, SeatState, Staged, Status,
 };
 
 use crate::games::{GameKind, Seat};

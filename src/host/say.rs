@@ -393,12 +393,12 @@ pub fn your_turn_dm(game_name: &str, game: GameId, seat: &str) -> String {
     format!("⏳ your turn in {game_name} #{game} (you play {seat})")
 }
 
-/// The direct message of a player everyone waits on alone, who asked to be told.
-pub fn nudge(game_name: &str, game: GameId, number: u64, what: Sentence) -> Sentence {
+/// The start of the direct message of a player everyone waits on alone, who asked to be told:
+/// what waits on them, and an opening bracket for what it is about.
+pub fn nudge(game_name: &str, game: GameId, what: &str) -> Sentence {
     Sentence::from(format!(
-        "🕰️ everyone waits on you in {game_name} #{game}: your vote on motion #{number} ("
-    )) + what
-        + ")"
+        "🕰️ everyone waits on you in {game_name} #{game}: {what} ("
+    ))
 }
 
 pub fn now_you_play(seat: &str, game: GameId) -> String {

@@ -199,7 +199,7 @@ async fn the_last_voter_everyone_waits_on_gets_one_nudge_by_dm() {
     let bot = Bot::start(&fake).await;
     let saved = notify(&fake, u(6), json!([bool_opt("nudge", true)])).await;
     assert!(
-        saved.contains("everyone has voted on a motion but you: on"),
+        saved.contains("challenge window, but you: on"),
         "{saved}"
     );
     let six: Vec<u64> = (1..=6).map(u).collect();

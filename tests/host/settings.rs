@@ -411,33 +411,40 @@ async fn a_turn_dm_comes_with_each_turn_of_a_player_who_asked_for_it() {
     assert_eq!(turn_dms(&act(h, g, BEN, cmd_move(&mv)).await), []);
 }
 
-/// A nudge (issue 49, `/hexmeros notify nudge`): when the others have all voted on a motion and
-/// one person's vote is missing, that person gets a DM if they asked; not before, not twice,
-/// and nobody who did not ask.
-#[tokio::test]
-async fn the_last_voter_everyone_waits_on_is_nudged_if_they_asked() {
-    use hexmeros::games::GameKind;
-    use hexmeros::host::{Command, Effect, Motion};
-    let env = env().await;
-    let h = &host_on(&env.url, &env.clock).await.with_outbox();
+/// A HexiMeros game of players 1…6 where `nudged` asked for nudges.
+async fn six_one_nudged(h: &hexmeros::host::GameHost, nudged: i64) -> i64 {
     ensure_players(h, 1..=6).await;
     let nudge = SettingsChange {
         nudge: Some(true),
         ..Default::default()
     };
-    assert!(h.set_settings(6, &nudge).await.unwrap().nudge);
-    let (g, _) = h
-        .create(GameKind::HexiMeros, &[1, 2, 3, 4, 5, 6], None, None)
+    assert!(h.set_settings(nudged, &nudge).await.unwrap().nudge);
+    let kind = hexmeros::games::GameKind::HexiMeros;
+    h.create(kind, &[1, 2, 3, 4, 5, 6], None, None)
         .await
-        .unwrap();
-    let nudges = |fx: &[Effect]| -> Vec<(i64, String)> {
-        fx.iter()
-            .filter_map(|e| match e {
-                Effect::Nudge { player, text, .. } => Some((*player, text.to_string())),
-                _ => None,
-            })
-            .collect()
-    };
+        .unwrap()
+        .0
+}
+
+/// The nudges among `fx`, as (player, words).
+fn nudges(fx: &[hexmeros::host::Effect]) -> Vec<(i64, String)> {
+    fx.iter()
+        .filter_map(|e| match e {
+            hexmeros::host::Effect::Nudge { player, text, .. } => Some((*player, text.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A nudge (issue 49, `/hexmeros notify nudge`): when the others have all voted on a motion and
+/// one person's vote is missing, that person gets a DM if they asked; not before, not twice,
+/// and nobody who did not ask.
+#[tokio::test]
+async fn the_last_voter_everyone_waits_on_is_nudged_if_they_asked() {
+    use hexmeros::host::{Command, Motion};
+    let env = env().await;
+    let h = &host_on(&env.url, &env.clock).await.with_outbox();
+    let g = six_one_nudged(h, 6).await;
     // A draw needs every vote: Silver proposes (and votes yes); four more vote.
     let fx = act(h, g, 1, Command::Propose(Motion::Draw)).await;
     assert_eq!(nudges(&fx), []);
@@ -460,4 +467,45 @@ async fn the_last_voter_everyone_waits_on_is_nudged_if_they_asked() {
     for p in [2, 3, 4, 6] {
         assert_eq!(nudges(&act(h, g, p, vote(true)).await), [], "player {p}");
     }
+}
+
+/// 44 quiet moves of a HexiMeros game from the start (found by seeded random play), after which
+/// Yellow's `E38-E36` opens a challenge window asking Blue and Green.
+const TO_TWO_CHALLENGERS: &str = "U2xQ6 C20-E22 G44-H43 M50-K48 AA38-Z37 AE20-AE26 S2-I32 H5-M6 \
+    C32xF35 L51-L49 AB41-W26 AE18-AE20 Q2-P3 E22xE16 H43-G42 N51-J51 AE32-AB29 AE26-AE30 I32-N17 \
+    M6-J5 F35xD37 J51-L51 AA46-Z45 AF23-AC16 P3-Q2 E16-E18 G38-H37 Q48-Q44 W26-AC26 AF21-AF27 \
+    Q6-Q8 C18-C22 B29-E22 K48-K46 Z47-W48 AC16-AA20 Q8-S10 E18xE22 F41-H35 R51-O42 AD37-AC36 \
+    AF27-M8 N17-X17 E22-E28";
+
+/// A nudge for a challenge window: once all but one of those asked let the move stand, the
+/// last one, who asked for nudges, is told everyone waits on them.
+#[tokio::test]
+async fn the_last_seat_a_challenge_window_waits_on_is_nudged_if_they_asked() {
+    use hexmeros::games::Seat;
+    use hexmeros::host::Command;
+    let env = env().await;
+    let h = &host_on(&env.url, &env.clock).await.with_outbox();
+    let g = six_one_nudged(h, 5).await;
+    for text in TO_TWO_CHALLENGERS.split_whitespace() {
+        let p = h.state(g).await.unwrap().holder_player().unwrap();
+        act(h, g, p, cmd_move(text)).await;
+    }
+    let mover = h.state(g).await.unwrap().holder_player().unwrap();
+    let stage = Command::Move {
+        text: "E38-E36".into(),
+        commit: false,
+    };
+    assert_eq!(nudges(&act(h, g, mover, stage).await), []);
+    let st = h.state(g).await.unwrap();
+    assert_eq!(st.staged().unwrap().asked, [Seat(1), Seat(4)]);
+    // Blue lets it stand: Green (player 5) alone is awaited, and asked to be told.
+    let fx = act(h, g, 2, Command::Challenge { declare: false }).await;
+    let told = nudges(&fx);
+    assert_eq!(told.len(), 1, "{fx:?}");
+    assert_eq!(told[0].0, 5);
+    assert!(
+        told[0].1.contains("your answer on") && told[0].1.contains("E38-E36"),
+        "{}",
+        told[0].1
+    );
 }

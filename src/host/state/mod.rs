@@ -109,6 +109,14 @@ impl SeatState {
     }
 }
 
+/// Something that waits on people's answers (`GameState::awaited`): an open motion (its id),
+/// or the challenge window of the move staged at a version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Awaited {
+    Vote(u64),
+    Window(u64),
+}
+
 /// The move the Token holder has staged, and its challenge window (§5.4).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Staged {

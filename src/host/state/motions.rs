@@ -7,7 +7,9 @@ use super::super::effect::Effect;
 use super::super::error::HostError;
 use super::super::event::{Millis, Motion, PlayerId, Timers};
 use super::super::words::Sentence;
-use super::{Departure, GameState, HOUR, Line, OpenMotion, Refused, Status, rules, say, story};
+use super::{
+    Awaited, Departure, GameState, HOUR, Line, OpenMotion, Refused, Status, rules, say, story,
+};
 use crate::games::Seat;
 use crate::games::house_menu::{self, Allowed, HouseRule};
 use crate::host::bot_level;
@@ -600,21 +602,33 @@ impl GameState {
         }
     }
 
-    /// Whom each open motion still waits on: its id, and the people asked to vote who have
-    /// not (bots vote at once: they are never waited on).
-    pub fn awaited_votes(&self) -> Vec<(u64, Vec<PlayerId>)> {
-        self.motions
+    /// What waits on people now, and on whom: each open motion on the people asked to vote
+    /// who have not, the challenge window on those asked who have not answered (bots answer at
+    /// once: they are never waited on).
+    pub fn awaited(&self) -> Vec<(Awaited, Vec<PlayerId>)> {
+        let people = |seats: Vec<Seat>| -> Vec<PlayerId> {
+            seats
+                .into_iter()
+                .filter(|&s| self.bot(s).is_none())
+                .map(|s| self.player(s))
+                .collect()
+        };
+        let mut out: Vec<(Awaited, Vec<PlayerId>)> = self
+            .motions
             .iter()
             .map(|m| {
-                let waiting = self
-                    .voters(&m.motion)
+                let voters = self.voters(&m.motion);
+                let left = voters
                     .into_iter()
-                    .filter(|s| !m.yes.contains(s) && !m.no.contains(s) && self.bot(*s).is_none())
-                    .map(|s| self.player(s))
+                    .filter(|s| !m.yes.contains(s) && !m.no.contains(s))
                     .collect();
-                (m.id, waiting)
+                (Awaited::Vote(m.id), people(left))
             })
-            .collect()
+            .collect();
+        if let Some(st) = &self.staged {
+            out.push((Awaited::Window(st.version), people(st.waiting())));
+        }
+        out
     }
 
     /// A motion in words.

@@ -161,7 +161,8 @@ pub(super) async fn notify(
     ctx: Context<'_>,
     #[description = "a direct message too when the Token comes to you"] turn: Option<bool>,
     #[description = "turn reminders by direct message too"] dm: Option<bool>,
-    #[description = "a direct message when everyone waits on your vote alone"] nudge: Option<bool>,
+    #[description = "a direct message when everyone waits on your vote or answer alone"]
+    nudge: Option<bool>,
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let me = player(ctx).await?;
@@ -213,7 +214,8 @@ fn notify_text(s: &hexmeros::host::PlayerSettings, reminders: bool, closed: bool
             "dm",
         ),
         choice(
-            "🕰️ a direct message when everyone has voted on a motion but you",
+            "🕰️ a direct message when everyone has voted on a motion, or answered in a \
+             challenge window, but you",
             s.nudge,
             "nudge",
         ),
