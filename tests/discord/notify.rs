@@ -198,10 +198,7 @@ async fn the_last_voter_everyone_waits_on_gets_one_nudge_by_dm() {
     let fake = F::start().await;
     let bot = Bot::start(&fake).await;
     let saved = notify(&fake, u(6), json!([bool_opt("nudge", true)])).await;
-    assert!(
-        saved.contains("challenge window, but you: on"),
-        "{saved}"
-    );
+    assert!(saved.contains("challenge window, but you: on"), "{saved}");
     let six: Vec<u64> = (1..=6).map(u).collect();
     let (game, thread) = start_game_in(&fake, F::CHANNEL_ID, &six, Vec::new()).await;
     let draw = |accept: u64| json!([{"type": 4, "name": "action", "value": accept}]);
