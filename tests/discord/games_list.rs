@@ -105,6 +105,15 @@ async fn games_in_a_dm_lists_two_servers_most_urgent_first_and_nothing_of_a_serv
     // The same list from a server channel; another user sees only their own games.
     let here = content(&hx(&fake, u(1), F::CHANNEL_ID, "games", json!([])).await);
     assert_eq!(here, text);
+    // Discord's word on membership is remembered a while: asked once for each server.
+    let asked_times = |guild: u64| {
+        let path = format!("/guilds/{guild}/members/{}", u(1));
+        fake.requests()
+            .iter()
+            .filter(|s| s.method == "GET" && s.path == path)
+            .count()
+    };
+    assert_eq!((asked_times(third), asked_times(F::OTHER_GUILD_ID)), (1, 1));
     let theirs = content(&hx(&fake, u(2), F::CHANNEL_ID, "games", json!([])).await);
     assert!(
         at(&theirs, a).is_some() && at(&theirs, e).is_some(),

@@ -27,13 +27,33 @@ pub const PER_PAGE: usize = 10;
 /// How long a server's name is remembered.
 const NAME_KEPT: Duration = Duration::from_secs(3600);
 
-/// The names of the servers games were listed from, remembered for an hour.
+/// How long Discord's word on whether a user is in a server is remembered (a list asked again
+/// and again costs Discord no more calls).
+const MEMBER_KEPT: Duration = Duration::from_secs(600);
+
+/// The names of the servers games were listed from, remembered for an hour, and who is in them,
+/// for ten minutes.
 #[derive(Debug, Default)]
 pub struct Servers {
     names: Mutex<HashMap<u64, (String, Instant)>>,
+    members: Mutex<HashMap<(u64, u64), (bool, Instant)>>,
 }
 
 impl Servers {
+    fn member(&self, guild: u64, user: u64) -> Option<bool> {
+        let members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        members
+            .get(&(guild, user))
+            .filter(|(_, at)| at.elapsed() < MEMBER_KEPT)
+            .map(|(m, _)| *m)
+    }
+
+    fn remember_member(&self, guild: u64, user: u64, member: bool) {
+        let mut members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        members.retain(|_, (_, at)| at.elapsed() < MEMBER_KEPT);
+        members.insert((guild, user), (member, Instant::now()));
+    }
+
     fn known(&self, guild: u64) -> Option<String> {
         let names = self.names.lock().unwrap_or_else(|e| e.into_inner());
         names
@@ -80,7 +100,12 @@ pub async fn page(
             games.push((s, link.guild, link.thread));
         }
     }
-    let guilds: BTreeSet<u64> = games.iter().filter_map(|g| g.1).collect();
+    // A server id of 0 (a row no snowflake wrote) names no server the user could be in.
+    let guilds: BTreeSet<u64> = games
+        .iter()
+        .filter_map(|g| g.1)
+        .filter(|&g| g != 0)
+        .collect();
     let mut servers = HashMap::new();
     for g in guilds {
         let here = here.is_some_and(|h| h.get() == g);
@@ -92,10 +117,10 @@ pub async fn page(
         .count();
     let mut lines = Vec::new();
     for (s, guild, thread) in &games {
-        let place = match guild.map(|g| &servers[&g]) {
-            Some(Server::Shared(name)) => Some(name.as_str()),
+        let place = match guild.map(|g| servers.get(&g)) {
+            Some(Some(Server::Shared(name))) => Some(name.as_str()),
             None => None,
-            Some(Server::Foreign | Server::Unknown) => continue,
+            Some(None | Some(Server::Foreign | Server::Unknown)) => continue,
         };
         lines.push(line(data, s, place, *guild, *thread).await);
     }
@@ -105,19 +130,30 @@ pub async fn page(
 /// Whether `user` is in server `guild` (`here`: the command came from it), and its name.
 async fn server(http: &Http, data: &Data, guild: u64, user: UserId, here: bool) -> Server {
     let id = GuildId::new(guild);
-    if !here {
+    if here {
+        data.servers.remember_member(guild, user.get(), true);
+    }
+    let known = data.servers.member(guild, user.get());
+    if !here && known != Some(true) {
+        if known == Some(false) {
+            return Server::Foreign;
+        }
         let member = data
             .wire
             .retry("checking a server's member", || http.get_member(id, user))
             .await;
-        match member {
-            Ok(_) => {}
+        let member = match member {
+            Ok(_) => true,
             // Unknown Member, or a server the bot was removed from.
-            Err(e) if matches!(http_status(&e), Some((403 | 404, _))) => return Server::Foreign,
+            Err(e) if matches!(http_status(&e), Some((403 | 404, _))) => false,
             Err(e) => {
                 tracing::warn!(guild, error = %e, "cannot tell whether a player is in a server");
                 return Server::Unknown;
             }
+        };
+        data.servers.remember_member(guild, user.get(), member);
+        if !member {
+            return Server::Foreign;
         }
     }
     if let Some(name) = data.servers.known(guild) {
