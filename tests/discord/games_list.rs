@@ -221,3 +221,26 @@ async fn in_a_dm_a_command_that_needs_a_server_says_so_and_starts_nothing() {
     assert!(fake.threads().is_empty(), "a thread was opened");
     assert_clean(&fake, &bot);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_discord_cannot_answer_for_is_left_out_and_said_then_listed_later() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (game, _) = dame(&fake, F::OTHER_CHANNEL_ID, &[u(1), u(2)]).await;
+    // Every try of the membership question fails (500): the wire gives up after six.
+    let members = format!("/guilds/{}/members/", F::OTHER_GUILD_ID);
+    fake.fail_next("GET", &members, 500, None, 6);
+    let dm = fake.open_dm(u(1));
+    let text = content(&hx(&fake, u(1), dm, "games", json!([])).await);
+    assert_eq!(at(&text, game), None, "{text}");
+    assert!(text.contains("1 server(s) could not be checked"), "{text}");
+    assert!(!text.contains("Other Guild"), "{text}");
+    // Not remembered as an answer: asked again, Discord answers and the game is listed.
+    let text = content(&hx(&fake, u(1), dm, "games", json!([])).await);
+    assert!(at(&text, game).is_some(), "{text}");
+    assert!(!text.contains("could not be checked"), "{text}");
+    assert!(
+        bot.log()
+            .contains("cannot tell whether a player is in a server")
+    );
+}

@@ -14,25 +14,13 @@ use fake_discord::FakeDiscord as F;
 
 /// The DMs Discord made for `user` saying it is their turn in `game`.
 fn turn_dms(fake: &F, user: u64, game: i64) -> usize {
-    let Some(dm) = fake.dm_channel(user) else {
-        return 0;
-    };
-    let needle = format!("your turn in HexDame #{game}");
-    fake.made()
-        .iter()
-        .filter(|m| m.channel == dm && m.content.contains(&needle))
-        .count()
+    dms_saying(fake, user, &format!("your turn in HexDame #{game}"))
 }
 
-async fn until(what: &str, mut ok: impl FnMut() -> bool) {
-    let end = tokio::time::Instant::now() + T;
-    while !ok() {
-        assert!(
-            tokio::time::Instant::now() < end,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+/// The DMs Discord made for `user` whose text contains `needle`.
+fn dms_saying(fake: &F, user: u64, needle: &str) -> usize {
+    fake.dm_channel(user)
+        .map_or(0, |dm| made_in(fake, dm, needle))
 }
 
 /// `/hexmeros notify` with `options`, as `user`: the private answer.
@@ -209,14 +197,7 @@ async fn the_last_voter_everyone_waits_on_gets_one_nudge_by_dm() {
         assert!(!content(&r).starts_with("⚠️"), "{r:?}");
     }
     let needle = format!("everyone waits on you in HexiMeros #{game}");
-    let nudged = || {
-        fake.dm_channel(u(6)).map_or(0, |dm| {
-            fake.made()
-                .iter()
-                .filter(|m| m.channel == dm && m.content.contains(&needle))
-                .count()
-        })
-    };
+    let nudged = || dms_saying(&fake, u(6), &needle);
     until("user 6's nudge", || nudged() == 1).await;
     let dm = fake.dm_channel(u(6)).unwrap();
     let made = fake.made();

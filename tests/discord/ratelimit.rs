@@ -13,7 +13,7 @@ use hexmeros_testkit::{bot, fake_discord, soak};
 
 use std::time::Duration;
 
-use bot::{Bot, HOUR_MS, START_MS, T};
+use bot::{Bot, HOUR_MS, START_MS, T, made_in, until_within as until};
 use fake_discord::{Chaos, FakeDiscord as F};
 use hexmeros::store::Store;
 use serde_json::json;
@@ -23,25 +23,6 @@ use serde_json::json;
 const GAMES: usize = 60;
 const LIMIT: u32 = 10;
 const PACE: &str = "8/1s";
-
-/// How many messages the fake made in `channel` whose text contains `needle`.
-fn made_in(fake: &F, channel: u64, needle: &str) -> usize {
-    fake.made()
-        .iter()
-        .filter(|m| m.channel == channel && m.content.contains(needle))
-        .count()
-}
-
-async fn until(what: &str, deadline: Duration, mut ok: impl FnMut() -> bool) {
-    let end = tokio::time::Instant::now() + deadline;
-    while !ok() {
-        assert!(
-            tokio::time::Instant::now() < end,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
 
 /// Waits until the outbox is empty.
 async fn drained(store: &Store, what: &str) {

@@ -580,6 +580,32 @@ pub async fn wait_panel(fake: &F, thread: u64, needle: &str) -> String {
 
 /// Every first response came in time, the bot called nothing the fake does not know, and it
 /// logged no internal error (a refusal is not one).
+/// Waits until `ok` holds, at most `deadline`: what is waited for is named in the failure.
+pub async fn until_within(what: &str, deadline: Duration, mut ok: impl FnMut() -> bool) {
+    let end = tokio::time::Instant::now() + deadline;
+    while !ok() {
+        assert!(
+            tokio::time::Instant::now() < end,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// [`until_within`] the usual deadline, [`T`].
+pub async fn until(what: &str, ok: impl FnMut() -> bool) {
+    until_within(what, T, ok).await
+}
+
+/// How many messages the fake made in `channel` whose text contains `needle`, whatever the
+/// bot heard back.
+pub fn made_in(fake: &F, channel: u64, needle: &str) -> usize {
+    fake.made()
+        .iter()
+        .filter(|m| m.channel == channel && m.content.contains(needle))
+        .count()
+}
+
 pub fn assert_clean(fake: &F, bot: &Bot) {
     assert!(
         fake.late_callbacks().is_empty(),
