@@ -41,6 +41,7 @@ pub(super) fn for_bot(e: &Effect) -> bool {
         | Effect::Dm { player, .. }
         | Effect::YourTurn { player, .. }
         | Effect::Nudge { player, .. }
+        | Effect::Digest { player, .. }
         | Effect::Private { player, .. }
         | Effect::AskChallenge { player, .. } => bot_level(*player).is_some(),
         _ => false,

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::digest::Digest;
 use super::event::{GameId, PlayerId};
 use super::words::Sentence;
 use crate::games::Seat;
@@ -56,6 +57,8 @@ pub enum Effect {
         player: PlayerId,
         text: Sentence,
     },
+    /// `player`'s daily digest (`/hexmeros notify digest`), in their direct messages' lane.
+    Digest { player: PlayerId, digest: Digest },
     /// A reply only the acting player sees (a preview, a confirmation).
     Private { player: PlayerId, text: Sentence },
     /// Ask a player in a challenge window (§5.4): "Declare Check / Let it stand" buttons whose
@@ -122,7 +125,8 @@ impl Effect {
             Effect::Dm { .. }
             | Effect::Private { .. }
             | Effect::YourTurn { .. }
-            | Effect::Nudge { .. } => None,
+            | Effect::Nudge { .. }
+            | Effect::Digest { .. } => None,
         }
     }
 
@@ -136,7 +140,8 @@ impl Effect {
                 Effect::Dm { player, .. }
                 | Effect::Private { player, .. }
                 | Effect::YourTurn { player, .. }
-                | Effect::Nudge { player, .. },
+                | Effect::Nudge { player, .. }
+                | Effect::Digest { player, .. },
             ) => {
                 format!("p{player}")
             }

@@ -233,7 +233,7 @@ impl Lobby {
         Ok(Declined::SeatOpened)
     }
 
-    fn from_row(row: LobbyRow) -> Result<Lobby, HostError> {
+    pub(super) fn from_row(row: LobbyRow) -> Result<Lobby, HostError> {
         let bad = |why: String| HostError::Internal(format!("lobby #{} is corrupt: {why}", row.id));
         let mut lobby: Lobby =
             serde_json::from_str(&row.body).map_err(|e| bad(format!("unreadable: {e}")))?;

@@ -22,6 +22,7 @@ mod bots;
 mod clock;
 mod commands;
 mod create;
+mod digest;
 mod effect;
 mod error;
 mod event;
@@ -50,6 +51,7 @@ use std::sync::{Arc, Mutex};
 pub use away::{AWAY_MAX, AwayGame, AwayReport};
 pub use bots::{BOT_TURNS_MAX, think_time};
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use digest::{Awaiting, Digest, Ended, Invitation, Link, Waiting, fit as fit_digest};
 pub use effect::{Effect, Pinged, game_lane};
 pub use error::HostError;
 pub use event::{

@@ -85,6 +85,7 @@ fn priority(e: &Effect, ev: Option<&Event>) -> i64 {
         | Effect::Nudge { .. }
         | Effect::Panel { .. }
         | Effect::Private { .. } => NORMAL,
+        Effect::Digest { .. } => REMINDER,
     }
 }
 

@@ -270,22 +270,45 @@ impl Quiet {
 
     /// The instant a wall-clock time stands for (see the module's doc).
     fn instant(&self, local: NaiveDateTime, pick: Pick) -> Option<Millis> {
-        let mut at = local;
-        // A skipped time: the first valid minute after it is the moment the clocks jumped
-        // (transitions fall on whole minutes). No zone skips more than a day.
-        for _ in 0..=2 * usize::from(MINUTES_A_DAY) {
-            let found = self.zone.from_local_datetime(&at);
-            let t = match pick {
-                Pick::First => found.earliest(),
-                Pick::Last => found.latest(),
-            };
-            if let Some(t) = t {
-                return Some(t.timestamp_millis());
-            }
-            at += Duration::minutes(1);
-        }
-        None
+        instant(self.zone, local, pick)
     }
+}
+
+/// The instant a wall-clock time of `zone` stands for (see the module's doc).
+fn instant(zone: Tz, local: NaiveDateTime, pick: Pick) -> Option<Millis> {
+    let mut at = local;
+    // A skipped time: the first valid minute after it is the moment the clocks jumped
+    // (transitions fall on whole minutes). No zone skips more than a day.
+    for _ in 0..=2 * usize::from(MINUTES_A_DAY) {
+        let found = zone.from_local_datetime(&at);
+        let t = match pick {
+            Pick::First => found.earliest(),
+            Pick::Last => found.latest(),
+        };
+        if let Some(t) = t {
+            return Some(t.timestamp_millis());
+        }
+        at += Duration::minutes(1);
+    }
+    None
+}
+
+/// The first instant after `after` at which the wall clock of `zone` shows `time` (the first
+/// time it does so on a fall-back night; when the clocks jump at a spring-forward night's
+/// skipped time).
+pub fn next_local(zone: Tz, time: TimeOfDay, after: Millis) -> Option<Millis> {
+    let day = DateTime::from_timestamp_millis(after)?
+        .with_timezone(&zone)
+        .date_naive();
+    (0..=2)
+        .filter_map(|k| {
+            instant(
+                zone,
+                (day + Duration::days(k)).and_time(time.naive()),
+                Pick::First,
+            )
+        })
+        .find(|&t| t > after)
 }
 
 #[cfg(test)]
@@ -561,5 +584,37 @@ mod tests {
         assert_ne!(a, quiet("Asia/Kolkata", "23:30", "06:31"));
         assert_eq!(a.start().to_string(), "23:30");
         assert_eq!(a.end().to_string(), "06:30");
+    }
+
+    #[test]
+    fn the_next_time_the_clock_shows_a_time_of_day_across_daylight_saving() {
+        let berlin = parse_zone("Europe/Berlin").unwrap();
+        let eight: TimeOfDay = "08:00".parse().unwrap();
+        // Winter: 08:00 CET is 07:00 UTC; just before it, that day; at it, the next day's.
+        let at = utc("2026-03-27T07:00");
+        assert_eq!(next_local(berlin, eight, at - 60_000), Some(at));
+        assert_eq!(next_local(berlin, eight, at), Some(utc("2026-03-28T07:00")));
+        // Spring forward on the 29th: 08:00 CEST is 06:00 UTC.
+        assert_eq!(
+            next_local(berlin, eight, utc("2026-03-28T12:00")),
+            Some(utc("2026-03-29T06:00"))
+        );
+        // A skipped time (02:30 on the 29th) comes when the clocks jump.
+        let skipped: TimeOfDay = "02:30".parse().unwrap();
+        assert_eq!(
+            next_local(berlin, skipped, utc("2026-03-28T12:00")),
+            Some(utc("2026-03-29T01:00"))
+        );
+        // Fall back on 2026-10-25: 02:30 is shown twice; the first is the one.
+        assert_eq!(
+            next_local(berlin, skipped, utc("2026-10-24T12:00")),
+            Some(utc("2026-10-25T00:30"))
+        );
+        // Late in the evening: tomorrow's, whatever the zone's offset.
+        let tokyo = parse_zone("Asia/Tokyo").unwrap();
+        assert_eq!(
+            next_local(tokyo, eight, utc("2026-06-01T23:30")),
+            Some(utc("2026-06-02T23:00"))
+        );
     }
 }

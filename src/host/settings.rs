@@ -25,6 +25,8 @@ pub struct PlayerSettings {
     pub turn_dm: bool,
     /// A direct message when everyone waits on their vote alone.
     pub nudge: bool,
+    /// A daily digest by direct message at this local time of day (none: no digest).
+    pub digest: Option<TimeOfDay>,
 }
 
 impl PlayerSettings {
@@ -45,6 +47,8 @@ pub struct SettingsChange {
     pub commit_on_pick: Option<bool>,
     pub turn_dm: Option<bool>,
     pub nudge: Option<bool>,
+    /// The digest's hour as typed (`08:00`, `8`, `7pm`), or `off`.
+    pub digest: Option<String>,
     pub clear: bool,
 }
 
@@ -56,6 +60,7 @@ impl SettingsChange {
             || self.commit_on_pick.is_some()
             || self.turn_dm.is_some()
             || self.nudge.is_some()
+            || self.digest.is_some()
     }
 }
 
@@ -69,6 +74,15 @@ pub enum SettingsError {
     #[error("quiet hours need your time zone: give time_zone too")]
     NoZone,
     #[error(
+        "the digest comes at an hour of your time zone: give your time zone first \
+         (/hexmeros settings time_zone:…)"
+    )]
+    DigestNeedsZone,
+    #[error("'{0}' is no hour of the day: give one from 0 to 23 (8, 08:00, 7pm) or off")]
+    HourOutOfRange(String),
+    #[error("'{0}' is not a time for the digest: give an hour (8, 08:00, 7pm) or off")]
+    UnknownTime(String),
+    #[error(
         "give both ends of your quiet hours, quiet_from and quiet_to (the same time for both \
          means no quiet hours)"
     )]
@@ -79,7 +93,7 @@ pub enum SettingsError {
 }
 
 /// A stored row as settings, or what is wrong with it.
-fn read_row(row: &SettingsRow) -> Result<PlayerSettings, SettingsError> {
+pub(super) fn read_row(row: &SettingsRow) -> Result<PlayerSettings, SettingsError> {
     let unreadable = |what: String| SettingsError::Unreadable(what);
     let zone = match &row.time_zone {
         Some(name) => Some(parse_zone(name).map_err(|e| unreadable(e.to_string()))?),
@@ -102,6 +116,7 @@ fn read_row(row: &SettingsRow) -> Result<PlayerSettings, SettingsError> {
         commit_on_pick: row.commit_on_pick,
         turn_dm: row.turn_dm,
         nudge: row.nudge,
+        digest: row.digest_at.map(minute).transpose()?,
     })
 }
 
@@ -113,6 +128,48 @@ fn row_of(settings: &PlayerSettings) -> SettingsRow {
         commit_on_pick: settings.commit_on_pick,
         turn_dm: settings.turn_dm,
         nudge: settings.nudge,
+        digest_at: settings.digest.map(|t| i64::from(t.minutes())),
+        digest_next_at: None,
+        digest_since: None,
+    }
+}
+
+/// Whether the digest comes at the same instants under `a` as under `b`.
+fn same_time(a: &PlayerSettings, b: &PlayerSettings) -> bool {
+    (a.digest, a.zone, a.window) == (b.digest, b.zone, b.window)
+}
+
+/// The digest's time of day as typed: `off` (none), an hour (`8`, `08`, `7pm`, `12am`) or an
+/// hour and minutes (`08:30`, `7:30pm`).
+pub(super) fn digest_time(text: &str) -> Result<Option<TimeOfDay>, SettingsError> {
+    let typed = text.trim().to_ascii_lowercase();
+    if matches!(typed.as_str(), "off" | "none" | "no") {
+        return Ok(None);
+    }
+    let clipped = || typed.chars().take(40).collect::<String>();
+    let unknown = || SettingsError::UnknownTime(clipped());
+    let (clock, half) = match (typed.strip_suffix("am"), typed.strip_suffix("pm")) {
+        (Some(c), _) => (c.trim_end(), Some(0)),
+        (_, Some(c)) => (c.trim_end(), Some(12)),
+        _ => (typed.as_str(), None),
+    };
+    let (h, m) = clock.split_once(':').unwrap_or((clock, "00"));
+    let digits = |t: &str| !t.is_empty() && t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(h) || !digits(m) || m.len() != 2 {
+        return Err(unknown());
+    }
+    let (h, m): (u16, u16) = (
+        h.parse().map_err(|_| unknown())?,
+        m.parse().map_err(|_| unknown())?,
+    );
+    let hour = match half {
+        Some(_) if !(1..=12).contains(&h) => None,
+        Some(add) => Some(h % 12 + add),
+        None => Some(h),
+    };
+    match hour.filter(|&h| h < 24).zip(Some(m).filter(|&m| m < 60)) {
+        Some((h, m)) => Ok(TimeOfDay::from_minutes(h * 60 + m)),
+        None => Err(SettingsError::HourOutOfRange(clipped())),
     }
 }
 
@@ -149,6 +206,7 @@ impl GameHost {
             Ok(t.as_deref().map(str::parse).transpose()?)
         };
         let (from, to) = (time(&change.quiet_from)?, time(&change.quiet_to)?);
+        let digest = change.digest.as_deref().map(digest_time).transpose()?;
         let stored = self.store.player_settings(player).await?;
         if !change.changes_something() {
             return Ok(match stored {
@@ -158,6 +216,7 @@ impl GameHost {
         }
         // The stored values that stay must read; those replaced need not.
         let mut kept = stored.unwrap_or_default();
+        let schedule = (kept.digest_next_at, kept.digest_since);
         if zone.is_some() {
             kept.time_zone = None;
         }
@@ -180,13 +239,24 @@ impl GameHost {
             commit_on_pick: change.commit_on_pick.unwrap_or(kept.commit_on_pick),
             turn_dm: change.turn_dm.unwrap_or(kept.turn_dm),
             nudge: change.nudge.unwrap_or(kept.nudge),
+            digest: digest.unwrap_or(kept.digest),
         };
         if next.window.is_some() && next.zone.is_none() {
             return Err(SettingsError::NoZone.into());
         }
-        self.store
-            .set_player_settings(player, &row_of(&next), self.now())
-            .await?;
+        if next.digest.is_some() && next.zone.is_none() {
+            return Err(SettingsError::DigestNeedsZone.into());
+        }
+        let now = self.now();
+        let mut row = row_of(&next);
+        (row.digest_next_at, row.digest_since) = match (next.digest, schedule) {
+            (None, _) => (None, None),
+            // When the digest comes follows from its hour, the zone and the quiet hours: kept
+            // while none of them changed (a digest due and not yet sent is not skipped).
+            (Some(_), (Some(due), since)) if same_time(&kept, &next) => (Some(due), since),
+            (Some(_), (_, since)) => (super::digest::next_due(&next, now), since.or(Some(now))),
+        };
+        self.store.set_player_settings(player, &row, now).await?;
         self.refresh_due(player).await?;
         Ok(next)
     }

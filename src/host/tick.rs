@@ -40,6 +40,11 @@ impl GameHost {
                 fx.append(&mut more);
             }
         }
+        // The daily digests due (after the games: a digest tells of them as they now stand).
+        match self.digests().await {
+            Ok(mut more) => fx.append(&mut more),
+            Err(e) => tracing::warn!(error = %e, "digests failed"),
+        }
         Ok(fx)
     }
 

@@ -15,8 +15,8 @@ use crate::ai::Level;
 use crate::games::{GameKind, Seat};
 use crate::host::words::{Part, Sentence};
 use crate::host::{
-    Actor, AdminAction, ChallengePref, Command, Effect, GameHost, GameId, HostError, Motion,
-    Pinged, PlayerId, Refused,
+    Actor, AdminAction, ChallengePref, Command, Digest, Effect, GameHost, GameId, HostError,
+    Millis, Motion, Pinged, PlayerId, Refused, fit_digest,
 };
 
 #[derive(Debug, Error)]
@@ -189,6 +189,23 @@ impl<'h, W: Write> Local<'h, W> {
             }
         }
         out
+    }
+
+    /// A digest as the terminal shows it: clock times in UTC, no links.
+    async fn digest_text(&mut self, digest: &Digest) -> String {
+        let when = |t: Millis| {
+            chrono::DateTime::from_timestamp_millis(t)
+                .map_or_else(String::new, |d| d.format("%Y-%m-%d %H:%M UTC").to_string())
+        };
+        let mut sections = Vec::new();
+        for (head, lines) in digest.sections(&when, &|_| String::new()) {
+            let mut named = Vec::new();
+            for l in &lines {
+                named.push(self.named(l).await);
+            }
+            sections.push((head, named));
+        }
+        fit_digest("your digest", &sections, usize::MAX, "/games")
     }
 
     fn game(&self) -> Result<GameId, LocalError> {
@@ -714,6 +731,11 @@ impl<'h, W: Write> Local<'h, W> {
                 Effect::Private { player, text } => {
                     let (n, text) = (self.name(player).await, self.named(&text).await);
                     writeln!(self.out, "(to {n}) {text}")?
+                }
+                Effect::Digest { player, digest } => {
+                    let n = self.name(player).await;
+                    let text = self.digest_text(&digest).await;
+                    writeln!(self.out, "(message to {n}) {text}")?
                 }
                 Effect::AskChallenge {
                     game, player, text, ..

@@ -89,6 +89,14 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
+    /// The lobbies waiting for players (status 0), through the status index.
+    pub async fn open_lobbies(&self) -> Result<Vec<LobbyRow>, StoreError> {
+        let rows = sqlx::query(&format!("SELECT {COLUMNS} WHERE status = 0 ORDER BY id"))
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.into_iter().map(row).collect::<Result<_, _>>()?)
+    }
+
     /// Lobbies in `status` whose time ran out by `now`, oldest first.
     pub async fn lobbies_due(&self, status: i64, now: i64) -> Result<Vec<LobbyRow>, StoreError> {
         let rows = sqlx::query(&format!(

@@ -1,11 +1,12 @@
 //! A person's settings (`migrations/*/0009_settings.sql`, `0011_commit_on_pick.sql`,
-//! `0014_turn_dm.sql`, `0015_nudge.sql`): their time zone, quiet hours, how the move picker
-//! commits and which direct messages they asked for, as stored. The host reads them into `host::quiet`
+//! `0014_turn_dm.sql`, `0015_nudge.sql`, `0016_digest.sql`): their time zone, quiet hours, how
+//! the move picker commits, which direct messages they asked for and when their daily digest is
+//! due, as stored. The host reads them into `host::quiet`
 //! values and says what is wrong with a row it cannot read.
 
 use sqlx::Row;
 
-use super::{Store, StoreError};
+use super::{NewEntry, Store, StoreError};
 
 /// One `player_settings` row as stored (not checked: the host parses it).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -20,7 +21,25 @@ pub struct SettingsRow {
     pub turn_dm: bool,
     /// A direct message when everyone waits on their vote alone (`0015_nudge.sql`).
     pub nudge: bool,
+    /// The daily digest's local time of day, minutes after midnight (`0016_digest.sql`).
+    pub digest_at: Option<i64>,
+    /// When the next digest is due (unix ms); none: no digest is coming.
+    pub digest_next_at: Option<i64>,
+    /// Since when the next digest tells of finished games (unix ms).
+    pub digest_since: Option<i64>,
 }
+
+/// A digest that is due: whose, and their settings (`digest_next_at`, when it was due, is the
+/// condition of its claim).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DigestDue {
+    pub player: i64,
+    pub settings: SettingsRow,
+}
+
+/// The columns of a settings row, in [`settings_row`]'s names.
+const COLUMNS: &str = "time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm, nudge, \
+                       digest_at, digest_next_at, digest_since";
 
 /// How many players one query reads at most (SQLite allows 32,766 parameters).
 const CHUNK: usize = 500;
@@ -28,10 +47,9 @@ const CHUNK: usize = 500;
 impl Store {
     /// `player`'s settings row, if they ever set any.
     pub async fn player_settings(&self, player: i64) -> Result<Option<SettingsRow>, StoreError> {
-        let row = sqlx::query(
-            "SELECT time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm, nudge \
-             FROM player_settings WHERE player_id = $1",
-        )
+        let row = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM player_settings WHERE player_id = $1"
+        ))
         .bind(player)
         .fetch_optional(&self.pool)
         .await?;
@@ -47,9 +65,7 @@ impl Store {
         for chunk in players.chunks(CHUNK) {
             let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
             let sql = format!(
-                "SELECT player_id, time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm, \
-                 nudge FROM player_settings \
-                 WHERE player_id IN ({})",
+                "SELECT player_id, {COLUMNS} FROM player_settings WHERE player_id IN ({})",
                 marks.join(", ")
             );
             let mut q = sqlx::query(&sql);
@@ -73,11 +89,14 @@ impl Store {
         sqlx::query(
             "INSERT INTO player_settings \
              (player_id, time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm, nudge, \
-             updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+             digest_at, digest_next_at, digest_since, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
              ON CONFLICT (player_id) DO UPDATE SET time_zone = excluded.time_zone, \
              quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, \
              commit_on_pick = excluded.commit_on_pick, turn_dm = excluded.turn_dm, \
-             nudge = excluded.nudge, updated_at = excluded.updated_at",
+             nudge = excluded.nudge, digest_at = excluded.digest_at, \
+             digest_next_at = excluded.digest_next_at, digest_since = excluded.digest_since, \
+             updated_at = excluded.updated_at",
         )
         .bind(player)
         .bind(&row.time_zone)
@@ -86,10 +105,67 @@ impl Store {
         .bind(i64::from(row.commit_on_pick))
         .bind(i64::from(row.turn_dm))
         .bind(i64::from(row.nudge))
+        .bind(row.digest_at)
+        .bind(row.digest_next_at)
+        .bind(row.digest_since)
         .bind(now)
         .execute(self.writer())
         .await?;
         Ok(())
+    }
+
+    /// The digests due at `now`, the longest due first, at most `limit` (read through the
+    /// `digest_next_at` index: only the rows due).
+    pub async fn digests_due(&self, now: i64, limit: i64) -> Result<Vec<DigestDue>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT player_id, {COLUMNS} FROM player_settings \
+             WHERE digest_next_at <= $1 ORDER BY digest_next_at LIMIT $2"
+        ))
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(DigestDue {
+                    player: r.try_get("player_id")?,
+                    settings: settings_row(r)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Claim `player`'s digest that was due at `was`: it is next due at `next` and tells of
+    /// what happened since `since`, and `entries` (the digest, if there is something to say)
+    /// join the outbox, in one transaction and only if the digest was still due at `was`. Two
+    /// processes that built the same digest: one claims it, the other's claim changes nothing.
+    /// Whether this claim was the one.
+    pub async fn claim_digest(
+        &self,
+        player: i64,
+        was: i64,
+        next: Option<i64>,
+        since: i64,
+        entries: &[NewEntry],
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.writer.begin().await?;
+        let done = sqlx::query(
+            "UPDATE player_settings SET digest_next_at = $1, digest_since = $2 \
+             WHERE player_id = $3 AND digest_next_at = $4",
+        )
+        .bind(next)
+        .bind(since)
+        .bind(player)
+        .bind(was)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        super::outbox::insert(&mut tx, entries, now).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// Forget `player`'s settings; whether they had any.
@@ -110,5 +186,8 @@ fn settings_row(r: &sqlx::any::AnyRow) -> Result<SettingsRow, StoreError> {
         commit_on_pick: r.try_get::<i64, _>("commit_on_pick")? != 0,
         turn_dm: r.try_get::<i64, _>("turn_dm")? != 0,
         nudge: r.try_get::<i64, _>("nudge")? != 0,
+        digest_at: r.try_get("digest_at")?,
+        digest_next_at: r.try_get("digest_next_at")?,
+        digest_since: r.try_get("digest_since")?,
     })
 }

@@ -123,6 +123,7 @@ async fn fill(url: &str) -> Made {
             commit_on_pick: None,
             turn_dm: Some(true),
             nudge: Some(true),
+            digest: Some("7:30".into()),
             clear: false,
         },
     )

@@ -487,6 +487,7 @@ fn quiet_hours(zone: &str, from: &str, to: &str) -> hexmeros::host::SettingsChan
         commit_on_pick: None,
         turn_dm: None,
         nudge: None,
+        digest: None,
         clear: false,
     }
 }

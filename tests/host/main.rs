@@ -8,6 +8,7 @@ mod browser;
 mod cache;
 mod challenge;
 mod clocks;
+mod digest;
 mod house_rules;
 mod leases;
 mod lobby;

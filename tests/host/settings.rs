@@ -27,6 +27,7 @@ fn change(zone: Option<&str>, from: Option<&str>, to: Option<&str>) -> SettingsC
         commit_on_pick: None,
         turn_dm: None,
         nudge: None,
+        digest: None,
         clear: false,
     }
 }
@@ -38,6 +39,7 @@ fn berlin(from: &str, to: &str) -> PlayerSettings {
         commit_on_pick: false,
         turn_dm: false,
         nudge: false,
+        digest: None,
     }
 }
 
@@ -116,6 +118,7 @@ async fn settings_are_set_read_changed_in_part_and_cleared() {
             commit_on_pick: false,
             turn_dm: false,
             nudge: false,
+            digest: None,
         }
     );
     assert_eq!(h.quiet_of(ANA).await.unwrap(), None);
@@ -229,6 +232,7 @@ async fn settings_survive_a_restart() {
             commit_on_pick: false,
             turn_dm: false,
             nudge: false,
+            digest: None,
         }
     );
     assert_eq!(

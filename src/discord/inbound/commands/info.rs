@@ -163,6 +163,9 @@ pub(super) async fn notify(
     #[description = "turn reminders by direct message too"] dm: Option<bool>,
     #[description = "a direct message when everyone waits on your vote or answer alone"]
     nudge: Option<bool>,
+    #[description = "a daily digest by direct message at this hour of your time zone (8, 19:30, 7pm), or off"]
+    #[max_length = 20]
+    digest: Option<String>,
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let me = player(ctx).await?;
@@ -174,15 +177,17 @@ pub(super) async fn notify(
     let change = SettingsChange {
         turn_dm: turn,
         nudge,
+        digest: digest.clone(),
         ..SettingsChange::default()
     };
     let settings = data.host.set_settings(me, &change).await?;
-    if turn == Some(true) || nudge == Some(true) {
+    let digest_on = digest.is_some() && settings.digest.is_some();
+    if turn == Some(true) || nudge == Some(true) || digest_on {
         // Asked again: their DMs are tried again, even if they were found closed.
         data.links.reopen_dms(user).await?;
     }
     let (reminders, closed) = data.links.dm_state(user).await?;
-    let head = if turn.is_some() || dm.is_some() || nudge.is_some() {
+    let head = if turn.is_some() || dm.is_some() || nudge.is_some() || digest.is_some() {
         "saved"
     } else {
         "your notifications"
@@ -219,6 +224,15 @@ fn notify_text(s: &hexmeros::host::PlayerSettings, reminders: bool, closed: bool
             s.nudge,
             "nudge",
         ),
+        match s.digest {
+            Some(at) => format!(
+                "📬 a daily digest by direct message: at {at} your time, after your quiet hours \
+                 if they hold it, when there is something to say (digest: off to stop)"
+            ),
+            None => "📬 a daily digest by direct message: off (digest: an hour of your time \
+                     zone, such as 8 or 19:30, to have it)"
+                .to_string(),
+        },
     ];
     if closed {
         lines.push(

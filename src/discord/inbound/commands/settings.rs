@@ -27,6 +27,7 @@ pub(super) async fn settings(
     ctx.defer_ephemeral().await?;
     let me = player(ctx).await?;
     let change = SettingsChange {
+        digest: None,
         time_zone,
         quiet_from,
         quiet_to,

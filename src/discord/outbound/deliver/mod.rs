@@ -29,6 +29,7 @@ use crate::discord::outbound::post::{Outcome, nonce_of, to_game};
 use crate::discord::outbound::{finish, panel};
 use crate::discord::wire::{fresh_nonce, http_status};
 
+mod digest;
 mod dms;
 mod thread;
 mod turn;
@@ -171,6 +172,10 @@ pub async fn entry(
         | Effect::Dm { .. }
         | Effect::YourTurn { .. }
         | Effect::Nudge { .. }) => dms::deliver(http, data, entry, e).await,
+        Effect::Digest { player, digest } => {
+            let (nonce, notice) = (nonce_of(entry, 0), nonce_of(entry, 1));
+            digest::digest(http, data, player, &digest, notice, nonce).await
+        }
         Effect::Ballot {
             game,
             motion,
