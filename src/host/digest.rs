@@ -259,7 +259,7 @@ impl GameHost {
     ) -> Result<(), HostError> {
         let state = self.state(game).await?;
         let mut add = |what| digest.awaiting.push(Awaiting { game, kind, what });
-        if let Some(turn) = state.panel().turn.filter(|t| t.player == player) {
+        if let Some(turn) = state.turn().filter(|t| t.player == player) {
             add(Waiting::Turn { due: turn.due });
         }
         for (what, waiting) in state.awaited() {
@@ -381,7 +381,7 @@ impl GameHost {
     }
 
     /// The lobbies waiting for players now (a lobby that does not read is left out, logged).
-    async fn open_lobbies(&self) -> Result<Vec<Lobby>, HostError> {
+    pub async fn open_lobbies(&self) -> Result<Vec<Lobby>, HostError> {
         let rows = self.store.open_lobbies().await?;
         Ok(rows
             .into_iter()

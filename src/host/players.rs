@@ -228,7 +228,7 @@ impl GameHost {
                     continue;
                 }
             };
-            let turn = state.panel().turn;
+            let turn = state.turn();
             out.push(Seated {
                 id: g.id,
                 kind,

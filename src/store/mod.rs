@@ -10,6 +10,7 @@
 //! with the same versions.
 
 pub mod copy;
+mod digests;
 mod leases;
 mod lobbies;
 mod notes;
@@ -25,11 +26,12 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Executor, Row};
 use thiserror::Error;
 
+pub use digests::DigestDue;
 pub use lobbies::{LobbyRow, LobbyWrite};
 pub use notes::Note;
 pub use outbox::{Done, Entry, NewEntry, OutboxStats};
 pub use ratings::{Rating, RatingChange, conservative};
-pub use settings::{DigestDue, SettingsRow};
+pub use settings::SettingsRow;
 
 /// The default database, next to where the bot runs.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://hexmeros.db";
@@ -626,28 +628,6 @@ impl Store {
              WHERE s.player_id = $1 AND s.until_version IS NULL ORDER BY g.id DESC"
         };
         let rows = sqlx::query(sql).bind(player).fetch_all(&self.pool).await?;
-        rows.into_iter().map(summary).collect()
-    }
-
-    /// What a player's digest tells of: the games they sit in now that are unfinished (house
-    /// rules, playing, paused) or finished after `since` (unix ms), through the seats' player
-    /// index (no scan of every game).
-    pub async fn digest_games(
-        &self,
-        player: i64,
-        since: i64,
-    ) -> Result<Vec<GameSummary>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT DISTINCT g.id, g.kind, g.status, g.to_move, g.version FROM games g \
-             JOIN seats s ON s.game_id = g.id \
-             WHERE s.player_id = $1 AND s.until_version IS NULL \
-             AND (g.status IN (10, 20, 30) OR (g.status = 50 AND g.updated_at > $2)) \
-             ORDER BY g.id",
-        )
-        .bind(player)
-        .bind(since)
-        .fetch_all(&self.pool)
-        .await?;
         rows.into_iter().map(summary).collect()
     }
 

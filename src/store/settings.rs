@@ -6,7 +6,7 @@
 
 use sqlx::Row;
 
-use super::{NewEntry, Store, StoreError};
+use super::{Store, StoreError};
 
 /// One `player_settings` row as stored (not checked: the host parses it).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -29,16 +29,8 @@ pub struct SettingsRow {
     pub digest_since: Option<i64>,
 }
 
-/// A digest that is due: whose, and their settings (`digest_next_at`, when it was due, is the
-/// condition of its claim).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DigestDue {
-    pub player: i64,
-    pub settings: SettingsRow,
-}
-
 /// The columns of a settings row, in [`settings_row`]'s names.
-const COLUMNS: &str = "time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm, nudge, \
+pub(super) const COLUMNS: &str = "time_zone, quiet_start, quiet_end, commit_on_pick, turn_dm, nudge, \
                        digest_at, digest_next_at, digest_since";
 
 /// How many players one query reads at most (SQLite allows 32,766 parameters).
@@ -114,60 +106,6 @@ impl Store {
         Ok(())
     }
 
-    /// The digests due at `now`, the longest due first, at most `limit` (read through the
-    /// `digest_next_at` index: only the rows due).
-    pub async fn digests_due(&self, now: i64, limit: i64) -> Result<Vec<DigestDue>, StoreError> {
-        let rows = sqlx::query(&format!(
-            "SELECT player_id, {COLUMNS} FROM player_settings \
-             WHERE digest_next_at <= $1 ORDER BY digest_next_at LIMIT $2"
-        ))
-        .bind(now)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(DigestDue {
-                    player: r.try_get("player_id")?,
-                    settings: settings_row(r)?,
-                })
-            })
-            .collect()
-    }
-
-    /// Claim `player`'s digest that was due at `was`: it is next due at `next` and tells of
-    /// what happened since `since`, and `entries` (the digest, if there is something to say)
-    /// join the outbox, in one transaction and only if the digest was still due at `was`. Two
-    /// processes that built the same digest: one claims it, the other's claim changes nothing.
-    /// Whether this claim was the one.
-    pub async fn claim_digest(
-        &self,
-        player: i64,
-        was: i64,
-        next: Option<i64>,
-        since: i64,
-        entries: &[NewEntry],
-        now: i64,
-    ) -> Result<bool, StoreError> {
-        let mut tx = self.writer.begin().await?;
-        let done = sqlx::query(
-            "UPDATE player_settings SET digest_next_at = $1, digest_since = $2 \
-             WHERE player_id = $3 AND digest_next_at = $4",
-        )
-        .bind(next)
-        .bind(since)
-        .bind(player)
-        .bind(was)
-        .execute(&mut *tx)
-        .await?;
-        if done.rows_affected() != 1 {
-            return Ok(false);
-        }
-        super::outbox::insert(&mut tx, entries, now).await?;
-        tx.commit().await?;
-        Ok(true)
-    }
-
     /// Forget `player`'s settings; whether they had any.
     pub async fn clear_player_settings(&self, player: i64) -> Result<bool, StoreError> {
         let done = sqlx::query("DELETE FROM player_settings WHERE player_id = $1")
@@ -178,7 +116,7 @@ impl Store {
     }
 }
 
-fn settings_row(r: &sqlx::any::AnyRow) -> Result<SettingsRow, StoreError> {
+pub(super) fn settings_row(r: &sqlx::any::AnyRow) -> Result<SettingsRow, StoreError> {
     Ok(SettingsRow {
         time_zone: r.try_get("time_zone")?,
         quiet_start: r.try_get("quiet_start")?,

@@ -81,6 +81,20 @@ pub struct Panel {
 
 impl GameState {
     /// The status panel of the game as it is now.
+    /// Whose turn it is, since when and until when (the panel's line, without the rest of the
+    /// panel: lists of games and digests ask only this).
+    pub fn turn(&self) -> Option<PanelTurn> {
+        self.holder()
+            .zip(self.holder_player())
+            .map(|(seat, player)| PanelTurn {
+                seat,
+                player,
+                number: self.turn_number(),
+                since: self.turn_started,
+                due: self.deadline(),
+            })
+    }
+
     pub fn panel(&self) -> Panel {
         let outcome = self.outcome();
         let active = self.active();
@@ -113,16 +127,7 @@ impl GameState {
                 }
             })
             .collect();
-        let turn = self
-            .holder()
-            .zip(self.holder_player())
-            .map(|(seat, player)| PanelTurn {
-                seat,
-                player,
-                number: self.turn_number(),
-                since: self.turn_started,
-                due: self.deadline(),
-            });
+        let turn = self.turn();
         let house = self.house_lines();
         let votes = self
             .motions
