@@ -252,3 +252,40 @@ async fn two_hosts_ticking_together_queue_one_digest() {
         assert_eq!(queued(a, ANA).await as i64, day + 1);
     }
 }
+
+#[tokio::test]
+async fn votes_waiting_on_a_person_come_after_their_turns() {
+    use hexmeros::host::Motion;
+    let env = env().await;
+    let h = &host_on(&env.url, &env.clock).await.with_outbox();
+    let six = [BEN, ANA, CY, 4, 5, 6];
+    ensure_players(h, six).await;
+    h.set_settings(ANA, &digest("08:00")).await.unwrap();
+    // Ben holds the Token of the six's game and proposes a draw: Ana's vote is awaited there.
+    let (table, _) = (h.create(GameKind::HexiMeros, &six, None, None).await).unwrap();
+    act(h, table, BEN, Command::Propose(Motion::Draw)).await;
+    // Ana's own turn elsewhere.
+    let (mine, _) = (h.create(GameKind::HexDame, &[ANA, CY], None, None).await).unwrap();
+    let got = tick_at(&env, h, DAY2 + 8 * HOUR).await;
+    let [(_, d)] = &got[..] else {
+        panic!("one digest: {got:?}")
+    };
+    let awaiting: Vec<_> = d.awaiting.iter().map(|a| (a.game, a.what)).collect();
+    assert_eq!(awaiting.len(), 2, "{awaiting:?}");
+    assert_eq!(awaiting[0].0, mine);
+    assert_eq!(awaiting[1], (table, Waiting::Vote { motion: 1 }));
+    // In words, with each line's link.
+    let lines = d.sections(&|t| format!("<{t}>"), &|l| format!(" [{l:?}]"));
+    let (head, first) = &lines[0];
+    assert!(head.contains("waiting on you"), "{head}");
+    let text: Vec<String> = first.iter().map(|s| s.to_string()).collect();
+    assert!(
+        text[0].starts_with(&format!("HexDame #{mine}: your turn")),
+        "{text:?}"
+    );
+    assert!(text[0].ends_with(&format!(" [Game({mine})]")), "{text:?}");
+    assert_eq!(
+        text[1],
+        format!("HexiMeros #{table}: your vote on motion #1 [Game({table})]")
+    );
+}
