@@ -24,6 +24,9 @@ use crate::store::{DigestDue, NewEntry};
 /// How many due digests one tick builds at most (the rest wait for the next tick).
 const PER_TICK: i64 = 200;
 
+/// How long a digest that could not be built waits before it is tried again.
+const RETRY_MS: Millis = 60_000;
+
 /// A day, in milliseconds.
 const DAY: Millis = 24 * 3_600_000;
 
@@ -315,11 +318,23 @@ impl GameHost {
         let lobbies = self.open_lobbies().await?;
         let mut fx = Vec::new();
         for d in due {
-            let player = d.player;
+            let (player, was, since) =
+                (d.player, d.settings.digest_next_at, d.settings.digest_since);
             match self.digest_due(d, &lobbies, now).await {
                 Ok(Some(e)) => fx.push(e),
                 Ok(None) => {}
-                Err(e) => tracing::warn!(player, error = %e, "a digest was not built"),
+                Err(e) => {
+                    // Tried again in a minute, so digests that fail cannot keep the others
+                    // waiting behind them.
+                    tracing::warn!(player, error = %e, "a digest was not built");
+                    if let (Some(was), Some(since)) = (was, since) {
+                        let later = Some(now + RETRY_MS);
+                        let put_off = self.store.claim_digest(player, was, later, since, &[], now);
+                        if let Err(e) = put_off.await {
+                            tracing::warn!(player, error = %e, "a digest was not put off");
+                        }
+                    }
+                }
             }
         }
         Ok(fx)

@@ -249,14 +249,19 @@ impl GameHost {
         }
         let now = self.now();
         let mut row = row_of(&next);
-        (row.digest_next_at, row.digest_since) = match (next.digest, schedule) {
-            (None, _) => (None, None),
-            // When the digest comes follows from its hour, the zone and the quiet hours: kept
-            // while none of them changed (a digest due and not yet sent is not skipped).
-            (Some(_), (Some(due), since)) if same_time(&kept, &next) => (Some(due), since),
-            (Some(_), (_, since)) => (super::digest::next_due(&next, now), since.or(Some(now))),
-        };
-        self.store.set_player_settings(player, &row, now).await?;
+        // When the digest comes follows from its hour, the zone and the quiet hours: kept as
+        // stored while none of them changed (a digest due and not yet sent is not skipped, one
+        // claimed meanwhile is not made due again).
+        let keep = next.digest.is_some() && schedule.0.is_some() && same_time(&kept, &next);
+        if keep {
+            (row.digest_next_at, row.digest_since) = schedule;
+        } else if next.digest.is_some() {
+            row.digest_next_at = super::digest::next_due(&next, now);
+            row.digest_since = schedule.1.or(Some(now));
+        }
+        self.store
+            .set_player_settings(player, &row, keep, now)
+            .await?;
         self.refresh_due(player).await?;
         Ok(next)
     }

@@ -156,4 +156,77 @@ mod tests {
             assert!(searches >= 1, "{name}: {lines:?}");
         }
     }
+
+    /// A settings change read before a digest was claimed and written after it keeps the
+    /// claim's schedule (`keep_schedule`): the digest is not due again that day. Turning the
+    /// digest off forgets it; a new hour is written as given, telling of games since the
+    /// stored time.
+    #[tokio::test]
+    async fn a_claim_between_a_settings_read_and_its_write_stands() {
+        let db = TestDb::new().await;
+        let store = Store::open(&db.url).await.unwrap();
+        let on = SettingsRow {
+            time_zone: Some("UTC".into()),
+            digest_at: Some(8 * 60),
+            digest_next_at: Some(1_000),
+            digest_since: Some(10),
+            ..SettingsRow::default()
+        };
+        store.set_player_settings(7, &on, false, 0).await.unwrap();
+        // The settings are read (due at 1,000), then another process claims the digest.
+        let read = store.player_settings(7).await.unwrap().unwrap();
+        assert!(
+            store
+                .claim_digest(7, 1_000, Some(5_000), 1_000, &[], 1_000)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .claim_digest(7, 1_000, Some(5_000), 1_000, &[], 1_000)
+                .await
+                .unwrap()
+        );
+        // The change is written from what was read: the claim's schedule stands.
+        let changed = SettingsRow {
+            turn_dm: true,
+            ..read.clone()
+        };
+        store
+            .set_player_settings(7, &changed, true, 2)
+            .await
+            .unwrap();
+        let now = store.player_settings(7).await.unwrap().unwrap();
+        assert!(now.turn_dm);
+        assert_eq!(
+            (now.digest_next_at, now.digest_since),
+            (Some(5_000), Some(1_000))
+        );
+        // A new hour: due when given, still telling of games since the last digest.
+        let moved = SettingsRow {
+            digest_at: Some(9 * 60),
+            digest_next_at: Some(9_000),
+            digest_since: Some(10),
+            ..read.clone()
+        };
+        store
+            .set_player_settings(7, &moved, false, 3)
+            .await
+            .unwrap();
+        let now = store.player_settings(7).await.unwrap().unwrap();
+        assert_eq!(
+            (now.digest_next_at, now.digest_since),
+            (Some(9_000), Some(1_000))
+        );
+        // Off: nothing is due, and nothing is kept.
+        let off = SettingsRow {
+            digest_at: None,
+            digest_next_at: None,
+            digest_since: None,
+            ..read
+        };
+        store.set_player_settings(7, &off, false, 4).await.unwrap();
+        let now = store.player_settings(7).await.unwrap().unwrap();
+        assert_eq!((now.digest_next_at, now.digest_since), (None, None));
+    }
 }

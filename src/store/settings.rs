@@ -71,11 +71,14 @@ impl Store {
         Ok(found)
     }
 
-    /// Write `player`'s settings, replacing any they had.
+    /// Write `player`'s settings, replacing any they had. With `keep_schedule`, when their
+    /// digest is next due stays as stored (not as read before: a digest claimed meanwhile is not
+    /// made due again); since when it tells of games stays as stored while the digest is on.
     pub async fn set_player_settings(
         &self,
         player: i64,
         row: &SettingsRow,
+        keep_schedule: bool,
         now: i64,
     ) -> Result<(), StoreError> {
         sqlx::query(
@@ -87,7 +90,10 @@ impl Store {
              quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, \
              commit_on_pick = excluded.commit_on_pick, turn_dm = excluded.turn_dm, \
              nudge = excluded.nudge, digest_at = excluded.digest_at, \
-             digest_next_at = excluded.digest_next_at, digest_since = excluded.digest_since, \
+             digest_next_at = CASE WHEN $12 = 1 THEN player_settings.digest_next_at \
+             ELSE excluded.digest_next_at END, \
+             digest_since = CASE WHEN excluded.digest_at IS NULL THEN NULL \
+             ELSE COALESCE(player_settings.digest_since, excluded.digest_since) END, \
              updated_at = excluded.updated_at",
         )
         .bind(player)
@@ -101,6 +107,7 @@ impl Store {
         .bind(row.digest_next_at)
         .bind(row.digest_since)
         .bind(now)
+        .bind(i64::from(keep_schedule))
         .execute(self.writer())
         .await?;
         Ok(())

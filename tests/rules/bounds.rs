@@ -354,3 +354,52 @@ fn the_discord_modules_import_each_other_in_no_circle() {
     knotted.entry(b.clone()).or_default().insert(a.clone());
     assert!(circle(&knotted).is_some());
 }
+
+/// No bench or test target of the workspace is named like a package of `Cargo.lock`: `.ci/run`
+/// cleans this workspace's targets by name before it builds, and a target called `digest`
+/// took the `digest` crate's artifacts along, so sqlx, serenity and all that depends on them
+/// were built again on every run (two minutes of CI).
+#[test]
+fn no_target_is_named_like_a_dependency() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
+    let packages: BTreeSet<&str> = lock
+        .lines()
+        .filter_map(|l| l.strip_prefix("name = \""))
+        .filter_map(|l| l.strip_suffix('"'))
+        .collect();
+    assert!(
+        packages.contains("digest") && packages.contains("sqlx"),
+        "Cargo.lock read"
+    );
+    let mut targets = Vec::new();
+    for dir in ["benches", "tests", "render/benches", "render/tests"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for e in entries {
+            let path = e.unwrap().path();
+            let name = match path.extension() {
+                Some(ext) if ext == "rs" => path.file_stem(),
+                None if path.join("main.rs").exists() => path.file_name(),
+                _ => None,
+            };
+            if let Some(n) = name {
+                targets.push(format!("{dir}/{}", n.to_string_lossy()));
+            }
+        }
+    }
+    assert!(targets.iter().any(|t| t == "tests/host"), "{targets:?}");
+    assert!(
+        targets.iter().any(|t| t == "benches/daily_digest"),
+        "{targets:?}"
+    );
+    let clashes: Vec<&String> = targets
+        .iter()
+        .filter(|t| t.rsplit('/').next().is_some_and(|n| packages.contains(n)))
+        .collect();
+    assert!(
+        clashes.is_empty(),
+        "targets named like a dependency: {clashes:?}"
+    );
+}

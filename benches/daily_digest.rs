@@ -1,4 +1,4 @@
-//! The daily digest at scale (issue 49): `cargo bench --bench digest`. A SQLite file (or the
+//! The daily digest at scale (issue 49): `cargo bench --bench daily_digest`. A SQLite file (or the
 //! testkit's PostgreSQL when `HEXMEROS_TEST_POSTGRES` is set) holding `DIGEST_USERS` people
 //! (10,000 by default), each seated in 5 HexiMeros games: four under way (three plies played,
 //! so a game loads from a log, not from nothing), one in five games finished since the last
@@ -10,6 +10,10 @@
 //!   person, and how much of it the database's own query for the person's games takes;
 //! * a whole day's digests due at once (everyone chose the same hour): the timer's `digests`
 //!   passes until none is due, claims and outbox writes included, per person.
+//!
+//! The bench is not called `digest`: `.ci/run` cleans this workspace's targets by name before a
+//! build, which would take the `digest` crate's (RustCrypto) artifacts along and rebuild sqlx,
+//! serenity and what depends on them on every run.
 //!
 //! Criterion then measures one person's digest (the mean, across the people in turn). The host's
 //! game cache holds 4,096 games: with more games than that, most loads read the log.
