@@ -135,12 +135,7 @@ impl Digest {
         let invitations = self.invitations.iter().map(|i| {
             Sentence::from(format!("{} lobby #{} by ", i.kind.name(), i.lobby).as_str())
                 + Sentence::player(i.starter)
-                + format!(
-                    ", open until {}{}",
-                    when(i.expires),
-                    link(Link::Lobby(i.lobby))
-                )
-                .as_str()
+                + format!(", closes {}{}", when(i.expires), link(Link::Lobby(i.lobby))).as_str()
         });
         [
             ("⏳ waiting on you", awaiting.collect::<Vec<_>>()),

@@ -70,19 +70,20 @@ async fn text(data: &Data, digest: &Digest) -> anyhow::Result<String> {
 /// A game's thread or a lobby's message as a jump link after a line (nothing when it has no
 /// place on Discord).
 async fn jump(data: &Data, link: Link) -> anyhow::Result<String> {
-    let at = |guild: Option<u64>, rest: String| {
+    // A masked link: a word to tap, not a long address across a phone's screen.
+    let at = |word: &str, guild: Option<u64>, rest: String| {
         let server = guild.map_or("@me".to_string(), |g| g.to_string());
-        format!(" — https://discord.com/channels/{server}/{rest}")
+        format!(" — [{word}](https://discord.com/channels/{server}/{rest})")
     };
     Ok(match link {
         Link::Game(game) => match data.links.by_game(game).await? {
-            Some(l) => at(l.guild, l.thread.to_string()),
+            Some(l) => at("thread", l.guild, l.thread.to_string()),
             None => String::new(),
         },
         Link::Lobby(lobby) => match data.links.lobby(lobby).await? {
             Some(l) => match l.message {
-                Some(m) => at(l.guild, format!("{}/{m}", l.channel)),
-                None => at(l.guild, l.channel.to_string()),
+                Some(m) => at("Join", l.guild, format!("{}/{m}", l.channel)),
+                None => at("Join", l.guild, l.channel.to_string()),
             },
             None => String::new(),
         },
