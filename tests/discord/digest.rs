@@ -187,6 +187,20 @@ async fn bad_digest_hours_are_refused_privately_and_change_nothing() {
     );
     let store = Store::open(&bot.db_url()).await.unwrap();
     assert_eq!(next_at(&store, u(5)).await, None);
+    // `/hexmeros settings` shows the digest; clearing the settings forgets it too, and says so.
+    ask(&fake, u(5), "notify", json!([str_opt("digest", "6pm")])).await;
+    let shown = ask(&fake, u(5), "settings", json!([])).await;
+    assert!(
+        shown.contains("📬 a daily digest at 18:00 your time"),
+        "{shown}"
+    );
+    let cleared = ask(&fake, u(5), "settings", json!([bool_opt("clear", true)])).await;
+    assert!(
+        cleared.contains("your /hexmeros notify choices with them"),
+        "{cleared}"
+    );
+    assert!(!cleared.contains("daily digest at"), "{cleared}");
+    assert_eq!(next_at(&store, u(5)).await, None);
     assert_clean(&fake, &bot);
 }
 

@@ -22,7 +22,9 @@ pub(super) async fn settings(
     #[description = "quiet hours end, HH:MM your time (e.g. 07:00)"] quiet_to: Option<String>,
     #[description = "commit a move as soon as you pick its target in the picker (no Pass step)"]
     commit_on_pick: Option<bool>,
-    #[description = "forget all your settings"] clear: Option<bool>,
+    #[description = "forget all your settings (your /hexmeros notify choices too)"] clear: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let me = player(ctx).await?;
@@ -38,7 +40,7 @@ pub(super) async fn settings(
     };
     let host = &ctx.data().host;
     let head = if change.clear {
-        "your settings are forgotten"
+        "your settings are forgotten, your /hexmeros notify choices with them"
     } else if change == SettingsChange::default() {
         "your settings"
     } else {
@@ -82,7 +84,14 @@ pub fn describe(s: &PlayerSettings, now: Millis) -> String {
         "⚡ commit on pick: off — the picker shows your move before you pass the Token \
          (commit_on_pick: True to skip that step)"
     };
-    format!("{zone}\n{quiet}\n{commit}")
+    let mut lines = vec![zone, quiet, commit.to_string()];
+    if let Some(at) = s.digest {
+        lines.push(format!(
+            "📬 a daily digest at {at} your time, after your quiet hours if they hold it \
+             (/hexmeros notify digest: off to stop)"
+        ));
+    }
+    lines.join("\n")
 }
 
 /// IANA zone names containing what was typed, at most 25 (Discord's limit).
