@@ -32,6 +32,13 @@ pub struct LobbyLink {
     pub message: Option<u64>,
 }
 
+/// A jump link to `place` (a channel or thread, or `channel/message`) in server `guild` (none:
+/// a direct message's `@me`).
+pub fn jump_url(guild: Option<u64>, place: impl std::fmt::Display) -> String {
+    let server = guild.map_or("@me".to_string(), |g| g.to_string());
+    format!("https://discord.com/channels/{server}/{place}")
+}
+
 #[derive(Clone, Debug)]
 pub struct Links {
     pool: AnyPool,

@@ -203,11 +203,7 @@ async fn line(
         (None, _) => format!("last move {}", stamp(s.since)),
     };
     parts.push(turn);
-    let link = match guild {
-        Some(g) => format!("https://discord.com/channels/{g}/{thread}"),
-        None => format!("https://discord.com/channels/@me/{thread}"),
-    };
-    parts.push(link);
+    parts.push(crate::discord::links::jump_url(guild, thread));
     parts.join(" · ")
 }
 

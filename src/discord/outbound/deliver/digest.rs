@@ -4,6 +4,7 @@
 //! message of at most Discord's 2,000 characters.
 
 use super::*;
+use crate::discord::links::jump_url;
 use hexmeros::host::{Digest, Link, Millis, fit_digest};
 
 /// Discord's limit on a message's content.
@@ -71,9 +72,8 @@ async fn text(data: &Data, digest: &Digest) -> anyhow::Result<String> {
 /// place on Discord).
 async fn jump(data: &Data, link: Link) -> anyhow::Result<String> {
     // A masked link: a word to tap, not a long address across a phone's screen.
-    let at = |word: &str, guild: Option<u64>, rest: String| {
-        let server = guild.map_or("@me".to_string(), |g| g.to_string());
-        format!(" — [{word}](https://discord.com/channels/{server}/{rest})")
+    let at = |word: &str, guild: Option<u64>, place: String| {
+        format!(" — [{word}]({})", jump_url(guild, place))
     };
     Ok(match link {
         Link::Game(game) => match data.links.by_game(game).await? {

@@ -108,11 +108,8 @@ pub async fn your_turn(
 ) -> anyhow::Result<Outcome> {
     let mut content = with_names(data, text).await;
     if let Some(link) = data.links.by_game(game).await? {
-        let server = link.guild.map_or("@me".to_string(), |g| g.to_string());
-        content.push_str(&format!(
-            " — https://discord.com/channels/{server}/{}",
-            link.thread
-        ));
+        let url = crate::discord::links::jump_url(link.guild, link.thread);
+        content.push_str(&format!(" — {url}"));
     }
     let msg = quiet_for(data, player, CreateMessage::new().content(content)).await;
     dm(http, data, player, msg, false, notice, nonce).await
