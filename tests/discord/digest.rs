@@ -1,6 +1,7 @@
 //! The daily digest end to end (issue 49, `/hexmeros notify digest`): the real bot on the test
 //! clock sends it at the hour each user chose in their zone, not in their quiet hours (it comes
-//! when they end), not when there is nothing to say; the setting survives a restart; two
+//! when they end), not when there is nothing to say; the setting survives a restart; a 500 and
+//! a kill after Discord made it leave one digest; two
 //! processes on one database (PostgreSQL in CI's second pass) send each digest once.
 
 use hexmeros_testkit::{bot, fake_discord};
@@ -201,6 +202,35 @@ async fn bad_digest_hours_are_refused_privately_and_change_nothing() {
     );
     assert!(!cleared.contains("daily digest at"), "{cleared}");
     assert_eq!(next_at(&store, u(5)).await, None);
+    assert_clean(&fake, &bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_digest_survives_a_500_and_a_kill_after_discord_made_it_and_comes_once() {
+    let fake = F::start().await;
+    let mut bot = Bot::start(&fake).await;
+    bot.set_clock(FIVE);
+    digest_at(&fake, u(1), None, "07:00").await;
+    dame(&fake, u(1), u(2)).await;
+    // The digest's first try is answered 500; the second is made by Discord, but its answer
+    // never comes back before the bot is killed.
+    let path = format!("/channels/{}/messages", fake.open_dm(u(1)));
+    fake.fail_next("POST", &path, 500, None, 1);
+    fake.hang_next_after_doing("POST", &path, std::time::Duration::from_secs(30), 1);
+    bot.set_clock(SEVEN);
+    until("the digest made", || digests(&fake, u(1)).len() == 1).await;
+    bot.kill();
+    fake.clear_failures();
+    bot.start_again(&fake).await;
+    // The restarted bot sends it again with its nonce: Discord keeps the one it made.
+    let posts = || {
+        (fake.requests().iter())
+            .filter(|s| s.method == "POST" && s.path == path)
+            .count()
+    };
+    until("the digest sent again", || posts() >= 3).await;
+    until_delivered(&bot).await;
+    assert_eq!(digests(&fake, u(1)).len(), 1, "one digest");
     assert_clean(&fake, &bot);
 }
 
