@@ -21,6 +21,14 @@ use crate::discord::{Data, Error, reply};
 
 type Keyed = DefaultKeyedRateLimiter<PlayerId>;
 
+/// How many of a user's reactions the bot removes after acting on them: five at once, then one
+/// every ten seconds (beyond that they stay where they are; each removal is a call to Discord).
+fn reaction_removals() -> Quota {
+    const SIX: NonZeroU32 = NonZeroU32::MIN.saturating_add(5);
+    const FIVE: NonZeroU32 = NonZeroU32::MIN.saturating_add(4);
+    Quota::per_minute(SIX).allow_burst(FIVE)
+}
+
 /// The limiters and queues one bot process shares.
 pub struct Limits {
     pictures: Option<Keyed>,
@@ -28,6 +36,7 @@ pub struct Limits {
     starts: Option<Keyed>,
     bot_seats: Option<Keyed>,
     away: Option<Keyed>,
+    reactions: Keyed,
     active_games: usize,
     render: Arc<Semaphore>,
     bots: Arc<Semaphore>,
@@ -86,6 +95,7 @@ impl Limits {
             starts: keyed(c.starts),
             bot_seats: keyed(c.bot_seats),
             away: keyed(c.away),
+            reactions: RateLimiter::keyed(reaction_removals()),
             active_games: c.active_games,
             render: Arc::new(Semaphore::new(c.render_queue)),
             bots: Arc::new(Semaphore::new(c.bot_queue)),
@@ -107,6 +117,11 @@ impl Limits {
     /// polite refusal.
     pub fn away(&self, user: PlayerId) -> Result<(), Error> {
         take(&self.away, user, 1).map_err(reply::refused)
+    }
+
+    /// Whether one more of `user`'s reactions may be removed after the bot acted on it.
+    pub fn reaction_removal(&self, user: PlayerId) -> bool {
+        self.reactions.check_key(&user).is_ok()
     }
 
     /// Whether one more direct message may be sent at `user`'s request.
@@ -150,6 +165,7 @@ impl Limits {
         for l in [&self.pictures, &self.dms, &self.starts, &self.bot_seats]
             .into_iter()
             .flatten()
+            .chain([&self.reactions])
         {
             l.retain_recent();
             l.shrink_to_fit();

@@ -143,6 +143,16 @@ impl Links {
         row.map(link).transpose()
     }
 
+    /// The games started in server `guild`, oldest first.
+    pub async fn games_in_guild(&self, guild: u64) -> Result<Vec<GameId>, sqlx::Error> {
+        let rows =
+            sqlx::query("SELECT game_id FROM discord_games WHERE guild_id = $1 ORDER BY game_id")
+                .bind(sf(guild))
+                .fetch_all(&self.pool)
+                .await?;
+        rows.into_iter().map(|r| r.try_get(0)).collect()
+    }
+
     /// The game whose turn message or status panel `message` is (the messages that take ✅ ↩️
     /// 🔄 reactions).
     pub async fn by_reactable(&self, message: u64) -> Result<Option<GameLink>, sqlx::Error> {

@@ -400,13 +400,14 @@ async fn stop_gracefully(data: &Data, manager: &Arc<serenity::ShardManager>) {
 }
 
 /// The intents the bot needs: none privileged (no message content). The bot acts on
-/// interactions (which need no intent) and reactions only. Not GUILDS: its GUILD_CREATEs carry
-/// every active thread of every server, which serenity would read in full at each connection
-/// (about 50,000 threads in the load benchmark: most of a restart's second and a half) for
-/// nothing, as nothing here reads serenity's cache; a deleted thread is found when a message
-/// to it is refused.
+/// interactions (which need no intent), reactions, and its removal from a server (GUILDS:
+/// `GUILD_DELETE`, which pauses the server's games). GUILDS also brings a GUILD_CREATE per
+/// server at each connection, with every active thread (about 50,000 threads in the load
+/// benchmark: most of a restart's second and a half), which nothing here reads (serenity's
+/// cache is off); a deleted thread is found when a message to it is refused.
 pub fn intents() -> serenity::GatewayIntents {
-    serenity::GatewayIntents::GUILD_MESSAGE_REACTIONS
+    serenity::GatewayIntents::GUILDS
+        | serenity::GatewayIntents::GUILD_MESSAGE_REACTIONS
         | serenity::GatewayIntents::DIRECT_MESSAGES
         | serenity::GatewayIntents::DIRECT_MESSAGE_REACTIONS
 }

@@ -25,6 +25,10 @@ pub struct Delivery {
     pub last_error: Option<String>,
     /// When a process first set out to deliver it ([`super::GameHost::outbox_trying`]), if one did.
     pub tried_at: Option<i64>,
+    /// Not tried again before this (unix ms, the host's clock), after a failed try.
+    pub retry_at: Option<i64>,
+    /// Since when Discord has refused it for lack of access, while it does.
+    pub blocked_at: Option<i64>,
 }
 
 impl From<Entry> for Delivery {
@@ -40,6 +44,8 @@ impl From<Entry> for Delivery {
             attempts: e.attempts,
             last_error: e.last_error,
             tried_at: e.tried_at,
+            retry_at: e.retry_at,
+            blocked_at: e.blocked_at,
         }
     }
 }
@@ -88,6 +94,13 @@ fn priority(e: &Effect, ev: Option<&Event>) -> i64 {
         Effect::Digest { .. } => REMINDER,
     }
 }
+
+/// How long a reminder may wait in the outbox (an outage) before it is no longer sent: one
+/// that says "your turn, 4 hours in" an hour late says something no longer true.
+pub const REMINDER_KEPT_MS: i64 = 3_600_000;
+/// How long a daily digest may wait before it is no longer sent (its turns and votes are out of
+/// date, and the next one comes the next day).
+pub const DIGEST_KEPT_MS: i64 = 6 * 3_600_000;
 
 /// What the outbox keeps of `fx` for `game`: the effects players must receive, with each Token
 /// ping that follows its board folded into the board's message (one message per move, not two),
@@ -224,9 +237,28 @@ impl super::GameHost {
         Ok(self.store.outbox_head(lane).await?.map(Delivery::from))
     }
 
-    /// The first pending entry of every lane, most urgent first, at most `limit`.
-    pub async fn outbox_heads(&self, limit: i64) -> Result<Vec<Delivery>, HostError> {
-        Ok(deliveries(self.store.outbox_heads(limit).await?))
+    /// The first pending entry of every lane that is due now (not waiting after a failed
+    /// try), most urgent first, at most `limit`, after the head `after` (the next page).
+    pub async fn outbox_heads(
+        &self,
+        limit: i64,
+        after: Option<&Delivery>,
+    ) -> Result<Vec<Delivery>, HostError> {
+        let after = after.map(|d| (d.priority, d.id));
+        Ok(deliveries(
+            self.store.outbox_heads(limit, self.now(), after).await?,
+        ))
+    }
+
+    /// The soonest time (unix ms) a pending entry waits for after a failed try, if any.
+    pub async fn outbox_next_retry(&self) -> Result<Option<i64>, HostError> {
+        Ok(self.store.outbox_next_retry().await?)
+    }
+
+    /// Discord answered again after failures: every entry waiting after a failure (but for a
+    /// refusal of access) is due within a second. How many.
+    pub async fn outbox_hurry(&self) -> Result<u64, HostError> {
+        Ok(self.store.outbox_hurry(self.now()).await?)
     }
 
     /// Every pending entry, oldest first.
@@ -263,9 +295,55 @@ impl super::GameHost {
         Ok(self.store.outbox_trying(id, self.now()).await?)
     }
 
-    /// Count a failed try of a pending entry.
-    pub async fn outbox_failed(&self, id: i64, error: &str) -> Result<(), HostError> {
-        Ok(self.store.outbox_failed(id, error).await?)
+    /// Count a failed try of a pending entry, which is not tried again for `pause_ms`;
+    /// `blocked`: for lack of access (`Delivery::blocked_at` says since when).
+    pub async fn outbox_failed(
+        &self,
+        id: i64,
+        error: &str,
+        pause_ms: i64,
+        blocked: bool,
+    ) -> Result<(), HostError> {
+        let now = self.now();
+        Ok(self
+            .store
+            .outbox_failed(id, error, now.saturating_add(pause_ms), blocked, now)
+            .await?)
+    }
+
+    /// A game whose place the front end can no longer reach (Discord refuses the bot its
+    /// thread for good: the server removed the bot, or its access): the game is paused, so no
+    /// clock runs while nobody can see it, and every entry waiting in its lane is given up with
+    /// `why` (its players' own lanes are kept). A game paused or over already only has its
+    /// entries given up. Returns whether this paused it. An admin resumes it as any paused
+    /// game, once the front end can reach it again.
+    pub async fn lose_place(&self, game: GameId, why: &str) -> Result<bool, HostError> {
+        // The stored status first: a finished game is not replayed to learn it is over.
+        let Some(row) = self.store.game(game).await? else {
+            return Err(super::Refused::UnknownGame(game).into());
+        };
+        let live = matches!(
+            Status::from_id(row.status),
+            Some(Status::HouseRules | Status::Playing)
+        );
+        let mut paused = false;
+        if live {
+            let system = super::Actor {
+                player: 0,
+                admin: true,
+            };
+            let pause = super::Command::Admin(super::event::AdminAction::Pause);
+            match self.handle(game, system, pause, None).await {
+                Ok(_) => paused = true,
+                // Paused or finished meanwhile: nothing to stop.
+                Err(HostError::Refused(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        self.store
+            .outbox_give_up_lane(&super::effect::game_lane(game), why, self.now())
+            .await?;
+        Ok(paused)
     }
 
     /// The outbox at a glance.
@@ -303,6 +381,40 @@ impl super::GameHost {
             .outbox_give_up_game(game, &outcome, self.now())
             .await?;
         Ok(())
+    }
+
+    /// Why `entry` is no longer worth sending (after an outage), if it is not: a reminder an
+    /// hour late ([`REMINDER_KEPT_MS`]) or of a game that moved on since (a move, a later
+    /// reminder), a digest six hours late ([`DIGEST_KEPT_MS`]). What happened in a game (a
+    /// board, a time-out, a result) is always sent, late or not.
+    pub async fn outlived(&self, entry: &Delivery) -> Result<Option<String>, HostError> {
+        if entry.priority < REMINDER {
+            return Ok(None);
+        }
+        let age = self.now() - entry.created_at;
+        let digest = matches!(
+            serde_json::from_str::<Effect>(&entry.body),
+            Ok(Effect::Digest { .. })
+        );
+        if digest {
+            return Ok((age > DIGEST_KEPT_MS)
+                .then(|| format!("outlived: a digest {} hours late", age / 3_600_000)));
+        }
+        if age > REMINDER_KEPT_MS {
+            return Ok(Some(format!(
+                "outlived: a reminder {} minutes late",
+                age / 60_000
+            )));
+        }
+        if let (Some(game), Some(version)) = (entry.game, entry.version)
+            && let Some(row) = self.store.game(game).await?
+            && row.version > version
+        {
+            return Ok(Some(
+                "outlived: the game moved on since the reminder".into(),
+            ));
+        }
+        Ok(None)
     }
 
     /// Where a front end started a game (its `origin`, until its thread is known).

@@ -794,7 +794,7 @@ mod tests {
             outcome: "sent".into(),
         };
         store.outbox_done(1, &done, 0).await.unwrap();
-        store.outbox_failed(1, "x").await.unwrap();
+        store.outbox_failed(1, "x", 5, false, 0).await.unwrap();
         let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
             .fetch_one(&store.writer)
             .await

@@ -33,6 +33,10 @@ pub struct Entry {
     pub last_error: Option<String>,
     /// When a process first set out to deliver it (marked by `outbox_trying`), if one did.
     pub tried_at: Option<i64>,
+    /// Not tried again before this (unix ms), after a failed try.
+    pub retry_at: Option<i64>,
+    /// Since when Discord has refused it for lack of access, while it does.
+    pub blocked_at: Option<i64>,
 }
 
 /// How an entry left the outbox.
@@ -54,8 +58,8 @@ pub struct OutboxStats {
     pub dropped: i64,
 }
 
-const COLUMNS: &str = "id, lane, game_id, version, priority, body, created_at, attempts, last_error, tried_at \
-     FROM outbox";
+const COLUMNS: &str = "id, lane, game_id, version, priority, body, created_at, attempts, last_error, tried_at, \
+     retry_at, blocked_at FROM outbox";
 
 fn entry(r: AnyRow) -> Result<Entry, sqlx::Error> {
     Ok(Entry {
@@ -69,6 +73,8 @@ fn entry(r: AnyRow) -> Result<Entry, sqlx::Error> {
         attempts: r.try_get(7)?,
         last_error: r.try_get(8)?,
         tried_at: r.try_get(9)?,
+        retry_at: r.try_get(10)?,
+        blocked_at: r.try_get(11)?,
     })
 }
 
@@ -124,14 +130,31 @@ impl Store {
         Ok(())
     }
 
-    /// The first pending entry of every lane, most urgent first (then oldest), at most `limit`.
-    pub async fn outbox_heads(&self, limit: i64) -> Result<Vec<Entry>, StoreError> {
+    /// The first pending entry of every lane that is due at `now` (not waiting after a failed
+    /// try), most urgent first (then oldest), at most `limit`, after the head `after` (its
+    /// priority and id: the next page). A lane whose first entry waits is not read at all, so
+    /// any number of them leaves the due ones their places.
+    pub async fn outbox_heads(
+        &self,
+        limit: i64,
+        now: i64,
+        after: Option<(i64, i64)>,
+    ) -> Result<Vec<Entry>, StoreError> {
+        let (priority, id) = after.unwrap_or((i64::MIN, i64::MIN));
         let sql = format!(
-            "SELECT {COLUMNS} o WHERE o.done_at IS NULL AND o.id = \
-             (SELECT MIN(p.id) FROM outbox p WHERE p.done_at IS NULL AND p.lane = o.lane) \
+            "SELECT {COLUMNS} o WHERE o.done_at IS NULL \
+             AND (o.retry_at IS NULL OR o.retry_at <= $2) \
+             AND (o.priority > $3 OR (o.priority = $3 AND o.id > $4)) \
+             AND o.id = (SELECT MIN(p.id) FROM outbox p WHERE p.done_at IS NULL AND p.lane = o.lane) \
              ORDER BY o.priority, o.id LIMIT $1"
         );
-        let rows = sqlx::query(&sql).bind(limit).fetch_all(&self.pool).await?;
+        let rows = sqlx::query(&sql)
+            .bind(limit)
+            .bind(now)
+            .bind(priority)
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
         Ok(rows.into_iter().map(entry).collect::<Result<_, _>>()?)
     }
 
@@ -213,16 +236,49 @@ impl Store {
         Ok(())
     }
 
-    /// Count a failed attempt on a pending entry (written as `outbox_done`).
-    pub async fn outbox_failed(&self, id: i64, error: &str) -> Result<(), StoreError> {
+    /// Count a failed attempt on a pending entry, which waits until `retry_at` (unix ms) before
+    /// its next try; `blocked`: Discord refused it for lack of access (since when is kept from
+    /// the first such refusal; any other failure clears it). Written as `outbox_done`.
+    pub async fn outbox_failed(
+        &self,
+        id: i64,
+        error: &str,
+        retry_at: i64,
+        blocked: bool,
+        now: i64,
+    ) -> Result<(), StoreError> {
         let q = sqlx::query(
-            "UPDATE outbox SET attempts = attempts + 1, last_error = $1 \
-             WHERE id = $2 AND done_at IS NULL",
+            "UPDATE outbox SET attempts = attempts + 1, last_error = $1, retry_at = $2, \
+             blocked_at = CASE WHEN $3 = 1 THEN COALESCE(blocked_at, $4) ELSE NULL END \
+             WHERE id = $5 AND done_at IS NULL",
         )
         .bind(error)
+        .bind(retry_at)
+        .bind(i64::from(blocked))
+        .bind(now)
         .bind(id);
         self.bookkeeping(q).await?;
         Ok(())
+    }
+
+    /// Bring every pending entry waiting after a failure other than a refusal of access forward
+    /// to within a second of `now` (spread over it by id, so they do not all go at once): Discord
+    /// answered again after an outage. Returns how many.
+    pub async fn outbox_hurry(&self, now: i64) -> Result<u64, StoreError> {
+        let q = sqlx::query(
+            "UPDATE outbox SET retry_at = $1 + (id % 1000) \
+             WHERE done_at IS NULL AND blocked_at IS NULL AND retry_at > $1 + 1000",
+        )
+        .bind(now);
+        self.bookkeeping(q).await
+    }
+
+    /// The soonest time a pending entry waits for (unix ms), if one waits.
+    pub async fn outbox_next_retry(&self) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT MIN(retry_at) FROM outbox WHERE done_at IS NULL")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get::<Option<i64>, _>(0)?)
     }
 
     /// Run one bookkeeping write on the writer, on SQLite with `synchronous = NORMAL`: committed
@@ -313,6 +369,25 @@ impl Store {
         .bind(now)
         .bind(outcome)
         .bind(game)
+        .execute(&self.writer)
+        .await?;
+        Ok(r.rows_affected())
+    }
+
+    /// Give up every pending entry of `lane` with the reason `outcome` (a game's thread that
+    /// Discord will not let the bot reach); returns how many.
+    pub async fn outbox_give_up_lane(
+        &self,
+        lane: &str,
+        outcome: &str,
+        now: i64,
+    ) -> Result<u64, StoreError> {
+        let r = sqlx::query(
+            "UPDATE outbox SET done_at = $1, outcome = $2 WHERE lane = $3 AND done_at IS NULL",
+        )
+        .bind(now)
+        .bind(outcome)
+        .bind(lane)
         .execute(&self.writer)
         .await?;
         Ok(r.rows_affected())
@@ -433,13 +508,34 @@ mod tests {
         )
         .await
         .unwrap();
-        let heads = s.outbox_heads(10).await.unwrap();
+        let heads = s.outbox_heads(10, 10, None).await.unwrap();
         let bodies: Vec<&str> = heads.iter().map(|e| e.body.as_str()).collect();
         // g1's urgent second entry waits behind its first: a lane keeps its order.
         assert_eq!(bodies, ["c1", "b1", "a1"]);
-        assert_eq!(s.outbox_heads(2).await.unwrap().len(), 2);
+        assert_eq!(s.outbox_heads(2, 10, None).await.unwrap().len(), 2);
+        // The next page starts after the last head read.
+        let next = s
+            .outbox_heads(2, 10, Some((heads[1].priority, heads[1].id)))
+            .await
+            .unwrap();
+        assert_eq!(next.len(), 1);
+        assert_eq!(next[0].body, "a1");
         let a1 = &heads[2];
-        s.outbox_failed(a1.id, "500").await.unwrap();
+        s.outbox_failed(a1.id, "500", 15, false, 10).await.unwrap();
+        // Waiting after its failure, the lane is not read until its time.
+        let due = |t| {
+            let s = &s;
+            async move {
+                s.outbox_heads(10, t, None)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|e| e.body)
+                    .collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(due(14).await, ["c1", "b1"]);
+        assert_eq!(due(15).await, ["c1", "b1", "a1"]);
         let done = Done {
             message: Some(99),
             outcome: "sent".into(),
@@ -457,5 +553,69 @@ mod tests {
         assert_eq!(stats.oldest_created_at, Some(10));
         assert_eq!(s.outbox_prune(21).await.unwrap(), 1);
         assert_eq!(s.outbox_pending().await.unwrap().len(), 3);
+    }
+
+    #[tokio::test]
+    async fn waits_are_brought_forward_but_a_refusal_of_access_keeps_its_own() {
+        let db = crate::store::test_db::TestDb::new().await;
+        let s = Store::open(&db.url).await.unwrap();
+        s.enqueue(
+            &[new("g1", 0, "a"), new("g2", 0, "b"), new("g3", 0, "c")],
+            1,
+        )
+        .await
+        .unwrap();
+        let p = s.outbox_pending().await.unwrap();
+        // g1 failed transiently (a 500) and waits 5 minutes; g2 was refused access twice.
+        s.outbox_failed(p[0].id, "500", 300_000, false, 1_000)
+            .await
+            .unwrap();
+        s.outbox_failed(p[1].id, "403", 600_000, true, 1_000)
+            .await
+            .unwrap();
+        s.outbox_failed(p[1].id, "403", 1_200_000, true, 600_000)
+            .await
+            .unwrap();
+        let p = s.outbox_pending().await.unwrap();
+        assert_eq!(p[1].blocked_at, Some(1_000), "since the first refusal");
+        assert_eq!(p[1].attempts, 2);
+        assert_eq!(s.outbox_next_retry().await.unwrap(), Some(300_000));
+        // Discord answered again at 2 s: the 500's wait ends within a second, the 403's stays.
+        assert_eq!(s.outbox_hurry(2_000).await.unwrap(), 1);
+        let p = s.outbox_pending().await.unwrap();
+        assert!(
+            (2_000..3_000).contains(&p[0].retry_at.unwrap()),
+            "{:?}",
+            p[0]
+        );
+        assert_eq!(p[1].retry_at, Some(1_200_000));
+        let heads: Vec<String> = s
+            .outbox_heads(10, 3_000, None)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|e| e.body)
+            .collect();
+        assert_eq!(heads, ["a", "c"]);
+        // Any other failure ends the refusal's count.
+        s.outbox_failed(p[1].id, "500", 1_000, false, 700_000)
+            .await
+            .unwrap();
+        assert_eq!(s.outbox_pending().await.unwrap()[1].blocked_at, None);
+        // A lane given up leaves the outbox; the others stay.
+        assert_eq!(
+            s.outbox_give_up_lane("g2", "no access", 800_000)
+                .await
+                .unwrap(),
+            1
+        );
+        let left: Vec<String> = s
+            .outbox_pending()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|e| e.lane)
+            .collect();
+        assert_eq!(left, ["g1", "g3"]);
     }
 }

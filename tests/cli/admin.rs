@@ -35,11 +35,11 @@ async fn status_counts_pending_retried_delivered_and_given_up_entries() {
         .unwrap();
     let all = store.outbox_pending().await.unwrap();
     store
-        .outbox_failed(all[0].id, "HTTP 503 from Discord")
+        .outbox_failed(all[0].id, "HTTP 503 from Discord", 0, false, 1_000)
         .await
         .unwrap();
     store
-        .outbox_failed(all[0].id, "HTTP 503 from Discord")
+        .outbox_failed(all[0].id, "HTTP 503 from Discord", 0, false, 1_000)
         .await
         .unwrap();
     let sent = Done {

@@ -7,6 +7,7 @@ mod activity;
 mod away;
 mod challenge;
 mod digest;
+mod doors;
 mod e2e;
 mod fake_selftest;
 mod games_list;

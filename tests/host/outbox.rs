@@ -335,7 +335,7 @@ async fn after_a_storm_of_reminders_a_token_ping_is_delivered_first() {
     let mover = st.holder_player().unwrap();
     let mv = st.position().legal_moves()[0].clone();
     act(&e.host, g, mover, cmd_move(&mv)).await;
-    let heads = e.host.store().outbox_heads(100).await.unwrap();
+    let heads = e.host.store().outbox_heads(100, T0, None).await.unwrap();
     let mine = heads
         .iter()
         .position(|h| h.lane == format!("g{g}"))
@@ -354,7 +354,7 @@ async fn after_a_storm_of_reminders_a_token_ping_is_delivered_first() {
         .outbox_done(heads[mine].id, &done, T0)
         .await
         .unwrap();
-    let heads = e.host.store().outbox_heads(100).await.unwrap();
+    let heads = e.host.store().outbox_heads(100, T0, None).await.unwrap();
     assert_eq!(heads[0].lane, format!("g{g}"), "{:?}", &heads[..2]);
     assert_eq!(heads[0].priority, URGENT);
     assert!(heads[1..].iter().all(|h| h.priority == REMINDER));

@@ -469,6 +469,8 @@ struct State {
     left: HashSet<(u64, u64)>,
     /// Permission bits by (guild, user).
     permissions: HashMap<(u64, u64), u64>,
+    /// Guilds that removed the bot ([`FakeDiscord::remove_bot`]): their channels answer 403.
+    removed: HashSet<u64>,
     /// The guilds, [`FakeDiscord::GUILDS`] and those of [`FakeDiscord::add_guild`].
     guilds: Vec<u64>,
     sessions: Vec<Session>,
@@ -676,6 +678,7 @@ impl FakeDiscord {
             closed_dms: HashSet::new(),
             left: HashSet::new(),
             permissions: HashMap::new(),
+            removed: HashSet::new(),
             guilds: Self::GUILDS.to_vec(),
             sessions: vec![],
             next_session: 1,

@@ -51,7 +51,38 @@ pub async fn handle(
         FullEvent::ReactionAdd { add_reaction } => {
             reaction(http, data, add_reaction, fw.bot_id()).await
         }
+        // Removed from a server (not a server that is only unavailable for a while): its games
+        // are paused and their players told by DM, in a task of its own (one DM per player of
+        // every game there).
+        FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
+            let (http, data, guild) = (http.clone(), data.clone(), incomplete.id);
+            tokio::spawn(async move { removed_from(&http, &data, guild).await });
+            Ok(())
+        }
         _ => Ok(()),
+    }
+}
+
+/// The bot was removed from server `guild`: each of its unfinished games is paused, its
+/// players are told by DM, and what waited for its thread is given up (`deliver::lost_place`).
+async fn removed_from(http: &Arc<Http>, data: &Data, guild: serenity::GuildId) {
+    let games = match data.links.games_in_guild(guild.get()).await {
+        Ok(g) => g,
+        Err(e) => {
+            tracing::error!(guild = guild.get(), error = %e, "removed from a server; its games cannot be read");
+            return;
+        }
+    };
+    tracing::warn!(
+        guild = guild.get(),
+        games = games.len(),
+        "removed from a server: its games are paused"
+    );
+    for game in games {
+        let why = "the bot was removed from the server";
+        if let Err(e) = deliver::lost_place(http, data, game, why, None).await {
+            tracing::warn!(game, error = %format_args!("{e:#}"), "a game of a server that removed the bot cannot be paused");
+        }
     }
 }
 
@@ -668,12 +699,11 @@ async fn reaction(
         names::PASS if holder => Some(Command::Pass),
         names::TAKE_BACK if holder => Some(Command::TakeBack),
         names::MY_SIDE if seated => None,
-        _ => {
-            deliver::remove_reaction(http, data, r.channel_id, r.message_id, user, &r.emoji).await;
-            return Ok(());
-        }
+        // Anyone else's reaction is left as it is: removing each would cost a call to Discord,
+        // and a crowd's reactions would then hold up every game's boards.
+        _ => return Ok(()),
     };
-    deliver::remove_reaction(http, data, r.channel_id, r.message_id, user, &r.emoji).await;
+    tidy(http, data, r, user);
     let reply = match cmd {
         Some(cmd) => {
             let origin = Origin {
@@ -706,6 +736,21 @@ async fn reaction(
         deliver::dm_now(http, data, me, reply.into_message()).await;
     }
     Ok(())
+}
+
+/// Remove a reaction the bot acted on (so it can be made again), later and at the lowest
+/// priority (a move's board goes first), at most a few a minute per user: beyond that it stays.
+fn tidy(http: &Arc<Http>, data: &Data, r: &Reaction, user: serenity::UserId) {
+    if !data.limits.reaction_removal(user.get() as PlayerId) {
+        return;
+    }
+    let (http, data) = (http.clone(), data.clone());
+    let (channel, message, emoji) = (r.channel_id, r.message_id, r.emoji.clone());
+    tokio::spawn(async move {
+        let low = crate::discord::wire::pace::Urgency::new(hexmeros::host::REMINDER);
+        let remove = deliver::remove_reaction(&http, &data, channel, message, user, &emoji);
+        crate::discord::wire::pace::with_priority(low, remove).await;
+    });
 }
 
 /// The board from `me`'s side, to send by DM at their request: none over their picture rate

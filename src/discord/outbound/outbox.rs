@@ -7,12 +7,20 @@
 //! A command's own handler drains the lanes it touched before it answers, so a player sees the
 //! board as soon as today; a background task drains everything else (timers' effects, bots',
 //! entries left by a crash or an outage) and retries failures:
-//! * 5xx, 429, timeouts and connection errors: the lane waits, with exponential backoff and
-//!   jitter (1 s doubling to 5 min), and everything behind the entry in its lane waits with it;
+//! * 5xx, 429, 401, timeouts and connection errors: the lane waits, with exponential backoff
+//!   and jitter (1 s doubling to 5 min), and everything behind the entry in its lane waits with
+//!   it;
 //! * missing access (403): the server is told once, in the game's parent channel, and the entry
-//!   waits (10 min between tries) until access is given back;
+//!   waits (10 min between tries) until access is given back, for at most [`BLOCKED_GIVE_UP`]:
+//!   then the game is paused (no clock runs while nobody can see it), its players are told by
+//!   DM, and its lane's entries are given up (`deliver::lost_place`; also at once when the bot
+//!   is removed from the server, `GUILD_DELETE`);
 //! * an unknown (deleted) or archived and locked thread: see `deliver::to_game`;
 //! * any other refusal (a 4xx): the entry is given up with the reason, logged as an error.
+//!
+//! A lane's wait is stored with its first entry (`retry_at`, by the host's clock), and the
+//! background task reads only the lanes that are due: any number of waiting lanes (servers that
+//! removed the bot) leaves the others their places, and a backoff outlives a restart.
 //!
 //! Messages carry the nonce `hx<entry id>`, enforced, so a retry after a lost answer (or after a
 //! restart within Discord's few minutes) gets the message already made instead of a second one.
@@ -64,6 +72,13 @@ const PARALLEL: usize = 16;
 const MAX_BACKOFF: Duration = Duration::from_secs(300);
 /// The pause between tries of an entry Discord refused for lack of access.
 const BLOCKED_PAUSE: Duration = Duration::from_secs(600);
+/// How long an entry is refused for lack of access before its game is paused and its lane
+/// given up: an hour, six tries, time for an admin who took a permission away by mistake.
+pub const BLOCKED_GIVE_UP: Duration = Duration::from_secs(3600);
+/// The lanes' first entries read at a time by the background task (it reads on, page by page,
+/// while it has free places and lanes it may not start: busy here, or waiting after a database
+/// error).
+const PAGE: i64 = 64;
 /// How long a lane another process is delivering is left alone before this one looks again.
 const ELSEWHERE_PAUSE: Duration = Duration::from_secs(2);
 /// How often the background task looks for work when nobody wakes it.
@@ -89,8 +104,10 @@ pub fn classify(err: &anyhow::Error) -> Failure {
     match err.downcast_ref::<serenity::Error>() {
         Some(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))) => {
             match r.status_code.as_u16() {
-                429 | 500..=599 | 408 => Failure::Transient,
-                401 | 403 => Failure::Blocked,
+                // 401: the bot's own token is refused, for every lane alike: nothing to give
+                // up one server's games for.
+                401 | 429 | 500..=599 | 408 => Failure::Transient,
+                403 => Failure::Blocked,
                 _ => Failure::Permanent,
             }
         }
@@ -121,7 +138,6 @@ pub fn backoff(failures: u32) -> Duration {
 struct Wait {
     until: Instant,
     failures: u32,
-    how: Failure,
 }
 
 /// The deliverer's shared state.
@@ -182,19 +198,17 @@ impl Deliverer {
             .filter(|&t| t > Instant::now())
     }
 
-    fn fail(&self, lane: &str, how: Failure) -> Duration {
+    /// The database failed this process on `lane` (a lease, a read, a mark): the lane waits
+    /// here, with backoff, the wait kept in memory (the database could not keep it).
+    fn fail(&self, lane: &str) -> Duration {
         let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
         let failures = waits.get(lane).map_or(0, |w| w.failures) + 1;
-        let pause = match how {
-            Failure::Blocked => BLOCKED_PAUSE,
-            _ => backoff(failures),
-        };
+        let pause = backoff(failures);
         waits.insert(
             lane.to_string(),
             Wait {
                 until: Instant::now() + pause,
                 failures,
-                how,
             },
         );
         pause
@@ -210,28 +224,40 @@ impl Deliverer {
             Wait {
                 until: Instant::now() + ELSEWHERE_PAUSE,
                 failures,
-                how: Failure::Transient,
             },
         );
     }
 
-    /// A lane's entry was delivered. If the lane had been failing, Discord is likely back (the
-    /// end of an outage): every lane waiting after transient failures is tried again within a
-    /// second, instead of at the end of its backoff (minutes, after a long outage); a lane that
-    /// fails again goes on with its backoff where it was.
-    fn succeed(&self, lane: &str) {
+    /// Keep `lane` waiting for `pause` in this process only (its wait could not be stored).
+    fn wait(&self, lane: &str, pause: Duration) {
         let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
-        if waits.remove(lane).is_none() {
+        let failures = waits.get(lane).map_or(0, |w| w.failures);
+        waits.insert(
+            lane.to_string(),
+            Wait {
+                until: Instant::now() + pause,
+                failures,
+            },
+        );
+    }
+
+    /// A lane's entry was delivered. If it had failed before, Discord is likely back (the end
+    /// of an outage): every entry waiting after transient failures is due within a second,
+    /// instead of at the end of its backoff (minutes, after a long outage); a lane that fails
+    /// again goes on with its backoff where it was (its entry's attempts).
+    async fn succeed(&self, data: &Data, entry: &Delivery) {
+        let waited = self
+            .waits
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&entry.lane)
+            .is_some();
+        if !waited && entry.attempts == 0 {
             return;
         }
-        let now = Instant::now();
-        let soon = now + Duration::from_secs(1);
-        for w in waits.values_mut() {
-            if w.how == Failure::Transient && w.until > soon {
-                w.until = now + Duration::from_secs(1).mul_f64(rand::random_range(0.0..1.0));
-            }
+        if let Err(e) = data.host.outbox_hurry().await {
+            tracing::warn!(error = %e, "the waiting entries cannot be brought forward");
         }
-        drop(waits);
         self.wake();
     }
 
@@ -276,7 +302,7 @@ impl Deliverer {
             }
             Err(e) => {
                 tracing::warn!(lane, error = %e, "the outbox lane's lease cannot be claimed");
-                self.fail(lane, Failure::Transient);
+                self.fail(lane);
                 return (0, false);
             }
         }
@@ -311,14 +337,41 @@ impl Deliverer {
                 renewed = Instant::now();
             }
             let entry = match data.host.outbox_head(lane).await {
+                Ok(Some(e)) if e.retry_at.is_some_and(|t| t > data.host.now()) => {
+                    // It waits after a failed try; the background task tries it when it is due.
+                    return (done, false);
+                }
                 Ok(Some(e)) => e,
                 Ok(None) => return (done, true),
                 Err(e) => {
                     tracing::warn!(lane, error = %e, "the outbox cannot be read");
-                    self.fail(lane, Failure::Transient);
+                    self.fail(lane);
                     return (done, false);
                 }
             };
+            // A reminder that outlived its point (an outage) is not sent as if fresh.
+            match data.host.outlived(&entry).await {
+                Ok(Some(why)) => {
+                    tracing::info!(entry = entry.id, lane, why, "an entry is no longer sent");
+                    let gone = Delivered {
+                        message: None,
+                        outcome: why,
+                    };
+                    if let Err(e) = data.host.outbox_done(entry.id, &gone).await {
+                        tracing::warn!(entry = entry.id, error = %e, "cannot mark an entry done");
+                        self.fail(lane);
+                        return (done, false);
+                    }
+                    done += 1;
+                    continue;
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::warn!(lane, error = %e, "the outbox cannot be read");
+                    self.fail(lane);
+                    return (done, false);
+                }
+            }
             let effect = serde_json::from_str::<Effect>(&entry.body);
             if matches!(effect, Ok(Effect::Panel { .. })) {
                 // A panel's update that a later one in the lane makes again is left out: what
@@ -360,7 +413,7 @@ impl Deliverer {
             Ok(r) => r,
             Err(e) => {
                 tracing::warn!(lane = entry.lane, error = %e, "the outbox cannot be read");
-                self.fail(&entry.lane, Failure::Transient);
+                self.fail(&entry.lane);
                 return None;
             }
         };
@@ -375,7 +428,7 @@ impl Deliverer {
             Ok(_) => Some(true),
             Err(e) => {
                 tracing::warn!(entry = entry.id, error = %e, "cannot mark an entry done");
-                self.fail(&entry.lane, Failure::Transient);
+                self.fail(&entry.lane);
                 None
             }
         }
@@ -434,10 +487,37 @@ impl Deliverer {
             Err(err) => {
                 let how = classify(&err);
                 let text = format!("{err:#}");
-                if let Err(e) = data.host.outbox_failed(entry.id, &text).await {
-                    tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
+                let blocked_for = entry
+                    .blocked_at
+                    .map(|t| Duration::from_millis((data.host.now() - t).max(0) as u64));
+                if how == Failure::Blocked
+                    && blocked_for.is_some_and(|d| d >= BLOCKED_GIVE_UP)
+                    && let Some(game) = entry.game
+                    && entry.lane == hexmeros::host::game_lane(game)
+                {
+                    // Refused for an hour: the game is paused and its lane given up.
+                    let why = format!("given up: no access for an hour ({})", err.root_cause());
+                    return match deliver::lost_place(http, data, game, &why, Some(entry)).await {
+                        Ok(()) => {
+                            tracing::warn!(
+                                game,
+                                lane = entry.lane,
+                                error = text,
+                                "no access to a game's thread for an hour: paused, its lane given up"
+                            );
+                            true
+                        }
+                        Err(e) => {
+                            tracing::warn!(game, error = %format_args!("{e:#}"), "a game without access cannot be paused now");
+                            self.fail(&entry.lane);
+                            false
+                        }
+                    };
                 }
                 if how == Failure::Permanent {
+                    if let Err(e) = data.host.outbox_failed(entry.id, &text, 0, false).await {
+                        tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
+                    }
                     tracing::error!(
                         entry = entry.id,
                         lane = entry.lane,
@@ -452,7 +532,20 @@ impl Deliverer {
                     if how == Failure::Blocked {
                         deliver::tell_blocked(http, data, entry, &err).await;
                     }
-                    let pause = self.fail(&entry.lane, how);
+                    let pause = match how {
+                        Failure::Blocked => BLOCKED_PAUSE,
+                        _ => backoff((entry.attempts + 1).clamp(1, 64) as u32),
+                    };
+                    let blocked = how == Failure::Blocked;
+                    if let Err(e) = data
+                        .host
+                        .outbox_failed(entry.id, &text, pause.as_millis() as i64, blocked)
+                        .await
+                    {
+                        // Not stored: this process keeps the lane waiting all the same.
+                        tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
+                        self.wait(&entry.lane, pause);
+                    }
                     tracing::warn!(
                         entry = entry.id,
                         lane = entry.lane,
@@ -465,12 +558,12 @@ impl Deliverer {
                 }
             }
         };
-        self.succeed(&entry.lane);
+        self.succeed(data, entry).await;
         if let Err(e) = data.host.outbox_done(entry.id, &done).await {
             // Delivered but not marked: it is sent again with the same nonce, which Discord
             // answers with the message already made (within a few minutes).
             tracing::error!(entry = entry.id, error = %e, "cannot mark an entry done");
-            self.fail(&entry.lane, Failure::Transient);
+            self.fail(&entry.lane);
             return false;
         }
         true
@@ -489,48 +582,72 @@ impl Deliverer {
         if slots.available_permits() == 0 {
             return;
         }
-        let heads = match data.host.outbox_heads(256).await {
-            Ok(h) => h,
-            Err(e) => {
-                tracing::warn!(error = %e, "the outbox cannot be read");
-                return;
-            }
-        };
-        for head in heads {
-            let lane = head.lane;
-            if self.waiting_until(&lane).is_some() {
-                continue;
-            }
-            let Ok(permit) = slots.clone().try_acquire_owned() else {
-                return;
+        // Page on past the lanes this process may not start now (busy here, waiting after a
+        // database error): the lanes waiting after a failed try are not read at all.
+        let mut after: Option<Delivery> = None;
+        loop {
+            let heads = match data.host.outbox_heads(PAGE, after.as_ref()).await {
+                Ok(h) => h,
+                Err(e) => {
+                    tracing::warn!(error = %e, "the outbox cannot be read");
+                    return;
+                }
             };
-            if !self
-                .busy
+            let last_page = (heads.len() as i64) < PAGE;
+            after = heads.last().cloned();
+            for head in heads {
+                if !self.start(http, data, slots, head.lane) {
+                    return;
+                }
+            }
+            if last_page {
+                return;
+            }
+        }
+    }
+
+    /// Start delivering `lane` in the background unless it waits or is being delivered here;
+    /// false when no slot is free.
+    fn start(
+        self: &Arc<Self>,
+        http: &Arc<Http>,
+        data: &Data,
+        slots: &Arc<tokio::sync::Semaphore>,
+        lane: String,
+    ) -> bool {
+        if self.waiting_until(&lane).is_some() {
+            return true;
+        }
+        let Ok(permit) = slots.clone().try_acquire_owned() else {
+            return false;
+        };
+        if !self
+            .busy
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(lane.clone())
+        {
+            return true;
+        }
+        let me = self.clone();
+        let (http, data) = (http.clone(), data.clone());
+        tokio::spawn(async move {
+            let _permit = permit;
+            let (sent, _) = me.drain_as(&http, &data, &lane, true).await;
+            // The table has seen what a game's bots did (or what a timer or an outage left):
+            // they may act again.
+            if sent > 0
+                && let Some(game) = lane.strip_prefix('g').and_then(|g| g.parse().ok())
+            {
+                deliver::bots(&http, &data, game);
+            }
+            me.busy
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .insert(lane.clone())
-            {
-                continue;
-            }
-            let me = self.clone();
-            let (http, data) = (http.clone(), data.clone());
-            tokio::spawn(async move {
-                let _permit = permit;
-                let (sent, _) = me.drain_as(&http, &data, &lane, true).await;
-                // The table has seen what a game's bots did (or what a timer or an outage left):
-                // they may act again.
-                if sent > 0
-                    && let Some(game) = lane.strip_prefix('g').and_then(|g| g.parse().ok())
-                {
-                    deliver::bots(&http, &data, game);
-                }
-                me.busy
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .remove(&lane);
-                me.wake();
-            });
-        }
+                .remove(&lane);
+            me.wake();
+        });
+        true
     }
 
     /// The soonest time a waiting lane may be tried again.
@@ -617,32 +734,6 @@ mod tests {
             classify(&anyhow::anyhow!("pool timed out")),
             Failure::Transient
         );
-    }
-
-    #[test]
-    fn a_failing_lane_delivered_again_brings_the_others_retries_forward() {
-        let d = super::Deliverer::new();
-        for _ in 0..8 {
-            d.fail("g1", Failure::Transient);
-        }
-        d.fail("g2", Failure::Blocked);
-        d.fail("g3", Failure::Transient);
-        let soon = tokio::time::Instant::now() + Duration::from_millis(1100);
-        assert!(d.waiting_until("g1").unwrap() > soon);
-        // A lane that was not failing changes nothing.
-        d.succeed("g4");
-        assert!(d.waiting_until("g1").unwrap() > soon);
-        // Discord answered a lane that was failing: it is back.
-        d.succeed("g3");
-        assert!(d.waiting_until("g3").is_none());
-        assert!(d.waiting_until("g1").is_none_or(|t| t <= soon));
-        assert!(
-            d.waiting_until("g2").unwrap() > soon,
-            "access is still missing"
-        );
-        // g1 fails again: its backoff goes on from where it was.
-        let pause = d.fail("g1", Failure::Transient);
-        assert!(pause >= Duration::from_secs(128), "{pause:?}");
     }
 
     #[test]

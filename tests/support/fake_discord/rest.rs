@@ -75,6 +75,8 @@ impl FakeDiscord {
                 }
             } else if let Some(reply) = st.injected_failure(&sent, false) {
                 reply
+            } else if st.in_removed_guild(&sent.path) {
+                error(403, 50001, "Missing Access")
             } else if !headers.contains_key("authorization")
                 && !sent.path.starts_with("/interactions/")
                 && !sent.path.starts_with("/webhooks/")

@@ -491,4 +491,21 @@ impl State {
         }
         Some((id, shard, token))
     }
+
+    /// Whether `path` is about a guild that removed the bot, or a channel of one.
+    pub(super) fn in_removed_guild(&self, path: &str) -> bool {
+        if self.removed.is_empty() {
+            return false;
+        }
+        let segs: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        let id = |s: &str| s.parse::<u64>().ok();
+        match segs.as_slice() {
+            ["guilds", g, ..] => id(g).is_some_and(|g| self.removed.contains(&g)),
+            ["channels", c, ..] => id(c)
+                .and_then(|c| self.channels.get(&c))
+                .and_then(|ch| ch.guild)
+                .is_some_and(|g| self.removed.contains(&g)),
+            _ => false,
+        }
+    }
 }

@@ -122,6 +122,29 @@ impl FakeDiscord {
         self.state().left.insert((guild, user));
     }
 
+    /// Server `guild` removes the bot: from now on every call about the server or one of its
+    /// channels (threads included) answers 403 code 50001 (Missing Access), its GUILD_CREATE is
+    /// no longer sent, and the session of its shard that asked for GUILDS gets a GUILD_DELETE
+    /// (`unavailable` absent: removed, not an outage).
+    pub fn remove_bot(&self, guild: u64) {
+        let mut st = self.state();
+        st.removed.insert(guild);
+        st.guilds.retain(|&g| g != guild);
+        st.dispatch_guild(
+            Some(guild),
+            "GUILD_DELETE",
+            json!({"id": guild.to_string()}),
+            Some(INTENT_GUILDS),
+        );
+    }
+
+    /// Server `guild` refuses the bot every call about it or its channels with 403 code 50001
+    /// (Missing Access), as [`Self::remove_bot`] does, but without telling the gateway (a
+    /// permission taken away: Discord says nothing of it until a call is refused).
+    pub fn forbid_guild(&self, guild: u64) {
+        self.state().removed.insert(guild);
+    }
+
     /// From now on, DMs to `user` fail with 403 code 50007.
     pub fn close_dms(&self, user: u64) {
         self.state().closed_dms.insert(user);

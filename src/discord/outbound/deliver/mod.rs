@@ -37,7 +37,7 @@ mod votes;
 
 pub use dms::{dm, dm_now, remove_reaction};
 use thread::open_thread;
-pub use thread::{origin_text, tell_blocked};
+pub use thread::{lost_place, origin_text, tell_blocked};
 use turn::post_turn;
 pub use turn::with_picture;
 use votes::{ask_challenge, ballot, stalled};

@@ -58,6 +58,57 @@ pub async fn tell_blocked(http: &Http, data: &Data, entry: &Delivery, err: &anyh
     }
 }
 
+/// A game whose thread Discord will no longer let the bot reach (`why`: the bot was removed
+/// from its server, or refused access for an hour; `entry`: the refused entry, whose nonces the
+/// DMs carry, none for a removal): its players are told by DM where it stands, then the game is
+/// paused and its lane's entries given up (`GameHost::lose_place`). Told first: a process that
+/// dies in between tells again (with the same nonces) and then pauses. A game paused or over
+/// already is not told again; only its entries are given up.
+pub async fn lost_place(
+    http: &Http,
+    data: &Data,
+    game: GameId,
+    why: &str,
+    entry: Option<&Delivery>,
+) -> anyhow::Result<()> {
+    let state = data.host.state(game).await?;
+    if matches!(state.status(), Status::HouseRules | Status::Playing) {
+        let link = data.links.by_game(game).await?;
+        let place = link.map_or(String::new(), |l| {
+            format!(" ({})", crate::discord::links::jump_url(l.guild, l.thread))
+        });
+        let text = format!(
+            "{} is paused: Discord no longer lets me post in its thread{place} ({why}). Its \
+             clocks are stopped and nothing played is lost. Once I may post there again (I am \
+             invited back, or given View Channel, Send Messages and Send Messages in Threads), a \
+             server admin goes on with `/hexmeros admin resume game:{game}` in the thread.",
+            title(&state)
+        );
+        for (i, p) in state
+            .seats()
+            .iter()
+            .flat_map(|s| std::iter::once(s.player).chain(s.team.iter().copied()))
+            .filter(|&p| discord_user(p).is_some())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .enumerate()
+        {
+            let msg = CreateMessage::new()
+                .content(text.clone())
+                .allowed_mentions(CreateAllowedMentions::new());
+            let nonce = match entry {
+                Some(e) => nonce_of(e, 20u8.saturating_add(i as u8)),
+                None => serenity::Nonce::String(format!("hxlost{game}.{i}")),
+            };
+            if let Err(e) = dm(http, data, p, msg, false, None, nonce).await {
+                tracing::warn!(game, player = p, error = %format_args!("{e:#}"), "not told by DM that the game is paused");
+            }
+        }
+    }
+    data.host.lose_place(game, why).await?;
+    Ok(())
+}
+
 /// Open the game's thread in the channel the game was started in, and link the two. Without the
 /// permission to open threads, the game lives in the channel itself. A thread already linked (a
 /// retry after a crash) is not opened twice.
