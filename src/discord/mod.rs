@@ -73,6 +73,8 @@ pub struct Config {
     pub request_timeout: Option<Duration>,
     /// Lock a finished game's thread as well as archiving it.
     pub lock_finished: bool,
+    /// How long a game's thread may be refused before its game is paused.
+    pub access_give_up: Duration,
 }
 
 /// Where the web board is served, and the address people reach it at.
@@ -175,6 +177,7 @@ pub async fn serve_with(settings: Settings) -> anyhow::Result<()> {
         shards: settings.shards,
         request_timeout: settings.request_timeout,
         lock_finished: settings.lock_finished,
+        access_give_up: settings.access_give_up,
     })
     .await
 }
@@ -238,7 +241,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         host: config.host.clone(),
         lobby_hours: config.lobby_hours,
         limits: Arc::new(limits::Limits::new(config.limits)),
-        outbox: Arc::new(outbound::outbox::Deliverer::new()),
+        outbox: Arc::new(outbound::outbox::Deliverer::new(config.access_give_up)),
         http: Arc::default(),
         board: None,
         activity: false,

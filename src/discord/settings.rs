@@ -195,6 +195,16 @@ pub struct ServeArgs {
         value_name = "FILE"
     )]
     pub clock_file: Option<String>,
+    /// How long Discord may refuse the bot a game's thread (a server that took its access
+    /// away) before the game is paused and its players told, in ms, at least 1000; the thread
+    /// is tried every sixth of it, at most every 10 minutes [default: 3600000]
+    #[arg(
+        long,
+        hide_env_values = true,
+        env = "HEXMEROS_ACCESS_GIVE_UP_MS",
+        value_name = "MS"
+    )]
+    pub access_give_up_ms: Option<String>,
     /// How often the timers run, in ms [default: 30000]
     #[arg(
         long,
@@ -223,6 +233,8 @@ pub struct Settings {
     pub web: Option<WebConfig>,
     pub clock_file: Option<PathBuf>,
     pub tick_every: Duration,
+    /// How long a game's thread may be refused before its game is paused.
+    pub access_give_up: Duration,
 }
 
 /// One setting: its clap id, its flag and its variable.
@@ -326,6 +338,7 @@ impl Settings {
         let (shards, metrics) = process(args, &given)?;
         let (dev_guild, api_base, lobby_hours) = discord(args, &given)?;
         let (lock_finished, request_timeout, tick_every) = timing(args, &given)?;
+        let access_give_up = give_up(args, &given)?;
         let limits = Limits::from_env(|var| args.limit(var).map(str::to_string)).map_err(|e| {
             let text = e.to_string();
             match LIMITS.iter().find(|n| text.starts_with(n.var)) {
@@ -354,6 +367,7 @@ impl Settings {
             web,
             clock_file: value(&args.clock_file).map(PathBuf::from),
             tick_every,
+            access_give_up,
         })
     }
 }
@@ -406,6 +420,23 @@ fn discord(
         None => hexmeros::host::LOBBY_HOURS,
     };
     Ok((dev_guild, api_base, lobby_hours))
+}
+
+/// How long a game's thread may be refused before its game is paused (`--access-give-up-ms`).
+fn give_up(args: &ServeArgs, given: &Given) -> anyhow::Result<Duration> {
+    let Some(raw) = value(&args.access_give_up_ms) else {
+        return Ok(crate::discord::outbound::outbox::BLOCKED_GIVE_UP);
+    };
+    let name = given.name(&named(
+        "access_give_up_ms",
+        "--access-give-up-ms",
+        "HEXMEROS_ACCESS_GIVE_UP_MS",
+    ));
+    match raw.trim().parse::<u64>() {
+        Ok(ms) if ms >= 1000 => Ok(Duration::from_millis(ms)),
+        Ok(ms) => anyhow::bail!("{name} must be at least 1000 (a second), not {ms}"),
+        Err(_) => anyhow::bail!("{name} must be milliseconds, not {raw:?}"),
+    }
 }
 
 /// Finished threads locked or not, a request's timeout, the timers' period.

@@ -62,7 +62,7 @@ pub use lobby::{
     Chair, Declined, Joined, LOBBY_HOURS, Lobby, LobbyId, LobbySpec, LobbyStatus, Opened,
 };
 pub use notes::Note;
-pub use outbox::{Delivered, Delivery, NORMAL, REMINDER, URGENT, is_reply};
+pub use outbox::{Delivered, Delivery, NORMAL, REMINDER, URGENT, is_reply, wall_now};
 pub use players::{Listed, Rating, Seated, Standing, bot_id, bot_level, urgency};
 pub use results::{Place, Results};
 pub use say::Refused;

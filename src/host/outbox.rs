@@ -25,10 +25,17 @@ pub struct Delivery {
     pub last_error: Option<String>,
     /// When a process first set out to deliver it ([`super::GameHost::outbox_trying`]), if one did.
     pub tried_at: Option<i64>,
-    /// Not tried again before this (unix ms, the host's clock), after a failed try.
+    /// Not tried again before this (unix ms, real time: see [`wall_now`]), after a failed try.
     pub retry_at: Option<i64>,
-    /// Since when Discord has refused it for lack of access, while it does.
+    /// Since when (unix ms, real time) Discord has refused it for lack of access, while it does.
     pub blocked_at: Option<i64>,
+}
+
+/// The real time (unix ms) an entry's waits are kept in: a backoff is a delivery's business,
+/// measured in real time whatever clock the games keep (a test's stands still).
+pub fn wall_now() -> i64 {
+    use super::Clock;
+    super::SystemClock.now()
 }
 
 impl From<Entry> for Delivery {
@@ -246,7 +253,7 @@ impl super::GameHost {
     ) -> Result<Vec<Delivery>, HostError> {
         let after = after.map(|d| (d.priority, d.id));
         Ok(deliveries(
-            self.store.outbox_heads(limit, self.now(), after).await?,
+            self.store.outbox_heads(limit, wall_now(), after).await?,
         ))
     }
 
@@ -258,7 +265,7 @@ impl super::GameHost {
     /// Discord answered again after failures: every entry waiting after a failure (but for a
     /// refusal of access) is due within a second. How many.
     pub async fn outbox_hurry(&self) -> Result<u64, HostError> {
-        Ok(self.store.outbox_hurry(self.now()).await?)
+        Ok(self.store.outbox_hurry(wall_now()).await?)
     }
 
     /// Every pending entry, oldest first.
@@ -295,8 +302,8 @@ impl super::GameHost {
         Ok(self.store.outbox_trying(id, self.now()).await?)
     }
 
-    /// Count a failed try of a pending entry, which is not tried again for `pause_ms`;
-    /// `blocked`: for lack of access (`Delivery::blocked_at` says since when).
+    /// Count a failed try of a pending entry, which is not tried again for `pause_ms` (real
+    /// time); `blocked`: for lack of access (`Delivery::blocked_at` says since when).
     pub async fn outbox_failed(
         &self,
         id: i64,
@@ -304,7 +311,7 @@ impl super::GameHost {
         pause_ms: i64,
         blocked: bool,
     ) -> Result<(), HostError> {
-        let now = self.now();
+        let now = wall_now();
         Ok(self
             .store
             .outbox_failed(id, error, now.saturating_add(pause_ms), blocked, now)
@@ -340,8 +347,9 @@ impl super::GameHost {
                 Err(e) => return Err(e),
             }
         }
+        let outcome = format!("given up, the game paused: {why}");
         self.store
-            .outbox_give_up_lane(&super::effect::game_lane(game), why, self.now())
+            .outbox_give_up_lane(&super::effect::game_lane(game), &outcome, self.now())
             .await?;
         Ok(paused)
     }
@@ -383,20 +391,18 @@ impl super::GameHost {
         Ok(())
     }
 
-    /// Why `entry` is no longer worth sending (after an outage), if it is not: a reminder an
-    /// hour late ([`REMINDER_KEPT_MS`]) or of a game that moved on since (a move, a later
-    /// reminder), a digest six hours late ([`DIGEST_KEPT_MS`]). What happened in a game (a
-    /// board, a time-out, a result) is always sent, late or not.
+    /// Why `entry` is no longer worth sending (after an outage, or behind a storm), if it is
+    /// not: a reminder an hour late ([`REMINDER_KEPT_MS`]) or of a turn that is over (a move
+    /// was committed since, or the game stopped), a digest six hours late
+    /// ([`DIGEST_KEPT_MS`]). What happened in a game (a board, a time-out, a result) is always
+    /// sent, late or not.
     pub async fn outlived(&self, entry: &Delivery) -> Result<Option<String>, HostError> {
         if entry.priority < REMINDER {
             return Ok(None);
         }
         let age = self.now() - entry.created_at;
-        let digest = matches!(
-            serde_json::from_str::<Effect>(&entry.body),
-            Ok(Effect::Digest { .. })
-        );
-        if digest {
+        let effect = serde_json::from_str::<Effect>(&entry.body).ok();
+        if matches!(effect, Some(Effect::Digest { .. })) {
             return Ok((age > DIGEST_KEPT_MS)
                 .then(|| format!("outlived: a digest {} hours late", age / 3_600_000)));
         }
@@ -406,13 +412,24 @@ impl super::GameHost {
                 age / 60_000
             )));
         }
-        if let (Some(game), Some(version)) = (entry.game, entry.version)
-            && let Some(row) = self.store.game(game).await?
-            && row.version > version
-        {
-            return Ok(Some(
-                "outlived: the game moved on since the reminder".into(),
-            ));
+        let game = match effect {
+            Some(Effect::Dm { about, .. }) => about,
+            Some(e) => e.game(),
+            None => None,
+        };
+        let (Some(game), Some(version)) = (game, entry.version) else {
+            return Ok(None);
+        };
+        // The stored row first: most reminders go out before anything else happened.
+        match self.store.game(game).await? {
+            Some(row) if row.version > version => {}
+            _ => return Ok(None),
+        }
+        let now = self.state(game).await?;
+        let then = self.state_at(game, version.max(0) as u64).await?;
+        let live = matches!(now.status(), Status::HouseRules | Status::Playing);
+        if !live || now.record().len() > then.record().len() {
+            return Ok(Some("outlived: the turn it was about is over".into()));
         }
         Ok(None)
     }

@@ -209,7 +209,7 @@ async fn a_server_that_removes_the_bot_has_its_games_paused_and_their_players_to
         .map(|m| content(&m))
         .find(|t| t.contains("is paused"))
         .unwrap();
-    assert!(told.contains("removed from the server"), "{told}");
+    assert!(told.contains("I was removed from the server"), "{told}");
     assert!(
         told.contains(&format!("/hexmeros admin resume game:{game}")),
         "{told}"
@@ -231,12 +231,14 @@ async fn a_server_that_removes_the_bot_has_its_games_paused_and_their_players_to
 }
 
 /// A game's thread refused for lack of access (a permission taken away, Discord telling nothing
-/// on the gateway): its entries are tried every ten minutes, and after an hour the game is
-/// paused, its players told by DM and its lane given up, so that no lane waits for ever.
+/// on the gateway): its entries are tried again and again (every sixth of the bound, at most
+/// every ten minutes), and once it has been refused for the bound (an hour by default, 6 s
+/// here) the game is paused, its players told by DM and its lane given up, so that no lane
+/// waits for ever.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_thread_refused_for_an_hour_has_its_game_paused_and_its_lane_given_up() {
+async fn a_thread_refused_for_long_enough_has_its_game_paused_and_its_lane_given_up() {
     let fake = F::start().await;
-    let bot = Bot::start(&fake).await;
+    let bot = Bot::start_with(&fake, None, &[("HEXMEROS_ACCESS_GIVE_UP_MS", "6000")]).await;
     let guild = F::guild_on_shard(0, 1, 0);
     let parent = fake.add_guild(guild);
     let (game, thread) = dame_in(&fake, parent, u(1), u(2)).await;
@@ -251,22 +253,16 @@ async fn a_thread_refused_for_an_hour_has_its_game_paused_and_its_lane_given_up(
         json!([str_opt("from", &mv), bool_opt("pass", true)]),
     )
     .await;
-    until_within("the board refused", T, || refused(&fake, &[thread]) == 1).await;
-    // Half an hour on: tried again, still refused, still waiting; the game is not paused.
-    bot.set_clock(START_MS + 30 * 60_000);
-    until_within("tried again", T, || {
+    let posts = format!("/channels/{thread}/messages");
+    let refusals = || {
         fake.requests()
-            .iter()
-            .filter(|s| s.path == format!("/channels/{thread}/messages") && s.status == 403)
-            .count()
-            >= 2
-    })
-    .await;
-    assert_ne!(bot.state(game).await.status(), Status::Paused);
+            .into_iter()
+            .filter(|s| s.path == posts && s.status == 403)
+            .collect::<Vec<_>>()
+    };
+    until_within("the board refused", T, || !refusals().is_empty()).await;
     assert!(pending_in(&store, &format!("g{game}")).await > 0);
-    // An hour and more since the first refusal: paused, told, given up.
-    bot.set_clock(START_MS + 61 * 60_000);
-    until_within("the game paused", T, || {
+    until_within("the game paused", Duration::from_secs(30), || {
         dms_saying(&fake, u(1), "is paused") == 1 && dms_saying(&fake, u(2), "is paused") == 1
     })
     .await;
@@ -275,6 +271,25 @@ async fn a_thread_refused_for_an_hour_has_its_game_paused_and_its_lane_given_up(
     })
     .await;
     assert_eq!(bot.state(game).await.status(), Status::Paused);
+    // Not before the bound, and after more than one try.
+    let tries = refusals();
+    assert!(tries.len() >= 2, "{} tries", tries.len());
+    let dm = fake.dm_channel(u(1)).unwrap();
+    let told = fake
+        .messages(dm)
+        .into_iter()
+        .find(|m| content(m).contains("is paused"))
+        .unwrap();
+    assert!(
+        told.at.duration_since(tries[0].at) >= Duration::from_secs(6),
+        "paused {:?} after the first refusal",
+        told.at.duration_since(tries[0].at)
+    );
+    assert!(
+        content(&told).contains("it refused me for 6 seconds: Missing Access"),
+        "{}",
+        content(&told)
+    );
 }
 
 /// Discord down for an hour across a reminder: when it answers again the reminder, now an hour

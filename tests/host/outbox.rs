@@ -431,3 +431,61 @@ async fn an_abandoned_start_is_aborted_with_nothing_left_to_send() {
     assert!(pending(&e.host).await.is_empty(), "entries left");
     assert_eq!(e.host.state(other).await.unwrap().version(), version);
 }
+
+/// A reminder that waited too long in the outbox (an outage, a storm) is not sent as if fresh
+/// (issue 60): not once its turn is over (a move committed since), still after a staged move,
+/// and not an hour late.
+#[tokio::test]
+async fn a_reminder_is_not_sent_once_its_turn_is_over_or_an_hour_late() {
+    let e = env().await;
+    let mut games = Vec::new();
+    for players in [[1, 2], [3, 4]] {
+        let (g, _) = e
+            .host
+            .create(GameKind::HexDame, &players, None, None)
+            .await
+            .unwrap();
+        games.push(g);
+    }
+    deliver_all(&e.host).await;
+    e.clock.advance_minutes(61);
+    e.host.tick().await.unwrap();
+    let reminders = e.host.outbox_pending().await.unwrap();
+    let of = |g: GameId| {
+        reminders
+            .iter()
+            .find(|r| r.game == Some(g) && r.priority == REMINDER)
+            .cloned()
+            .unwrap()
+    };
+    let (staged, moved) = (of(games[0]), of(games[1]));
+    assert_eq!(e.host.outlived(&staged).await.unwrap(), None, "fresh");
+    // In one game the holder only stages a move; in the other they pass the Token.
+    for (g, commit) in [(games[0], false), (games[1], true)] {
+        let st = e.host.state(g).await.unwrap();
+        let mv = st.position().legal_moves()[0].clone();
+        let text = mv.to_string();
+        act(
+            &e.host,
+            g,
+            st.holder_player().unwrap(),
+            Command::Move { text, commit },
+        )
+        .await;
+    }
+    assert_eq!(e.host.outlived(&staged).await.unwrap(), None);
+    assert_eq!(
+        e.host.outlived(&moved).await.unwrap().as_deref(),
+        Some("outlived: the turn it was about is over")
+    );
+    // Boards are never outlived, however late.
+    e.clock.advance_minutes(61);
+    let why = e.host.outlived(&staged).await.unwrap().unwrap();
+    assert!(
+        why.starts_with("outlived: a reminder 61 minutes late"),
+        "{why}"
+    );
+    let later = e.host.outbox_pending().await.unwrap();
+    let board = later.iter().find(|d| d.body.contains("\"Board\"")).unwrap();
+    assert_eq!(e.host.outlived(board).await.unwrap(), None);
+}

@@ -79,7 +79,7 @@ async fn removed_from(http: &Arc<Http>, data: &Data, guild: serenity::GuildId) {
         "removed from a server: its games are paused"
     );
     for game in games {
-        let why = "the bot was removed from the server";
+        let why = "I was removed from the server";
         if let Err(e) = deliver::lost_place(http, data, game, why, None).await {
             tracing::warn!(game, error = %format_args!("{e:#}"), "a game of a server that removed the bot cannot be paused");
         }

@@ -70,10 +70,11 @@ fn inherited(own: i64, behind: Option<i64>) -> i64 {
 const PARALLEL: usize = 16;
 /// The longest pause between two tries of a failing entry.
 const MAX_BACKOFF: Duration = Duration::from_secs(300);
-/// The pause between tries of an entry Discord refused for lack of access.
+/// The longest pause between tries of an entry Discord refused for lack of access.
 const BLOCKED_PAUSE: Duration = Duration::from_secs(600);
 /// How long an entry is refused for lack of access before its game is paused and its lane
-/// given up: an hour, six tries, time for an admin who took a permission away by mistake.
+/// given up, unless the operator says otherwise (`--access-give-up-ms`): an hour, six tries,
+/// time for an admin who took a permission away by mistake.
 pub const BLOCKED_GIVE_UP: Duration = Duration::from_secs(3600);
 /// The lanes' first entries read at a time by the background task (it reads on, page by page,
 /// while it has free places and lanes it may not start: busy here, or waiting after a database
@@ -87,6 +88,20 @@ const POLL: Duration = Duration::from_secs(1);
 const REPORT_EVERY: Duration = Duration::from_secs(60);
 /// How long a delivered entry is kept (for `hexmeros admin status` and for reading by hand).
 const KEEP_DONE_MS: i64 = 7 * 24 * 3_600_000;
+
+/// A span of time in words: seconds under a minute, else minutes, or hours when whole.
+fn span(d: Duration) -> String {
+    if d.as_secs() < 60 {
+        return format!("{} seconds", d.as_secs());
+    }
+    let mins = d.as_secs().div_ceil(60);
+    match mins {
+        60 => "an hour".to_string(),
+        m if m % 60 == 0 => format!("{} hours", m / 60),
+        1 => "a minute".to_string(),
+        m => format!("{m} minutes"),
+    }
+}
 
 /// How a failed delivery is treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,8 +156,9 @@ struct Wait {
 }
 
 /// The deliverer's shared state.
-#[derive(Default)]
 pub struct Deliverer {
+    /// How long a lane may be refused access before its game is paused (`BLOCKED_GIVE_UP`).
+    give_up: Duration,
     /// One lock per lane: a lane is delivered by one task at a time, in order.
     lanes: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     /// Lanes whose first entry failed, and until when they wait.
@@ -158,8 +174,22 @@ pub struct Deliverer {
 }
 
 impl Deliverer {
-    pub fn new() -> Deliverer {
-        Deliverer::default()
+    pub fn new(give_up: Duration) -> Deliverer {
+        Deliverer {
+            give_up,
+            lanes: Mutex::default(),
+            waits: Mutex::default(),
+            busy: Mutex::default(),
+            sending: Mutex::default(),
+            wake: tokio::sync::Notify::new(),
+            stopping: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// The pause between tries of an entry refused for lack of access: a sixth of the time it
+    /// may be refused, at most [`BLOCKED_PAUSE`].
+    fn blocked_pause(&self) -> Duration {
+        (self.give_up / 6).min(BLOCKED_PAUSE)
     }
 
     /// Tell the background task there may be new work.
@@ -337,7 +367,7 @@ impl Deliverer {
                 renewed = Instant::now();
             }
             let entry = match data.host.outbox_head(lane).await {
-                Ok(Some(e)) if e.retry_at.is_some_and(|t| t > data.host.now()) => {
+                Ok(Some(e)) if e.retry_at.is_some_and(|t| t > hexmeros::host::wall_now()) => {
                     // It waits after a failed try; the background task tries it when it is due.
                     return (done, false);
                 }
@@ -489,14 +519,18 @@ impl Deliverer {
                 let text = format!("{err:#}");
                 let blocked_for = entry
                     .blocked_at
-                    .map(|t| Duration::from_millis((data.host.now() - t).max(0) as u64));
+                    .map(|t| Duration::from_millis((hexmeros::host::wall_now() - t).max(0) as u64));
                 if how == Failure::Blocked
-                    && blocked_for.is_some_and(|d| d >= BLOCKED_GIVE_UP)
+                    && blocked_for.is_some_and(|d| d >= self.give_up)
                     && let Some(game) = entry.game
                     && entry.lane == hexmeros::host::game_lane(game)
                 {
-                    // Refused for an hour: the game is paused and its lane given up.
-                    let why = format!("given up: no access for an hour ({})", err.root_cause());
+                    // Refused for long enough: the game is paused and its lane given up.
+                    let why = format!(
+                        "it refused me for {}: {}",
+                        span(self.give_up),
+                        err.root_cause()
+                    );
                     return match deliver::lost_place(http, data, game, &why, Some(entry)).await {
                         Ok(()) => {
                             tracing::warn!(
@@ -533,7 +567,7 @@ impl Deliverer {
                         deliver::tell_blocked(http, data, entry, &err).await;
                     }
                     let pause = match how {
-                        Failure::Blocked => BLOCKED_PAUSE,
+                        Failure::Blocked => self.blocked_pause(),
                         _ => backoff((entry.attempts + 1).clamp(1, 64) as u32),
                     };
                     let blocked = how == Failure::Blocked;
@@ -734,6 +768,20 @@ mod tests {
             classify(&anyhow::anyhow!("pool timed out")),
             Failure::Transient
         );
+    }
+
+    #[test]
+    fn a_refused_lane_is_tried_every_sixth_of_its_bound_at_most_every_ten_minutes() {
+        let hour = super::Deliverer::new(super::BLOCKED_GIVE_UP);
+        assert_eq!(hour.blocked_pause(), Duration::from_secs(600));
+        let day = super::Deliverer::new(Duration::from_secs(86_400));
+        assert_eq!(day.blocked_pause(), Duration::from_secs(600));
+        let short = super::Deliverer::new(Duration::from_secs(6));
+        assert_eq!(short.blocked_pause(), Duration::from_secs(1));
+        assert_eq!(super::span(super::BLOCKED_GIVE_UP), "an hour");
+        assert_eq!(super::span(Duration::from_secs(7200)), "2 hours");
+        assert_eq!(super::span(Duration::from_secs(90)), "2 minutes");
+        assert_eq!(super::span(Duration::from_secs(6)), "6 seconds");
     }
 
     #[test]
