@@ -41,7 +41,40 @@ pub async fn with_names(data: &Data, text: &Sentence) -> String {
         match part {
             Part::Text(t) => out.push_str(t),
             Part::Player(id) => out.push_str(&mention(data, id).await),
+            Part::Quoted(t) => out.push_str(&plain(t)),
         }
+    }
+    out
+}
+
+/// Words a player wrote, as Discord shows them literally: every character Discord's markdown
+/// reads (emphasis, code, spoilers, quotes, headings, lists, masked links `[text](url)`,
+/// mentions and custom emoji `<…>`) escaped with a backslash, and links kept from unfurling.
+/// serenity's `MessageBuilder::push_safe` escapes only `*`, `_` and backticks.
+pub fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if matches!(
+            c,
+            '\\' | '*'
+                | '_'
+                | '~'
+                | '`'
+                | '|'
+                | '>'
+                | '<'
+                | '#'
+                | '-'
+                | '['
+                | ']'
+                | '('
+                | ')'
+                | '@'
+                | ':'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
     }
     out
 }
@@ -72,4 +105,23 @@ pub fn pinging(users: &[PlayerId]) -> CreateAllowedMentions {
 
 pub fn title(state: &GameState) -> String {
     format!("{} #{}", state.kind().name(), state.id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain;
+
+    #[test]
+    fn a_players_words_show_as_written() {
+        assert_eq!(plain("back soon"), "back soon");
+        // A masked link, emphasis, a spoiler, a mention and a heading all read literally.
+        assert_eq!(
+            plain("[free nitro](https://x.example)"),
+            "\\[free nitro\\]\\(https\\://x.example\\)"
+        );
+        assert_eq!(plain("**big** ||hid||"), "\\*\\*big\\*\\* \\|\\|hid\\|\\|");
+        assert_eq!(plain("<@123> @everyone"), "\\<\\@123\\> \\@everyone");
+        assert_eq!(plain("# head"), "\\# head");
+        assert_eq!(plain("a\\b"), "a\\\\b");
+    }
 }

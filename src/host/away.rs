@@ -32,12 +32,15 @@ pub struct AwayReport {
 impl GameHost {
     /// `player` goes away for `duration` in every game they play that is under way (a game
     /// with less away time left cuts it short): their clocks and reminders stop there. An
-    /// absence under way is replaced by the new one.
+    /// absence under way is replaced by the new one. The games `excluded` (of a place the
+    /// front end no longer admits the player to: a server they left or were banned from) are
+    /// left as they are, and say why.
     pub async fn away(
         &self,
         player: PlayerId,
         duration: Millis,
         reason: Option<&str>,
+        excluded: &[GameId],
     ) -> Result<AwayReport, HostError> {
         if duration <= 0 || duration > AWAY_MAX {
             return Err(Refused::AwayLength(AWAY_MAX / 86_400_000).into());
@@ -53,6 +56,9 @@ impl GameHost {
             return Err(Refused::AwayReason(super::state::AWAY_REASON_MAX).into());
         }
         self.each_game(player, |state, now| {
+            if excluded.contains(&state.id()) {
+                return Err(Refused::LeftPlace);
+            }
             let seat = state.seat_of(player).ok_or(Refused::NotSeated)?;
             let mut events = Vec::new();
             let mut left = state.away_left(seat, now);

@@ -66,6 +66,8 @@ pub enum Refused {
     GameOver,
     #[error("the game is paused")]
     Paused,
+    #[error("you are no longer in the server this game is played in")]
+    LeftPlace,
     #[error("the game is not paused")]
     NotPaused,
     #[error("you are already away in this game: come back first (away end)")]
@@ -323,13 +325,16 @@ pub fn reminder(game: GameId, hours: i64) -> String {
     format!("reminder: you have held the Token in game #{game} for {hours} hours")
 }
 
-/// A player went away (`until`: Unix milliseconds, written as a Discord timestamp).
-pub fn away(seat: &str, until: Millis, reason: Option<&str>) -> String {
-    let mut text = format!("{seat} is away until <t:{}:f>", until / 1000);
+/// A player went away (`until`: Unix milliseconds, written as a Discord timestamp), with the
+/// reason they gave, as they wrote it.
+pub fn away(seat: &str, until: Millis, reason: Option<&str>) -> Sentence {
+    let mut text = Sentence::from(format!("{seat} is away until <t:{}:f>", until / 1000));
     if let Some(r) = reason {
-        text.push_str(&format!(" ({r})"));
+        text += " (";
+        text += Sentence::quoted(r);
+        text += ")";
     }
-    text.push_str(": their clock stands still meanwhile");
+    text += ": their clock stands still meanwhile";
     text
 }
 

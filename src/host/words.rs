@@ -18,6 +18,9 @@ pub enum Part<'a> {
     Text(&'a str),
     /// A player, for the front end to name.
     Player(PlayerId),
+    /// Words a player wrote (an away reason): shown as written, never read as markup (a
+    /// front end whose text has markup escapes it).
+    Quoted(&'a str),
 }
 
 /// What the host says: words and players, in order. Built from words (`From<String>`, `From<&str>`)
@@ -31,6 +34,7 @@ pub struct Sentence(Vec<Piece>);
 enum Piece {
     Text(String),
     Player { player: PlayerId },
+    Quoted { quoted: String },
 }
 
 impl Sentence {
@@ -39,11 +43,19 @@ impl Sentence {
         Sentence(vec![Piece::Player { player: p }])
     }
 
+    /// Words a player wrote, shown as written ([`Part::Quoted`]).
+    pub fn quoted(words: &str) -> Sentence {
+        Sentence(vec![Piece::Quoted {
+            quoted: words.to_owned(),
+        }])
+    }
+
     /// Its pieces in order; words next to each other are one piece.
     pub fn parts(&self) -> impl Iterator<Item = Part<'_>> {
         self.0.iter().map(|p| match p {
             Piece::Text(t) => Part::Text(t),
             Piece::Player { player } => Part::Player(*player),
+            Piece::Quoted { quoted } => Part::Quoted(quoted),
         })
     }
 
@@ -51,7 +63,7 @@ impl Sentence {
     pub fn players(&self) -> impl Iterator<Item = PlayerId> + '_ {
         self.parts().filter_map(|p| match p {
             Part::Player(id) => Some(id),
-            Part::Text(_) => None,
+            Part::Text(_) | Part::Quoted(_) => None,
         })
     }
 
@@ -76,7 +88,7 @@ impl Sentence {
         for piece in other.0 {
             match piece {
                 Piece::Text(t) => self.push_str(&t),
-                p @ Piece::Player { .. } => self.0.push(p),
+                p @ (Piece::Player { .. } | Piece::Quoted { .. }) => self.0.push(p),
             }
         }
     }
@@ -137,7 +149,7 @@ impl fmt::Display for Sentence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for part in self.parts() {
             match part {
-                Part::Text(t) => f.write_str(t)?,
+                Part::Text(t) | Part::Quoted(t) => f.write_str(t)?,
                 Part::Player(p) => write!(f, "player {p}")?,
             }
         }
@@ -167,7 +179,7 @@ impl<'de> Deserialize<'de> for Sentence {
                 for p in pieces {
                     match p {
                         Piece::Text(t) => s.push_str(&t),
-                        p @ Piece::Player { .. } => s.0.push(p),
+                        p @ (Piece::Player { .. } | Piece::Quoted { .. }) => s.0.push(p),
                     }
                 }
                 s
@@ -176,7 +188,7 @@ impl<'de> Deserialize<'de> for Sentence {
                 let mut s = Sentence::default();
                 for part in parts(&text) {
                     match part {
-                        Part::Text(t) => s.push_str(t),
+                        Part::Text(t) | Part::Quoted(t) => s.push_str(t),
                         Part::Player(p) => s.0.push(Piece::Player { player: p }),
                     }
                 }
@@ -272,6 +284,27 @@ mod tests {
         assert_eq!(old, s);
         assert!(serde_json::from_str::<Sentence>("12").is_err());
         assert!(serde_json::from_str::<Sentence>(r#"[{"player": "x"}]"#).is_err());
+    }
+
+    #[test]
+    fn words_a_player_wrote_stay_apart_from_the_hosts_and_are_stored_so() {
+        let s = Sentence::from("Gold is away (") + Sentence::quoted("[x](https://e.example)") + ")";
+        assert_eq!(
+            s.parts().collect::<Vec<_>>(),
+            [
+                Part::Text("Gold is away ("),
+                Part::Quoted("[x](https://e.example)"),
+                Part::Text(")"),
+            ]
+        );
+        assert_eq!(s.to_string(), "Gold is away ([x](https://e.example))");
+        let stored = serde_json::to_value(&s).unwrap();
+        assert_eq!(
+            stored,
+            serde_json::json!(["Gold is away (", {"quoted": "[x](https://e.example)"}, ")"])
+        );
+        assert_eq!(serde_json::from_value::<Sentence>(stored).unwrap(), s);
+        assert_eq!(s.players().count(), 0);
     }
 
     #[test]

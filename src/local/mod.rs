@@ -187,7 +187,7 @@ impl<'h, W: Write> Local<'h, W> {
         let mut out = String::new();
         for part in text.parts() {
             match part {
-                Part::Text(t) => out.push_str(t),
+                Part::Text(t) | Part::Quoted(t) => out.push_str(t),
                 Part::Player(p) => out.push_str(&self.name(p).await),
             }
         }
@@ -418,7 +418,7 @@ impl<'h, W: Write> Local<'h, W> {
                     LocalError::usage(format!("{d:?} is not a length of time (3d, 12h)"))
                 })?;
             let reason = Some(reason.join(" ")).filter(|r| !r.is_empty());
-            self.host.away(actor, ms, reason.as_deref()).await?
+            self.host.away(actor, ms, reason.as_deref(), &[]).await?
         };
         for g in &report.games {
             let what = match (&g.refused, g.until) {

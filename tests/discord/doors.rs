@@ -371,3 +371,84 @@ async fn a_crowds_reactions_cost_no_call_and_the_holders_still_acts() {
     assert_eq!(bot.state(game).await.record().len(), 1);
     assert_clean(&fake, &bot);
 }
+
+/// A member who left a server (or was banned from it) reaches its games from nowhere: their
+/// `away` reason, sent from another server, goes to the threads of the servers they are still
+/// in only, and there as the words they wrote (a masked link shows as text, not as a link);
+/// from a DM with the bot, that server's game is as unknown as any other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_member_who_left_a_server_posts_nothing_there_and_their_words_show_as_written() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let (here, here_thread) = dame_in(&fake, F::CHANNEL_ID, u(1), u(2)).await;
+    let guild = F::guild_on_shard(0, 1, 0);
+    let parent = fake.add_guild(guild);
+    let (there, there_thread) = dame_in(&fake, parent, u(1), u(3)).await;
+    fake.remove_member(guild, u(1));
+
+    let reason = "[free nitro](https://e.example) **now**";
+    let before = (
+        fake.messages(here_thread).len(),
+        fake.messages(there_thread).len(),
+    );
+    let answer = hx(
+        &fake,
+        u(1),
+        F::CHANNEL_ID,
+        "away",
+        json!([str_opt("duration", "1d"), str_opt("reason", reason)]),
+    )
+    .await;
+    let answer = content(&answer);
+    assert!(
+        answer.contains("you are no longer in the server this game is played in"),
+        "{answer}"
+    );
+    let told = wait_message(&fake, here_thread, before.0, "is away until").await;
+    let told = content(&told);
+    assert!(
+        told.contains(r"\[free nitro\]\(https\://e.example\) \*\*now\*\*"),
+        "{told}"
+    );
+    assert!(!told.contains("[free nitro](https"), "{told}");
+    // The other server's thread was told nothing, and its game is as it was.
+    let there_said: Vec<String> = fake.messages(there_thread)[before.1..]
+        .iter()
+        .map(content)
+        .collect();
+    assert!(
+        there_said.iter().all(|m| !m.contains("away")),
+        "{there_said:?}"
+    );
+    assert!(
+        bot.state(there)
+            .await
+            .away(hexmeros::games::Seat(0))
+            .is_none()
+    );
+    assert!(
+        bot.state(here)
+            .await
+            .away(hexmeros::games::Seat(0))
+            .is_some()
+    );
+
+    // From a DM, the game of the server they left is unknown; their other game is not.
+    let dm = fake.open_dm(u(1));
+    for (game, known) in [(there, false), (here, true)] {
+        let r = hx(
+            &fake,
+            u(1),
+            dm,
+            "board",
+            json!([{"type": 4, "name": "game", "value": game}]),
+        )
+        .await;
+        let text = content(&r);
+        assert_eq!(
+            text.contains(&format!("there is no game #{game}")),
+            !known,
+            "game #{game}: {text}"
+        );
+    }
+}

@@ -127,34 +127,72 @@ pub async fn page(
     Ok(listing(me, &lines, unknown, page))
 }
 
+/// Whether `user` is still in server `guild` (`here`: the command came from it, which says
+/// so), as Discord said within ten minutes or says now (`GET /guilds/{g}/members/{u}`); `None`
+/// when it cannot say now. A server that removed the bot counts as one the user is not in.
+pub async fn still_in(
+    http: &Http,
+    data: &Data,
+    guild: u64,
+    user: UserId,
+    here: bool,
+) -> Option<bool> {
+    if here {
+        data.servers.remember_member(guild, user.get(), true);
+        return Some(true);
+    }
+    if let Some(known) = data.servers.member(guild, user.get()) {
+        return Some(known);
+    }
+    let member = data
+        .wire
+        .retry("checking a server's member", || {
+            http.get_member(GuildId::new(guild), user)
+        })
+        .await;
+    let member = match member {
+        Ok(_) => true,
+        // Unknown Member, or a server the bot was removed from.
+        Err(e) if matches!(http_status(&e), Some((403 | 404, _))) => false,
+        Err(e) => {
+            tracing::warn!(guild, error = %e, "cannot tell whether a player is in a server");
+            return None;
+        }
+    };
+    data.servers.remember_member(guild, user.get(), member);
+    Some(member)
+}
+
+/// The games of `seated` (`user`'s) in servers the user is no longer in, asked from `here`:
+/// no command may reach them any more (a user who left or was banned posts nothing there
+/// through the bot). A server Discord cannot answer for now does not exclude its games.
+pub async fn left_behind(
+    http: &Http,
+    data: &Data,
+    user: UserId,
+    here: Option<GuildId>,
+    seated: &[hexmeros::host::GameId],
+) -> Result<Vec<hexmeros::host::GameId>, Error> {
+    let mut out = Vec::new();
+    for &game in seated {
+        let Some(guild) = data.links.by_game(game).await?.and_then(|l| l.guild) else {
+            continue;
+        };
+        let here = here.is_some_and(|h| h.get() == guild);
+        if still_in(http, data, guild, user, here).await == Some(false) {
+            out.push(game);
+        }
+    }
+    Ok(out)
+}
+
 /// Whether `user` is in server `guild` (`here`: the command came from it), and its name.
 async fn server(http: &Http, data: &Data, guild: u64, user: UserId, here: bool) -> Server {
     let id = GuildId::new(guild);
-    if here {
-        data.servers.remember_member(guild, user.get(), true);
-    }
-    let known = data.servers.member(guild, user.get());
-    if !here && known != Some(true) {
-        if known == Some(false) {
-            return Server::Foreign;
-        }
-        let member = data
-            .wire
-            .retry("checking a server's member", || http.get_member(id, user))
-            .await;
-        let member = match member {
-            Ok(_) => true,
-            // Unknown Member, or a server the bot was removed from.
-            Err(e) if matches!(http_status(&e), Some((403 | 404, _))) => false,
-            Err(e) => {
-                tracing::warn!(guild, error = %e, "cannot tell whether a player is in a server");
-                return Server::Unknown;
-            }
-        };
-        data.servers.remember_member(guild, user.get(), member);
-        if !member {
-            return Server::Foreign;
-        }
+    match still_in(http, data, guild, user, here).await {
+        Some(true) => {}
+        Some(false) => return Server::Foreign,
+        None => return Server::Unknown,
     }
     if let Some(name) = data.servers.known(guild) {
         return Server::Shared(name);

@@ -65,13 +65,31 @@ pub async fn may_name(data: &Data, scope: Scope, game: GameId) -> Result<bool, E
             let guild = data.links.by_game(game).await?.and_then(|l| l.guild);
             scope.admits(guild, |_| false)
         }
-        Scope::Dm { .. } => match data.host.state(game).await {
-            Ok(state) => scope.admits(None, |p| state.seat_of(p).is_some()),
+        Scope::Dm { player } => match data.host.state(game).await {
+            Ok(state) => {
+                scope.admits(None, |p| state.seat_of(p).is_some())
+                    && still_in_its_server(data, game, player).await?
+            }
             // A refusal here is the unknown game's own.
             Err(e) if !e.is_internal() => false,
             Err(e) => return Err(e.into()),
         },
     })
+}
+
+/// Whether `player` is still a member of the server `game` was started in (a game of no
+/// server, or one Discord cannot answer for now, admits them): a player who left the server or
+/// was banned from it reaches its games from nowhere, a DM included.
+async fn still_in_its_server(data: &Data, game: GameId, player: PlayerId) -> Result<bool, Error> {
+    let Some(guild) = data.links.by_game(game).await?.and_then(|l| l.guild) else {
+        return Ok(true);
+    };
+    let (Some(http), Ok(user)) = (data.http.get(), u64::try_from(player)) else {
+        return Ok(true);
+    };
+    let user = serenity::UserId::new(user.max(1));
+    let member = super::mine::still_in(http, data, guild, user, false).await;
+    Ok(member != Some(false))
 }
 
 /// Whether a game whose link names `guild` may be acted on from `scope` without asking the

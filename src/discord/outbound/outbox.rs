@@ -34,13 +34,14 @@ use serenity::Http;
 use tokio::time::Instant;
 
 use hexmeros::host::{Delivered, Delivery};
-use hexmeros::host::{Effect, HostError, LEASE_MS, URGENT};
+use hexmeros::host::{Effect, LEASE_MS, URGENT};
 
 use crate::discord::Data;
 use crate::discord::metrics;
 use crate::discord::outbound::deliver;
+use crate::discord::outbound::failure::{Failed, Failure, backoff, classify, span};
 use crate::discord::outbound::post::Outcome;
-use crate::discord::wire::{self, pace};
+use crate::discord::wire::pace;
 
 /// The priority `entry` is delivered at. A command's own calls are urgent, but not its status
 /// panel's edit (the turn message already says what changed): boards go first at a busy hour.
@@ -68,8 +69,6 @@ fn inherited(own: i64, behind: Option<i64>) -> i64 {
 /// (`pace`), so this bounds lanes waiting on Discord (a retry's pause, a slow answer) rather than
 /// the calls made: after an outage, many lanes get through at once.
 const PARALLEL: usize = 16;
-/// The longest pause between two tries of a failing entry.
-const MAX_BACKOFF: Duration = Duration::from_secs(300);
 /// The longest pause between tries of an entry Discord refused for lack of access.
 const BLOCKED_PAUSE: Duration = Duration::from_secs(600);
 /// How long an entry is refused for lack of access before its game is paused and its lane
@@ -88,65 +87,6 @@ const POLL: Duration = Duration::from_secs(1);
 const REPORT_EVERY: Duration = Duration::from_secs(60);
 /// How long a delivered entry is kept (for `hexmeros admin status` and for reading by hand).
 const KEEP_DONE_MS: i64 = 7 * 24 * 3_600_000;
-
-/// A span of time in words: seconds under a minute, else minutes, or hours when whole.
-fn span(d: Duration) -> String {
-    if d.as_secs() < 60 {
-        return format!("{} seconds", d.as_secs());
-    }
-    let mins = d.as_secs().div_ceil(60);
-    match mins {
-        60 => "an hour".to_string(),
-        m if m % 60 == 0 => format!("{} hours", m / 60),
-        1 => "a minute".to_string(),
-        m => format!("{m} minutes"),
-    }
-}
-
-/// How a failed delivery is treated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// Try again later (5xx, 429, a timeout, a lost connection, a database hiccup).
-    Transient,
-    /// Discord refuses for lack of access: wait until it is given back.
-    Blocked,
-    /// Discord will never accept this request: give it up.
-    Permanent,
-}
-
-/// What kind of failure an error is.
-pub fn classify(err: &anyhow::Error) -> Failure {
-    match err.downcast_ref::<serenity::Error>() {
-        Some(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))) => {
-            match r.status_code.as_u16() {
-                // 401: the bot's own token is refused, for every lane alike: nothing to give
-                // up one server's games for.
-                401 | 429 | 500..=599 | 408 => Failure::Transient,
-                403 => Failure::Blocked,
-                _ => Failure::Permanent,
-            }
-        }
-        Some(e) if wire::lost(e) => Failure::Transient,
-        // A request serenity refused to make (too long, bad model) will never be made.
-        Some(_) => Failure::Permanent,
-        None => match err.downcast_ref::<HostError>() {
-            // A game that no longer replays, or is gone, will not draw its board later either.
-            Some(HostError::Corrupt { .. }) => Failure::Permanent,
-            Some(e) if e.refusal().is_some() => Failure::Permanent,
-            // The database, or a game that does not load now.
-            _ => Failure::Transient,
-        },
-    }
-}
-
-/// The pause after the `failures`-th failure in a row: 1 s doubling, at most 5 minutes, times a
-/// random factor in 0.5..1.5 so that lanes failing together do not retry together.
-pub fn backoff(failures: u32) -> Duration {
-    let base = Duration::from_secs(1)
-        .saturating_mul(1u32 << failures.saturating_sub(1).min(16))
-        .min(MAX_BACKOFF);
-    base.mul_f64(rand::random_range(0.5..1.5))
-}
 
 /// A lane waiting before its next try.
 #[derive(Clone, Copy, Debug)]
@@ -380,27 +320,13 @@ impl Deliverer {
                 }
             };
             // A reminder that outlived its point (an outage) is not sent as if fresh.
-            match data.host.outlived(&entry).await {
-                Ok(Some(why)) => {
-                    tracing::info!(entry = entry.id, lane, why, "an entry is no longer sent");
-                    let gone = Delivered {
-                        message: None,
-                        outcome: why,
-                    };
-                    if let Err(e) = data.host.outbox_done(entry.id, &gone).await {
-                        tracing::warn!(entry = entry.id, error = %e, "cannot mark an entry done");
-                        self.fail(lane);
-                        return (done, false);
-                    }
+            match self.outlived(data, &entry).await {
+                Some(true) => {
                     done += 1;
                     continue;
                 }
-                Ok(None) => {}
-                Err(e) => {
-                    tracing::warn!(lane, error = %e, "the outbox cannot be read");
-                    self.fail(lane);
-                    return (done, false);
-                }
+                Some(false) => {}
+                None => return (done, false),
             }
             let effect = serde_json::from_str::<Effect>(&entry.body);
             if matches!(effect, Ok(Effect::Panel { .. })) {
@@ -424,6 +350,38 @@ impl Deliverer {
                 return (done, false);
             }
             done += 1;
+        }
+    }
+
+    /// Leave out `entry` if it outlived its point (`GameHost::outlived`): whether it was left
+    /// out (`None`: the outbox could not be read or written; the lane waits).
+    async fn outlived(&self, data: &Data, entry: &Delivery) -> Option<bool> {
+        let why = match data.host.outlived(entry).await {
+            Ok(Some(why)) => why,
+            Ok(None) => return Some(false),
+            Err(e) => {
+                tracing::warn!(lane = entry.lane, error = %e, "the outbox cannot be read");
+                self.fail(&entry.lane);
+                return None;
+            }
+        };
+        tracing::info!(
+            entry = entry.id,
+            lane = entry.lane,
+            why,
+            "an entry is no longer sent"
+        );
+        let gone = Delivered {
+            message: None,
+            outcome: why,
+        };
+        match data.host.outbox_done(entry.id, &gone).await {
+            Ok(_) => Some(true),
+            Err(e) => {
+                tracing::warn!(entry = entry.id, error = %e, "cannot mark an entry done");
+                self.fail(&entry.lane);
+                None
+            }
         }
     }
 
@@ -514,83 +472,12 @@ impl Deliverer {
                     outcome: why,
                 }
             }
-            Err(err) => {
-                let how = classify(&err);
-                let text = format!("{err:#}");
-                let blocked_for = entry
-                    .blocked_at
-                    .map(|t| Duration::from_millis((hexmeros::host::wall_now() - t).max(0) as u64));
-                if how == Failure::Blocked
-                    && blocked_for.is_some_and(|d| d >= self.give_up)
-                    && let Some(game) = entry.game
-                    && entry.lane == hexmeros::host::game_lane(game)
-                {
-                    // Refused for long enough: the game is paused and its lane given up.
-                    let why = format!(
-                        "it refused me for {}: {}",
-                        span(self.give_up),
-                        err.root_cause()
-                    );
-                    return match deliver::lost_place(http, data, game, &why, Some(entry)).await {
-                        Ok(()) => {
-                            tracing::warn!(
-                                game,
-                                lane = entry.lane,
-                                error = text,
-                                "no access to a game's thread for an hour: paused, its lane given up"
-                            );
-                            true
-                        }
-                        Err(e) => {
-                            tracing::warn!(game, error = %format_args!("{e:#}"), "a game without access cannot be paused now");
-                            self.fail(&entry.lane);
-                            false
-                        }
-                    };
-                }
-                if how == Failure::Permanent {
-                    if let Err(e) = data.host.outbox_failed(entry.id, &text, 0, false).await {
-                        tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
-                    }
-                    tracing::error!(
-                        entry = entry.id,
-                        lane = entry.lane,
-                        error = text,
-                        "Discord refused an entry for good; given up"
-                    );
-                    Delivered {
-                        message: None,
-                        outcome: format!("failed: {text}"),
-                    }
-                } else {
-                    if how == Failure::Blocked {
-                        deliver::tell_blocked(http, data, entry, &err).await;
-                    }
-                    let pause = match how {
-                        Failure::Blocked => self.blocked_pause(),
-                        _ => backoff((entry.attempts + 1).clamp(1, 64) as u32),
-                    };
-                    let blocked = how == Failure::Blocked;
-                    if let Err(e) = data
-                        .host
-                        .outbox_failed(entry.id, &text, pause.as_millis() as i64, blocked)
-                        .await
-                    {
-                        // Not stored: this process keeps the lane waiting all the same.
-                        tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
-                        self.wait(&entry.lane, pause);
-                    }
-                    tracing::warn!(
-                        entry = entry.id,
-                        lane = entry.lane,
-                        attempts = entry.attempts + 1,
-                        pause_ms = pause.as_millis() as u64,
-                        error = text,
-                        "an entry was not delivered; its lane waits"
-                    );
-                    return false;
-                }
-            }
+            Err(err) => match self.failed(http, data, entry, &err).await {
+                Failed::GivenUp(done) => done,
+                // The game was paused and its lane given up.
+                Failed::Lost => return true,
+                Failed::Waits => return false,
+            },
         };
         self.succeed(data, entry).await;
         if let Err(e) = data.host.outbox_done(entry.id, &done).await {
@@ -601,6 +488,110 @@ impl Deliverer {
             return false;
         }
         true
+    }
+
+    /// What becomes of an entry whose delivery failed with `err`: given up (a refusal for
+    /// good), its game paused and its lane given up (refused access for long enough), or it
+    /// waits, the wait stored with it (backoff; a refusal of access: `blocked_pause`).
+    async fn failed(
+        &self,
+        http: &Arc<Http>,
+        data: &Data,
+        entry: &Delivery,
+        err: &anyhow::Error,
+    ) -> Failed {
+        let how = classify(err);
+        let text = format!("{err:#}");
+        let refused_for = entry
+            .blocked_at
+            .map(|t| Duration::from_millis((hexmeros::host::wall_now() - t).max(0) as u64));
+        if how == Failure::Blocked
+            && refused_for.is_some_and(|d| d >= self.give_up)
+            && let Some(game) = entry.game
+            && entry.lane == hexmeros::host::game_lane(game)
+        {
+            return self.lose(http, data, entry, game, err).await;
+        }
+        if how == Failure::Permanent {
+            if let Err(e) = data.host.outbox_failed(entry.id, &text, 0, false).await {
+                tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
+            }
+            tracing::error!(
+                entry = entry.id,
+                lane = entry.lane,
+                error = text,
+                "Discord refused an entry for good; given up"
+            );
+            return Failed::GivenUp(Delivered {
+                message: None,
+                outcome: format!("failed: {text}"),
+            });
+        }
+        let blocked = how == Failure::Blocked;
+        if blocked {
+            deliver::tell_blocked(http, data, entry, err).await;
+        }
+        let pause = match blocked {
+            true => self.blocked_pause(),
+            false => backoff((entry.attempts + 1).clamp(1, 64) as u32),
+        };
+        let pause_ms = pause.as_millis() as i64;
+        if let Err(e) = data
+            .host
+            .outbox_failed(entry.id, &text, pause_ms, blocked)
+            .await
+        {
+            // Not stored: this process keeps the lane waiting all the same.
+            tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
+            self.wait(&entry.lane, pause);
+        }
+        tracing::warn!(
+            entry = entry.id,
+            lane = entry.lane,
+            attempts = entry.attempts + 1,
+            pause_ms,
+            error = text,
+            "an entry was not delivered; its lane waits"
+        );
+        Failed::Waits
+    }
+
+    /// `game`'s thread was refused for [`Deliverer::give_up`]: the game is paused, its players
+    /// told, its lane given up (`deliver::lost_place`).
+    async fn lose(
+        &self,
+        http: &Arc<Http>,
+        data: &Data,
+        entry: &Delivery,
+        game: hexmeros::host::GameId,
+        err: &anyhow::Error,
+    ) -> Failed {
+        let why = format!(
+            "it refused me for {}: {}",
+            span(self.give_up),
+            err.root_cause()
+        );
+        match deliver::lost_place(http, data, game, &why, Some(entry)).await {
+            Ok(()) => {
+                tracing::warn!(
+                    game,
+                    lane = entry.lane,
+                    why,
+                    "a game's thread refused: paused"
+                );
+                Failed::Lost
+            }
+            Err(e) => {
+                let e = format!("{e:#}");
+                tracing::warn!(
+                    game,
+                    error = e,
+                    "a game without access cannot be paused now"
+                );
+                self.fail(&entry.lane);
+                Failed::Waits
+            }
+        }
     }
 
     /// Start delivering the most urgent lanes with work, as many as there are free slots, and
@@ -740,8 +731,8 @@ async fn report(data: &Data) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Duration, Failure, MAX_BACKOFF, backoff, classify, inherited};
-    use hexmeros::host::{HostError, NORMAL, REMINDER, Refused, URGENT};
+    use super::{Duration, inherited};
+    use hexmeros::host::{NORMAL, REMINDER, URGENT};
 
     #[test]
     fn an_entry_goes_as_urgently_as_what_waits_behind_it() {
@@ -754,23 +745,6 @@ mod tests {
     }
 
     #[test]
-    fn a_game_that_cannot_draw_its_entry_is_given_up_and_a_database_hiccup_is_retried() {
-        let corrupt = HostError::Corrupt {
-            game: 3,
-            reason: "event 2 is unreadable".into(),
-        };
-        assert_eq!(classify(&corrupt.into()), Failure::Permanent);
-        let gone = HostError::from(Refused::UnknownGame(3));
-        assert_eq!(classify(&gone.into()), Failure::Permanent);
-        let internal = HostError::Internal("database is locked".into());
-        assert_eq!(classify(&internal.into()), Failure::Transient);
-        assert_eq!(
-            classify(&anyhow::anyhow!("pool timed out")),
-            Failure::Transient
-        );
-    }
-
-    #[test]
     fn a_refused_lane_is_tried_every_sixth_of_its_bound_at_most_every_ten_minutes() {
         let hour = super::Deliverer::new(super::BLOCKED_GIVE_UP);
         assert_eq!(hour.blocked_pause(), Duration::from_secs(600));
@@ -778,21 +752,21 @@ mod tests {
         assert_eq!(day.blocked_pause(), Duration::from_secs(600));
         let short = super::Deliverer::new(Duration::from_secs(6));
         assert_eq!(short.blocked_pause(), Duration::from_secs(1));
-        assert_eq!(super::span(super::BLOCKED_GIVE_UP), "an hour");
-        assert_eq!(super::span(Duration::from_secs(7200)), "2 hours");
-        assert_eq!(super::span(Duration::from_secs(90)), "2 minutes");
-        assert_eq!(super::span(Duration::from_secs(6)), "6 seconds");
-    }
-
-    #[test]
-    fn backoff_doubles_with_jitter_and_is_capped() {
-        for _ in 0..50 {
-            let first = backoff(1);
-            assert!(first >= Duration::from_millis(500) && first <= Duration::from_millis(1500));
-            let fourth = backoff(4);
-            assert!(fourth >= Duration::from_secs(4) && fourth <= Duration::from_secs(12));
-            assert!(backoff(40) <= MAX_BACKOFF.mul_f64(1.5));
-            assert!(backoff(40) >= MAX_BACKOFF.mul_f64(0.5));
-        }
+        assert_eq!(
+            crate::discord::outbound::failure::span(super::BLOCKED_GIVE_UP),
+            "an hour"
+        );
+        assert_eq!(
+            crate::discord::outbound::failure::span(Duration::from_secs(7200)),
+            "2 hours"
+        );
+        assert_eq!(
+            crate::discord::outbound::failure::span(Duration::from_secs(90)),
+            "2 minutes"
+        );
+        assert_eq!(
+            crate::discord::outbound::failure::span(Duration::from_secs(6)),
+            "6 seconds"
+        );
     }
 }

@@ -206,7 +206,7 @@ async fn seat_line(data: &Data, s: &PanelSeat, p: &Panel) -> String {
         if let Some(a) = &s.away {
             line.push_str(&format!(" · 💤 away until {}", stamp(a.until)));
             if let Some(r) = &a.reason {
-                line.push_str(&format!(" ({r})"));
+                line.push_str(&format!(" ({})", crate::discord::names::plain(r)));
             }
         }
     }

@@ -206,7 +206,7 @@ impl GameState {
         }
         fx.push(Effect::Say {
             game: self.id,
-            text: say::away(&self.seat_title(seat), until, reason).into(),
+            text: say::away(&self.seat_title(seat), until, reason),
         });
         Ok(())
     }

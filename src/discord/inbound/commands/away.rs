@@ -3,6 +3,7 @@
 use hexmeros::host::{AWAY_MAX, AwayGame, AwayReport};
 
 use super::{Context, Error, origin, player, private};
+use crate::discord::inbound::mine;
 use crate::discord::{outbound::deliver, reply};
 
 /// Away for a while: your clocks and reminders stop in all your games (or come back early)
@@ -38,7 +39,14 @@ pub(super) async fn away(
         (Some(d), false) => {
             let ms = parse_duration(&d)?;
             ctx.data().limits.away(me)?;
-            host.away(me, ms, reason.as_deref()).await?
+            // Not in the games of a server the player has left (or was banned from): what
+            // they write is never posted there.
+            let seated: Vec<_> = host.seated(me).await?.iter().map(|s| s.id).collect();
+            let http = &ctx.serenity_context().http;
+            let left =
+                mine::left_behind(http, ctx.data(), ctx.author().id, ctx.guild_id(), &seated)
+                    .await?;
+            host.away(me, ms, reason.as_deref(), &left).await?
         }
     };
     let AwayReport { games, effects } = report;
