@@ -4,7 +4,8 @@
 //! found by asking the store for the open games' versions every [`POLL`].
 //!
 //! The stream is server-sent events (`GET /api/live`): `event: version`, `data: <n>`. Streams
-//! are bounded per game ([`PER_GAME`]) and in all ([`IN_ALL`]).
+//! are bounded per game ([`PER_GAME`]) and in all (at most [`IN_ALL`], and at most half the
+//! board's connection cap: see `web::start_with`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -22,7 +23,7 @@ use crate::host::{GameHost, GameId};
 /// Open streams one game may have.
 pub const PER_GAME: usize = 256;
 
-/// Open streams in all.
+/// Open streams in all, at most (the board's connection cap may allow fewer).
 pub const IN_ALL: usize = 4096;
 
 /// How often the store is asked for the open games' versions (another process's moves).
@@ -34,9 +35,20 @@ struct Watched {
 }
 
 /// The open boards' games and their latest versions.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Live {
     games: Arc<Mutex<HashMap<GameId, Watched>>>,
+    /// Open streams in all, at most.
+    in_all: usize,
+}
+
+impl Default for Live {
+    fn default() -> Live {
+        Live {
+            games: Arc::default(),
+            in_all: IN_ALL,
+        }
+    }
 }
 
 /// One open stream; leaving closes its place.
@@ -62,9 +74,13 @@ impl Live {
         self.games.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A hub fed by `host`'s changes and, for other processes' moves, by the store.
-    pub fn start(host: Arc<GameHost>) -> Live {
-        let live = Live::default();
+    /// A hub fed by `host`'s changes and, for other processes' moves, by the store, with at
+    /// most `in_all` streams open.
+    pub fn start(host: Arc<GameHost>, in_all: usize) -> Live {
+        let live = Live {
+            in_all,
+            ..Live::default()
+        };
         let mut changes = host.changes();
         let fed = live.clone();
         let feeder = host.clone();
@@ -130,7 +146,7 @@ impl Live {
             )
         };
         let mut games = self.lock();
-        if games.values().map(|w| w.streams).sum::<usize>() >= IN_ALL {
+        if games.values().map(|w| w.streams).sum::<usize>() >= self.in_all {
             return Err(busy());
         }
         let w = games.entry(game).or_insert_with(|| Watched {

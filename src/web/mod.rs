@@ -12,13 +12,15 @@
 //! appears in no request line or log.
 //!
 //! Guards: per-address and per-player rate limits, bounded live streams per game and in all,
-//! request bodies of at most [`BODY_MAX`] bytes, a strict Content-Security-Policy with no
+//! connections bounded in time and in number ([`server`]), request bodies of at most
+//! [`BODY_MAX`] bytes, a strict Content-Security-Policy with no
 //! third-party origin, and a loopback address unless the operator names another.
 
 pub mod activity;
 pub mod api;
 pub mod live;
 pub mod page;
+pub mod server;
 pub mod standalone;
 pub mod token;
 
@@ -45,20 +47,31 @@ pub const PLAYER_LINK_MS: Millis = 24 * 3_600_000;
 /// How long a spectator's link (the one on a turn message) lasts: two days, a long game's span.
 pub const WATCH_LINK_MS: Millis = 48 * 3_600_000;
 
-/// How fast one address may ask, and one player act: a steady rate and the burst allowed.
+/// How fast one address may ask, and one player act: a steady rate and the burst allowed; and
+/// how the server bounds its connections (see [`server`]).
 #[derive(Clone, Copy, Debug)]
 pub struct WebLimits {
     pub per_address: Quota,
     pub per_player: Quota,
+    /// How long a connection has to send a request's headers ([`server::HEADER_TIMEOUT`]).
+    pub header_timeout: std::time::Duration,
+    /// How long a connection may stay silent ([`server::IDLE_TIMEOUT`]).
+    pub idle_timeout: std::time::Duration,
+    /// Open connections at most; `None`: half the process's open-file limit (see
+    /// [`server::default_connections`]). Live streams in all are at most half of it too.
+    pub connections: Option<usize>,
 }
 
 impl Default for WebLimits {
     /// 20 requests a second per address (bursts of 60), 5 actions a second per player (bursts
-    /// of 20).
+    /// of 20); 10 s to send headers, 60 s of silence, connections by the open-file limit.
     fn default() -> WebLimits {
         WebLimits {
             per_address: quota((20, 60)),
             per_player: quota((5, 20)),
+            header_timeout: server::HEADER_TIMEOUT,
+            idle_timeout: server::IDLE_TIMEOUT,
+            connections: None,
         }
     }
 }
@@ -194,7 +207,14 @@ pub async fn start_with(
     front: Arc<dyn Front>,
     limits: WebLimits,
 ) -> std::io::Result<Running> {
-    let live = live::Live::start(host.clone());
+    let files = server::raise_open_files();
+    let connections = limits
+        .connections
+        .unwrap_or_else(|| server::default_connections(files))
+        .max(1);
+    // Live streams hold their connections: at most half of them, so other requests find room.
+    let streams = (connections / 2).clamp(1, live::IN_ALL);
+    let live = live::Live::start(host.clone(), streams);
     let web = Web {
         host,
         keys,
@@ -205,13 +225,21 @@ pub async fn start_with(
     };
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
-    let app = router(web).into_make_service_with_connect_info::<SocketAddr>();
-    let task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).await {
-            tracing::error!(error = %e, "the web board stopped");
-        }
-    });
-    tracing::info!(%addr, "web board listening");
+    let served = server::Served {
+        header_timeout: limits.header_timeout,
+        idle_timeout: limits.idle_timeout,
+        connections,
+    };
+    let task = tokio::spawn(server::serve(listener, router(web), served));
+    tracing::info!(
+        %addr,
+        open_files = files,
+        connections,
+        streams,
+        header_timeout = ?limits.header_timeout,
+        idle_timeout = ?limits.idle_timeout,
+        "web board listening"
+    );
     Ok(Running { addr, task })
 }
 
@@ -248,11 +276,14 @@ async fn guard(
     req: Request,
     next: Next,
 ) -> Response {
-    if web.per_address.check_key(&peer.ip()).is_err() {
+    if let Err(not_until) = web.per_address.check_key(&peer.ip()) {
+        use governor::clock::{Clock as _, DefaultClock};
+        let wait = not_until.wait_time_from(DefaultClock::default().now());
         return ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "too many requests; wait a moment",
         )
+        .retry_after(wait.as_millis().div_ceil(1000) as u64)
         .into_response();
     }
     let mut res = next.run(req).await;
@@ -265,6 +296,8 @@ async fn guard(
 pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
+    /// Seconds to wait before asking again (`Retry-After`, and `retry_after` in the body).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -272,14 +305,29 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// The same refusal, telling the client to wait `secs` (at least 1).
+    pub fn retry_after(mut self, secs: u64) -> ApiError {
+        self.retry_after = Some(secs.max(1));
+        self
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.message });
-        (self.status, axum::Json(body)).into_response()
+        let body = match self.retry_after {
+            Some(s) => serde_json::json!({ "error": self.message, "retry_after": s }),
+            None => serde_json::json!({ "error": self.message }),
+        };
+        let mut res = (self.status, axum::Json(body)).into_response();
+        if let Some(s) = self.retry_after {
+            res.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, s.into());
+        }
+        res
     }
 }
 

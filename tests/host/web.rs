@@ -462,6 +462,7 @@ async fn an_address_or_a_player_past_their_rate_is_refused_for_a_while() {
             .allow_burst(std::num::NonZeroU32::new(4).unwrap()),
         per_player: governor::Quota::per_minute(std::num::NonZeroU32::new(1).unwrap())
             .allow_burst(std::num::NonZeroU32::new(2).unwrap()),
+        ..web::WebLimits::default()
     };
     let front = Arc::new(web::standalone::Standalone::new(b.host.clone()));
     let running = web::start_with(
@@ -497,4 +498,93 @@ async fn an_address_or_a_player_past_their_rate_is_refused_for_a_while() {
     let r = b.http.get(format!("{base}/")).send().await.unwrap();
     assert_eq!(r.status().as_u16(), 429);
     assert_eq!(b.version().await, v, "nothing changed");
+}
+
+/// Issue 60: past its connection cap the board answers a new connection 503 at once and
+/// closes it; a place freed is taken again. A connection's time to send its headers is hyper's
+/// header-read timeout, here shortened.
+#[tokio::test]
+async fn past_its_connection_cap_the_board_refuses_at_once_and_serves_again_when_one_leaves() {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let b = board().await;
+    let limits = web::WebLimits {
+        connections: Some(8),
+        header_timeout: Duration::from_secs(300),
+        ..web::WebLimits::default()
+    };
+    let front = Arc::new(web::standalone::Standalone::new(b.host.clone()));
+    let running = web::start_with(
+        b.host.clone(),
+        b.keys.clone(),
+        "127.0.0.1:0".parse().unwrap(),
+        front,
+        limits,
+    )
+    .await
+    .unwrap();
+    let addr = running.addr;
+    let mut idle = Vec::new();
+    for _ in 0..8 {
+        idle.push(tokio::net::TcpStream::connect(addr).await.unwrap());
+    }
+    // The ninth: 503 and closed, before anything is asked.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let refused = loop {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let mut answer = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut answer)).await;
+        let text = String::from_utf8_lossy(&answer).to_string();
+        if read.is_ok() && text.starts_with("HTTP/1.1 503") {
+            break text;
+        }
+        // The eight may not all have been taken yet.
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never refused: {text:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(refused.contains("too many connections"), "{refused}");
+    assert!(
+        refused.to_ascii_lowercase().contains("retry-after: 5"),
+        "{refused}"
+    );
+    // One leaves: a real request gets its place.
+    drop(idle.pop());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        s.write_all(b"GET / HTTP/1.1\r\nHost: board\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut answer)).await;
+        if answer.starts_with(b"HTTP/1.1 200") {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no place freed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // A connection that sends half its headers is closed by the header timeout of another
+    // board (1 s here).
+    let limits = web::WebLimits {
+        header_timeout: Duration::from_secs(1),
+        ..web::WebLimits::default()
+    };
+    let front = Arc::new(web::standalone::Standalone::new(b.host.clone()));
+    let quick = web::start_with(
+        b.host.clone(),
+        b.keys.clone(),
+        "127.0.0.1:0".parse().unwrap(),
+        front,
+        limits,
+    )
+    .await
+    .unwrap();
+    let mut s = tokio::net::TcpStream::connect(quick.addr).await.unwrap();
+    s.write_all(b"GET / HTTP/1.1\r\nHost: bo").await.unwrap();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(30), s.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "a half-sent request was never closed");
+    drop(idle);
 }
