@@ -190,6 +190,42 @@ impl Rate {
     }
 }
 
+/// `HEXMEROS_RATE_SIGN_INS`'s default: 30 Activity sign-ins may begin in any minute.
+pub const SIGN_INS: Rate = Rate::new(30, 60);
+
+/// `HEXMEROS_RATE_SIGN_INS`: how many of the Activity's sign-ins (each a call to Discord's
+/// token endpoint) may begin, `COUNT/PERIOD` or `off`.
+pub fn sign_in_rate(raw: &str) -> anyhow::Result<Option<Rate>> {
+    rate("HEXMEROS_RATE_SIGN_INS", raw)
+}
+
+/// `HEXMEROS_WEB_HEADER_TIMEOUT_MS` and `HEXMEROS_WEB_IDLE_TIMEOUT_MS` (`name`): a web board
+/// connection's time, in milliseconds, 100 to 3,600,000.
+pub fn web_timeout(name: &str, raw: &str) -> anyhow::Result<Duration> {
+    raw.parse::<u64>()
+        .ok()
+        .filter(|ms| (100..=3_600_000).contains(ms))
+        .map(Duration::from_millis)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "{name} must be milliseconds, 100 to 3600000, not {raw:?}; leave it empty for \
+                 the default"
+            )
+        })
+}
+
+/// `HEXMEROS_WEB_CONNECTIONS`: the web board's open connections at most, a whole number above
+/// 0 (see `hexmeros::web::server`).
+pub fn web_connections(raw: &str) -> anyhow::Result<usize> {
+    raw.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
+        anyhow::anyhow!(
+            "HEXMEROS_WEB_CONNECTIONS must be how many connections the web board keeps open \
+                 at most, a whole number above 0, not {raw:?}; leave it empty for half the \
+                 open-file limit"
+        )
+    })
+}
+
 /// What one user may ask for, and how much work may wait: read from the environment by
 /// [`Limits::from_env`], each with a default fit for a public bot. A rate of `None` is off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

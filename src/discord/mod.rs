@@ -87,6 +87,11 @@ pub struct WebConfig {
     /// `DISCORD_CLIENT_SECRET`: the application's OAuth2 client secret, which the board's
     /// Discord Activity signs its viewers in with. Without it there is no Activity.
     pub client_secret: Option<String>,
+    /// The board's connection bounds (`HEXMEROS_WEB_HEADER_TIMEOUT_MS`,
+    /// `HEXMEROS_WEB_IDLE_TIMEOUT_MS`, `HEXMEROS_WEB_CONNECTIONS`) with its default rates.
+    pub limits: hexmeros::web::WebLimits,
+    /// `HEXMEROS_RATE_SIGN_INS`: the Activity's sign-ins that may begin (`None`: off).
+    pub sign_ins: Option<config::Rate>,
 }
 
 impl std::fmt::Debug for WebConfig {
@@ -95,6 +100,8 @@ impl std::fmt::Debug for WebConfig {
             .field("addr", &self.addr)
             .field("public_url", &self.public_url)
             .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
+            .field("limits", &self.limits)
+            .field("sign_ins", &self.sign_ins)
             .finish()
     }
 }
@@ -142,6 +149,8 @@ pub async fn serve_with(settings: Settings) -> anyhow::Result<()> {
     if let Some((name, addr)) = settings.metrics {
         metrics::install(name, addr)?;
     }
+    // Every connection (Discord's, the database's, the board's) is an open file.
+    hexmeros::web::server::raise_open_files();
     let url = &settings.db;
     let store = hexmeros::store::Store::open(url)
         .await
@@ -218,6 +227,8 @@ pub(crate) fn web_config(
         addr,
         public_url,
         client_secret,
+        limits: hexmeros::web::WebLimits::default(),
+        sign_ins: Some(config::SIGN_INS),
     }))
 }
 
@@ -329,6 +340,7 @@ async fn serve_web(
                 data.http.clone(),
                 config.api_base.as_deref(),
                 secret,
+                w.sign_ins,
             )
         })
         .transpose()?
@@ -338,7 +350,7 @@ async fn serve_web(
         http: data.http.clone(),
         activity,
     });
-    let running = hexmeros::web::start(data.host.clone(), keys, w.addr, front)
+    let running = hexmeros::web::start_with(data.host.clone(), keys, w.addr, front, w.limits)
         .await
         .with_context(|| format!("cannot serve the web board at {}", w.addr))?;
     Ok((data, Some(running)))

@@ -77,6 +77,42 @@ pub struct ServeArgs {
         value_name = "URL"
     )]
     pub public_url: Option<String>,
+    /// How long a web board connection has to send a request's headers (also the wait for a
+    /// kept-alive connection's next request), in ms [default: 10000]
+    #[arg(
+        long,
+        hide_env_values = true,
+        env = "HEXMEROS_WEB_HEADER_TIMEOUT_MS",
+        value_name = "MS"
+    )]
+    pub web_header_timeout_ms: Option<String>,
+    /// How long a web board connection may stay silent (no byte either way) before it is
+    /// closed, in ms [default: 60000]
+    #[arg(
+        long,
+        hide_env_values = true,
+        env = "HEXMEROS_WEB_IDLE_TIMEOUT_MS",
+        value_name = "MS"
+    )]
+    pub web_idle_timeout_ms: Option<String>,
+    /// The web board's open connections at most; more are answered 503 and closed [default:
+    /// half the open-file limit, at most 16384]
+    #[arg(
+        long,
+        hide_env_values = true,
+        env = "HEXMEROS_WEB_CONNECTIONS",
+        value_name = "N"
+    )]
+    pub web_connections: Option<String>,
+    /// The Activity's sign-ins that may begin (each calls Discord's token endpoint),
+    /// COUNT/PERIOD or off [default: 30/1m]
+    #[arg(
+        long,
+        hide_env_values = true,
+        env = "HEXMEROS_RATE_SIGN_INS",
+        value_name = "RATE"
+    )]
+    pub rate_sign_ins: Option<String>,
     /// Register the commands in this one server (instant) [default: globally]
     #[arg(long, hide_env_values = true, env = "DEV_GUILD_ID", value_name = "ID")]
     pub dev_guild: Option<String>,
@@ -351,6 +387,13 @@ impl Settings {
             value(&args.public_url).map(str::to_string),
             secret("DISCORD_CLIENT_SECRET"),
         )?;
+        // Checked even when the board is not served: a bad value is a mistake either way.
+        let (web_limits, sign_ins) = web_bounds(args, &given)?;
+        let web = web.map(|w| WebConfig {
+            limits: web_limits,
+            sign_ins,
+            ..w
+        });
         Ok(Settings {
             token,
             db: value(&args.db)
@@ -370,6 +413,44 @@ impl Settings {
             access_give_up,
         })
     }
+}
+
+/// The web board's connection bounds and the Activity's sign-in rate.
+fn web_bounds(
+    args: &ServeArgs,
+    given: &Given,
+) -> anyhow::Result<(hexmeros::web::WebLimits, Option<config::Rate>)> {
+    let mut limits = hexmeros::web::WebLimits::default();
+    let mut sign_ins = Some(config::SIGN_INS);
+    let header = named(
+        "web_header_timeout_ms",
+        "--web-header-timeout-ms",
+        "HEXMEROS_WEB_HEADER_TIMEOUT_MS",
+    );
+    if let Some(v) = value(&args.web_header_timeout_ms) {
+        limits.header_timeout = given.checked(&header, config::web_timeout(header.var, v))?;
+    }
+    let idle = named(
+        "web_idle_timeout_ms",
+        "--web-idle-timeout-ms",
+        "HEXMEROS_WEB_IDLE_TIMEOUT_MS",
+    );
+    if let Some(v) = value(&args.web_idle_timeout_ms) {
+        limits.idle_timeout = given.checked(&idle, config::web_timeout(idle.var, v))?;
+    }
+    if let Some(v) = value(&args.web_connections) {
+        let n = named(
+            "web_connections",
+            "--web-connections",
+            "HEXMEROS_WEB_CONNECTIONS",
+        );
+        limits.connections = Some(given.checked(&n, config::web_connections(v))?);
+    }
+    if let Some(v) = value(&args.rate_sign_ins) {
+        let n = named("rate_sign_ins", "--rate-sign-ins", "HEXMEROS_RATE_SIGN_INS");
+        sign_ins = given.checked(&n, config::sign_in_rate(v))?;
+    }
+    Ok((limits, sign_ins))
 }
 
 /// This process's place: its shards and its metrics address.

@@ -25,9 +25,15 @@ use serde::{Deserialize, Serialize};
 use super::{ApiError, PLAYER_LINK_MS, WATCH_LINK_MS, Web};
 use crate::host::{GameId, PlayerId};
 
-/// The longest OAuth2 code, channel id or custom id the server reads (Discord's are far
-/// shorter).
-const FIELD_MAX: usize = 256;
+/// The shortest and longest OAuth2 code the server passes on to Discord. Discord's codes are
+/// short alphanumeric strings (about 30 characters); anything else is refused before any call,
+/// so junk costs Discord nothing (issue 60).
+pub const CODE_LEN: std::ops::RangeInclusive<usize> = 10..=64;
+
+/// Whether `code` looks like one of Discord's OAuth2 codes: `[A-Za-z0-9]{10,64}`.
+pub fn code_looks_like_discords(code: &str) -> bool {
+    CODE_LEN.contains(&code.len()) && code.bytes().all(|b| b.is_ascii_alphanumeric())
+}
 
 /// The launch, as the page reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,9 +161,10 @@ pub async fn token(
 pub fn launch(body: TokenBody) -> Result<Launch, ApiError> {
     let bad = |m: &str| ApiError::new(StatusCode::BAD_REQUEST, m.to_string());
     let code = body.code.trim().to_string();
-    if code.is_empty() || code.len() > FIELD_MAX || !code.chars().all(|c| c.is_ascii_graphic()) {
+    if !code_looks_like_discords(&code) {
         return Err(bad(
-            "the sign-in has no usable code from Discord; open the Activity again",
+            "the sign-in has no usable code from Discord (one is 10 to 64 letters and digits); \
+             open the Activity again",
         ));
     }
     let channel = match body.channel_id.as_deref().map(str::trim) {
@@ -207,6 +214,9 @@ pub fn deep_link_game(custom_id: &str) -> Option<GameId> {
 mod tests {
     use super::*;
 
+    /// A code shaped like Discord's.
+    const CODE: &str = "NhhvTDYsFcdgNLnnLijcl7Ku7bHEeE";
+
     fn body(code: &str, channel: Option<&str>, custom: Option<&str>) -> TokenBody {
         TokenBody {
             code: code.to_string(),
@@ -217,13 +227,13 @@ mod tests {
 
     #[test]
     fn a_launch_names_its_game_by_custom_id_or_channel() {
-        let l = launch(body("abc", Some("123456789012345678"), None)).unwrap();
+        let l = launch(body(CODE, Some("123456789012345678"), None)).unwrap();
         assert_eq!(l.channel, Some(123456789012345678));
         assert_eq!(l.game, None);
-        let l = launch(body("abc", Some("42"), Some("game-7"))).unwrap();
+        let l = launch(body(CODE, Some("42"), Some("game-7"))).unwrap();
         assert_eq!((l.channel, l.game), (Some(42), Some(7)));
-        let l = launch(body(" abc ", None, Some("game-7"))).unwrap();
-        assert_eq!((l.code.as_str(), l.game), ("abc", Some(7)));
+        let l = launch(body(&format!(" {CODE} "), None, Some("game-7"))).unwrap();
+        assert_eq!((l.code.as_str(), l.game), (CODE, Some(7)));
     }
 
     #[test]
@@ -232,16 +242,23 @@ mod tests {
             (body("", Some("42"), None), "no usable code"),
             (body("a b", Some("42"), None), "no usable code"),
             (body(&"x".repeat(300), Some("42"), None), "no usable code"),
-            (body("abc", Some("-42"), None), "not a Discord id"),
-            (body("abc", Some("042"), None), "not a Discord id"),
+            (body(&"x".repeat(65), Some("42"), None), "no usable code"),
+            (body("abc123", Some("42"), None), "no usable code"),
             (
-                body("abc", Some("99999999999999999999"), None),
+                body("fake-code-0000001", Some("42"), None),
+                "no usable code",
+            ),
+            (body("codé000000000000", Some("42"), None), "no usable code"),
+            (body(CODE, Some("-42"), None), "not a Discord id"),
+            (body(CODE, Some("042"), None), "not a Discord id"),
+            (
+                body(CODE, Some("99999999999999999999"), None),
                 "not a Discord id",
             ),
-            (body("abc", Some("42"), Some("game-07")), "names no game"),
-            (body("abc", Some("42"), Some("game-0")), "names no game"),
-            (body("abc", None, Some("7")), "names no game"),
-            (body("abc", None, None), "outside a game's thread"),
+            (body(CODE, Some("42"), Some("game-07")), "names no game"),
+            (body(CODE, Some("42"), Some("game-0")), "names no game"),
+            (body(CODE, None, Some("7")), "names no game"),
+            (body(CODE, None, None), "outside a game's thread"),
         ] {
             let e = launch(b).unwrap_err();
             assert_eq!(e.status, StatusCode::BAD_REQUEST);

@@ -256,6 +256,10 @@ fn serve_help_lists_every_setting_with_its_flag_variable_and_default() {
         ("--discord-timeout-ms", "HEXMEROS_DISCORD_TIMEOUT_MS"),
         ("--clock-file", "HEXMEROS_CLOCK_FILE"),
         ("--tick-ms", "HEXMEROS_TICK_MS"),
+        ("--web-header-timeout-ms", "HEXMEROS_WEB_HEADER_TIMEOUT_MS"),
+        ("--web-idle-timeout-ms", "HEXMEROS_WEB_IDLE_TIMEOUT_MS"),
+        ("--web-connections", "HEXMEROS_WEB_CONNECTIONS"),
+        ("--rate-sign-ins", "HEXMEROS_RATE_SIGN_INS"),
     ] {
         let line = help
             .lines()
@@ -285,6 +289,27 @@ fn a_bad_flag_is_named_as_a_flag_and_a_flag_goes_before_its_variable() {
         &["--discord-timeout-ms", "5"],
         &[],
         "--discord-timeout-ms must be",
+    );
+    // The web board's bounds (issue 60), checked whether or not the board is served.
+    assert_refused_saying(
+        &["--web-header-timeout-ms", "10s"],
+        &[],
+        "--web-header-timeout-ms must be milliseconds",
+    );
+    assert_refused_saying(
+        &[],
+        &[("HEXMEROS_WEB_IDLE_TIMEOUT_MS", "50")],
+        "HEXMEROS_WEB_IDLE_TIMEOUT_MS must be milliseconds, 100 to 3600000",
+    );
+    assert_refused_saying(
+        &["--web-connections", "0"],
+        &[],
+        "--web-connections must be how many connections",
+    );
+    assert_refused_saying(
+        &[],
+        &[("HEXMEROS_RATE_SIGN_INS", "lots")],
+        "HEXMEROS_RATE_SIGN_INS must be COUNT/PERIOD",
     );
     // The variable's bad value is not read when the flag gives one: the refusal is the other
     // flag's.

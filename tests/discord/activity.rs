@@ -226,13 +226,17 @@ async fn play_on_the_board_launches_the_activity_and_its_sign_in_admits_whom_it_
     );
     let (status, r) = sign_in(
         &base,
-        json!({"code": "forged", "channel_id": thread.to_string()}),
+        json!({"code": "forgedCode0000000000000000000000", "channel_id": thread.to_string()}),
     )
     .await;
     assert_eq!(status, 401, "{r}");
     let (status, r) = sign_in(&base, json!({"code": 5})).await;
     assert_eq!(status, 400, "{r}");
-    let (status, r) = sign_in(&base, json!({"code": "x", "channel_id": "12ab"})).await;
+    let (status, r) = sign_in(
+        &base,
+        json!({"code": "forgedCode0000000000000000000000", "channel_id": "12ab"}),
+    )
+    .await;
     assert_eq!(status, 400, "{r}");
     assert!(r["error"].as_str().unwrap().contains("not a Discord id"));
 
@@ -240,7 +244,7 @@ async fn play_on_the_board_launches_the_activity_and_its_sign_in_admits_whom_it_
     let log = bot.log();
     assert!(!log.contains(CLIENT_SECRET), "the secret in the log");
     assert!(!log.contains("fake-access-"), "an access token in the log");
-    assert!(!log.contains("fake-code-"), "a code in the log");
+    assert!(!log.contains("fakecode"), "a code in the log");
     assert_eq!(
         bot.state(game).await.record().len(),
         0,
@@ -405,4 +409,209 @@ async fn browser_the_sdk_handshake_signs_a_player_in_and_they_play_on_the_board(
     )
     .await;
     c.close().await.unwrap();
+}
+
+/// Calls the bot made to Discord's token endpoint so far.
+fn exchanges(fake: &F) -> usize {
+    fake.requests()
+        .iter()
+        .filter(|s| s.path == "/oauth2/token")
+        .count()
+}
+
+/// A sign-in's status, its `Retry-After` header (seconds) and its JSON answer.
+async fn sign_in_raw(base: &str, body: Value) -> (u16, Option<u64>, Value) {
+    let res = reqwest::Client::new()
+        .post(format!("{base}/api/token"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    let wait = res
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok());
+    (status, wait, res.json().await.unwrap_or(Value::Null))
+}
+
+/// A code shaped like Discord's that Discord never gave (it answers `invalid_grant`).
+fn junk(i: usize) -> String {
+    format!("junk{i:026}")
+}
+
+/// Issue 60: anyone who reaches the board can post sign-ins. Codes that do not look like
+/// Discord's cost no call; after Discord answers the token endpoint 429 (30 s), 40 more
+/// sign-ins, one after another and then all at once, make no call; each is answered 503 with
+/// how long to wait, and so is a good code meanwhile.
+#[tokio::test]
+async fn junk_sign_ins_under_discords_429_make_at_most_one_call_and_malformed_codes_none() {
+    if !built() {
+        return;
+    }
+    let fake = F::start().await;
+    let (bot, base, _game, thread) = activity_game(&fake).await;
+    get(&base, "/api/activity", "").await;
+    let channel = thread.to_string();
+
+    let long = "x".repeat(65);
+    for code in [
+        "",
+        "short",
+        "fakecode-0000000000000000000001",
+        "has spaces in it 0000000000",
+        long.as_str(),
+        "codé00000000000000000000000000",
+        "<script>alert(1)</script>",
+        "0000000000%00",
+        "abc\u{0}defghijklmnop",
+    ] {
+        let (status, r) = sign_in(&base, json!({"code": code, "channel_id": channel})).await;
+        assert_eq!(status, 400, "{code:?}: {r}");
+        assert!(
+            r["error"].as_str().unwrap().contains("no usable code"),
+            "{code:?}: {r}"
+        );
+    }
+    assert_eq!(exchanges(&fake), 0, "a malformed code reached Discord");
+
+    // Discord answers the token endpoint 429 from now on, asking for 30 s.
+    fake.fail_next("POST", "/oauth2/token", 429, Some(30.0), 1_000);
+    for i in 0..40 {
+        let (status, wait, r) =
+            sign_in_raw(&base, json!({"code": junk(i), "channel_id": channel})).await;
+        assert_eq!(status, 503, "sign-in {i}: {r}");
+        let wait = wait.unwrap_or_else(|| panic!("no Retry-After: {r}"));
+        assert!(
+            (1..=30).contains(&wait),
+            "sign-in {i} told to wait {wait} s"
+        );
+        assert_eq!(r["retry_after"], wait, "{r}");
+        assert!(
+            r["error"]
+                .as_str()
+                .unwrap()
+                .contains("asked the bot to wait")
+        );
+    }
+    assert_eq!(exchanges(&fake), 1, "40 junk sign-ins under a 429");
+    // A player's good code meanwhile: refused the same way, without a call.
+    let code = fake.grant_code(u(1), &[F::GUILD_ID]);
+    let (status, _, r) = sign_in_raw(&base, json!({"code": code, "channel_id": channel})).await;
+    assert_eq!(status, 503, "{r}");
+    // 40 more at once: each refused with a wait, by Discord's wait or (past this address's
+    // burst of 60 requests) by the address's rate.
+    let burst = futures_util::future::join_all(
+        (40..80).map(|i| sign_in_raw(&base, json!({"code": junk(i), "channel_id": channel}))),
+    )
+    .await;
+    assert!(
+        burst
+            .iter()
+            .all(|(s, w, _)| (*s == 503 || *s == 429) && w.is_some()),
+        "{burst:?}"
+    );
+    assert_eq!(exchanges(&fake), 1, "no call while Discord's wait lasts");
+    assert!(bot.log().contains("Discord answered 429"));
+}
+
+/// Issue 60: Discord's wait is honoured for as long as it asked (here 1.5 s), then a good
+/// code signs in with the next call.
+#[tokio::test]
+async fn a_sign_in_succeeds_once_discords_wait_is_over() {
+    if !built() {
+        return;
+    }
+    let fake = F::start().await;
+    let (_bot, base, game, thread) = activity_game(&fake).await;
+    get(&base, "/api/activity", "").await;
+    let channel = thread.to_string();
+    fake.fail_next("POST", "/oauth2/token", 429, Some(1.5), 1);
+    let began = std::time::Instant::now();
+    let (status, wait, r) =
+        sign_in_raw(&base, json!({"code": junk(0), "channel_id": channel})).await;
+    assert_eq!((status, wait), (503, Some(2)), "{r}");
+    let code = fake.grant_code(u(1), &[F::GUILD_ID]);
+    let deadline = began + std::time::Duration::from_secs(20);
+    let signed = loop {
+        let (status, _, r) = sign_in_raw(&base, json!({"code": code, "channel_id": channel})).await;
+        if status == 200 {
+            break r;
+        }
+        assert_eq!(status, 503, "{r}");
+        assert_eq!(exchanges(&fake), 1, "a call during Discord's wait");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still refused after 20 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    eprintln!("signed in {:?} after the 429", began.elapsed());
+    assert_eq!(
+        (signed["game"].as_i64(), signed["plays"].as_bool()),
+        (Some(game), Some(true))
+    );
+    assert_eq!(exchanges(&fake), 2);
+    // The exchange as RFC 6749 §4.1.3 asks: the Activity's authorize had no redirect_uri, so
+    // the exchange has none either.
+    let sent = fake
+        .requests()
+        .into_iter()
+        .rfind(|s| s.path == "/oauth2/token")
+        .unwrap();
+    let form = sent.json.unwrap();
+    assert_eq!(form["grant_type"], "authorization_code");
+    assert!(form.get("redirect_uri").is_none(), "{form}");
+}
+
+/// Issue 60: at most four sign-ins talk to Discord at once (the rest are answered 503 at once)
+/// and at most `HEXMEROS_RATE_SIGN_INS` begin (the rest 429, with how long to wait).
+#[tokio::test]
+async fn sign_ins_are_bounded_at_once_and_in_rate() {
+    if !built() {
+        return;
+    }
+    let fake = F::start().await;
+    let (_bot, base, _game, thread) = board_game(
+        &fake,
+        &[
+            ("DISCORD_CLIENT_SECRET", CLIENT_SECRET),
+            ("HEXMEROS_RATE_SIGN_INS", "5/10m"),
+        ],
+    )
+    .await;
+    get(&base, "/api/activity", "").await;
+    let channel = thread.to_string();
+    // Discord is slow to answer: 40 sign-ins at once.
+    fake.hang_next(
+        "POST",
+        "/oauth2/token",
+        std::time::Duration::from_secs(3),
+        100,
+    );
+    let all = futures_util::future::join_all(
+        (0..40).map(|i| sign_in_raw(&base, json!({"code": junk(i), "channel_id": channel}))),
+    )
+    .await;
+    let busy = all
+        .iter()
+        .filter(|(s, w, r)| {
+            *s == 503 && *w == Some(1) && r["error"].as_str().unwrap().contains("at once")
+        })
+        .count();
+    assert_eq!(busy, 36, "{all:?}");
+    assert_eq!(exchanges(&fake), 4);
+    // One of the five left, then the rate.
+    let mut refused = 0;
+    for i in 40..48 {
+        let (status, wait, r) =
+            sign_in_raw(&base, json!({"code": junk(i), "channel_id": channel})).await;
+        if status == 429 {
+            refused += 1;
+            assert!(wait.is_some_and(|w| (1..=120).contains(&w)), "{r}");
+            assert!(r["error"].as_str().unwrap().contains("too many sign-ins"));
+        }
+    }
+    assert_eq!((refused, exchanges(&fake)), (7, 5));
 }

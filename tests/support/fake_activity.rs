@@ -97,11 +97,12 @@ impl OAuth {
 }
 
 impl FakeDiscord {
-    /// A code the Activity's `authorize` would give `user`, who is in `guilds`.
+    /// A code the Activity's `authorize` would give `user`, who is in `guilds`: 30 letters and
+    /// digits, as Discord's are.
     pub fn grant_code(&self, user: u64, guilds: &[u64]) -> String {
         let mut st = self.state();
         st.oauth.next += 1;
-        let code = format!("fake-code-{}", st.oauth.next);
+        let code = format!("fakecode{:022}", st.oauth.next);
         st.oauth.codes.insert(code.clone(), (user, guilds.to_vec()));
         code
     }

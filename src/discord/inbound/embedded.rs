@@ -10,24 +10,168 @@
 //!
 //! "Play on the board" (a button on each turn message) answers with Discord's launch-activity
 //! callback, which opens the Activity in the game's thread.
+//!
+//! Anyone who reaches the board can post a sign-in, so the calls it costs Discord are bounded
+//! for the whole process ([`Gate`], issue 60): a code that does not look like Discord's is
+//! refused before any call (`web::activity::code_looks_like_discords`); at most
+//! [`EXCHANGES_AT_ONCE`] sign-ins talk to Discord at once, and at most `HEXMEROS_RATE_SIGN_INS`
+//! begin (by default 30 in any minute: `config::SIGN_INS`); and after Discord answers any of their calls 429, none is
+//! made until the wait it asked for (`retry_after`) has passed: every sign-in meanwhile is
+//! answered 503 with a `Retry-After`. Discord bans an address that makes 10,000 invalid
+//! requests in 10 minutes; these bounds keep the board far below that whatever is posted.
 
-use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
+use governor::clock::{Clock as _, DefaultClock};
+use governor::{DefaultDirectRateLimiter, Quota};
 use poise::serenity_prelude::{self as serenity, Http};
 use serde::Deserialize;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use hexmeros::host::{GameId, HostError, PlayerId, Refused};
 use hexmeros::web::ApiError;
 use hexmeros::web::activity::{Activity, Admitted, Launch};
 
 use crate::discord::Data;
+use crate::discord::config::Rate;
 
 /// How long a call to Discord's OAuth2 and user endpoints may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Sign-ins that talk to Discord at once, at most; one more is refused (503), not queued.
+pub const EXCHANGES_AT_ONCE: usize = 4;
+
+/// The wait a 429 stands for when it says none (no `retry_after`, no `Retry-After`).
+const COOLDOWN_UNSAID: Duration = Duration::from_secs(60);
+
+/// The longest wait honoured; a longer one is read as this.
+const COOLDOWN_MOST: Duration = Duration::from_secs(3600);
+
+/// The process's bounds on sign-ins (see the module's words), shared by every sign-in.
+pub struct Gate {
+    /// `None`: no rate (`HEXMEROS_RATE_SIGN_INS=off`).
+    rate: Option<DefaultDirectRateLimiter>,
+    at_once: Arc<Semaphore>,
+    /// Until when Discord asked for no more sign-in calls.
+    cooldown: Mutex<Option<Instant>>,
+}
+
+impl std::fmt::Debug for Gate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gate").finish_non_exhaustive()
+    }
+}
+
+/// Whole seconds to wait for `d`, rounded up, at least 1.
+fn secs_up(d: Duration) -> u64 {
+    d.as_millis().div_ceil(1000).max(1) as u64
+}
+
+impl Gate {
+    /// `rate`: how many sign-ins may begin in a period (`None`: no bound).
+    pub fn new(rate: Option<Rate>) -> Gate {
+        let rate = rate.map(|r| {
+            let quota = Quota::with_period(r.per / r.count.get())
+                .unwrap_or_else(|| Quota::per_second(std::num::NonZeroU32::MAX))
+                .allow_burst(r.count);
+            DefaultDirectRateLimiter::direct(quota)
+        });
+        Gate {
+            rate,
+            at_once: Arc::new(Semaphore::new(EXCHANGES_AT_ONCE)),
+            cooldown: Mutex::new(None),
+        }
+    }
+
+    fn cooldown(&self) -> std::sync::MutexGuard<'_, Option<Instant>> {
+        self.cooldown.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Refused while Discord's wait lasts.
+    fn not_cooling(&self) -> Result<(), ApiError> {
+        let left = self
+            .cooldown()
+            .and_then(|until| until.checked_duration_since(Instant::now()))
+            .filter(|left| !left.is_zero());
+        match left {
+            Some(left) => Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Discord asked the bot to wait before signing anyone else in; try again later",
+            )
+            .retry_after(secs_up(left))),
+            None => Ok(()),
+        }
+    }
+
+    /// A place for one sign-in, or the reason there is none: Discord's wait, too many at once,
+    /// too many lately. Checked before any call.
+    fn enter(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        self.not_cooling()?;
+        let place = self.at_once.clone().try_acquire_owned().map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too many sign-ins at once; try again in a moment",
+            )
+            .retry_after(1)
+        })?;
+        if let Some(rate) = &self.rate
+            && let Err(not_until) = rate.check()
+        {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many sign-ins on this board lately; try again in a moment",
+            )
+            .retry_after(secs_up(wait)));
+        }
+        Ok(place)
+    }
+
+    /// Discord answered 429 and asked to wait `wait`: no sign-in calls until it has passed.
+    fn cool_down(&self, wait: Duration) -> ApiError {
+        let wait = wait.min(COOLDOWN_MOST);
+        let until = Instant::now() + wait;
+        {
+            let mut c = self.cooldown();
+            if c.is_none_or(|t| t < until) {
+                *c = Some(until);
+            }
+        }
+        tracing::warn!(
+            wait = ?wait,
+            "the Activity's sign-in: Discord answered 429; no sign-in calls until the wait is over"
+        );
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Discord asked the bot to wait before signing anyone else in; try again later",
+        )
+        .retry_after(secs_up(wait))
+    }
+}
+
+/// The wait a 429 asks for: its JSON `retry_after` (seconds, fractional), else its
+/// `Retry-After` header (whole seconds), else [`COOLDOWN_UNSAID`].
+async fn asked_wait(res: reqwest::Response) -> Duration {
+    let header = res
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok());
+    let body = res
+        .bytes()
+        .await
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .and_then(|v| v["retry_after"].as_f64());
+    body.or(header)
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| Duration::from_secs_f64(s.min(COOLDOWN_MOST.as_secs_f64())))
+        .unwrap_or(COOLDOWN_UNSAID)
+}
 
 /// The Activity's sign-in against Discord's API.
 #[derive(Clone)]
@@ -39,6 +183,7 @@ pub struct SignIn {
     api: String,
     secret: String,
     client: reqwest::Client,
+    gate: Arc<Gate>,
 }
 
 impl std::fmt::Debug for SignIn {
@@ -50,12 +195,14 @@ impl std::fmt::Debug for SignIn {
 }
 
 impl SignIn {
-    /// `api_base`: the address REST calls go to instead of discord.com (tests), if any.
+    /// `api_base`: the address REST calls go to instead of discord.com (tests), if any; `rate`:
+    /// how many sign-ins may begin in a period (`HEXMEROS_RATE_SIGN_INS`).
     pub fn new(
         data: Data,
         http: Arc<OnceLock<Arc<Http>>>,
         api_base: Option<&str>,
         secret: String,
+        rate: Option<Rate>,
     ) -> anyhow::Result<SignIn> {
         let api = match api_base {
             Some(b) => format!("{}/api/v10", b.trim_end_matches('/')),
@@ -71,6 +218,7 @@ impl SignIn {
             api,
             secret,
             client,
+            gate: Arc::new(Gate::new(rate)),
         })
     }
 }
@@ -110,7 +258,13 @@ impl SignIn {
     }
 
     /// The code exchanged for the user's access token.
+    ///
+    /// No `redirect_uri`: RFC 6749 (§4.1.3) asks for one in the exchange only when the
+    /// authorization request carried one, and the Activity's `authorize` (the Embedded App
+    /// SDK's, in `web/board.js`) passes none: Discord hands the code to the SDK, not to a
+    /// redirect. Discord's own Activity examples exchange the code the same way.
     async fn exchange(&self, client_id: u64, code: &str) -> Result<String, ApiError> {
+        self.gate.not_cooling()?;
         let client_id = client_id.to_string();
         let res = self
             .client
@@ -139,6 +293,7 @@ impl SignIn {
                      close the Activity and open it again",
                 ))
             }
+            StatusCode::TOO_MANY_REQUESTS => Err(self.gate.cool_down(asked_wait(res).await)),
             s => Err(unreachable_discord("the code exchange", s)),
         }
     }
@@ -149,6 +304,7 @@ impl SignIn {
         path: &str,
         access: &str,
     ) -> Result<T, ApiError> {
+        self.gate.not_cooling()?;
         let res = self
             .client
             .get(format!("{}{path}", self.api))
@@ -156,6 +312,9 @@ impl SignIn {
             .send()
             .await
             .map_err(|e| unreachable_discord(path, e))?;
+        if res.status() == StatusCode::TOO_MANY_REQUESTS {
+            return Err(self.gate.cool_down(asked_wait(res).await));
+        }
         if res.status() == StatusCode::UNAUTHORIZED {
             return Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
@@ -177,6 +336,8 @@ impl SignIn {
                 "the bot is still connecting to Discord; try again in a moment",
             )
         })?;
+        // Held until the sign-in's last call to Discord is answered.
+        let _place = self.gate.enter()?;
         let access_token = self.exchange(client_id, &launch.code).await?;
         let user: User = self.get("/users/@me", &access_token).await?;
         let user: u64 = user
