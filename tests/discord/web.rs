@@ -238,3 +238,92 @@ async fn a_pass_on_the_board_survives_a_kill_right_after_its_answer() {
     assert_eq!(view["version"].as_u64(), Some(v + 2), "{view}");
     assert_eq!(bot.state(game).await.record().len(), 1);
 }
+
+/// Raise this test process's soft open-file limit to its hard one: it holds more than 1,024
+/// sockets at once.
+fn raise_own_open_files() -> u64 {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit only read and write the struct they are given.
+    unsafe {
+        assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim), 0);
+        lim.rlim_cur = lim.rlim_max.min(1 << 20);
+        libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim);
+    }
+    lim.rlim_cur
+}
+
+/// Whether the server closes `s` before `deadline`, whatever it sends first.
+async fn closed_by(mut s: tokio::net::TcpStream, deadline: tokio::time::Instant) -> bool {
+    use tokio::io::AsyncReadExt as _;
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout_at(deadline, s.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+/// Issue 60: 1,100 connections that send nothing, half a request's headers, a request and then
+/// nothing, or half a request's body are closed by the board's timeouts (here shortened to 1 s
+/// for headers and 3 s of silence), and the board is served meanwhile and afterwards.
+#[tokio::test]
+async fn idle_and_half_sent_connections_are_closed_and_the_board_stays_served() {
+    use tokio::io::AsyncWriteExt as _;
+    let files = raise_own_open_files();
+    assert!(
+        files > 2_400,
+        "the test needs 2,400 open files, not {files}"
+    );
+    let fake = F::start().await;
+    let (bot, base, _game, _thread) = board_game(
+        &fake,
+        &[
+            ("HEXMEROS_WEB_HEADER_TIMEOUT_MS", "1000"),
+            ("HEXMEROS_WEB_IDLE_TIMEOUT_MS", "3000"),
+        ],
+    )
+    .await;
+    let (status, _) = get(&base, "/", "").await;
+    assert_eq!(status, 200);
+    let addr = base.strip_prefix("http://").unwrap().to_string();
+    let began = tokio::time::Instant::now();
+    let mut socks = Vec::new();
+    for i in 0..1_100 {
+        let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        let sent: &[u8] = match i % 55 {
+            // Half a request's headers.
+            0 => b"GET /board HTTP/1.1\r\nHost: board\r\nAccept: text/",
+            // A whole request, then nothing (kept alive).
+            1 => b"GET /assets/board.css HTTP/1.1\r\nHost: board\r\n\r\n",
+            // Whole headers, then half the body.
+            2 => {
+                b"POST /api/act HTTP/1.1\r\nHost: board\r\nContent-Type: application/json\r\n\
+                   Content-Length: 200\r\n\r\n{\"version\": 1,"
+            }
+            // Nothing at all.
+            _ => b"",
+        };
+        s.write_all(sent).await.unwrap();
+        socks.push(s);
+    }
+    // Meanwhile a real request is served.
+    let (status, _) = get(&base, "/", "").await;
+    assert_eq!(status, 200, "the board while 1,100 connections are open");
+    let deadline = began + Duration::from_secs(60);
+    let closed =
+        futures_util::future::join_all(socks.into_iter().map(|s| closed_by(s, deadline))).await;
+    let open = closed.iter().filter(|c| !**c).count();
+    assert_eq!(open, 0, "{open} of 1,100 connections still open after 60 s");
+    eprintln!("1,100 idle connections closed in {:?}", began.elapsed());
+    let (status, _) = get(&base, "/", "").await;
+    assert_eq!(status, 200, "the board afterwards");
+    let log = bot.log();
+    assert!(log.contains("open files"), "the open-file limit is logged");
+    assert!(log.contains("web board listening"), "{log}");
+}
