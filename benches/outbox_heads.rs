@@ -57,7 +57,10 @@ fn bench(c: &mut Criterion) {
     let page = rt.block_on(store.outbox_heads(64, NOW + 1, None)).unwrap();
     assert_eq!(page.len(), 64);
     assert!(page.iter().all(|h| h.priority == 2), "only the due lanes");
-    println!("outbox_heads: {waiting} waiting lanes ({} entries), {DUE} due", waiting * 3 + DUE);
+    println!(
+        "outbox_heads: {waiting} waiting lanes ({} entries), {DUE} due",
+        waiting * 3 + DUE
+    );
     c.bench_function("outbox_heads_page_past_waiting_lanes", |b| {
         b.iter(|| rt.block_on(store.outbox_heads(64, NOW + 1, None)).unwrap())
     });
