@@ -5,7 +5,11 @@
 //!
 //! The stream is server-sent events (`GET /api/live`): `event: version`, `data: <n>`. Streams
 //! are bounded per game ([`PER_GAME`]) and in all (at most [`IN_ALL`], and at most half the
-//! board's connection cap: see `web::start_with`).
+//! board's connection cap: see `web::start_with`); within a game, each player's link at most
+//! [`PER_PLAYER`] and the spectators' (whose link is public on every turn message) at most
+//! [`SPECTATORS`], so a crowd with a spectator's link never takes the players' places. A stream
+//! ends when its link does: when it expires, or (a player's) once the player no longer sits in
+//! the game (resigned, replaced), checked at every change of the game.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -18,10 +22,17 @@ use futures_util::Stream;
 use tokio::sync::watch;
 
 use super::{ApiError, Web};
-use crate::host::{GameHost, GameId};
+use crate::host::{GameHost, GameId, PlayerId};
 
 /// Open streams one game may have.
 pub const PER_GAME: usize = 256;
+
+/// Open streams one player's link may have in a game (tabs, a phone and a computer).
+pub const PER_PLAYER: usize = 8;
+
+/// Open streams the spectators of a game may have in all: the game's places but those of six
+/// players' links.
+pub const SPECTATORS: usize = PER_GAME - 6 * PER_PLAYER;
 
 /// Open streams in all, at most (the board's connection cap may allow fewer).
 pub const IN_ALL: usize = 4096;
@@ -32,6 +43,10 @@ pub const POLL: Duration = Duration::from_secs(2);
 struct Watched {
     version: watch::Sender<u64>,
     streams: usize,
+    /// The open streams of spectators' links.
+    spectators: usize,
+    /// The open streams of each player's link.
+    players: HashMap<PlayerId, usize>,
 }
 
 /// The open boards' games and their latest versions.
@@ -51,10 +66,11 @@ impl Default for Live {
     }
 }
 
-/// One open stream; leaving closes its place.
+/// One open stream, of a player's link or a spectator's (`None`); leaving closes its place.
 struct Place {
     live: Live,
     game: GameId,
+    player: Option<PlayerId>,
 }
 
 impl Drop for Place {
@@ -62,6 +78,17 @@ impl Drop for Place {
         let mut games = self.live.lock();
         if let Some(w) = games.get_mut(&self.game) {
             w.streams -= 1;
+            match self.player {
+                None => w.spectators -= 1,
+                Some(p) => {
+                    if let Some(n) = w.players.get_mut(&p) {
+                        *n -= 1;
+                        if *n == 0 {
+                            w.players.remove(&p);
+                        }
+                    }
+                }
+            }
             if w.streams == 0 {
                 games.remove(&self.game);
             }
@@ -137,24 +164,44 @@ impl Live {
         self.lock().values().map(|w| w.streams).sum()
     }
 
-    /// A place for one more stream on `game`, which stands at `version`.
-    fn join(&self, game: GameId, version: u64) -> Result<(Place, watch::Receiver<u64>), ApiError> {
-        let busy = || {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "too many boards are open; reload in a while",
-            )
-        };
+    /// A place for one more stream on `game`, which stands at `version`, for `player`'s link
+    /// (`None`: a spectator's).
+    fn join(
+        &self,
+        game: GameId,
+        version: u64,
+        player: Option<PlayerId>,
+    ) -> Result<(Place, watch::Receiver<u64>), ApiError> {
+        let busy = |why: &str| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, why);
         let mut games = self.lock();
         if games.values().map(|w| w.streams).sum::<usize>() >= self.in_all {
-            return Err(busy());
+            return Err(busy("too many boards are open; reload in a while"));
         }
         let w = games.entry(game).or_insert_with(|| Watched {
             version: watch::channel(version).0,
             streams: 0,
+            spectators: 0,
+            players: HashMap::new(),
         });
         if w.streams >= PER_GAME {
-            return Err(busy());
+            return Err(busy("too many boards are open; reload in a while"));
+        }
+        match player {
+            None if w.spectators >= SPECTATORS => {
+                return Err(busy(
+                    "too many people are watching this game live; reload in a while",
+                ));
+            }
+            None => w.spectators += 1,
+            Some(p) => {
+                let n = w.players.entry(p).or_insert(0);
+                if *n >= PER_PLAYER {
+                    return Err(busy(
+                        "your link has too many boards open; close one and reload",
+                    ));
+                }
+                *n += 1;
+            }
         }
         w.streams += 1;
         let rx = w.version.subscribe();
@@ -162,6 +209,7 @@ impl Live {
             Place {
                 live: self.clone(),
                 game,
+                player,
             },
             rx,
         ))
@@ -175,17 +223,44 @@ pub async fn stream(
 ) -> Result<Sse<impl Stream<Item = Result<Event, std::convert::Infallible>>>, ApiError> {
     let viewer = web.viewer(&headers).await?;
     let version = web.host.state(viewer.game).await?.version();
-    let (place, rx) = web.live.join(viewer.game, version)?;
-    let events =
-        futures_util::stream::unfold((place, rx, true), |(place, mut rx, first)| async move {
-            if !first && rx.changed().await.is_err() {
-                return None;
+    let (place, rx) = web.live.join(viewer.game, version, viewer.player)?;
+    let host = web.host.clone();
+    let start = (place, rx, true, host, viewer);
+    let events = futures_util::stream::unfold(start, |(place, mut rx, first, host, viewer)| {
+        async move {
+            if !first {
+                // The link's end: its expiry (the host's clock, slept in real time).
+                let left = (viewer.expires - host.now()).max(0) as u64;
+                tokio::select! {
+                    changed = rx.changed() => changed.ok()?,
+                    _ = tokio::time::sleep(Duration::from_millis(left)) => return None,
+                }
+                if !still_admitted(&host, &viewer).await {
+                    return None;
+                }
             }
             let v = *rx.borrow_and_update();
             let event = Event::default().event("version").data(v.to_string());
-            Some((Ok(event), (place, rx, false)))
-        });
+            Some((Ok(event), (place, rx, false, host, viewer)))
+        }
+    });
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+}
+
+/// Whether the link `viewer` came with still admits them once the game changed: a player's ends
+/// once they no longer sit in the game (resigned, replaced), as the link's requests do.
+async fn still_admitted(host: &GameHost, viewer: &super::Viewer) -> bool {
+    if viewer.expires <= host.now() {
+        return false;
+    }
+    let Some(p) = viewer.player else {
+        return true;
+    };
+    match host.state(viewer.game).await {
+        Ok(state) => super::still_plays(&state, p),
+        // The game cannot be read now: the stream stays, its next request will tell.
+        Err(_) => true,
+    }
 }
 
 #[cfg(test)]
@@ -195,24 +270,58 @@ mod tests {
     #[test]
     fn streams_are_bounded_per_game_and_a_place_is_freed_when_one_closes() {
         let live = Live::default();
-        let mut open: Vec<_> = (0..PER_GAME)
-            .map(|_| live.join(7, 1).expect("room"))
+        let players = (PER_GAME / PER_PLAYER) as PlayerId;
+        let mut open: Vec<_> = (1..=players)
+            .flat_map(|p| std::iter::repeat_n(p, PER_PLAYER))
+            .map(|p| live.join(7, 1, Some(p)).expect("room"))
             .collect();
-        let refused = live.join(7, 1).err().expect("one game is full");
+        let refused = live.join(7, 1, Some(999)).err().expect("one game is full");
         assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
         // Another game still has room, and a closed stream frees its place.
-        let other = live.join(8, 1).expect("another game has room");
+        let other = live.join(8, 1, Some(1)).expect("another game has room");
         open.pop();
-        let again = live.join(7, 1).expect("a place was freed");
+        let again = live.join(7, 1, Some(999)).expect("a place was freed");
         assert_eq!(live.open(), PER_GAME + 1);
         drop((other, again, open));
         assert_eq!(live.open(), 0, "every place is given back");
     }
 
     #[test]
+    fn a_spectators_link_never_takes_the_players_places_nor_one_player_all_of_them() {
+        let live = Live::default();
+        let crowd: Vec<_> = (0..SPECTATORS)
+            .map(|_| live.join(7, 1, None).expect("room"))
+            .collect();
+        let refused = live
+            .join(7, 1, None)
+            .err()
+            .expect("the spectators' share is full");
+        assert!(refused.message.contains("watching"), "{}", refused.message);
+        // Each of six players still opens as many boards as a link may.
+        let mine: Vec<_> = (1..=6)
+            .flat_map(|p| std::iter::repeat_n(p, PER_PLAYER))
+            .map(|p| live.join(7, 1, Some(p)).expect("a player's place"))
+            .collect();
+        let refused = live.join(8, 1, Some(1)).map(|_| ()).err();
+        assert!(refused.is_none(), "another game is another count");
+        let mut two: Vec<_> = (0..PER_PLAYER)
+            .map(|_| live.join(9, 1, Some(2)).expect("room"))
+            .collect();
+        let refused = live.join(9, 1, Some(2)).err().expect("one link's share");
+        assert!(refused.message.contains("your link"), "{}", refused.message);
+        two.pop();
+        assert!(
+            live.join(9, 1, Some(2)).is_ok(),
+            "a closed board frees its place"
+        );
+        drop((crowd, mine, two));
+        assert_eq!(live.open(), 0);
+    }
+
+    #[test]
     fn a_newer_version_reaches_the_streams_and_an_older_one_does_not() {
         let live = Live::default();
-        let (_place, mut rx) = live.join(3, 5).expect("room");
+        let (_place, mut rx) = live.join(3, 5, None).expect("room");
         live.saw(3, 4);
         assert!(!rx.has_changed().expect("open"));
         live.saw(3, 6);

@@ -350,12 +350,20 @@ impl From<crate::host::HostError> for ApiError {
     }
 }
 
+/// Whether a player's link still acts for `player` in `state`: they sit in the game and have
+/// not left it (resigned, expelled, conceded, lost on time); a replaced player sits no more.
+pub fn still_plays(state: &crate::host::GameState, player: PlayerId) -> bool {
+    state.seat_of(player).is_some_and(|s| !state.has_left(s))
+}
+
 /// Who is asking, from the request's token: the game, and the player when the link acts for
 /// one who still sits in the game.
 #[derive(Clone, Copy, Debug)]
 pub struct Viewer {
     pub game: GameId,
     pub player: Option<PlayerId>,
+    /// When the link ends (Unix milliseconds, the host's clock).
+    pub expires: Millis,
 }
 
 impl Web {
@@ -379,16 +387,18 @@ impl Web {
             .map_err(|e| ApiError::new(StatusCode::UNAUTHORIZED, e.to_string()))?;
         if let Some(p) = claims.player {
             let state = self.host.state(claims.game).await?;
-            if state.seat_of(p).is_none() {
+            if !still_plays(&state, p) {
                 return Err(ApiError::new(
                     StatusCode::FORBIDDEN,
-                    "you no longer sit in this game, so this link has ended",
+                    "you no longer sit in this game (you left it or were replaced), so this link \
+                     has ended",
                 ));
             }
         }
         Ok(Viewer {
             game: claims.game,
             player: claims.player,
+            expires: claims.expires,
         })
     }
 }

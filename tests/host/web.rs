@@ -588,3 +588,99 @@ async fn past_its_connection_cap_the_board_refuses_at_once_and_serves_again_when
     assert!(read.is_ok(), "a half-sent request was never closed");
     drop(idle);
 }
+
+/// The live stream at `base` for `token`: its versions as they come, the channel closing when
+/// the stream ends. `None` when the stream is refused, with its status.
+async fn live_at(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+) -> Result<tokio::sync::mpsc::UnboundedReceiver<u64>, u16> {
+    let res = http
+        .get(format!("{base}/api/live"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    if res.status().as_u16() != 200 {
+        return Err(res.status().as_u16());
+    }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut body = res.bytes_stream();
+    tokio::spawn(async move {
+        let mut buf = String::new();
+        while let Some(Ok(chunk)) = body.next().await {
+            buf.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(i) = buf.find("\n\n") {
+                let block: String = buf.drain(..i + 2).collect();
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("data:") {
+                        let _ = tx.send(v.trim().parse().unwrap());
+                    }
+                }
+            }
+        }
+    });
+    Ok(rx)
+}
+
+/// One spectator link (public on every turn message) cannot take a game's live places (issue
+/// 60): past the spectators' share it is refused and the players' own boards still open; a
+/// player's stream ends once they resign (their link has ended), as their link's requests do.
+#[tokio::test]
+async fn a_spectators_link_cannot_take_a_games_streams_and_a_resigned_players_stream_ends() {
+    let b = board().await;
+    let many = governor::Quota::per_second(std::num::NonZeroU32::new(10_000).unwrap());
+    let limits = web::WebLimits {
+        per_address: many,
+        per_player: many,
+        ..web::WebLimits::default()
+    };
+    let front = Arc::new(web::standalone::Standalone::new(b.host.clone()));
+    let running = web::start_with(
+        b.host.clone(),
+        b.keys.clone(),
+        "127.0.0.1:0".parse().unwrap(),
+        front,
+        limits,
+    )
+    .await
+    .unwrap();
+    let base = format!("http://{}", running.addr);
+    let watch = b.token(None);
+    let mut crowd = Vec::new();
+    for _ in 0..web::live::SPECTATORS {
+        crowd.push(live_at(&b.http, &base, &watch).await.unwrap());
+    }
+    assert_eq!(live_at(&b.http, &base, &watch).await.err(), Some(503));
+    let v = b.version().await;
+    let mut white = live_at(&b.http, &base, &b.token(Some(1))).await.unwrap();
+    let mut black = live_at(&b.http, &base, &b.token(Some(2))).await.unwrap();
+    until(&mut white, v).await;
+    until(&mut black, v).await;
+    // Black resigns (in Discord, say): their stream ends, White's and the crowd's go on.
+    b.host
+        .handle(
+            b.game,
+            Actor::player(2),
+            Command::Resign { replacement: None },
+            None,
+        )
+        .await
+        .unwrap();
+    until(&mut white, v + 1).await;
+    until(&mut crowd[0], v + 1).await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, black.recv()).await {
+            Ok(Some(_)) => continue,
+            Ok(None) => break,
+            Err(_) => panic!("the resigned player's stream stayed open"),
+        }
+    }
+    let (status, body) = b.get("/api/board", Some(&b.token(Some(2)))).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(error(&body).contains("no longer sit"), "{body}");
+    drop(crowd);
+}

@@ -168,6 +168,11 @@ impl GameState {
         }
     }
 
+    /// Whether `seat` left the game (resigned, was expelled, conceded, lost on time).
+    pub fn has_left(&self, seat: Seat) -> bool {
+        self.departure(seat).is_some()
+    }
+
     /// How `seat` left the game, if it did (the last departure recorded for it).
     fn departure(&self, seat: Seat) -> Option<Departure> {
         self.record
