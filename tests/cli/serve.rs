@@ -260,6 +260,7 @@ fn serve_help_lists_every_setting_with_its_flag_variable_and_default() {
         ("--web-idle-timeout-ms", "HEXMEROS_WEB_IDLE_TIMEOUT_MS"),
         ("--web-connections", "HEXMEROS_WEB_CONNECTIONS"),
         ("--rate-sign-ins", "HEXMEROS_RATE_SIGN_INS"),
+        ("--access-give-up-ms", "HEXMEROS_ACCESS_GIVE_UP_MS"),
     ] {
         let line = help
             .lines()
@@ -310,6 +311,17 @@ fn a_bad_flag_is_named_as_a_flag_and_a_flag_goes_before_its_variable() {
         &[],
         &[("HEXMEROS_RATE_SIGN_INS", "lots")],
         "HEXMEROS_RATE_SIGN_INS must be COUNT/PERIOD",
+    );
+    // How long a thread may be refused before its game is paused (issue 60).
+    assert_refused_saying(
+        &["--access-give-up-ms", "1h"],
+        &[],
+        "--access-give-up-ms must be milliseconds, not \"1h\"",
+    );
+    assert_refused_saying(
+        &[],
+        &[("HEXMEROS_ACCESS_GIVE_UP_MS", "10")],
+        "HEXMEROS_ACCESS_GIVE_UP_MS must be at least 1000 (a second), not 10",
     );
     // The variable's bad value is not read when the flag gives one: the refusal is the other
     // flag's.

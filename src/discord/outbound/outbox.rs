@@ -187,15 +187,7 @@ impl Deliverer {
     /// Another process holds the lane's lease: leave the lane alone for [`ELSEWHERE_PAUSE`]
     /// (its failures, if any, count on).
     fn elsewhere(&self, lane: &str) {
-        let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
-        let failures = waits.get(lane).map_or(0, |w| w.failures);
-        waits.insert(
-            lane.to_string(),
-            Wait {
-                until: Instant::now() + ELSEWHERE_PAUSE,
-                failures,
-            },
-        );
+        self.wait(lane, ELSEWHERE_PAUSE);
     }
 
     /// Keep `lane` waiting for `pause` in this process only (its wait could not be stored).

@@ -84,15 +84,7 @@ pub async fn lost_place(
              server admin goes on with `/hexmeros admin resume game:{game}` in the thread.",
             title(&state)
         );
-        for (i, p) in state
-            .seats()
-            .iter()
-            .flat_map(|s| std::iter::once(s.player).chain(s.team.iter().copied()))
-            .filter(|&p| discord_user(p).is_some())
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .enumerate()
-        {
+        for (i, p) in discord_players(&state).into_iter().enumerate() {
             let msg = CreateMessage::new()
                 .content(text.clone())
                 .allowed_mentions(CreateAllowedMentions::new());
@@ -107,6 +99,20 @@ pub async fn lost_place(
     }
     data.host.lose_place(game, why).await?;
     Ok(())
+}
+
+/// The Discord users who play `state`'s seats (movers and team members), each once, in seat
+/// order: whom a game that lost its place tells.
+fn discord_players(state: &GameState) -> Vec<PlayerId> {
+    let mut players: Vec<PlayerId> = Vec::new();
+    for seat in state.seats() {
+        for p in std::iter::once(seat.player).chain(seat.team.iter().copied()) {
+            if discord_user(p).is_some() && !players.contains(&p) {
+                players.push(p);
+            }
+        }
+    }
+    players
 }
 
 /// Open the game's thread in the channel the game was started in, and link the two. Without the
@@ -206,14 +212,7 @@ async fn abandon(
     err: &serenity::Error,
 ) -> anyhow::Result<Outcome> {
     let state = data.host.state(game).await?;
-    let mut players: Vec<PlayerId> = Vec::new();
-    for seat in state.seats() {
-        for p in std::iter::once(seat.player).chain(seat.team.iter().copied()) {
-            if discord_user(p).is_some() && !players.contains(&p) {
-                players.push(p);
-            }
-        }
-    }
+    let players = discord_players(&state);
     let why = match err {
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
             r.error.message.clone()
