@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use crate::host::{GameHost, GameState, SystemClock};
 use crate::store::copy::{self, CopyError};
+use crate::store::open::{is_sqlite_file, sqlite_file};
 use crate::store::{Backend, Store};
 
 /// What a game replays to, in short: enough to tell two states apart.
@@ -174,19 +175,6 @@ pub async fn check(
     Ok(got.len())
 }
 
-/// The file of a SQLite URL (`sqlite://FILE?…`, `sqlite:FILE`); `None` for an in-memory one.
-fn sqlite_file(url: &str) -> Option<PathBuf> {
-    let rest = url
-        .strip_prefix("sqlite://")
-        .or_else(|| url.strip_prefix("sqlite:"))
-        .unwrap_or(url);
-    let path = rest.split('?').next().unwrap_or_default();
-    if path.is_empty() || path == ":memory:" || url.contains("mode=memory") {
-        return None;
-    }
-    Some(PathBuf::from(path))
-}
-
 /// A path made absolute with its directory resolved (the file itself need not exist).
 fn resolved(path: &Path) -> PathBuf {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
@@ -261,22 +249,6 @@ fn check_urls(from: &str, to: &str) -> Result<(), CopyError> {
         }
     }
     Ok(())
-}
-
-/// Whether `file` is a SQLite database: empty (SQLite makes it one), or starting with SQLite's
-/// header.
-fn is_sqlite_file(file: &Path) -> bool {
-    use std::io::Read as _;
-    const HEADER: &[u8; 16] = b"SQLite format 3\0";
-    let Ok(mut f) = std::fs::File::open(file) else {
-        return false;
-    };
-    let mut head = Vec::new();
-    match f.by_ref().take(16).read_to_end(&mut head) {
-        Ok(0) => true,
-        Ok(_) => head == HEADER,
-        Err(_) => false,
-    }
 }
 
 /// Copy the store at `from` into the empty store at `to` and check the copy (see the module).

@@ -112,11 +112,10 @@ fn run(cli: Cli, matches: Option<&clap::ArgMatches>) -> anyhow::Result<String> {
 }
 
 fn main() -> ExitCode {
-    // `serve` reads its settings from `.env` too (the environment goes first), before its flags
-    // are parsed. A missing .env is fine.
-    if std::env::args_os().nth(1).is_some_and(|a| a == "serve") {
-        let _ = dotenvy::dotenv();
-    }
+    // Every verb reads `.env` too (the environment goes first), before its flags are parsed,
+    // so that `admin status`, `export` and `local` in the bot's folder open the bot's database
+    // (`DATABASE_URL`), as `serve` does. A missing .env is fine.
+    let _ = dotenvy::dotenv();
     let parsed = Cli::command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));

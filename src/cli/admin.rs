@@ -4,6 +4,7 @@
 use clap::Subcommand;
 
 use hexmeros::host::Status;
+use hexmeros::store::Opening;
 
 use super::db::{host, runtime};
 
@@ -21,7 +22,7 @@ pub enum AdminCommand {
 pub fn admin(cmd: AdminCommand) -> anyhow::Result<String> {
     runtime()?.block_on(async move {
         match cmd {
-            AdminCommand::Status { db } => status(&host(db).await?).await,
+            AdminCommand::Status { db } => status(&host(db, Opening::Existing).await?).await,
         }
     })
 }

@@ -5,6 +5,8 @@ use std::io::Read;
 
 use clap::Subcommand;
 
+use hexmeros::store::Opening;
+
 #[derive(Subcommand)]
 pub enum DbCommand {
     /// Copy every game, player, rating, link, lobby, note, setting and outbox entry (with their
@@ -37,11 +39,21 @@ pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .build()?)
 }
 
-pub async fn host(db: Option<String>) -> anyhow::Result<hexmeros::host::GameHost> {
+/// The database at `url` opened as `how` says, or what is wrong with it, in one sentence that
+/// names it (its password masked).
+pub async fn open(url: &str, how: Opening) -> anyhow::Result<hexmeros::store::Store> {
+    use hexmeros::store::{Store, StoreError, masked};
+    Store::open_as(url, how).await.map_err(|e| match e {
+        StoreError::Open(_) | StoreError::Url(_) => anyhow::anyhow!("{e}"),
+        other => anyhow::anyhow!("cannot open the database {}: {other}", masked(url)),
+    })
+}
+
+/// The host over the verb's database (see [`database_url`]), opened as `how` says: read-only
+/// verbs ([`Opening::Existing`]) create and upgrade nothing.
+pub async fn host(db: Option<String>, how: Opening) -> anyhow::Result<hexmeros::host::GameHost> {
     let url = database_url(db);
-    let store = hexmeros::store::Store::open(&url)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot open the database {url}: {e}"))?;
+    let store = open(&url, how).await?;
     Ok(hexmeros::host::GameHost::new(
         store,
         std::sync::Arc::new(hexmeros::host::SystemClock),
@@ -62,7 +74,7 @@ pub fn db(cmd: DbCommand) -> anyhow::Result<String> {
 
 /// `hexmeros export GAME`: a stored game as replay text.
 pub fn export(game: i64, db: Option<String>) -> anyhow::Result<String> {
-    runtime()?.block_on(async move { Ok(host(db).await?.export(game).await?) })
+    runtime()?.block_on(async move { Ok(host(db, Opening::Existing).await?.export(game).await?) })
 }
 
 /// `hexmeros import FILE --players …`: a game from replay text, seating the named local players.
@@ -74,8 +86,13 @@ pub fn import(file: String, players: Vec<String>, db: Option<String>) -> anyhow:
     } else {
         std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("cannot read {file}: {e}"))?
     };
+    for (i, n) in players.iter().enumerate() {
+        if players[..i].iter().any(|m| m.eq_ignore_ascii_case(n)) {
+            anyhow::bail!("--players names {n} twice: each seat needs its own player");
+        }
+    }
     runtime()?.block_on(async move {
-        let host = host(db).await?;
+        let host = host(db, Opening::Migrate).await?;
         let mut ids = Vec::new();
         for n in &players {
             ids.push(host.local_player(n).await?);

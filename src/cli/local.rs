@@ -22,7 +22,7 @@ pub fn local(
         )
     };
     runtime()?.block_on(async move {
-        let host = std::sync::Arc::new(host(db).await?);
+        let host = std::sync::Arc::new(host(db, hexmeros::store::Opening::Migrate).await?);
         let links = match web {
             Some(addr) => Some(board(&host, &addr).await?),
             None => None,

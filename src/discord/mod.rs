@@ -45,6 +45,7 @@ use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 
 use hexmeros::host::{Clock, GameHost, SystemClock};
+use hexmeros::store::StoreError;
 
 pub use clock::FileClock;
 pub use settings::{ServeArgs, Settings};
@@ -149,12 +150,18 @@ pub async fn serve_with(settings: Settings) -> anyhow::Result<()> {
     if let Some((name, addr)) = settings.metrics {
         metrics::install(name, addr)?;
     }
-    // Every connection (Discord's, the database's, the board's) is an open file.
-    hexmeros::web::server::raise_open_files();
     let url = &settings.db;
-    let store = hexmeros::store::Store::open(url)
-        .await
-        .with_context(|| format!("cannot open the database {url}"))?;
+    let store = match hexmeros::store::Store::open(url).await {
+        Ok(store) => store,
+        Err(e @ (StoreError::Open(_) | StoreError::Url(_))) => return Err(e.into()),
+        Err(e) => {
+            let url = hexmeros::store::masked(url);
+            return Err(anyhow::Error::new(e).context(format!("cannot open the database {url}")));
+        }
+    };
+    // Every connection (Discord's, the database's, the board's) is an open file. Raised once
+    // the database answered, so a database that does not is the only line printed.
+    hexmeros::web::server::raise_open_files();
     // Tests move time by writing a file the clock reads; production uses the system clock.
     let clock: Arc<dyn Clock> = match &settings.clock_file {
         Some(path) => Arc::new(FileClock::new(path.clone())),

@@ -14,6 +14,7 @@ mod digests;
 mod leases;
 mod lobbies;
 mod notes;
+pub mod open;
 mod outbox;
 mod ratings;
 mod secrets;
@@ -29,6 +30,7 @@ use thiserror::Error;
 pub use digests::DigestDue;
 pub use lobbies::{LobbyRow, LobbyWrite};
 pub use notes::Note;
+pub use open::{Opening, masked};
 pub use outbox::{Done, Entry, NewEntry, OutboxStats};
 pub use ratings::{Rating, RatingChange, conservative};
 pub use settings::SettingsRow;
@@ -42,11 +44,14 @@ pub enum StoreError {
     Db(#[from] sqlx::Error),
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-    /// A database URL of neither backend.
+    /// A database URL of neither backend (its password masked).
     #[error(
         "unsupported database URL {0:?}: use sqlite://FILE (the default) or postgres://USER@HOST/DB"
     )]
     Url(String),
+    /// The database cannot be opened, and why (see [`open`]); the URL in it is masked.
+    #[error("cannot open the database {0}")]
+    Open(String),
     /// Someone else wrote first.
     #[error("the game moved on: version {expected} is stale")]
     Stale { expected: u64 },
@@ -155,7 +160,7 @@ impl Backend {
         match scheme {
             "sqlite" => Ok(Backend::Sqlite),
             "postgres" | "postgresql" => Ok(Backend::Postgres),
-            _ => Err(StoreError::Url(url.to_string())),
+            _ => Err(StoreError::Url(masked(url))),
         }
     }
 }
@@ -207,20 +212,44 @@ impl Store {
     /// Open (creating if missing, for SQLite) the database at `url` and bring its schema up to
     /// date: `sqlite://FILE` or `postgres://USER@HOST/DB`.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        Store::open_as(url, Opening::Migrate).await
+    }
+
+    /// Open the database at `url` as `how` says, after checking it (see [`open`]): what is
+    /// wrong with it is said at once, a database of a newer hexmeros is refused, and
+    /// [`Opening::Existing`] creates and upgrades nothing.
+    pub async fn open_as(url: &str, how: Opening) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
-        match Backend::of(url)? {
-            Backend::Sqlite => Store::open_sqlite(url).await,
-            Backend::Postgres => Store::open_postgres(url).await,
+        let backend = open::check_url(url, how)?;
+        let (migrator, text) = match backend {
+            Backend::Sqlite if how == Opening::Migrate => {
+                (&SQLITE_MIGRATIONS, sqlite_creating(url))
+            }
+            Backend::Sqlite => (&SQLITE_MIGRATIONS, url.to_string()),
+            Backend::Postgres => (&POSTGRES_MIGRATIONS, url.to_string()),
+        };
+        let opts = AnyConnectOptions::from_str(&text).map_err(|e| open::diagnosis(url, &e))?;
+        let known = migrator.iter().map(|m| m.version).max().unwrap_or(0);
+        open::probe(url, &opts, backend, how, known).await?;
+        let migrate = how == Opening::Migrate;
+        match backend {
+            Backend::Sqlite => Store::open_sqlite(url, opts, migrate).await,
+            Backend::Postgres => Store::open_postgres(opts, migrate).await,
         }
     }
 
-    async fn open_sqlite(url: &str) -> Result<Store, StoreError> {
-        let opts = AnyConnectOptions::from_str(&sqlite_creating(url))?;
+    async fn open_sqlite(
+        url: &str,
+        opts: AnyConnectOptions,
+        migrate: bool,
+    ) -> Result<Store, StoreError> {
         let writer = sqlite_pool()
             .max_connections(1)
             .connect_with(opts.clone())
             .await?;
-        SQLITE_MIGRATIONS.run(&writer).await?;
+        if migrate {
+            SQLITE_MIGRATIONS.run(&writer).await?;
+        }
         // An in-memory database exists once per connection: there, one connection does all.
         let in_memory = url.contains(":memory:") || url.contains("mode=memory");
         let pool = if in_memory {
@@ -235,8 +264,7 @@ impl Store {
         })
     }
 
-    async fn open_postgres(url: &str) -> Result<Store, StoreError> {
-        let opts = AnyConnectOptions::from_str(url)?;
+    async fn open_postgres(opts: AnyConnectOptions, migrate: bool) -> Result<Store, StoreError> {
         let pool = AnyPoolOptions::new()
             .max_connections(10)
             .idle_timeout(Duration::from_secs(60))
@@ -244,7 +272,9 @@ impl Store {
             .await?;
         // Two processes starting at once take turns: sqlx holds an advisory lock while it
         // migrates.
-        POSTGRES_MIGRATIONS.run(&pool).await?;
+        if migrate {
+            POSTGRES_MIGRATIONS.run(&pool).await?;
+        }
         Ok(Store {
             backend: Backend::Postgres,
             writer: pool.clone(),

@@ -8,7 +8,26 @@ use std::process::{Command, Stdio};
 
 /// Exit code (`None` if killed by a signal), stdout and stderr of `hexmeros ARGS` fed `stdin`.
 pub fn run(args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(crate::hexmeros_bin())
+    run_with(Command::new(crate::hexmeros_bin()), args, stdin)
+}
+
+/// [`run`] in the folder `dir`, as an operator in the bot's folder would, with none of the
+/// test's own `DATABASE_URL` and `DISCORD_TOKEN` and with the variables `env` set.
+pub fn run_in(
+    dir: &std::path::Path,
+    env: &[(&str, &str)],
+    args: &[&str],
+) -> (Option<i32>, String, String) {
+    let mut cmd = Command::new(crate::hexmeros_bin());
+    cmd.current_dir(dir)
+        .env_remove("DATABASE_URL")
+        .env_remove("DISCORD_TOKEN")
+        .envs(env.iter().copied());
+    run_with(cmd, args, "")
+}
+
+fn run_with(mut cmd: Command, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
+    let mut child = cmd
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
