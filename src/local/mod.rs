@@ -61,12 +61,13 @@ commands (prefix with `name:` or `colour:` to act as someone other than the Toke
   queue | queue clear             (name: …) show or cancel your queued move
   declare | let                   answer a challenge window (as the asked player)
   prefer ask|always|never         standing answer for challenge windows
-  resign [replacement name]       resign (naming a replacement opens a vote; bot:<level> too)
+  resign [replacement]            resign (naming a replacement opens a vote): someone who has
+                                  played here, new:<name> for someone new, or bot:<level>
   concede                         concede (only between the last two)
   draw offer | draw accept        offer or accept a draw (three or more: abandon vote)
   vote expel|skip <colour>        call a vote on a player
-  vote expel <colour> <name>      expel and seat <name> (or bot:<level>) in their place
-  vote replace <colour> <name>    vote a new player into a seat
+  vote expel <colour> <name>      expel and seat <name> (new:<name>, bot:<level>) in their place
+  vote replace <colour> <name>    vote another player (new:<name>, bot:<level>) into a seat
   vote house-rule <key> <value>   vote a house rule before the first Token pass (value is JSON)
   vote team <colour> <mover> <name> …   a team plays a seat
   vote yes|no [motion]            vote on an open motion
@@ -247,6 +248,7 @@ impl<'h, W: Write> Local<'h, W> {
         let Some((&verb, args)) = words.split_first() else {
             return Ok(());
         };
+        no_more_words(verb, args)?;
         match verb {
             "help" => writeln!(self.out, "{HELP}")?,
             "new" => self.new_game(args).await?,
@@ -278,7 +280,7 @@ impl<'h, W: Write> Local<'h, W> {
                 }
             }
             "score" => {
-                let kind = args.first().and_then(|k| GameKind::from_key(k));
+                let kind = args.first().map(|k| game_kind(k)).transpose()?;
                 for s in self.host.leaderboard(kind).await? {
                     writeln!(self.out, "{:>6}  {} ({} games)", s.points, s.name, s.games)?;
                 }
@@ -318,10 +320,15 @@ impl<'h, W: Write> Local<'h, W> {
         let (kind, names) = args
             .split_first()
             .ok_or_else(|| LocalError::usage("new <game> <name> <name> …"))?;
-        let kind = GameKind::from_key(kind)
-            .ok_or_else(|| LocalError::usage(format!("unknown game {kind}")))?;
+        let kind = game_kind(kind)?;
         let mut players = Vec::new();
-        for n in names {
+        for (i, n) in names.iter().enumerate() {
+            // A bot may take several seats; a person one.
+            if !is_bot(n) && names[..i].iter().any(|m| m.eq_ignore_ascii_case(n)) {
+                return Err(LocalError::usage(format!(
+                    "{n} is named twice: each seat needs its own player"
+                )));
+            }
             players.push(self.player_for(n).await?);
         }
         let (id, fx) = self.host.create(kind, &players, None, None).await?;
@@ -382,7 +389,7 @@ impl<'h, W: Write> Local<'h, W> {
 
     /// `ratings [game]`: the skill ratings.
     async fn ratings(&mut self, args: &[&str]) -> Result<(), LocalError> {
-        let kind = args.first().and_then(|k| GameKind::from_key(k));
+        let kind = args.first().map(|k| game_kind(k)).transpose()?;
         for r in self.host.ratings(kind).await? {
             writeln!(
                 self.out,
@@ -475,6 +482,27 @@ impl<'h, W: Write> Local<'h, W> {
         })
     }
 
+    /// A replacement named in a command (`resign NAME`, `vote replace|expel COLOUR NAME`): a
+    /// bot (`bot`, `bot:LEVEL`), someone who has played here, or someone new said so
+    /// (`new:NAME`); never a new player made of a stray word.
+    async fn replacement(&self, name: &str) -> Result<PlayerId, LocalError> {
+        if is_bot(name) {
+            return self.player_for(name).await;
+        }
+        if let Some(new) = name.strip_prefix("new:") {
+            if new.is_empty() || is_bot(new) {
+                return Err(LocalError::usage("new: needs a name (new:zed)"));
+            }
+            return self.player_for(new).await;
+        }
+        self.host.player_named(name).await?.ok_or_else(|| {
+            LocalError::usage(format!(
+                "nobody is called {name}: a replacement is someone who has played here, someone \
+                 new (new:{name}) or a bot (bot, bot:LEVEL); nothing was done"
+            ))
+        })
+    }
+
     /// Let the bots of `game` act, printing what they did.
     async fn bots(&mut self, game: GameId) -> Result<(), LocalError> {
         let fx = self.host.bot_turns(game).await?;
@@ -530,7 +558,7 @@ impl<'h, W: Write> Local<'h, W> {
             }),
             "resign" => Command::Resign {
                 replacement: match args.first() {
-                    Some(n) => Some(self.player_for(n).await?),
+                    Some(n) => Some(self.replacement(n).await?),
                     None => None,
                 },
             },
@@ -568,6 +596,15 @@ impl<'h, W: Write> Local<'h, W> {
                 .copied()
                 .ok_or_else(|| LocalError::usage("vote: missing argument"))
         };
+        let most = match arg(0)? {
+            "claim" => 1,
+            "yes" | "no" | "skip" => 2,
+            "expel" | "replace" => 3,
+            _ => usize::MAX,
+        };
+        if let Some(extra) = args.get(most..).filter(|x| !x.is_empty()) {
+            return Err(too_many(&format!("vote {}", args[0]), extra));
+        }
         Ok(match arg(0)? {
             "claim" => Command::ClaimTime,
             "yes" | "no" => Command::Vote {
@@ -583,7 +620,7 @@ impl<'h, W: Write> Local<'h, W> {
                 match args.get(2) {
                     Some(n) => Command::Propose(Motion::ExpelFor {
                         seat,
-                        player: self.player_for(n).await?,
+                        player: self.replacement(n).await?,
                     }),
                     None => Command::Propose(Motion::Expel { seat }),
                 }
@@ -593,7 +630,7 @@ impl<'h, W: Write> Local<'h, W> {
             }),
             "replace" => Command::Propose(Motion::Replace {
                 seat: self.seat_named(arg(1)?).await?,
-                player: self.player_for(arg(2)?).await?,
+                player: self.replacement(arg(2)?).await?,
             }),
             "house-rule" => {
                 let raw = args.get(2..).unwrap_or_default().join(" ");
@@ -645,6 +682,46 @@ impl<'h, W: Write> Local<'h, W> {
         }
         Ok(())
     }
+}
+
+/// How many words at most a verb takes after it, where that is fixed (a move's text, a queue,
+/// a vote and a reason are read by their own parsers).
+fn most_words(verb: &str) -> Option<usize> {
+    Some(match verb {
+        "help" | "games" | "board" | "moves" | "history" | "export" | "tick" | "takeback"
+        | "pass" | "declare" | "let" | "concede" | "back" => 0,
+        "open" | "mine" | "check" | "prefer" | "draw" | "admin" | "score" | "ratings"
+        | "resign" => 1,
+        _ => return None,
+    })
+}
+
+/// Refuse words after a command that takes none (or fewer): `pass now please` is not a pass.
+fn no_more_words(verb: &str, args: &[&str]) -> Result<(), LocalError> {
+    match most_words(verb).and_then(|n| args.get(n..)) {
+        Some(extra) if !extra.is_empty() => Err(too_many(verb, extra)),
+        _ => Ok(()),
+    }
+}
+
+fn too_many(verb: &str, extra: &[&str]) -> LocalError {
+    LocalError::usage(format!(
+        "{verb} takes no more words: {:?} is not understood, and nothing was done (type help)",
+        extra.join(" ")
+    ))
+}
+
+fn is_bot(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower == "bot" || lower.starts_with("bot:")
+}
+
+/// A game's key as typed (`hexdame`), or what the keys are.
+fn game_kind(key: &str) -> Result<GameKind, LocalError> {
+    GameKind::from_key(key).ok_or_else(|| {
+        let keys: Vec<&str> = GameKind::ALL.iter().map(|k| k.key()).collect();
+        LocalError::usage(format!("unknown game {key} (one of {})", keys.join(", ")))
+    })
 }
 
 /// A listed game's kind as commands spell it (`?` for a kind this build does not know).

@@ -323,8 +323,75 @@ fn sentences_name_players_by_their_names() {
     let text = local(
         dir.path(),
         &url,
-        "new heximeros ann bob cy di ed flo\nbob: resign zed\nquit",
+        "new heximeros ann bob cy di ed flo\nbob: resign new:zed\nquit",
     );
     assert!(text.contains("zed takes over"), "{text}");
     assert!(!text.contains("player "), "{text}");
+}
+
+/// Issue 61: words after a command that takes none are refused, not ignored (`pass now please`
+/// is no pass), a stray word is never made a replacement player, a person is never seated
+/// twice, and an unknown game is said with the ones there are; none of it changes anything.
+#[tokio::test]
+async fn loose_words_are_refused_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("local.db").display());
+    let game =
+        hexmeros::games::AnyGame::new(hexmeros::games::GameKind::HexDame, None, None).unwrap();
+    let first = game.legal_moves()[0].clone();
+    let text = local(
+        dir.path(),
+        &url,
+        &format!(
+            "new hexdame ann Ann\nnew hexdam ann bob\nnew hexdame ann bob\nmove {first}\n\
+             pass now please\nresign please\nvote replace white please\nboard extra\nscore chess\nquit"
+        ),
+    );
+    let errors: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim_start_matches("> ").strip_prefix("error: "))
+        .collect();
+    assert_eq!(errors.len(), 7, "{text}");
+    assert!(errors[0].contains("Ann is named twice"), "{errors:?}");
+    assert!(
+        errors[1].contains("unknown game hexdam (one of") && errors[1].contains("hexdame"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[2].contains("pass takes no more words: \"now please\" is not understood"),
+        "{errors:?}"
+    );
+    for e in &errors[3..5] {
+        assert!(e.contains("nobody is called please"), "{errors:?}");
+    }
+    assert!(
+        errors[5].contains("board takes no more words"),
+        "{errors:?}"
+    );
+    assert!(errors[6].contains("unknown game chess"), "{errors:?}");
+    // One game, its move staged and not passed, and no player called "please".
+    let host = GameHost::new(
+        Store::open(&url).await.unwrap(),
+        std::sync::Arc::new(SystemClock),
+    );
+    assert_eq!(host.all_games().await.unwrap().len(), 1);
+    let st = host.state(1).await.unwrap();
+    assert_eq!(st.record().len(), 0, "nothing was passed: {text}");
+    assert!(
+        st.holder().is_some() && st.outcome().is_none(),
+        "nobody resigned"
+    );
+    assert_eq!(host.player_named("please").await.unwrap(), None);
+}
+
+/// `import --players ann ann` seats nobody twice.
+#[test]
+fn an_import_seats_nobody_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("i.db").display());
+    hexmeros_testkit::cli::fails(
+        &["import", "-", "--players", "ann", "ANN", "--db", &url],
+        "hexdame\n",
+        "--players names ANN twice",
+    );
 }
