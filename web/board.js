@@ -1,14 +1,18 @@
 // The hexmeros board page. It computes no rule: the board comes from the server as SVG (drawn
 // from the same scene as the bot's pictures), a piece's targets are asked of the server, and
 // every action is sent to the server, which checks it as it checks a Discord button. The link's
-// token is read from the address's fragment (#t=…), which browsers never send, and sent in the
-// Authorization header. Launched by Discord as an Activity (its address then has `frame_id`),
-// the page signs in through Discord instead: see `signInThroughDiscord`.
+// token is read from the address's fragment (#t=…), which browsers never send, then taken out
+// of the address (kept for the tab: `takeToken`), and sent in the Authorization header.
+// Launched by Discord as an Activity (its address then has `frame_id`), the page signs in
+// through Discord instead: see `signInThroughDiscord`.
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
-let token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
 const launch = new URLSearchParams(location.search);
+// The link's token leaves the address bar at once (a copied address, a screenshot or a shared
+// screen does not carry it) and is kept for this tab only, so a reload finds it again.
+const KEPT = "hexmeros-board-token";
+let token = takeToken();
 // Inside Discord every request goes through Discord's proxy, under `/.proxy/` (the server
 // answers there as at its root).
 const base = launch.has("frame_id") ? "/.proxy" : "";
@@ -25,6 +29,33 @@ const state = {
   step: null, // the move the board shows when looking back through the story; null: now
 };
 
+function takeToken() {
+  const linked = new URLSearchParams(location.hash.slice(1)).get("t");
+  if (linked) {
+    try {
+      sessionStorage.setItem(KEPT, linked);
+    } catch (_) {
+      // No storage (a private window's rules): a reload then needs the link again.
+    }
+    history.replaceState(null, "", location.pathname + location.search);
+    return linked;
+  }
+  try {
+    return sessionStorage.getItem(KEPT) || "";
+  } catch (_) {
+    return "";
+  }
+}
+
+// A token the server refused (forged, expired, or its player gone) is forgotten.
+function forgetToken() {
+  try {
+    sessionStorage.removeItem(KEPT);
+  } catch (_) {
+    // Nothing was kept.
+  }
+}
+
 async function api(path, body) {
   const init = { headers: { Authorization: "Bearer " + token }, cache: "no-store" };
   if (body !== undefined) {
@@ -40,6 +71,7 @@ async function api(path, body) {
     data = null;
   }
   if (!res.ok) {
+    if (res.status === 401 && !launch.has("frame_id")) forgetToken();
     const err = new Error((data && data.error) || "the server answered " + res.status);
     err.status = res.status;
     throw err;

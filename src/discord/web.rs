@@ -57,4 +57,20 @@ impl Front for DiscordFront {
     fn activity(&self) -> Option<Arc<dyn hexmeros::web::activity::Activity>> {
         self.activity.clone()
     }
+
+    /// Still a member of the game's server, as Discord said within ten minutes or says now
+    /// (the check every command that names a game makes); a failure of ours refuses.
+    fn still_member(&self, game: GameId, player: PlayerId) -> BoxFuture<'static, bool> {
+        let data = self.data.clone();
+        async move {
+            match crate::discord::inbound::scope::still_in_its_server(&data, game, player).await {
+                Ok(member) => member,
+                Err(e) => {
+                    tracing::warn!(game, error = %e, "cannot tell whether a board's player is still in its server");
+                    false
+                }
+            }
+        }
+        .boxed()
+    }
 }

@@ -105,6 +105,18 @@ pub trait Front: Send + Sync + 'static {
     fn activity(&self) -> Option<Arc<dyn activity::Activity>> {
         None
     }
+
+    /// Whether `player` may still act on `game` from outside it: Discord's, whether they are
+    /// still a member of the server the game is played in (one who left or was banned acts
+    /// nowhere through the bot). Without such a place (local mode), always.
+    fn still_member(
+        &self,
+        game: GameId,
+        player: PlayerId,
+    ) -> futures_util::future::BoxFuture<'static, bool> {
+        let _ = (game, player);
+        Box::pin(std::future::ready(true))
+    }
 }
 
 /// The private texts among `effects` meant for `player`: what the board shows them.
@@ -287,7 +299,8 @@ async fn guard(
         .into_response();
     }
     let mut res = next.run(req).await;
-    page::secure(res.headers_mut());
+    let application = web.front.activity().and_then(|a| a.client_id());
+    page::secure(res.headers_mut(), application.as_deref());
     res
 }
 
@@ -369,7 +382,8 @@ pub struct Viewer {
 impl Web {
     /// The viewer of a request whose `Authorization: Bearer` header carries a token, refused
     /// when the token is missing, forged or expired, or names a player who no longer sits in
-    /// the game (leaving or being replaced ends their link).
+    /// the game (leaving or being replaced ends their link) or is no longer a member of its
+    /// server ([`Front::still_member`]).
     pub async fn viewer(&self, headers: &HeaderMap) -> Result<Viewer, ApiError> {
         let token = headers
             .get(axum::http::header::AUTHORIZATION)
@@ -392,6 +406,13 @@ impl Web {
                     StatusCode::FORBIDDEN,
                     "you no longer sit in this game (you left it or were replaced), so this link \
                      has ended",
+                ));
+            }
+            if !self.front.still_member(claims.game, p).await {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "you are no longer a member of the server this game is played in, so this \
+                     link has ended",
                 ));
             }
         }

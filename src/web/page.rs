@@ -7,11 +7,23 @@ use axum::extract::{Path, RawQuery};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 
-/// Each response's policy. `frame-ancestors` lets Discord's clients show the page inside an
-/// Activity; `img-src data:` is for nothing but the favicon's absence.
-pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+/// Each response's policy, but for who may frame the page (see [`csp`]); `img-src data:` is
+/// for nothing but the favicon's absence.
+const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
      img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
-     frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com";
+     frame-ancestors 'self' https://discord.com https://ptb.discord.com https://canary.discord.com";
+
+/// The Content-Security-Policy: who may frame the page is this origin and Discord's clients,
+/// and, when the bot runs an Activity, its own Activity's origin
+/// (`https://<application id>.discordsays.com`, the address Discord serves an Activity at):
+/// no other application's Activity may frame the board (a click-jacking of a player's
+/// link). Through Discord's proxy the page's own origin is that one, which `'self'` covers.
+pub fn csp(application: Option<&str>) -> String {
+    match application.filter(|a| !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit())) {
+        Some(id) => format!("{POLICY} https://{id}.discordsays.com"),
+        None => POLICY.to_string(),
+    }
+}
 
 const INDEX: &str = include_str!("../../web/index.html");
 const BOARD: &str = include_str!("../../web/board.html");
@@ -28,12 +40,12 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Add the security headers to a response's.
-pub fn secure(h: &mut HeaderMap) {
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CSP),
-    );
+/// Add the security headers to a response's (`application`: the Activity's application id,
+/// when the bot runs one; see [`csp`]).
+pub fn secure(h: &mut HeaderMap, application: Option<&str>) {
+    if let Ok(policy) = HeaderValue::from_str(&csp(application)) {
+        h.insert(header::CONTENT_SECURITY_POLICY, policy);
+    }
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),

@@ -615,3 +615,69 @@ async fn sign_ins_are_bounded_at_once_and_in_rate() {
     }
     assert_eq!((refused, exchanges(&fake)), (7, 5));
 }
+
+/// Issue 60: a member of the game's server who may not see the channel the game is played in
+/// is not admitted as a spectator (told nothing of the game, as of one that does not exist);
+/// one the channel lets in is, and a player always is.
+#[tokio::test]
+async fn a_spectator_must_see_the_games_channel() {
+    if !built() {
+        return;
+    }
+    let fake = F::start().await;
+    let (_bot, base, game, thread) = activity_game(&fake).await;
+    let (status, _) = get(&base, "/api/activity", "").await;
+    assert_eq!(status, 200);
+    // Only this application's Activity may frame the board, no other's.
+    let res = reqwest::get(format!("{base}/board")).await.unwrap();
+    let csp = res.headers()["content-security-policy"].to_str().unwrap();
+    let ours = format!("https://{}.discordsays.com", F::APP_ID);
+    assert!(
+        csp.contains("frame-ancestors 'self' https://discord.com"),
+        "{csp}"
+    );
+    assert!(
+        csp.contains(&ours) && !csp.contains("*.discordsays.com"),
+        "{csp}"
+    );
+    // The game's channel hidden from the server's members but user 5.
+    fake.hide_channel(F::CHANNEL_ID, &[u(5)]);
+    let (status, refused) = sign_in_member(&fake, &base, u(3), thread).await;
+    assert_eq!(status, 404, "{refused}");
+    assert!(refused.get("token").is_none(), "{refused}");
+    let code = fake.grant_code(u(4), &[F::OTHER_GUILD_ID]);
+    let (_, unknown) = sign_in(&base, json!({"code": code, "custom_id": "game-999"})).await;
+    assert_eq!(
+        refused["error"],
+        unknown["error"]
+            .as_str()
+            .unwrap()
+            .replace("999", &game.to_string()),
+        "the words of a game that does not exist"
+    );
+    // Through the deep link too.
+    let code = fake.grant_code(u(3), &[F::GUILD_ID]);
+    let (status, _) = sign_in(
+        &base,
+        json!({"code": code, "custom_id": format!("game-{game}")}),
+    )
+    .await;
+    assert_eq!(status, 404);
+    // The member the channel lets in watches; a player plays, whoever the channel hides.
+    let (status, signed) = sign_in_member(&fake, &base, u(5), thread).await;
+    assert_eq!(
+        (status, signed["plays"].as_bool()),
+        (200, Some(false)),
+        "{signed}"
+    );
+    let (status, signed) = sign_in_member(&fake, &base, u(2), thread).await;
+    assert_eq!(
+        (status, signed["plays"].as_bool()),
+        (200, Some(true)),
+        "{signed}"
+    );
+    // A member who has left the server is not admitted either.
+    fake.remove_member(F::GUILD_ID, u(5));
+    let (status, _) = sign_in_member(&fake, &base, u(5), thread).await;
+    assert_eq!(status, 404);
+}

@@ -327,3 +327,31 @@ async fn idle_and_half_sent_connections_are_closed_and_the_board_stays_served() 
     assert!(log.contains("open files"), "the open-file limit is logged");
     assert!(log.contains("web board listening"), "{log}");
 }
+
+/// Issue 60: a player who left the game's server (or was banned from it) acts there through no
+/// board link: their link is refused, saying why, and nothing is played; the other player's
+/// link works as before.
+#[tokio::test]
+async fn a_player_who_left_the_server_has_their_board_link_ended() {
+    let fake = F::start().await;
+    let (bot, base, game, thread) = board_game(&fake, &[]).await;
+    let one = my_board(&fake, u(1), thread, &base).await.unwrap();
+    let two = my_board(&fake, u(2), thread, &base).await.unwrap();
+    fake.remove_member(F::GUILD_ID, u(1));
+    let (status, r) = get(&base, "/api/board", &one).await;
+    assert_eq!(status, 403, "{r}");
+    assert!(
+        r["error"].as_str().unwrap().contains("no longer a member"),
+        "{r}"
+    );
+    let (status, r) = act(&base, &one, json!({"version": 0, "do": "pass"})).await;
+    assert_eq!(status, 403, "{r}");
+    let (status, view) = get(&base, "/api/board", &two).await;
+    assert_eq!(status, 200, "{view}");
+    assert!(view["you"].is_object(), "{view}");
+    assert_eq!(
+        bot.state(game).await.record().len(),
+        0,
+        "nothing was played"
+    );
+}

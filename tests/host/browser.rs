@@ -338,6 +338,16 @@ async fn a_spectator_cannot_act_and_bad_links_are_refused() {
     let c = b.open(&driver, game, None, (390, 844)).await;
     let v = b.host.state(game).await.unwrap().version();
     assert_eq!(text_of(&c, "who").await, "Watching");
+    // The link's token has left the address bar, and a reload of the tab still finds it.
+    let address = c.current_url().await.unwrap();
+    assert!(!address.as_str().contains("t="), "{address}");
+    assert_eq!(address.fragment(), None, "{address}");
+    c.refresh().await.unwrap();
+    until(
+        &c,
+        "document.getElementById('who').textContent === 'Watching' && !location.hash",
+    )
+    .await;
     let start = AnyGame::new(GameKind::HexDame, None, None).unwrap();
     let piece = &picker::pieces(&start)[0];
     let view = hexmeros::view::cell_names(&start);

@@ -325,6 +325,12 @@ async fn pages_carry_a_strict_policy_and_serve_no_stranger_file() {
         let csp = res.headers()["content-security-policy"].to_str().unwrap();
         assert!(csp.contains("default-src 'none'") && csp.contains("script-src 'self'"));
         assert!(!csp.contains("unsafe-inline"), "{path}");
+        // No Activity here: Discord's clients may frame the board, no Activity's origin.
+        assert!(
+            csp.contains("frame-ancestors 'self' https://discord.com")
+                && !csp.contains("discordsays"),
+            "{csp}"
+        );
         assert_eq!(res.headers()["x-content-type-options"], "nosniff");
     }
     let page = b

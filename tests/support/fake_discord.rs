@@ -471,6 +471,9 @@ struct State {
     permissions: HashMap<(u64, u64), u64>,
     /// Guilds that removed the bot ([`FakeDiscord::remove_bot`]): their channels answer 403.
     removed: HashSet<u64>,
+    /// Text channels hidden from @everyone ([`FakeDiscord::hide_channel`]), each with the users
+    /// a member overwrite lets see it.
+    hidden: HashMap<u64, HashSet<u64>>,
     /// The guilds, [`FakeDiscord::GUILDS`] and those of [`FakeDiscord::add_guild`].
     guilds: Vec<u64>,
     sessions: Vec<Session>,
@@ -679,6 +682,7 @@ impl FakeDiscord {
             left: HashSet::new(),
             permissions: HashMap::new(),
             removed: HashSet::new(),
+            hidden: HashMap::new(),
             guilds: Self::GUILDS.to_vec(),
             sessions: vec![],
             next_session: 1,

@@ -5,8 +5,9 @@
 //! endpoint in a request body and nowhere else), the user and their servers are read with that
 //! token, and the launch's game is found: the one its deep link's `custom_id` names, or the
 //! one whose thread the Activity runs in. A player of the game gets a player's board; anyone
-//! else may watch only a game of a server they are in, and a game of another server is
-//! refused in the words of a game that does not exist.
+//! else may watch only a game of a server they are in, played in a channel they may see (View
+//! Channel, read with the bot's token at the sign-in), and any other game is refused in the
+//! words of a game that does not exist.
 //!
 //! "Play on the board" (a button on each turn message) answers with Discord's launch-activity
 //! callback, which opens the Activity in the game's thread.
@@ -383,11 +384,59 @@ impl SignIn {
         if !guilds.iter().any(|g| g.id == guild.to_string()) {
             return Err(unknown(link.game));
         }
+        // And only one who may see the channel it is played in (its thread is public there).
+        if !self.sees_channel(guild, link.parent, user).await? {
+            return Err(unknown(link.game));
+        }
         Ok(Admitted {
             access_token,
             game: link.game,
             player: None,
         })
+    }
+}
+
+impl SignIn {
+    /// Whether `user` may view `channel` of server `guild` (View Channel, from the server's
+    /// roles, the member's and the channel's overwrites), as Discord says now with the bot's
+    /// token: the server, the member and the channel, three calls a spectator's sign-in costs
+    /// (sign-ins are bounded, see [`Gate`]). A member Discord does not know (left, or the bot
+    /// was removed) sees nothing; a failure refuses the sign-in for now (the page may retry).
+    async fn sees_channel(&self, guild: u64, channel: u64, user: u64) -> Result<bool, ApiError> {
+        let http = self.http.get().ok_or_else(|| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the bot is still connecting to Discord; try again in a moment",
+            )
+        })?;
+        let (g, u, c) = (
+            serenity::GuildId::new(guild.max(1)),
+            serenity::UserId::new(user.max(1)),
+            serenity::ChannelId::new(channel.max(1)),
+        );
+        let gone = |e: &serenity::Error| {
+            matches!(crate::discord::wire::http_status(e), Some((403 | 404, _)))
+        };
+        let member = match http.get_member(g, u).await {
+            Ok(m) => m,
+            Err(e) if gone(&e) => return Ok(false),
+            Err(e) => return Err(unreachable_discord("reading the member", e)),
+        };
+        let server = http
+            .get_guild(g)
+            .await
+            .map_err(|e| unreachable_discord("reading the server", e))?;
+        let place = match http.get_channel(c).await {
+            Ok(serenity::Channel::Guild(place)) => place,
+            Ok(_) => return Ok(false),
+            Err(e) if gone(&e) => return Ok(false),
+            Err(e) => return Err(unreachable_discord("reading the channel", e)),
+        };
+        if place.guild_id != g {
+            return Ok(false);
+        }
+        let may = server.user_permissions_in(&place, &member);
+        Ok(may.contains(serenity::Permissions::VIEW_CHANNEL))
     }
 }
 

@@ -80,7 +80,11 @@ pub async fn may_name(data: &Data, scope: Scope, game: GameId) -> Result<bool, E
 /// Whether `player` is still a member of the server `game` was started in (a game of no
 /// server, or one Discord cannot answer for now, admits them): a player who left the server or
 /// was banned from it reaches its games from nowhere, a DM included.
-async fn still_in_its_server(data: &Data, game: GameId, player: PlayerId) -> Result<bool, Error> {
+pub async fn still_in_its_server(
+    data: &Data,
+    game: GameId,
+    player: PlayerId,
+) -> Result<bool, Error> {
     let Some(guild) = data.links.by_game(game).await?.and_then(|l| l.guild) else {
         return Ok(true);
     };

@@ -40,6 +40,22 @@ impl State {
         })
     }
 
+    /// A text channel's permission overwrites: none, or those of [`FakeDiscord::hide_channel`]
+    /// (View Channel is bit 10).
+    fn overwrites(&self, id: u64, guild: Option<u64>) -> Value {
+        let Some(allowed) = self.hidden.get(&id) else {
+            return json!([]);
+        };
+        let everyone = guild.unwrap_or(FakeDiscord::GUILD_ID).to_string();
+        let mut list = vec![json!({"id": everyone, "type": 0, "allow": "0", "deny": "1024"})];
+        list.extend(
+            allowed
+                .iter()
+                .map(|u| json!({"id": u.to_string(), "type": 1, "allow": "1024", "deny": "0"})),
+        );
+        json!(list)
+    }
+
     pub(super) fn channel_json(&self, id: u64) -> Option<Value> {
         let c = self.channels.get(&id)?;
         Some(match &c.kind {
@@ -49,7 +65,7 @@ impl State {
                 "guild_id": c.guild.unwrap_or(FakeDiscord::GUILD_ID).to_string(),
                 "name": c.name,
                 "position": 0,
-                "permission_overwrites": [],
+                "permission_overwrites": self.overwrites(id, c.guild),
                 "nsfw": false,
                 "topic": null,
                 "last_message_id": null,

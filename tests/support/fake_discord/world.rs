@@ -145,6 +145,14 @@ impl FakeDiscord {
         self.state().removed.insert(guild);
     }
 
+    /// Text channel `channel` is hidden from its server's members (an overwrite of @everyone
+    /// denies View Channel), but for `allowed` (a member overwrite allows it to each).
+    pub fn hide_channel(&self, channel: u64, allowed: &[u64]) {
+        self.state()
+            .hidden
+            .insert(channel, allowed.iter().copied().collect());
+    }
+
     /// From now on, DMs to `user` fail with 403 code 50007.
     pub fn close_dms(&self, user: u64) {
         self.state().closed_dms.insert(user);
