@@ -1,7 +1,9 @@
 //! Prometheus metrics for `hexmeros serve --metrics ADDR` (or `HEXMEROS_METRICS`): the
-//! `metrics` facade's recorder is `metrics-exporter-prometheus`, whose HTTP listener answers
-//! `GET /metrics` on ADDR in Prometheus' text format. Without the setting no recorder is
-//! installed and every measurement below costs next to nothing.
+//! `metrics` facade's recorder is `metrics-exporter-prometheus`'s, rendered by a small HTTP
+//! listener of our own on ADDR: `GET /metrics` in Prometheus' text format, and the probes
+//! `GET /healthz` (the process answers) and `GET /readyz` (a gateway shard is connected and the
+//! database answers: [`super::health`]). Without the setting no recorder is installed and every
+//! measurement below costs next to nothing.
 //!
 //! What is measured, and where (the host measures its own with the facade's macros):
 //! * `hexmeros_commands_total{kind,action,outcome}` and `hexmeros_command_seconds{kind,action}`:
@@ -13,6 +15,7 @@
 //!   a picture), `hexmeros_bot_think_seconds` (host: a bot's search);
 //! * `hexmeros_discord_errors_total{status}`: every failed Discord request, by HTTP status, or
 //!   `timeout` / `connection` / `other`;
+//! * `hexmeros_gateway_shards_connected`: this process's shards connected to the gateway now;
 //! * gauges refreshed every few seconds: `hexmeros_active_games` (unfinished games),
 //!   `hexmeros_outbox_pending`, `hexmeros_outbox_oldest_age_seconds` and
 //!   `hexmeros_game_cache_entries` (games whose state the host keeps in memory).
@@ -21,10 +24,14 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::http::StatusCode;
+use axum::routing::get;
 use metrics::{counter, describe_counter, describe_gauge, describe_histogram, gauge, histogram};
-use metrics_exporter_prometheus::PrometheusBuilder;
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 
 use hexmeros::host::GameHost;
+
+use super::health::{Health, readiness};
 
 /// The histograms' buckets, in seconds: from a fast command to a slow Discord.
 const BUCKETS: [f64; 14] = [
@@ -34,17 +41,82 @@ const BUCKETS: [f64; 14] = [
 /// How often the gauges are read again.
 const GAUGES_EVERY: Duration = Duration::from_secs(5);
 
-/// Serve the metrics on `addr` (named `name` in the error, which is one sentence) from now on.
-/// Call once, inside the runtime.
-pub fn install(name: &str, addr: SocketAddr) -> anyhow::Result<()> {
-    PrometheusBuilder::new()
-        .with_http_listener(addr)
+/// The recorder installed and its listener bound, not yet answering ([`serve`]).
+pub struct Metrics {
+    handle: PrometheusHandle,
+    listener: std::net::TcpListener,
+    addr: SocketAddr,
+}
+
+/// Install the recorder and bind `addr` (named `name` in the error, which is one sentence), so
+/// that a taken port stops the bot before it connects. Call once, inside the runtime.
+pub fn install(name: &str, addr: SocketAddr) -> anyhow::Result<Metrics> {
+    let cannot =
+        |e: &dyn std::fmt::Display| anyhow::anyhow!("{name}: cannot serve metrics on {addr}: {e}");
+    let listener = std::net::TcpListener::bind(addr).map_err(|e| cannot(&e))?;
+    listener.set_nonblocking(true).map_err(|e| cannot(&e))?;
+    let addr = listener.local_addr().map_err(|e| cannot(&e))?;
+    let handle = PrometheusBuilder::new()
         .set_buckets(&BUCKETS)
-        .and_then(PrometheusBuilder::install)
-        .map_err(|e| anyhow::anyhow!("{name}: cannot serve metrics on {addr}: {e}"))?;
+        .and_then(PrometheusBuilder::install_recorder)
+        .map_err(|e| cannot(&e))?;
     describe();
-    tracing::info!(%addr, "serving Prometheus metrics at /metrics");
+    Ok(Metrics {
+        handle,
+        listener,
+        addr,
+    })
+}
+
+/// Answer `/metrics`, `/healthz` and `/readyz` from now on, for as long as the process runs;
+/// the recorder's upkeep (histograms' old samples) runs beside it.
+pub fn serve(metrics: Metrics, health: Arc<Health>, host: Arc<GameHost>) -> anyhow::Result<()> {
+    let Metrics {
+        handle,
+        listener,
+        addr,
+    } = metrics;
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let (upkeep, shards) = (handle.clone(), health.clone());
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(GAUGES_EVERY);
+        loop {
+            every.tick().await;
+            upkeep.run_upkeep();
+            shards.connected().await;
+        }
+    });
+    let app = axum::Router::new()
+        .route("/metrics", get(move || std::future::ready(handle.render())))
+        .route("/healthz", get(|| std::future::ready("ok\n")))
+        .route(
+            "/readyz",
+            get(move || {
+                let (health, host) = (health.clone(), host.clone());
+                async move { ready(&health, &host).await }
+            }),
+        );
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!(error = %e, "the metrics listener stopped");
+        }
+    });
+    tracing::info!(%addr, "serving Prometheus metrics at /metrics, probes at /healthz and /readyz");
     Ok(())
+}
+
+/// `/readyz`: a shard connected, and the database answering within two seconds.
+async fn ready(health: &Health, host: &GameHost) -> (StatusCode, String) {
+    let db = match tokio::time::timeout(Duration::from_secs(2), host.active_games()).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err("no answer within 2 s".to_string()),
+    };
+    let (code, text) = readiness(health.connected().await, db);
+    (
+        StatusCode::from_u16(code).unwrap_or(StatusCode::SERVICE_UNAVAILABLE),
+        text,
+    )
 }
 
 /// The `# HELP` lines.
@@ -96,6 +168,10 @@ fn describe() {
         "hexmeros_outbox_oldest_age_seconds",
         metrics::Unit::Seconds,
         "Age of the oldest outbox entry not delivered yet (0 when none)"
+    );
+    describe_gauge!(
+        "hexmeros_gateway_shards_connected",
+        "This process's shards connected to Discord's gateway"
     );
     describe_gauge!(
         "hexmeros_game_cache_entries",

@@ -25,6 +25,7 @@
 
 mod clock;
 mod config;
+mod health;
 mod ids;
 mod inbound;
 mod limits;
@@ -76,6 +77,8 @@ pub struct Config {
     pub lock_finished: bool,
     /// How long a game's thread may be refused before its game is paused.
     pub access_give_up: Duration,
+    /// The metrics listener, bound and waiting for the bot's state (`HEXMEROS_METRICS`).
+    pub metrics: Option<metrics::Metrics>,
 }
 
 /// Where the web board is served, and the address people reach it at.
@@ -132,6 +135,8 @@ pub struct Data {
     pub activity: bool,
     /// The names of the servers `/hexmeros games` named lately.
     pub servers: Arc<inbound::mine::Servers>,
+    /// The gateway connection, for `/readyz`.
+    pub health: Arc<health::Health>,
 }
 
 pub type Error = anyhow::Error;
@@ -147,9 +152,10 @@ DISCORD_TOKEN=<token>. See .env.example and docs/running.md; \
 /// Run the bot with `settings` (checked by [`Settings::resolve`]): install what they ask for,
 /// open the database, and serve until stopped.
 pub async fn serve_with(settings: Settings) -> anyhow::Result<()> {
-    if let Some((name, addr)) = settings.metrics {
-        metrics::install(name, addr)?;
-    }
+    let metrics = settings
+        .metrics
+        .map(|(name, addr)| metrics::install(name, addr))
+        .transpose()?;
     let url = &settings.db;
     let store = match hexmeros::store::Store::open(url).await {
         Ok(store) => store,
@@ -178,7 +184,7 @@ pub async fn serve_with(settings: Settings) -> anyhow::Result<()> {
             .with_outbox()
             .with_lease_owner(owner),
     );
-    if settings.metrics.is_some() {
+    if metrics.is_some() {
         tokio::spawn(metrics::gauges(host.clone()));
     }
     serve(Config {
@@ -194,6 +200,7 @@ pub async fn serve_with(settings: Settings) -> anyhow::Result<()> {
         request_timeout: settings.request_timeout,
         lock_finished: settings.lock_finished,
         access_give_up: settings.access_give_up,
+        metrics,
     })
     .await
 }
@@ -253,7 +260,7 @@ const RESTART_LONGEST: Duration = Duration::from_secs(300);
 /// someone restarts the process, this logs the error and starts a new client after a pause
 /// (1 s, doubling up to 5 min). The clients share one `Data`, one timer loop and one outbox
 /// deliverer.
-pub async fn serve(config: Config) -> anyhow::Result<()> {
+pub async fn serve(mut config: Config) -> anyhow::Result<()> {
     let data = Data {
         links: links::Links::new(config.host.store().writer().clone()),
         host: config.host.clone(),
@@ -269,7 +276,11 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         )),
         lock_finished: config.lock_finished,
         servers: Arc::default(),
+        health: Arc::default(),
     };
+    if let Some(m) = config.metrics.take() {
+        metrics::serve(m, data.health.clone(), data.host.clone())?;
+    }
     if !data.host.uses_outbox() {
         anyhow::bail!("the Discord front end needs a host that writes to the outbox");
     }
@@ -293,6 +304,17 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
             build_client(&config, proxy.as_deref(), data.clone(), timers.clone()).await?;
         let began = Instant::now();
         let manager = client.shard_manager.clone();
+        data.health.watch(manager.clone());
+        if let Err(e) = preflight(&client, config.api_base.as_deref()).await {
+            if e.fatal {
+                return Err(e.error);
+            }
+            tracing::error!(error = %e.error, retry_in = ?pause, "not connecting to Discord");
+            tokio::spawn(async move { manager.shutdown_all().await });
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(RESTART_LONGEST);
+            continue;
+        }
         let started = tokio::select! {
             r = start(&mut client, config.shards) => r,
             () = &mut stop => {
@@ -321,6 +343,50 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tokio::time::sleep(pause).await;
         pause = (pause * 2).min(RESTART_LONGEST);
     }
+}
+
+/// Why the bot does not connect: `fatal` when trying again cannot help (Discord refused the
+/// token), else it tries again after a pause.
+struct NotConnecting {
+    fatal: bool,
+    error: anyhow::Error,
+}
+
+/// Before connecting: Discord must accept the token (a 401 is final, and names
+/// `DISCORD_TOKEN`), and a configured API base must answer gateway discovery itself: serenity
+/// would otherwise connect to Discord's own gateway, sending the token there.
+async fn preflight(client: &serenity::Client, api_base: Option<&str>) -> Result<(), NotConnecting> {
+    use serenity::{Error as Se, HttpError};
+    let again = |error| NotConnecting {
+        fatal: false,
+        error,
+    };
+    match client.http.get_current_user().await {
+        Ok(_) => {}
+        Err(Se::Http(HttpError::UnsuccessfulRequest(r))) if r.status_code.as_u16() == 401 => {
+            return Err(NotConnecting {
+                fatal: true,
+                error: anyhow::anyhow!(
+                    "Discord refused DISCORD_TOKEN (401 Unauthorized): the token is wrong or was \
+                     reset. Copy the bot's current token from the Developer Portal (Bot, Reset \
+                     Token) into DISCORD_TOKEN in .env; see docs/running.md"
+                ),
+            });
+        }
+        Err(e) => return Err(again(anyhow::anyhow!("Discord does not answer: {e}"))),
+    }
+    if let Some(base) = api_base {
+        match client.http.get_gateway().await {
+            Ok(g) => *client.ws_url.lock().await = g.url,
+            Err(e) => {
+                return Err(again(anyhow::anyhow!(
+                    "the API base {base} does not answer gateway discovery (GET /gateway: {e}); \
+                     the bot never falls back to Discord's own gateway"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Start the web board when `config` asks for it, with the links Discord hands out; the server
@@ -440,6 +506,7 @@ async fn handle_event(
     fw: poise::FrameworkContext<'_, Data, Error>,
     ev: &serenity::FullEvent,
 ) -> Result<(), Error> {
+    health::observe(ev);
     match inbound::activity::Event::of(ev, fw.bot_id()) {
         Some(event) => event.run(inbound::events::handle(fw, ev)).await,
         None => inbound::events::handle(fw, ev).await,

@@ -6,6 +6,7 @@
 mod activity;
 mod away;
 mod challenge;
+mod connect;
 mod digest;
 mod doors;
 mod e2e;

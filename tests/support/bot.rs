@@ -54,6 +54,13 @@ impl Bot {
 
     /// A bot with more environment variables.
     pub async fn start_with(fake: &F, rust_log: Option<&str>, env: &[(&str, &str)]) -> Bot {
+        let bot = Bot::launch(fake, rust_log, env).await;
+        fake.wait_ready(READY).await.unwrap();
+        bot
+    }
+
+    /// [`Bot::start_with`] without waiting for it to connect (it may never).
+    pub async fn launch(fake: &F, rust_log: Option<&str>, env: &[(&str, &str)]) -> Bot {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("clock"), START_MS.to_string()).unwrap();
         let db = crate::db::TestDb::new().await;
@@ -71,8 +78,44 @@ impl Bot {
             token: "fake-token".to_string(),
         };
         bot.spawn();
-        fake.wait_ready(READY).await.unwrap();
         bot
+    }
+
+    /// The token this process identifies with.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// Wait (up to `within`) for the process to exit by itself: its exit status.
+    pub async fn wait_exit(&mut self, within: Duration) -> std::process::ExitStatus {
+        let deadline = tokio::time::Instant::now() + within;
+        let child = self.child.as_mut().expect("a running bot");
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                self.child = None;
+                return status;
+            }
+            if tokio::time::Instant::now() > deadline {
+                panic!("the bot did not exit within {within:?}: {}", self.log());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Wait (up to `within`) until the process's log contains `needle`: the log.
+    pub async fn wait_log(&self, needle: &str, within: Duration) -> String {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let log = self.log();
+            if log.contains(needle) {
+                return log;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{needle:?} never showed in the bot's log within {within:?}:\n{log}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// A process running shards `first..=last` of `total` (`--shards`, `--total-shards`) on

@@ -88,7 +88,9 @@
 //!   of ≤ 10 MiB in all) → 400 code 50035 (413 code 40005 for size).
 //! * Everything else → 404 JSON (code 0), recorded like the rest, so tests can spot it.
 //! * A request without an `Authorization` header (except interaction callbacks and webhooks,
-//!   which Discord authorises by token) → 401.
+//!   which Discord authorises by token) → 401; so is one with the token
+//!   [`FakeDiscord::refuse_token`] names (an IDENTIFY with it is closed with 4004).
+//!   [`FakeDiscord::refuse_discovery`] answers `GET /gateway` and `/gateway/bot` 503.
 //! * [`FakeDiscord::fail_next`] injects failures: 429 comes with `Retry-After`,
 //!   `X-RateLimit-*` headers and JSON `retry_after`; others with a Discord-shaped JSON error.
 //!   serenity with its rate limiter off (as behind `DISCORD_API_BASE`) does not retry a 429
@@ -491,6 +493,10 @@ struct State {
     deadline: Duration,
     chaos: Option<(Chaos, SplitMix)>,
     outage: bool,
+    /// A bot token Discord no longer accepts ([`FakeDiscord::refuse_token`]).
+    refused_token: Option<String>,
+    /// Gateway discovery refused ([`FakeDiscord::refuse_discovery`]).
+    no_discovery: bool,
     /// Discord's global rate limit, if enforced: at most this many calls a second.
     global_limit: Option<GlobalLimit>,
     chaos_stats: ChaosStats,
@@ -698,6 +704,8 @@ impl FakeDiscord {
             deadline: Duration::from_secs(3),
             chaos: None,
             outage: false,
+            refused_token: None,
+            no_discovery: false,
             global_limit: None,
             chaos_stats: ChaosStats::default(),
             made: vec![],

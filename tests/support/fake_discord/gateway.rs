@@ -87,6 +87,12 @@ impl FakeDiscord {
                     .map_or([0, 1], |(id, total)| [id, total]);
                 let token = frame["d"]["token"].as_str().unwrap_or("");
                 let bot_token = token.strip_prefix("Bot ").unwrap_or(token).to_string();
+                if st.refused_token.as_deref() == Some(bot_token.as_str()) {
+                    if let Some(s) = st.sessions.iter().find(|s| s.id == session) {
+                        let _ = s.tx.send(Outgoing::Close(4004));
+                    }
+                    return;
+                }
                 let session_id = format!("fake-session-{session}-{order}");
                 st.resumable
                     .insert(session_id.clone(), (intents, shard, bot_token.clone()));

@@ -43,6 +43,10 @@ impl FakeDiscord {
         let mut drop_connection = false;
         let ((status, value, extra_headers), hang) = {
             let mut st = self.state();
+            let refused_token = st.refused_token.as_ref().is_some_and(|t| {
+                headers.get("authorization").and_then(|v| v.to_str().ok())
+                    == Some(format!("Bot {t}").as_str())
+            });
             let counted = headers.contains_key("authorization")
                 && !sent.path.starts_with("/interactions/")
                 && !sent.path.starts_with("/webhooks/");
@@ -77,12 +81,14 @@ impl FakeDiscord {
                 reply
             } else if st.in_removed_guild(&sent.path) {
                 error(403, 50001, "Missing Access")
-            } else if !headers.contains_key("authorization")
-                && !sent.path.starts_with("/interactions/")
-                && !sent.path.starts_with("/webhooks/")
-                // The token endpoint takes the client's id and secret in its body.
-                && sent.path != "/oauth2/token"
+            } else if refused_token
+                || (!headers.contains_key("authorization")
+                    && !sent.path.starts_with("/interactions/")
+                    && !sent.path.starts_with("/webhooks/")
+                    // The token endpoint takes the client's id and secret in its body.
+                    && sent.path != "/oauth2/token")
             {
+                // No token where one is needed, or one Discord no longer accepts.
                 error(401, 0, "401: Unauthorized")
             } else {
                 let done = match st.oauth.answer(&sent, bearer.as_deref()) {

@@ -8,6 +8,9 @@ impl State {
         let files = &sent.files;
         let num = |s: &str| s.parse::<u64>().ok();
         match (sent.method.as_str(), segs.as_slice()) {
+            ("GET", ["gateway"] | ["gateway", "bot"]) if self.no_discovery => {
+                error(503, 0, "503: Service Unavailable")
+            }
             ("GET", ["gateway"]) => ok(json!({"url": self.ws_url})),
             ("GET", ["gateway", "bot"]) => ok(json!({
                 "url": self.ws_url,

@@ -431,6 +431,20 @@ impl FakeDiscord {
         self.state().chaos = chaos.map(|c| (c, SplitMix(c.seed)));
     }
 
+    /// Discord no longer accepts the bot token `token` (wrong, or reset in the Developer
+    /// Portal): every REST call with it is answered 401, and an IDENTIFY with it closed with
+    /// 4004 (Authentication failed). `None`: every token is accepted again.
+    pub fn refuse_token(&self, token: Option<&str>) {
+        self.state().refused_token = token.map(str::to_string);
+        self.bump();
+    }
+
+    /// Gateway discovery (`GET /gateway`, `/gateway/bot`) answered 503 while `refused`.
+    pub fn refuse_discovery(&self, refused: bool) {
+        self.state().no_discovery = refused;
+        self.bump();
+    }
+
     /// A full outage: every REST call is answered 503 until set back.
     pub fn set_outage(&self, down: bool) {
         self.state().outage = down;
