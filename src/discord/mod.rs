@@ -139,6 +139,29 @@ pub struct Data {
     pub health: Arc<health::Health>,
 }
 
+impl Data {
+    /// What every handler shares, from `config`.
+    fn new(config: &Config) -> Data {
+        Data {
+            links: links::Links::new(config.host.store().writer().clone()),
+            host: config.host.clone(),
+            lobby_hours: config.lobby_hours,
+            limits: Arc::new(limits::Limits::new(config.limits)),
+            outbox: Arc::new(outbound::outbox::Deliverer::new(config.access_give_up)),
+            http: Arc::default(),
+            board: None,
+            activity: false,
+            wire: Arc::new(wire::Wire::new(
+                config.request_timeout,
+                config.limits.discord,
+            )),
+            lock_finished: config.lock_finished,
+            servers: Arc::default(),
+            health: Arc::default(),
+        }
+    }
+}
+
 pub type Error = anyhow::Error;
 pub type Context<'a> = poise::Context<'a, Data, Error>;
 
@@ -261,23 +284,7 @@ const RESTART_LONGEST: Duration = Duration::from_secs(300);
 /// (1 s, doubling up to 5 min). The clients share one `Data`, one timer loop and one outbox
 /// deliverer.
 pub async fn serve(mut config: Config) -> anyhow::Result<()> {
-    let data = Data {
-        links: links::Links::new(config.host.store().writer().clone()),
-        host: config.host.clone(),
-        lobby_hours: config.lobby_hours,
-        limits: Arc::new(limits::Limits::new(config.limits)),
-        outbox: Arc::new(outbound::outbox::Deliverer::new(config.access_give_up)),
-        http: Arc::default(),
-        board: None,
-        activity: false,
-        wire: Arc::new(wire::Wire::new(
-            config.request_timeout,
-            config.limits.discord,
-        )),
-        lock_finished: config.lock_finished,
-        servers: Arc::default(),
-        health: Arc::default(),
-    };
+    let data = Data::new(&config);
     if let Some(m) = config.metrics.take() {
         metrics::serve(m, data.health.clone(), data.host.clone())?;
     }
