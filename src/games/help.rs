@@ -1,6 +1,6 @@
 //! Rules help in words (`/hexmeros rules`): each game's pieces with one line on how they move,
 //! its key rules in a few lines, and how its cells are named. Every sentence here is checked
-//! against `rules/<game>.md`; the pictures that go with it are `view::legend`'s.
+//! against `docs/rules/<game>.md`; the pictures that go with it are `view::legend`'s.
 
 use super::GameKind;
 

@@ -1,7 +1,7 @@
 //! `Hex`: a hexagon in cube coordinates `(q, r, s)` with `q + r + s = 0`, stored axially.
 //!
 //! The vocabulary is Red Blob Games': neighbour, distance, ring, rotation. Direction vectors and
-//! the flat/line naming follow `rules/heximeros.md` §2.4, which every game of the bot shares.
+//! the flat/line naming follow `docs/rules/heximeros.md` §2.4, which every game of the bot shares.
 
 use std::ops::{Add, Mul, Neg, Sub};
 
@@ -74,7 +74,7 @@ impl Hex {
         (0..times.rem_euclid(6)).fold(self, |h, _| h.rotate())
     }
 
-    /// Cube dot product, e.g. the "forward coordinate" `p · F[k]` of `rules/heximeros.md` §2.4.
+    /// Cube dot product, e.g. the "forward coordinate" `p · F[k]` of `docs/rules/heximeros.md` §2.4.
     pub fn dot(self, other: Hex) -> i32 {
         self.q * other.q + self.r * other.r + self.s() * other.s()
     }

@@ -2,7 +2,7 @@
 //!
 //! Move generation on a fixed board never does coordinate arithmetic: it walks these tables. A line
 //! step's table entry only asks whether the landing cell is on the board; the two flanking cells
-//! never matter (`rules/heximeros.md` §2.3, and the same in every game with line moves).
+//! never matter (`docs/rules/heximeros.md` §2.3, and the same in every game with line moves).
 
 use std::collections::HashMap;
 

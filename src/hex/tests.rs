@@ -50,7 +50,7 @@ fn rotation_sends_flat_i_to_flat_i_plus_one() {
 
 #[test]
 fn directions_have_the_spec_vectors_and_distances() {
-    // rules/heximeros.md §2.4: N = (0,+1,−1), line NNE = (+1,+1,−2), E = (+2,−1,−1).
+    // docs/rules/heximeros.md §2.4: N = (0,+1,−1), line NNE = (+1,+1,−2), E = (+2,−1,−1).
     assert_eq!(
         Direction::flat(0).vector(),
         Hex::from_cube(0, 1, -1).unwrap()

@@ -1,4 +1,4 @@
-//! Harmegedo's picture (`rules/harmegedo.md` §2, the reconstructed ring board): light and dark
+//! Harmegedo's picture (`docs/rules/harmegedo.md` §2, the reconstructed ring board): light and dark
 //! spaces, the void centre left empty, chess figures in the six kingdom colours, the pieces of a
 //! kingdom whose king fell greyed (neutral), file letters on the outer rim and kingdom numbers in
 //! the centre, and a tray per kingdom of what it has lost.

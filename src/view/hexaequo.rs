@@ -1,4 +1,4 @@
-//! HexaEquo's picture (`rules/hexaequo.md`): only the tiles laid so far, so the picture grows
+//! HexaEquo's picture (`docs/rules/hexaequo.md`): only the tiles laid so far, so the picture grows
 //! with the board; black and white tiles, discs and rings on them, and trays of what each side
 //! has in hand and the prisoners it holds.
 

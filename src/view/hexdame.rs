@@ -1,4 +1,4 @@
-//! HexDame's picture (`rules/hexdame.md`): the 61-cell flat-topped hexagon in three tones (so the
+//! HexDame's picture (`docs/rules/hexdame.md`): the 61-cell flat-topped hexagon in three tones (so the
 //! three-colouring of the cells shows), each side's back rank tinted, white and black men and
 //! kings, and a tray per side of the men it has taken.
 

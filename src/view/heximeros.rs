@@ -1,4 +1,4 @@
-//! HexiMeros' picture (`rules/heximeros.md` §2.5 "cell colours"): the 649 flat-topped cells shaded
+//! HexiMeros' picture (`docs/rules/heximeros.md` §2.5 "cell colours"): the 649 flat-topped cells shaded
 //! by line class `(q − r) mod 3` so line moves can be followed, each hextant faintly and each Base
 //! Line clearly tinted in its colour, Ground Zero in gold, the nine piece shapes plus the Hat and
 //! the Ground-Zero star, frozen pieces greyed, declared checks, and a tray per colour of the

@@ -1,4 +1,4 @@
-//! Hexmeister's picture (`rules/hexmeister.md` §2): the 91-cell pointy-topped board with its
+//! Hexmeister's picture (`docs/rules/hexmeister.md` §2): the 91-cell pointy-topped board with its
 //! lanes (pale), moat rings (blue-grey) and the 13 gates (red) drawn differently, each player's
 //! base entry row tinted, the stones, and trays of stones in reserve and stones lost.
 

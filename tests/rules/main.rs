@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod bounds;
+mod doc_links;
 mod focus_golden;
 mod harmegedo_playouts;
 mod hexaequo_playouts;

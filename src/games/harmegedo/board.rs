@@ -1,4 +1,4 @@
-//! The Harmegedo board of `rules/harmegedo.md` §2: a **reconstruction**, kept as data.
+//! The Harmegedo board of `docs/rules/harmegedo.md` §2: a **reconstruction**, kept as data.
 //!
 //! The source fixes only that the board is locally a chequered square grid (forward, back, left,
 //! right, and an X of diagonals) with six kingdoms round a hexagon. §2.2 models it as a ring of
@@ -21,7 +21,7 @@ use crate::hex::{Cell, CellSet, Direction, Hex};
 /// The kingdoms (sectors) round the board: "up to 6 players".
 pub const SECTORS: usize = 6;
 
-/// The ranks and files of the reconstructed board (`rules/harmegedo.md` §2.2). Only these numbers
+/// The ranks and files of the reconstructed board (`docs/rules/harmegedo.md` §2.2). Only these numbers
 /// change if the real board turns out to be a ring of other dimensions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardShape {

@@ -1,4 +1,4 @@
-//! Harmegedo's house rules: every choice `rules/harmegedo.md` leaves open (§1, §3, §5, §6), each a
+//! Harmegedo's house rules: every choice `docs/rules/harmegedo.md` leaves open (§1, §3, §5, §6), each a
 //! field whose `Default` is the spec's proposal.
 
 use serde::{Deserialize, Serialize};
@@ -49,7 +49,7 @@ pub enum TeamVictory {
     PlayOn,
 }
 
-/// The open choices of `rules/harmegedo.md`; `Default` is the spec. Partial JSON is fine
+/// The open choices of `docs/rules/harmegedo.md`; `Default` is the spec. Partial JSON is fine
 /// (`{"check_rules": true}`); unknown fields are an error.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

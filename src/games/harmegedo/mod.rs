@@ -1,5 +1,5 @@
 //! Harmegedo ("6 Player Chess – The Board Of Lords"): chess for two to six kingdoms on the
-//! reconstructed ring board of `rules/harmegedo.md`. This file owns the position type
+//! reconstructed ring board of `docs/rules/harmegedo.md`. This file owns the position type
 //! [`Harmegedo`], its pieces and the `Rules` implementation; the board lives in `board.rs`, move
 //! generation and playing in `moves.rs`, move text in `notation.rs`, position JSON in `setup.rs`,
 //! the text picture in `show.rs`, and the open choices of the spec in `house.rs`.
@@ -29,7 +29,7 @@ pub use setup::Setup;
 /// The board every Harmegedo game is played on: §2.2's reconstruction.
 static BOARD: LazyLock<Board> = LazyLock::new(|| Board::new(BoardShape::RECONSTRUCTION));
 
-/// The board of every Harmegedo game (the reconstruction of `rules/harmegedo.md` §2.2).
+/// The board of every Harmegedo game (the reconstruction of `docs/rules/harmegedo.md` §2.2).
 pub fn board() -> &'static Board {
     &BOARD
 }

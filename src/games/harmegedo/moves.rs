@@ -1,4 +1,4 @@
-//! Move generation and playing (`rules/harmegedo.md` §4, §5): the pieces' moves on the ring board,
+//! Move generation and playing (`docs/rules/harmegedo.md` §4, §5): the pieces' moves on the ring board,
 //! castling, the Bishop's Knight Manoeuvre, promotion, en passant and passing; king capture and
 //! elimination; the turn order; and, under `check_rules`, the check filter and the loss of a king
 //! with no legal move.

@@ -1,4 +1,4 @@
-//! Tests of the Harmegedo engine: every §7 position of `rules/harmegedo.md`, each house rule,
+//! Tests of the Harmegedo engine: every §7 position of `docs/rules/harmegedo.md`, each house rule,
 //! position JSON, move text, and a cross-check against an independent, deliberately naive move
 //! generator written straight from the spec's coordinates.
 

@@ -1,5 +1,5 @@
 //! HexaEquo's grid: the designer's pointy-top axial coordinates, the six neighbour directions,
-//! the twelve ring targets and the cell names (`rules/hexaequo.md` §2).
+//! the twelve ring targets and the cell names (`docs/rules/hexaequo.md` §2).
 //!
 //! The spec's `(q, r)` is stored as the shared [`Hex`] unchanged: `x ∝ q + r/2`, `y ∝ r` with `r`
 //! growing **downward**. The shared `Direction` names (N, NE, …) belong to HexiMeros' flat-topped

@@ -1,5 +1,5 @@
 //! HexaEquo (Piero Barrette): the position type and its `Rules` implementation
-//! (`rules/hexaequo.md`).
+//! (`docs/rules/hexaequo.md`).
 //!
 //! There is no fixed board: the players lay hexagonal **tiles** (9 each) and move **discs** (6
 //! each) and **rings** (3 each) on them. The tiles are kept as a small vector sorted by cell
@@ -236,7 +236,7 @@ pub enum MoveIdentity {
     CaptureOrder,
 }
 
-/// The open choices of `rules/hexaequo.md` §6; `Default` is the spec.
+/// The open choices of `docs/rules/hexaequo.md` §6; `Default` is the spec.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct HouseRules {

@@ -1,5 +1,5 @@
 //! A second, deliberately naive HexaEquo model (default house rules only), written straight from
-//! `rules/hexaequo.md` without sharing code with the engine: states are maps keyed by `(q, r)`,
+//! `docs/rules/hexaequo.md` without sharing code with the engine: states are maps keyed by `(q, r)`,
 //! jump sequences are explored by cloning whole states, and moves are not represented at all:
 //! only the set of positions one action can reach.
 //!

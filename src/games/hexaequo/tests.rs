@@ -1,4 +1,4 @@
-//! HexaEquo rule tests: every test position of `rules/hexaequo.md` §7 (as complete action
+//! HexaEquo rule tests: every test position of `docs/rules/hexaequo.md` §7 (as complete action
 //! lists), each house-rule switch, position JSON validation, move text, the picture, the
 //! renderer helpers, and a cross-check against the naive model in `reference.rs`.
 

@@ -1,4 +1,4 @@
-//! The HexDame board (`rules/hexdame.md` §2): 61 cells named by the spec's `(x, y)` coordinates,
+//! The HexDame board (`docs/rules/hexdame.md` §2): 61 cells named by the spec's `(x, y)` coordinates,
 //! the six directions, and the neighbour and ray tables that move generation walks.
 //!
 //! The tables are computed at compile time and indexed by cell number, so move generation is table

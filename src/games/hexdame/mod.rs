@@ -1,5 +1,5 @@
 //! HexDame (Christian Freeling, 1979): international draughts on a 61-cell hexagon, as specified
-//! in `rules/hexdame.md`. This file owns the position type [`HexDame`], its house rules, the game
+//! in `docs/rules/hexdame.md`. This file owns the position type [`HexDame`], its house rules, the game
 //! end (no legal move, threefold repetition, agreement) and the `Rules` implementation.
 //!
 //! ```text
@@ -85,7 +85,7 @@ pub struct Piece {
     pub kind: Kind,
 }
 
-/// The open choices of `rules/hexdame.md` §6. `Default` is the spec.
+/// The open choices of `docs/rules/hexdame.md` §6. `Default` is the spec.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct HouseRules {

@@ -1,4 +1,4 @@
-//! Move generation (`rules/hexdame.md` §4): compulsory capture with the majority rule, men's short
+//! Move generation (`docs/rules/hexdame.md` §4): compulsory capture with the majority rule, men's short
 //! jumps and kings' long jumps in six directions, captured pieces staying on the board until the
 //! move ends, then steps and slides when nothing can be captured.
 //!

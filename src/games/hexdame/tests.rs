@@ -1,4 +1,4 @@
-//! Rule tests for HexDame: every test position of `rules/hexdame.md` §7 (move lists or board
+//! Rule tests for HexDame: every test position of `docs/rules/hexdame.md` §7 (move lists or board
 //! pictures), each house rule, the position JSON, move text, and the tables against the shared
 //! geometry.
 
@@ -202,7 +202,7 @@ white to move"[1..];
     assert_eq!(piece(&game, "e5"), None);
 }
 
-// ---- rules/hexdame.md §7 ----
+// ---- docs/rules/hexdame.md §7 ----
 
 #[test]
 fn t1_initial_position_white_has_15_moves() {

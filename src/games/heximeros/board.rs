@@ -1,4 +1,4 @@
-//! The HexiMeros board (`rules/heximeros.md` §2): 649 playing cells of a line-sided hexagon of
+//! The HexiMeros board (`docs/rules/heximeros.md` §2): 649 playing cells of a line-sided hexagon of
 //! radius 25, their names (§2.6), Ground Zero, each colour's forward coordinate, Base Lines and
 //! Center Lines, the six off-board base spaces, and the Cavalier's leap table, all built once.
 //!

@@ -1,4 +1,4 @@
-//! HexiMeros House Rules (§8.2, §9): every [REC] choice of `rules/heximeros.md` as a switch whose
+//! HexiMeros House Rules (§8.2, §9): every [REC] choice of `docs/rules/heximeros.md` as a switch whose
 //! default is the spec. Players vote these in before Silver first passes the Token.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! HexiMeros (`rules/heximeros.md`): six-player hex chess on a 649-cell board. The position, its
+//! HexiMeros (`docs/rules/heximeros.md`): six-player hex chess on a 649-cell board. The position, its
 //! pieces and moves. Generation lives in `moves.rs`, Check in `check.rs`, scoring in `score.rs`,
 //! position JSON in `setup.rs`, move text and the board picture in `notation.rs`.
 //!

@@ -1,5 +1,5 @@
 //! An independent, deliberately naive move generator for the default rules, written from
-//! `rules/heximeros.md` §4 and Appendix A with plain coordinate arithmetic (no tables, no
+//! `docs/rules/heximeros.md` §4 and Appendix A with plain coordinate arithmetic (no tables, no
 //! bitsets). Tests compare it with the engine on random positions.
 
 use std::collections::{BTreeSet, HashMap};

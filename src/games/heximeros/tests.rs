@@ -1,4 +1,4 @@
-//! The test positions of `rules/heximeros.md` §11, the House Rule switches, and procedures.
+//! The test positions of `docs/rules/heximeros.md` §11, the House Rule switches, and procedures.
 
 use super::*;
 use crate::games::Rules;

@@ -1,4 +1,4 @@
-//! The Hexmeister board (`rules/hexmeister.md` §2): 91 cells named `a1`…`k11`, each a lane, a
+//! The Hexmeister board (`docs/rules/hexmeister.md` §2): 91 cells named `a1`…`k11`, each a lane, a
 //! ring ("moat") cell or a gate; the two base entry rows and their drop cells and base gates; the
 //! six segmental triangles, the three five-gate alignment lines and the two gate rings.
 //!

@@ -1,4 +1,4 @@
-//! Hexmeister's house rules: every open point of `rules/hexmeister.md` §6 (and the draw rules of
+//! Hexmeister's house rules: every open point of `docs/rules/hexmeister.md` §6 (and the draw rules of
 //! §5) as a switch whose default is the spec's proposal, plus one rule of this engine's own (the
 //! quiet-action limit) so that every game ends in a bounded number of actions.
 //!

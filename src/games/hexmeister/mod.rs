@@ -1,4 +1,4 @@
-//! Hexmeister (Hex-Meister, Helvey 1980) as specified in `rules/hexmeister.md`: the position
+//! Hexmeister (Hex-Meister, Helvey 1980) as specified in `docs/rules/hexmeister.md`: the position
 //! type, its turn and bonus-action bookkeeping, the end of the game, and the `Rules` impl.
 //!
 //! A turn is one action (drop, move, or pass) plus any bonus actions it earns: a bonus action is

@@ -175,7 +175,7 @@ fn self_capture(g: &Hexmeister, a: &Action) -> bool {
     e.stones[p] & security(e.stones[1 - p], e.stones[p], &g.house) != 0
 }
 
-/// The board as in `rules/hexmeister.md` §2.2, one row per line from North's base row down to
+/// The board as in `docs/rules/hexmeister.md` §2.2, one row per line from North's base row down to
 /// South's: each cell is its name followed by `S` or `N` for a stone, else `G` (gate), `o` (ring)
 /// or `.` (lane).
 pub(crate) fn show(g: &Hexmeister) -> String {
