@@ -53,6 +53,7 @@ pub fn observe(ev: &FullEvent) {
             id = %r.user.id,
             shard = r.shard.map_or(0, |s| s.id.0),
             servers = r.guilds.len(),
+            invite = %super::permissions::invite_url(r.application.id.get()),
             "connected to Discord and ready"
         ),
         FullEvent::ShardStageUpdate { event }

@@ -33,6 +33,7 @@ mod links;
 mod metrics;
 mod names;
 mod outbound;
+mod permissions;
 mod reply;
 pub mod settings;
 mod timers;

@@ -442,3 +442,66 @@ async fn a_start_killed_between_the_last_join_and_its_thread_is_started_by_the_n
     assert_eq!(threads_of(&fake, game), vec![thread], "one thread");
     assert_eq!(bot.state(game).await.record().len(), 0);
 }
+
+/// The bot says at `/hexmeros start` what it lacks of what it uses in the channel (issue 61),
+/// privately, with what goes missing; with everything, nothing. Pin Messages (`1 << 51`),
+/// which serenity drops from the interaction's permissions, is read from the server's roles.
+#[tokio::test]
+async fn the_starter_is_told_privately_what_the_bot_lacks_in_the_channel() {
+    let fake = F::start().await;
+    let _bot = Bot::start(&fake).await;
+    let lobby = |a: u64, b: u64| {
+        json!([
+            user_opt("p1", u(a)),
+            user_opt("p2", u(b)),
+            {"type": 4, "name": "game", "value": 1},
+        ])
+    };
+    let r = hx(&fake, u(1), F::CHANNEL_ID, "start", lobby(1, 2)).await;
+    assert!(lobby_number(&content(&r)).is_some(), "{r:?}");
+    assert!(!content(&r).contains("lacks"), "{r:?}");
+
+    // Pin Messages only from the role: what the bot reads of the server decides.
+    fake.set_bot_permissions(F::BOT_PERMISSIONS & !F::EMBED_LINKS);
+    let r = hx(&fake, u(3), F::CHANNEL_ID, "start", lobby(3, 4)).await;
+    let text = content(&r);
+    assert!(is_private(&r), "{r:?}");
+    assert!(
+        lobby_number(&text).is_some(),
+        "the lobby still opens: {text}"
+    );
+    assert!(
+        text.contains("**Embed Links** (the results table)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("**Pin Messages** (pinning the game's status panel)"),
+        "{text}"
+    );
+    assert!(!text.contains("Attach Files"), "{text}");
+
+    // A game of the starter and a bot starts at once, publicly; the warning follows, privately.
+    fake.set_bot_permissions((F::BOT_PERMISSIONS | F::PIN_MESSAGES) & !F::EMBED_LINKS);
+    let opts = json!([
+        user_opt("p1", u(5)),
+        {"type": 4, "name": "game", "value": 1},
+        {"type": 4, "name": "bots", "value": 1},
+    ]);
+    let i = fake
+        .slash(u(5), F::CHANNEL_ID, "hexmeros", sub("start", opts))
+        .await;
+    let sent = fake
+        .wait_responses(&i, Duration::from_secs(30), 2, |s| {
+            s.method == "POST" && s.path.starts_with("/webhooks/")
+        })
+        .await
+        .unwrap();
+    let warned: Vec<_> = sent
+        .iter()
+        .filter(|s| content(s).contains("lacks"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{sent:#?}");
+    assert!(is_private(warned[0]), "{sent:#?}");
+    assert!(content(warned[0]).contains("**Embed Links**"));
+    assert!(!content(warned[0]).contains("Pin Messages"), "{sent:#?}");
+}

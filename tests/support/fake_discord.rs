@@ -41,7 +41,10 @@
 //!   [`FakeDiscord::set_permissions`] (for `GUILD_ID`) or
 //!   [`FakeDiscord::set_guild_permissions`] says otherwise (e.g. add
 //!   [`FakeDiscord::MANAGE_GUILD`] for admin commands); the bot has
-//!   [`FakeDiscord::BOT_PERMISSIONS`] (sent as `app_permissions`).
+//!   [`FakeDiscord::BOT_PERMISSIONS`] and [`FakeDiscord::PIN_MESSAGES`] (sent as
+//!   `app_permissions`, and as the permissions of its role [`FakeDiscord::bot_role`], which
+//!   its member has, in `GET /guilds/{g}/roles` and the guild) unless
+//!   [`FakeDiscord::set_bot_permissions`] says otherwise.
 //!
 //! # REST (every call is recorded as a [`Sent`], in order, with the status answered)
 //! `Sent.path` is the request path without the `/api/v10` prefix and without the query string
@@ -493,6 +496,9 @@ struct State {
     deadline: Duration,
     chaos: Option<(Chaos, SplitMix)>,
     outage: bool,
+    /// The bot's permissions: its role's and its `app_permissions`
+    /// ([`FakeDiscord::set_bot_permissions`]).
+    bot_permissions: u64,
     /// A bot token Discord no longer accepts ([`FakeDiscord::refuse_token`]).
     refused_token: Option<String>,
     /// Gateway discovery refused ([`FakeDiscord::refuse_discovery`]).
@@ -644,6 +650,15 @@ impl FakeDiscord {
     /// The bot: a member plus manage messages/threads, create private threads, mention everyone.
     pub const BOT_PERMISSIONS: u64 =
         Self::MEMBER_PERMISSIONS | (1 << 13) | (1 << 17) | (1 << 34) | (1 << 36);
+    pub const EMBED_LINKS: u64 = 1 << 14;
+    /// Pin Messages (2026), which serenity 0.12 does not know: the bot has it by default, in
+    /// its role ([`FakeDiscord::bot_role`]) as in its `app_permissions`.
+    pub const PIN_MESSAGES: u64 = 1 << 51;
+
+    /// The id of the bot's own role in `guild` (Discord makes one when a bot joins).
+    pub fn bot_role(guild: u64) -> u64 {
+        guild + 500
+    }
 
     /// Id of test user `n` (1, 2, …).
     pub fn user(n: u64) -> u64 {
@@ -704,6 +719,7 @@ impl FakeDiscord {
             deadline: Duration::from_secs(3),
             chaos: None,
             outage: false,
+            bot_permissions: Self::BOT_PERMISSIONS | Self::PIN_MESSAGES,
             refused_token: None,
             no_discovery: false,
             global_limit: None,

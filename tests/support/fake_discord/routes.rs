@@ -98,7 +98,12 @@ impl State {
             (_, ["guilds", g, ..]) if !num(g).is_some_and(|g| self.guilds.contains(&g)) => {
                 error(404, 10004, "Unknown Guild")
             }
-            ("GET", ["guilds", g]) => ok(guild_base_json(num(g).unwrap_or_default())),
+            ("GET", ["guilds", g]) => {
+                let g = num(g).unwrap_or_default();
+                let mut guild = guild_base_json(g);
+                guild["roles"] = json!([everyone_role_json(g), self.bot_role_json(g)]);
+                ok(guild)
+            }
             ("GET", ["guilds", g, "channels"]) => {
                 let guild = num(g);
                 let list: Vec<Value> = self
@@ -110,11 +115,17 @@ impl State {
                 ok(json!(list))
             }
             ("GET", ["guilds", g, "roles"]) => {
-                ok(json!([everyone_role_json(num(g).unwrap_or_default())]))
+                let g = num(g).unwrap_or_default();
+                ok(json!([everyone_role_json(g), self.bot_role_json(g)]))
             }
             ("GET", ["guilds", g, "members", u]) => match (num(g), num(u)) {
                 (Some(g), Some(u)) if self.left.contains(&(g, u)) => {
                     error(404, 10007, "Unknown Member")
+                }
+                (Some(g), Some(u)) if u == FakeDiscord::BOT_ID => {
+                    let mut member = self.member_json(u);
+                    member["roles"] = json!([FakeDiscord::bot_role(g).to_string()]);
+                    ok(member)
                 }
                 (_, Some(u)) => ok(self.member_json(u)),
                 (_, None) => error(404, 10013, "Unknown User"),

@@ -23,6 +23,17 @@ impl State {
             .unwrap_or(FakeDiscord::MEMBER_PERMISSIONS)
     }
 
+    /// The bot's role in `guild`, with its permissions.
+    pub(super) fn bot_role_json(&self, guild: u64) -> Value {
+        let mut role = everyone_role_json(guild);
+        role["id"] = json!(FakeDiscord::bot_role(guild).to_string());
+        role["name"] = json!("hexmeros");
+        role["managed"] = json!(true);
+        role["position"] = json!(1);
+        role["permissions"] = json!(self.bot_permissions.to_string());
+        role
+    }
+
     pub(super) fn member_json(&self, user: u64) -> Value {
         json!({
             "user": user_or_bot_json(user),
@@ -127,7 +138,7 @@ impl State {
         if !matches!(self.channels.get(&id)?.kind, ChannelKind::Dm { .. }) {
             obj.insert(
                 "permissions".into(),
-                json!(FakeDiscord::BOT_PERMISSIONS.to_string()),
+                json!(self.bot_permissions.to_string()),
             );
         }
         Some(full)

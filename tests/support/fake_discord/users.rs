@@ -213,7 +213,7 @@ impl FakeDiscord {
             "channel": st.partial_channel_json(channel),
             "token": token,
             "version": 1,
-            "app_permissions": Self::BOT_PERMISSIONS.to_string(),
+            "app_permissions": st.bot_permissions.to_string(),
             "locale": "en-US",
             "entitlements": [],
             "attachment_size_limit": MAX_UPLOAD,

@@ -439,6 +439,12 @@ impl FakeDiscord {
         self.bump();
     }
 
+    /// The bot's permissions from now on, in every guild: its role's and every interaction's
+    /// `app_permissions` (@everyone keeps [`FakeDiscord::MEMBER_PERMISSIONS`]).
+    pub fn set_bot_permissions(&self, bits: u64) {
+        self.state().bot_permissions = bits;
+    }
+
     /// Gateway discovery (`GET /gateway`, `/gateway/bot`) answered 503 while `refused`.
     pub fn refuse_discovery(&self, refused: bool) {
         self.state().no_discovery = refused;

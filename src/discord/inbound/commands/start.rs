@@ -10,7 +10,9 @@ use hexmeros::games::{GameKind, house_menu};
 use hexmeros::host::{Actor, Effect, GameId, Lobby, LobbySpec, Opened, PlayerId, Timers};
 
 use super::{Context, Error, GameChoice, is_admin, origin, player};
-use crate::discord::{Data, inbound::activity, inbound::lobby, outbound::deliver, reply};
+use crate::discord::{
+    Data, inbound::activity, inbound::lobby, outbound::deliver, permissions, reply,
+};
 
 /// Start a game once everyone named has joined; seat order is colour order (Silver first).
 #[poise::command(slash_command, guild_only)]
@@ -78,10 +80,7 @@ pub(super) async fn start(
         origin: Some(deliver::origin_text(ctx.guild_id(), ctx.channel_id())),
     };
     match data.host.open_lobby(spec).await? {
-        Opened::Started { game, fx } => {
-            let text = started(ctx, kind, me, game, fx).await?;
-            ctx.send(CreateReply::default().content(text)).await?;
-        }
+        Opened::Started { game, fx } => started(ctx, kind, me, game, fx).await?,
         Opened::Waiting(l) => waiting(ctx, me, &l).await?,
     }
     Ok(())
@@ -91,9 +90,11 @@ pub(super) async fn start(
 /// answer), then the lobby message, a public followup of its own, which Discord does not count
 /// toward the bot's global limit (and, a new message, it pings the people invited).
 async fn waiting(ctx: Context<'_>, me: PlayerId, l: &Lobby) -> Result<(), Error> {
-    let private = CreateReply::default()
-        .content(l.opened_text())
-        .ephemeral(true);
+    let text = match lacking(ctx).await {
+        Some(note) => format!("{}\n\n{note}", l.opened_text()),
+        None => l.opened_text(),
+    };
+    let private = CreateReply::default().content(text).ephemeral(true);
     if let Err(e) = ctx.send(private).await {
         // The lobby stands: its message is what the others need.
         tracing::warn!(lobby = l.id, error = %e, "the starter's answer failed");
@@ -105,19 +106,48 @@ async fn waiting(ctx: Context<'_>, me: PlayerId, l: &Lobby) -> Result<(), Error>
     Ok(())
 }
 
-/// A game started at once: post it, and what the starter reads.
+/// A game started at once: post it, answer the starter (publicly, as the game is), and tell
+/// them privately what the bot lacks here.
 async fn started(
     ctx: Context<'_>,
     kind: GameKind,
     me: PlayerId,
     game: GameId,
     fx: Vec<Effect>,
-) -> Result<String, Error> {
+) -> Result<(), Error> {
     activity::note_game(ctx, game).await;
     // A bot in the first seat moves at once (`deliver` lets the bots play).
     let http = &ctx.serenity_context().http;
     let lines = deliver::deliver(http, ctx.data(), fx, origin(ctx, me)).await;
-    lobby::started(ctx.data(), kind, game, lines).await
+    let text = lobby::started(ctx.data(), kind, game, lines).await?;
+    ctx.send(CreateReply::default().content(text)).await?;
+    if let Some(note) = lacking(ctx).await {
+        ctx.send(CreateReply::default().content(note).ephemeral(true))
+            .await?;
+    }
+    Ok(())
+}
+
+/// What the bot lacks of what it uses in this channel, said to the starter (`None`: nothing,
+/// or Discord did not say). Pin Messages is read from the server, since serenity drops it
+/// from the interaction's permissions.
+async fn lacking(ctx: Context<'_>) -> Option<String> {
+    let poise::Context::Application(a) = ctx else {
+        return None;
+    };
+    let mut have = a.interaction.app_permissions?.bits();
+    let http = &ctx.serenity_context().http;
+    let bot = ctx.framework().bot_id();
+    let raw = permissions::raw_in_channel(http, ctx.guild_id()?, ctx.channel_id(), bot).await;
+    // Not known: not warned of.
+    if raw.is_none_or(|r| r & permissions::PIN_MESSAGES != 0) {
+        have |= permissions::PIN_MESSAGES;
+    }
+    let note = permissions::warning(&permissions::missing(have));
+    if let Some(n) = &note {
+        tracing::info!(channel = ctx.channel_id().get(), note = %n, "the bot lacks permissions here");
+    }
+    note
 }
 
 /// The people named, as players (a bot user cannot take a seat).
