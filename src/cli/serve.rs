@@ -15,7 +15,7 @@ pub fn serve(args: ServeArgs, matches: Option<&clap::ArgMatches>) -> anyhow::Res
     let settings = Settings::resolve(&args, matches, env)?;
     few_arenas();
     runtime()?.block_on(async move {
-        init_logging();
+        init_logging(settings.log_json);
         crate::discord::serve_with(settings).await?;
         Ok(String::new())
     })
@@ -39,8 +39,9 @@ fn few_arenas() {
 
 /// The bot's logs, on stderr (serenity's and poise's too): `RUST_LOG` from the environment or
 /// `.env` filters them (e.g. `hexmeros=debug,info`), `info` when unset; serenity's HTTP spans
-/// only at warn unless `RUST_LOG` names `serenity::http`.
-fn init_logging() {
+/// only at warn unless `RUST_LOG` names `serenity::http`; as JSON lines when `json`
+/// (`HEXMEROS_LOG_FORMAT=json`: one object a line, with the time, level, target and fields).
+fn init_logging(json: bool) {
     use std::io::IsTerminal as _;
     let wanted = std::env::var("RUST_LOG")
         .ok()
@@ -66,11 +67,14 @@ fn init_logging() {
         }
         _ => filter,
     };
-    let _ = tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = if json {
+        logs.json().with_current_span(false).try_init()
+    } else {
+        logs.with_ansi(std::io::stderr().is_terminal()).try_init()
+    };
     if let Some(e) = bad {
         tracing::warn!(error = %e, "RUST_LOG is not a filter; logging at info");
     }

@@ -241,6 +241,15 @@ pub struct ServeArgs {
         value_name = "MS"
     )]
     pub access_give_up_ms: Option<String>,
+    /// The logs' format on stderr: text (for people) or json (one object a line, for a log
+    /// collector) [default: text]
+    #[arg(
+        long,
+        hide_env_values = true,
+        env = "HEXMEROS_LOG_FORMAT",
+        value_name = "text|json"
+    )]
+    pub log_format: Option<String>,
     /// How often the timers run, in ms [default: 30000]
     #[arg(
         long,
@@ -271,6 +280,8 @@ pub struct Settings {
     pub tick_every: Duration,
     /// How long a game's thread may be refused before its game is paused.
     pub access_give_up: Duration,
+    /// Logs as JSON lines (`HEXMEROS_LOG_FORMAT=json`), else text.
+    pub log_json: bool,
 }
 
 /// One setting: its clap id, its flag and its variable.
@@ -411,7 +422,23 @@ impl Settings {
             clock_file: value(&args.clock_file).map(PathBuf::from),
             tick_every,
             access_give_up,
+            log_json: log_json(args, &given)?,
         })
+    }
+}
+
+/// `HEXMEROS_LOG_FORMAT`: `text` (the default) or `json`.
+fn log_json(args: &ServeArgs, given: &Given) -> anyhow::Result<bool> {
+    match value(&args.log_format)
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        None | Some("text") => Ok(false),
+        Some("json") => Ok(true),
+        Some(other) => {
+            let name = given.name(&named("log_format", "--log-format", "HEXMEROS_LOG_FORMAT"));
+            anyhow::bail!("{name} must be text or json, not {other:?}")
+        }
     }
 }
 

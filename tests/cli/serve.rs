@@ -186,6 +186,71 @@ fn serve_with_a_bad_shard_range_names_it_before_connecting() {
 }
 
 #[test]
+fn serve_with_a_bad_log_format_names_it() {
+    assert_refused(&[("HEXMEROS_LOG_FORMAT", "yaml")], "HEXMEROS_LOG_FORMAT");
+    assert_refused_saying(
+        &["--log-format", "xml"],
+        &[],
+        "--log-format must be text or json",
+    );
+}
+
+/// With `HEXMEROS_LOG_FORMAT=json` every line on stderr is one JSON object with the time, the
+/// level, the target and the fields (here: Discord at a closed port does not answer).
+#[test]
+fn json_logs_are_one_object_a_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = serve(&[("HEXMEROS_LOG_FORMAT", "json")], dir.path())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(stderr).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut lines = Vec::new();
+    while !lines
+        .iter()
+        .any(|l: &String| l.contains("not connecting to Discord"))
+    {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => lines.push(line),
+            Err(_) => break,
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("not connecting to Discord")),
+        "{lines:#?}"
+    );
+    for line in &lines {
+        let v: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+        assert!(v["timestamp"].is_string(), "{line}");
+        assert!(v["level"].is_string(), "{line}");
+        assert!(v["target"].is_string(), "{line}");
+        assert!(v["fields"]["message"].is_string(), "{line}");
+    }
+    let error = lines
+        .iter()
+        .find(|l| l.contains("not connecting to Discord"))
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(error).unwrap();
+    assert_eq!(v["level"], "ERROR");
+    assert!(v["fields"]["error"].is_string(), "{error}");
+}
+
+#[test]
 fn serve_stops_when_the_metrics_port_is_taken() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
@@ -261,6 +326,7 @@ fn serve_help_lists_every_setting_with_its_flag_variable_and_default() {
         ("--web-connections", "HEXMEROS_WEB_CONNECTIONS"),
         ("--rate-sign-ins", "HEXMEROS_RATE_SIGN_INS"),
         ("--access-give-up-ms", "HEXMEROS_ACCESS_GIVE_UP_MS"),
+        ("--log-format", "HEXMEROS_LOG_FORMAT"),
     ] {
         let line = help
             .lines()
