@@ -39,7 +39,7 @@ async fn setup(dir: &std::path::Path, waiting: usize) -> Store {
     let heads = store.outbox_heads(i64::MAX, NOW, None).await.unwrap();
     for h in heads.iter().filter(|h| h.priority == 1) {
         store
-            .outbox_failed(h.id, "403 Missing Access", NOW + 600_000, true, NOW)
+            .outbox_failed(None, h.id, "403 Missing Access", NOW + 600_000, true, NOW)
             .await
             .unwrap();
     }

@@ -171,7 +171,7 @@ impl GameHost {
                 continue;
             }
             for ev in events {
-                match self.commit(&mut state, ev, Some(player)).await {
+                match self.commit(&mut state, ev, Some(player), None).await {
                     Ok(mut fx) => report.effects.append(&mut fx),
                     Err(e) => {
                         *cached = None;

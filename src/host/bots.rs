@@ -96,31 +96,45 @@ impl GameHost {
         }
         // Across processes sharing the database: the game's bots lease, renewed at every
         // action (one think is at most [`think_time`], well under the lease).
-        let lease = super::bots_lease(game);
+        let name = super::bots_lease(game);
         let mut fx = Vec::new();
         let mut result = Ok(());
-        let mut held = false;
+        let mut held: Option<super::Lease> = None;
         for _ in 0..max {
-            match self.claim_lease(&lease).await {
-                Ok(true) => held = true,
+            let claimed = match &held {
+                Some(lease) => self.renew_lease(lease).await,
+                None => self.claim_lease(&name).await,
+            };
+            match claimed {
+                Ok(Some(lease)) => held = Some(lease),
                 // Another process drives them (and picks the new state up).
-                Ok(false) => break,
+                Ok(None) => {
+                    held = None;
+                    break;
+                }
                 Err(e) => {
                     result = Err(e);
                     break;
                 }
             }
-            match self.bot_step(game).await {
+            match self.bot_step(game, held.as_ref()).await {
                 Ok(Some(mut more)) => fx.append(&mut more),
                 Ok(None) => break,
+                // Another process took the lease over meanwhile (this one was paused past it):
+                // nothing was written, the bots are theirs now.
+                Err(e) if e.lease_lost() => {
+                    tracing::info!(game, "bots: the lease passed to another process");
+                    held = None;
+                    break;
+                }
                 Err(e) => {
                     result = Err(e);
                     break;
                 }
             }
         }
-        if held {
-            self.release_lease(&lease).await;
+        if let Some(lease) = &held {
+            self.release_lease(lease).await;
         }
         result.map(|()| fx)
     }
@@ -140,8 +154,13 @@ impl GameHost {
             .is_some())
     }
 
-    /// One bot action of `game`, stored; `None` when no bot has anything to do.
-    async fn bot_step(&self, game: GameId) -> Result<Option<Vec<Effect>>, HostError> {
+    /// One bot action of `game`, stored (under `lease`, the game's bots lease: only while it is
+    /// still held with its token); `None` when no bot has anything to do.
+    async fn bot_step(
+        &self,
+        game: GameId,
+        lease: Option<&super::Lease>,
+    ) -> Result<Option<Vec<Effect>>, HostError> {
         loop {
             let state = self.state(game).await?;
             let Some(action) = state.bot_action() else {
@@ -169,7 +188,7 @@ impl GameHost {
                 BotAction::Queued { .. } => None,
                 _ => current.seats().get(seat.index()).map(|s| s.mover),
             };
-            let fx = match self.commit(&mut current, ev, actor).await {
+            let fx = match self.commit(&mut current, ev, actor, lease).await {
                 Ok(fx) => fx,
                 Err(HostError::Refused(Refused::Stale { .. })) => {
                     // Another process wrote first.

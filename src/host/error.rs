@@ -38,6 +38,12 @@ impl HostError {
         !matches!(self, HostError::Refused(_) | HostError::Settings(_))
     }
 
+    /// Whether a write made under a lease was refused because another process holds the lease
+    /// now (`StoreError::LeaseLost`): the item is theirs, nothing was written.
+    pub fn lease_lost(&self) -> bool {
+        matches!(self, HostError::Store(StoreError::LeaseLost { .. }))
+    }
+
     /// The refusal, when the player did something not allowed.
     pub fn refusal(&self) -> Option<&Refused> {
         match self {

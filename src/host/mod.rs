@@ -73,6 +73,7 @@ pub use state::{
 };
 
 use crate::games::{GameKind, Seat};
+pub use crate::store::Lease;
 use crate::store::{EventRow, Finish, GameWrite, Store, StoreError};
 
 /// What a command did: the game as it stands after it and the effects to deliver (the actor's
@@ -298,15 +299,22 @@ impl GameHost {
         &self.owner
     }
 
-    /// Claim (or renew) the lease `name` for this host for [`LEASE_MS`]: false if another
-    /// process holds it. Work that no interaction ties to one process (timers, bots, outbox
-    /// lanes) is done only under its lease, so processes sharing a database never do it twice
-    /// at once.
-    pub async fn claim_lease(&self, name: &str) -> Result<bool, HostError> {
+    /// Claim the lease `name` for this host for [`LEASE_MS`]: `None` if another process holds
+    /// it. Work that no interaction ties to one process (timers, bots, outbox lanes) is done
+    /// only under its lease, so processes sharing a database never do it twice at once; and
+    /// every write made under it carries the lease ([`Lease::fence`]), so a process that was
+    /// paused past its lease writes nothing once another took it over.
+    pub async fn claim_lease(&self, name: &str) -> Result<Option<Lease>, HostError> {
         Ok(self
             .store
             .claim_lease(name, &self.owner, self.now(), LEASE_MS)
             .await?)
+    }
+
+    /// Renew `lease` for [`LEASE_MS`] (the same token while it is still held), or `None` if
+    /// another process has it now: the work stops.
+    pub async fn renew_lease(&self, lease: &Lease) -> Result<Option<Lease>, HostError> {
+        Ok(self.store.renew_lease(lease, self.now(), LEASE_MS).await?)
     }
 
     /// Every lease (operators: which process works what): (name, holder, until), lapsed ones
@@ -315,11 +323,11 @@ impl GameHost {
         Ok(self.store.leases().await?)
     }
 
-    /// Give the lease `name` up (if this host still holds it); a failure only leaves it to
-    /// lapse.
-    pub async fn release_lease(&self, name: &str) {
-        if let Err(e) = self.store.release_lease(name, &self.owner).await {
-            tracing::warn!(lease = name, error = %e, "a lease was not released; it lapses");
+    /// Give `lease` up (if this host still holds it with its token); a failure only leaves it
+    /// to lapse.
+    pub async fn release_lease(&self, lease: &Lease) {
+        if let Err(e) = self.store.release_lease(lease).await {
+            tracing::warn!(lease = lease.name, error = %e, "a lease was not released; it lapses");
         }
     }
 
@@ -461,11 +469,13 @@ impl GameHost {
     }
 
     /// Apply one event to `state` and store it; on success `state` is the new state.
+    /// Under `lease` (timers, bots), only while it is still held with its token.
     async fn commit(
         &self,
         state: &mut GameState,
         ev: Event,
         actor: Option<PlayerId>,
+        lease: Option<&Lease>,
     ) -> Result<Vec<Effect>, HostError> {
         let now = self.now();
         let mut next = state.clone();
@@ -507,6 +517,7 @@ impl GameHost {
                 .collect(),
             finish,
             outbox,
+            lease: lease.cloned(),
         };
         let writing = std::time::Instant::now();
         let written = self.store.append(&w).await;
@@ -596,13 +607,13 @@ impl GameHost {
                 probe.apply(&Event::Back { seat }, self.now())?;
                 let planned = commands::event_for(&probe, actor, cmd)?;
                 fx = self
-                    .commit(&mut state, Event::Back { seat }, Some(actor.player))
+                    .commit(&mut state, Event::Back { seat }, Some(actor.player), None)
                     .await?;
                 planned
             }
             None => commands::event_for(&state, actor, cmd)?,
         };
-        let result = self.commit(&mut state, ev, Some(actor.player)).await;
+        let result = self.commit(&mut state, ev, Some(actor.player), None).await;
         match result {
             Ok(mut more) => {
                 self.keep(game, &mut cached, &state);

@@ -7,7 +7,7 @@
 //! opened, a turn timer run out, a game finished): derived here from the states before and after
 //! each event, so every front end is told of them exactly once.
 
-use crate::store::{Done, Entry, NewEntry, OutboxStats};
+use crate::store::{Done, Entry, Lease, NewEntry, OutboxStats};
 
 /// An outbox entry as a front end's deliverer reads it: the effect to deliver (`body`, as JSON),
 /// its lane (one game's, or a player's), the game and version it comes from, how urgent it is,
@@ -287,13 +287,20 @@ impl super::GameHost {
             .await?)
     }
 
-    /// Mark an entry delivered or given up, now; false if it was done already.
-    pub async fn outbox_done(&self, id: i64, done: &Delivered) -> Result<bool, HostError> {
+    /// Mark an entry delivered or given up, now; false if it was done already. Under `lease`
+    /// (its lane's), only while it is still held with its token: else nothing is written and
+    /// the error says so ([`HostError::lease_lost`]).
+    pub async fn outbox_done(
+        &self,
+        lease: Option<&Lease>,
+        id: i64,
+        done: &Delivered,
+    ) -> Result<bool, HostError> {
         let done = Done {
             message: done.message,
             outcome: done.outcome.clone(),
         };
-        Ok(self.store.outbox_done(id, &done, self.now()).await?)
+        Ok(self.store.outbox_done(lease, id, &done, self.now()).await?)
     }
 
     /// Mark a pending entry as about to be tried (the first time only): a later process sees
@@ -303,9 +310,11 @@ impl super::GameHost {
     }
 
     /// Count a failed try of a pending entry, which is not tried again for `pause_ms` (real
-    /// time); `blocked`: for lack of access (`Delivery::blocked_at` says since when).
+    /// time); `blocked`: for lack of access (`Delivery::blocked_at` says since when). Under
+    /// `lease` as [`GameHost::outbox_done`].
     pub async fn outbox_failed(
         &self,
+        lease: Option<&Lease>,
         id: i64,
         error: &str,
         pause_ms: i64,
@@ -314,7 +323,7 @@ impl super::GameHost {
         let now = wall_now();
         Ok(self
             .store
-            .outbox_failed(id, error, now.saturating_add(pause_ms), blocked, now)
+            .outbox_failed(lease, id, error, now.saturating_add(pause_ms), blocked, now)
             .await?)
     }
 
@@ -377,7 +386,7 @@ impl super::GameHost {
         // Already abandoned (a process died before giving its entries up): only that is left.
         if state.status() != Status::Aborted {
             let ev = Event::Abandoned { why: why.into() };
-            if let Err(e) = self.commit(&mut state, ev, None).await {
+            if let Err(e) = self.commit(&mut state, ev, None, None).await {
                 *cached = None;
                 return Err(e);
             }

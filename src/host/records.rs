@@ -245,6 +245,7 @@ impl GameHost {
                 replacements: Vec::new(),
                 finish,
                 outbox: Vec::new(),
+                lease: None,
             })
             .await?;
         Ok(id)

@@ -1,30 +1,30 @@
 //! The timers: every due game's challenge windows, ballots, reminders and turn timeouts, run
 //! under the game's lease, then the bots of games waiting on one.
 
-use super::{Effect, GameHost, GameId, HostError, Millis, bots, timers_lease};
+use super::{Effect, GameHost, GameId, HostError, Lease, Millis, bots, timers_lease};
 
 impl GameHost {
     /// Run every timer that is due: close challenge windows and ballots, remind, time out turns.
     /// Each timer event is stored like a command (with a version check), so two hosts ticking at
     /// once cannot both act; and a game's timers run only under its lease, so processes sharing
     /// a database do not even try at once (one that died holding it leaves them to the others
-    /// after [`LEASE_MS`]).
+    /// after [`LEASE_MS`]), and a process paused past the lease writes nothing once another
+    /// took it over (each event is stored under it: `Lease::fence`).
     pub async fn tick(&self) -> Result<Vec<Effect>, HostError> {
         let now = self.now();
         let mut fx = Vec::new();
         let mut bots = Vec::new();
         for game in self.store.due_games(now).await? {
-            let lease = timers_lease(game);
-            match self.claim_lease(&lease).await {
-                Ok(true) => {}
+            let lease = match self.claim_lease(&timers_lease(game)).await {
+                Ok(Some(lease)) => lease,
                 // Another process runs them.
-                Ok(false) => continue,
+                Ok(None) => continue,
                 Err(e) => {
                     tracing::warn!(game, error = %e, "timers: the lease cannot be claimed");
                     continue;
                 }
-            }
-            let ran = self.tick_game(game, now, &mut fx).await;
+            };
+            let ran = self.tick_game(game, &lease, now, &mut fx).await;
             self.release_lease(&lease).await;
             match ran {
                 Ok(true) => bots.push(game),
@@ -48,11 +48,14 @@ impl GameHost {
         Ok(fx)
     }
 
-    /// Run `game`'s due timers (its lease held), adding their effects to `fx`. Returns whether
-    /// a bot has something to do in it.
-    async fn tick_game(
+    /// Run `game`'s due timers under its `lease` (`claim_lease(&timers_lease(game))`), adding
+    /// their effects to `fx`: what [`GameHost::tick`] does for each due game. Returns whether a
+    /// bot has something to do in it. Once another process has taken the lease over, nothing
+    /// is stored (and `Ok(false)`).
+    pub async fn tick_game(
         &self,
         game: GameId,
+        lease: &Lease,
         now: Millis,
         fx: &mut Vec<Effect>,
     ) -> Result<bool, HostError> {
@@ -77,8 +80,15 @@ impl GameHost {
             let Some(ev) = state.due_events(now).into_iter().next() else {
                 break;
             };
-            match self.commit(&mut state, ev, None).await {
+            match self.commit(&mut state, ev, None, Some(lease)).await {
                 Ok(mut more) => fx.append(&mut more),
+                // Another process took the lease over meanwhile (this one was paused past it):
+                // nothing was written, the timers are theirs now.
+                Err(e) if e.lease_lost() => {
+                    tracing::info!(game, "timers: the lease passed to another process");
+                    *cached = None;
+                    return Ok(false);
+                }
                 Err(e) => {
                     tracing::warn!(game, error = %e, "timers: a due event was not stored");
                     *cached = None;

@@ -28,6 +28,7 @@ use sqlx::{AnyConnection, AnyPool, Executor, Row};
 use thiserror::Error;
 
 pub use digests::DigestDue;
+pub use leases::Lease;
 pub use lobbies::{LobbyRow, LobbyWrite};
 pub use notes::Note;
 pub use open::{Opening, masked};
@@ -57,6 +58,10 @@ pub enum StoreError {
     Stale { expected: u64 },
     #[error("there is no game #{0}")]
     NoGame(i64),
+    /// A write made under a lease that another process has taken over since (or that was
+    /// given up): nothing was written, the item is the other process's now.
+    #[error("the lease {lease} is held by another process now: nothing was written")]
+    LeaseLost { lease: String },
     /// A value could not be written (a JSON body).
     #[error("cannot write a value: {0}")]
     Encode(String),
@@ -103,6 +108,9 @@ pub struct GameWrite {
     pub finish: Option<Finish>,
     /// What players must be told because of these events (see `outbox`).
     pub outbox: Vec<NewEntry>,
+    /// The lease these events are written under (a game's timers or bots): the write fails
+    /// with [`StoreError::LeaseLost`] unless it is still held with its token.
+    pub lease: Option<Lease>,
 }
 
 /// A new game: its row, its seats (players in seat order) and where its front end started it
@@ -513,7 +521,15 @@ impl Store {
     pub async fn append(&self, w: &GameWrite) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await?;
         let new_version = w.expected + w.events.len() as u64;
-        // The version test comes first: it takes the write lock at once and decides the race.
+        // Under a lease, its fence comes first (a write on SQLite: it takes the write lock at
+        // once): a process that lost the lease writes nothing, whatever the version says.
+        if let Some(lease) = &w.lease
+            && let Err(e) = leases::hold(&mut tx, lease).await
+        {
+            tx.rollback().await?;
+            return Err(e);
+        }
+        // The version test comes next: it decides the race between writers.
         let done = sqlx::query(
             "UPDATE games SET version = $1, status = $2, house_rules = $3, to_move = $4, \
              next_due = $5, updated_at = $6 WHERE id = $7 AND version = $8",
@@ -823,8 +839,11 @@ mod tests {
             message: None,
             outcome: "sent".into(),
         };
-        store.outbox_done(1, &done, 0).await.unwrap();
-        store.outbox_failed(1, "x", 5, false, 0).await.unwrap();
+        store.outbox_done(None, 1, &done, 0).await.unwrap();
+        store
+            .outbox_failed(None, 1, "x", 5, false, 0)
+            .await
+            .unwrap();
         let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
             .fetch_one(&store.writer)
             .await

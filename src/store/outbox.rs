@@ -4,9 +4,9 @@
 //! first entries the lower priority number goes first.
 
 use sqlx::any::{AnyArguments, AnyRow};
-use sqlx::{Any, Row, Transaction};
+use sqlx::{Any, AnyConnection, Row, Transaction};
 
-use super::{Backend, Store, StoreError};
+use super::{Backend, Lease, Store, StoreError};
 
 /// An entry to add: its lane, the game and version it belongs to, its priority and its body (the
 /// front end's business; the host writes JSON `Effect`s).
@@ -211,8 +211,14 @@ impl Store {
 
     /// Mark an entry done (delivered, or given up with a reason). An entry already done stays
     /// as it was: returns whether this call marked it. Written without waiting for the disk
-    /// (see `bookkeeping`).
-    pub async fn outbox_done(&self, id: i64, done: &Done, now: i64) -> Result<bool, StoreError> {
+    /// (see `bookkeeping`); with `lease` (its lane's), only while it is held with its token.
+    pub async fn outbox_done(
+        &self,
+        lease: Option<&Lease>,
+        id: i64,
+        done: &Done,
+        now: i64,
+    ) -> Result<bool, StoreError> {
         let q = sqlx::query(
             "UPDATE outbox SET done_at = $1, message_id = $2, outcome = $3 \
              WHERE id = $4 AND done_at IS NULL",
@@ -221,7 +227,7 @@ impl Store {
         .bind(done.message)
         .bind(&done.outcome)
         .bind(id);
-        Ok(self.bookkeeping(q).await? == 1)
+        Ok(self.bookkeeping_under(lease, q).await? == 1)
     }
 
     /// Mark a pending entry as about to be tried, unless it was before (written as
@@ -241,6 +247,7 @@ impl Store {
     /// the first such refusal; any other failure clears it). Written as `outbox_done`.
     pub async fn outbox_failed(
         &self,
+        lease: Option<&Lease>,
         id: i64,
         error: &str,
         retry_at: i64,
@@ -257,7 +264,7 @@ impl Store {
         .bind(i64::from(blocked))
         .bind(now)
         .bind(id);
-        self.bookkeeping(q).await?;
+        self.bookkeeping_under(lease, q).await?;
         Ok(())
     }
 
@@ -293,14 +300,48 @@ impl Store {
         &self,
         q: sqlx::query::Query<'q, Any, AnyArguments<'q>>,
     ) -> Result<u64, StoreError> {
-        if self.backend != Backend::Sqlite {
-            return Ok(q.execute(&self.writer).await?.rows_affected());
-        }
+        self.at_normal(async |c| Ok(q.execute(c).await?.rows_affected()))
+            .await
+    }
+
+    /// `bookkeeping` made under `lease` (an outbox lane's marks): in one transaction that first
+    /// checks the lease is still held with its token (`leases::hold`), so a process that lost
+    /// the lane writes nothing ([`StoreError::LeaseLost`]). Without a lease, as `bookkeeping`.
+    pub(super) async fn bookkeeping_under<'q>(
+        &self,
+        lease: Option<&Lease>,
+        q: sqlx::query::Query<'q, Any, AnyArguments<'q>>,
+    ) -> Result<u64, StoreError> {
+        let Some(lease) = lease else {
+            return self.bookkeeping(q).await;
+        };
+        self.at_normal(async |c| {
+            let mut tx = sqlx::Connection::begin(c).await?;
+            if let Err(e) = super::leases::hold(&mut tx, lease).await {
+                tx.rollback().await?;
+                return Err(e);
+            }
+            let n = q.execute(&mut *tx).await?.rows_affected();
+            tx.commit().await?;
+            Ok(n)
+        })
+        .await
+    }
+
+    /// Run `write` on the writer at `synchronous = NORMAL` on SQLite (see `bookkeeping`), set
+    /// back to FULL after it; on PostgreSQL on a writer's connection as it is.
+    pub(super) async fn at_normal<T>(
+        &self,
+        write: impl AsyncFnOnce(&mut AnyConnection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         let mut conn = self.writer.acquire().await?;
+        if self.backend != Backend::Sqlite {
+            return write(&mut conn).await;
+        }
         sqlx::query("PRAGMA synchronous = NORMAL")
             .execute(&mut *conn)
             .await?;
-        let result = q.execute(&mut *conn).await;
+        let result = write(&mut conn).await;
         if let Err(e) = sqlx::query("PRAGMA synchronous = FULL")
             .execute(&mut *conn)
             .await
@@ -309,7 +350,7 @@ impl Store {
             let _ = conn.close().await;
             return Err(e.into());
         }
-        Ok(result?.rows_affected())
+        result
     }
 
     /// How an entry ended: `None` while it is pending (or if there is none).
@@ -452,7 +493,7 @@ mod tests {
             message: None,
             outcome: "sent".into(),
         };
-        s.outbox_done(id("board"), &done, 2).await.unwrap();
+        s.outbox_done(None, id("board"), &done, 2).await.unwrap();
         assert_eq!(s.outbox_behind("g1", id("panel")).await.unwrap(), Some(2));
     }
 
@@ -489,7 +530,7 @@ mod tests {
             message: None,
             outcome: "sent".into(),
         };
-        s.outbox_done(ids[4], &done, 2).await.unwrap();
+        s.outbox_done(None, ids[4], &done, 2).await.unwrap();
         assert!(!s.outbox_repeated("g1", ids[0], panel).await.unwrap());
     }
 
@@ -521,7 +562,9 @@ mod tests {
         assert_eq!(next.len(), 1);
         assert_eq!(next[0].body, "a1");
         let a1 = &heads[2];
-        s.outbox_failed(a1.id, "500", 15, false, 10).await.unwrap();
+        s.outbox_failed(None, a1.id, "500", 15, false, 10)
+            .await
+            .unwrap();
         // Waiting after its failure, the lane is not read until its time.
         let due = |t| {
             let s = &s;
@@ -540,8 +583,11 @@ mod tests {
             message: Some(99),
             outcome: "sent".into(),
         };
-        assert!(s.outbox_done(a1.id, &done, 20).await.unwrap());
-        assert!(!s.outbox_done(a1.id, &done, 21).await.unwrap(), "done once");
+        assert!(s.outbox_done(None, a1.id, &done, 20).await.unwrap());
+        assert!(
+            !s.outbox_done(None, a1.id, &done, 21).await.unwrap(),
+            "done once"
+        );
         assert_eq!(s.outbox_outcome(a1.id).await.unwrap(), Some(done));
         assert_eq!(s.outbox_head("g1").await.unwrap().unwrap().body, "a2");
         let stats = s.outbox_stats().await.unwrap();
@@ -567,13 +613,13 @@ mod tests {
         .unwrap();
         let p = s.outbox_pending().await.unwrap();
         // g1 failed transiently (a 500) and waits 5 minutes; g2 was refused access twice.
-        s.outbox_failed(p[0].id, "500", 300_000, false, 1_000)
+        s.outbox_failed(None, p[0].id, "500", 300_000, false, 1_000)
             .await
             .unwrap();
-        s.outbox_failed(p[1].id, "403", 600_000, true, 1_000)
+        s.outbox_failed(None, p[1].id, "403", 600_000, true, 1_000)
             .await
             .unwrap();
-        s.outbox_failed(p[1].id, "403", 1_200_000, true, 600_000)
+        s.outbox_failed(None, p[1].id, "403", 1_200_000, true, 600_000)
             .await
             .unwrap();
         let p = s.outbox_pending().await.unwrap();
@@ -598,7 +644,7 @@ mod tests {
             .collect();
         assert_eq!(heads, ["a", "c"]);
         // Any other failure ends the refusal's count.
-        s.outbox_failed(p[1].id, "500", 1_000, false, 700_000)
+        s.outbox_failed(None, p[1].id, "500", 1_000, false, 700_000)
             .await
             .unwrap();
         assert_eq!(s.outbox_pending().await.unwrap()[1].blocked_at, None);

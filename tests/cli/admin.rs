@@ -35,23 +35,29 @@ async fn status_counts_pending_retried_delivered_and_given_up_entries() {
         .unwrap();
     let all = store.outbox_pending().await.unwrap();
     store
-        .outbox_failed(all[0].id, "HTTP 503 from Discord", 0, false, 1_000)
+        .outbox_failed(None, all[0].id, "HTTP 503 from Discord", 0, false, 1_000)
         .await
         .unwrap();
     store
-        .outbox_failed(all[0].id, "HTTP 503 from Discord", 0, false, 1_000)
+        .outbox_failed(None, all[0].id, "HTTP 503 from Discord", 0, false, 1_000)
         .await
         .unwrap();
     let sent = Done {
         message: Some(5),
         outcome: "sent".into(),
     };
-    store.outbox_done(all[2].id, &sent, 2_000).await.unwrap();
+    store
+        .outbox_done(None, all[2].id, &sent, 2_000)
+        .await
+        .unwrap();
     let dropped = Done {
         message: None,
         outcome: "failed: 400".into(),
     };
-    store.outbox_done(all[3].id, &dropped, 2_000).await.unwrap();
+    store
+        .outbox_done(None, all[3].id, &dropped, 2_000)
+        .await
+        .unwrap();
     // A lease held far into the future, and one whose holder stopped long ago.
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

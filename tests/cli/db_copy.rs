@@ -149,6 +149,7 @@ async fn fill(url: &str) -> Made {
     };
     let first = host.outbox_pending().await.unwrap()[0].id;
     host.outbox_done(
+        None,
         first,
         &hexmeros::host::Delivered {
             message: Some(9_001),

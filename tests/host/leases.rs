@@ -22,7 +22,7 @@ async fn reminders(host: &GameHost, game: GameId) -> usize {
 async fn hold(host: &GameHost, name: &str, owner: &str) -> i64 {
     let now = host.now();
     let claimed = host.store().claim_lease(name, owner, now, LEASE_MS).await;
-    assert!(claimed.unwrap(), "{name} was free");
+    assert!(claimed.unwrap().is_some(), "{name} was free");
     now
 }
 
@@ -134,4 +134,52 @@ async fn a_restarted_process_takes_its_own_leases_back_at_once() {
     let restarted = host_on(&e.url, &e.clock).await.with_lease_owner("serve");
     restarted.tick().await.unwrap();
     assert_eq!(reminders(&restarted, g).await, 1);
+}
+
+/// Issue 60: a process paused past its lease (SIGSTOP, a long GC, a frozen VM) wakes after
+/// another took the timers over, and goes on where it stopped: what it stores under the lease is
+/// refused and changes nothing — though the game's version has not moved, so its version check
+/// alone would let it through — and the process holding the lease now runs the timers.
+#[tokio::test]
+async fn a_process_paused_past_its_lease_writes_nothing_once_another_took_over() {
+    let e = env().await;
+    let g = hexdame(&e.host).await;
+    e.clock.advance_minutes(61);
+    let before = e.host.state(g).await.unwrap().version();
+    // Process A claims the game's timers, and is paused before it stores the reminder.
+    let mine = e.host.claim_lease(&timers_lease(g)).await.unwrap().unwrap();
+    let paused_at = e.host.now();
+    // Its lease lapses; process B takes the timers over, with a new token.
+    e.clock.set(paused_at + LEASE_MS);
+    let other = host_on(&e.url, &e.clock).await;
+    let theirs = other.claim_lease(&timers_lease(g)).await.unwrap().unwrap();
+    assert!(theirs.fence > mine.fence);
+    // A wakes and runs the reminder it was about to store: refused, nothing written.
+    let mut fx = Vec::new();
+    let bots = e.host.tick_game(g, &mine, paused_at, &mut fx).await;
+    assert!(!bots.unwrap() && fx.is_empty(), "{fx:?}");
+    assert_eq!(
+        reminders(&e.host, g).await,
+        0,
+        "the paused process stored nothing"
+    );
+    assert_eq!(e.host.state(g).await.unwrap().version(), before);
+    // Its renewal is refused too, and its release leaves B's lease alone.
+    assert_eq!(e.host.renew_lease(&mine).await.unwrap(), None);
+    e.host.release_lease(&mine).await;
+    assert_eq!(
+        e.host.store().lease(&timers_lease(g)).await.unwrap(),
+        Some((other.lease_owner().to_string(), paused_at + 2 * LEASE_MS))
+    );
+    // B runs the timers: the reminder is stored once, by B.
+    other
+        .tick_game(g, &theirs, other.now(), &mut fx)
+        .await
+        .unwrap();
+    other.release_lease(&theirs).await;
+    assert_eq!(reminders(&other, g).await, 1);
+    assert!(
+        fx.iter().any(|f| format!("{f:?}").contains("reminder")),
+        "{fx:?}"
+    );
 }

@@ -94,7 +94,12 @@ async fn deliver_all(host: &GameHost) {
             message: Some(1),
             outcome: "sent".into(),
         };
-        assert!(host.store().outbox_done(e.id, &done, T0).await.unwrap());
+        assert!(
+            host.store()
+                .outbox_done(None, e.id, &done, T0)
+                .await
+                .unwrap()
+        );
     }
 }
 
@@ -351,7 +356,7 @@ async fn after_a_storm_of_reminders_a_token_ping_is_delivered_first() {
     };
     e.host
         .store()
-        .outbox_done(heads[mine].id, &done, T0)
+        .outbox_done(None, heads[mine].id, &done, T0)
         .await
         .unwrap();
     let heads = e.host.store().outbox_heads(100, T0, None).await.unwrap();

@@ -33,7 +33,7 @@ use poise::serenity_prelude as serenity;
 use serenity::Http;
 use tokio::time::Instant;
 
-use hexmeros::host::{Delivered, Delivery};
+use hexmeros::host::{Delivered, Delivery, HostError, Lease};
 use hexmeros::host::{Effect, LEASE_MS, URGENT};
 
 use crate::discord::Data;
@@ -190,6 +190,17 @@ impl Deliverer {
         self.wait(lane, ELSEWHERE_PAUSE);
     }
 
+    /// A mark of `lane`'s entry was not written (`e`): another process took the lane's lease
+    /// over (this one was paused past it; the lane is theirs now), or the database failed.
+    fn unmarked(&self, lane: &str, entry: i64, e: &HostError) {
+        if e.lease_lost() {
+            tracing::info!(entry, lane, "the outbox lane passed to another process");
+            return self.elsewhere(lane);
+        }
+        tracing::error!(entry, lane, error = %e, "cannot mark an entry done");
+        self.fail(lane);
+    }
+
     /// Keep `lane` waiting for `pause` in this process only (its wait could not be stored).
     fn wait(&self, lane: &str, pause: Duration) {
         let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
@@ -254,11 +265,14 @@ impl Deliverer {
     ) -> (usize, bool) {
         let lock = self.lock_of(lane);
         let _held = lock.lock().await;
-        let lease = hexmeros::host::lane_lease(lane);
-        match data.host.claim_lease(&lease).await {
-            Ok(true) => {}
+        let lease = match data
+            .host
+            .claim_lease(&hexmeros::host::lane_lease(lane))
+            .await
+        {
+            Ok(Some(lease)) => lease,
             // Another process delivers it: this one looks again in a while.
-            Ok(false) => {
+            Ok(None) => {
                 self.elsewhere(lane);
                 return (0, false);
             }
@@ -267,79 +281,83 @@ impl Deliverer {
                 self.fail(lane);
                 return (0, false);
             }
+        };
+        let (drained, lease) = self.drain_leased(http, data, lane, lease, background).await;
+        if let Some(lease) = lease {
+            data.host.release_lease(&lease).await;
         }
-        let drained = self
-            .drain_leased(http, data, lane, &lease, background)
-            .await;
-        data.host.release_lease(&lease).await;
         drained
     }
 
     /// `drain_as` with the lane's lease held: renewed before an entry when a third of it has
-    /// passed.
+    /// passed, and every mark written under it. Returns the lease still held, if it is.
     async fn drain_leased(
         &self,
         http: &Arc<Http>,
         data: &Data,
         lane: &str,
-        lease: &str,
+        mut lease: Lease,
         background: bool,
-    ) -> (usize, bool) {
+    ) -> ((usize, bool), Option<Lease>) {
         let renew_every = Duration::from_millis((LEASE_MS / 3) as u64);
         let mut renewed = Instant::now();
         let mut done = 0;
         loop {
             if self.waiting_until(lane).is_some() || self.stopping() {
-                return (done, false);
+                return ((done, false), Some(lease));
             }
             if renewed.elapsed() >= renew_every {
-                if !matches!(data.host.claim_lease(lease).await, Ok(true)) {
-                    return (done, false);
+                match data.host.renew_lease(&lease).await {
+                    Ok(Some(renewed)) => lease = renewed,
+                    _ => return ((done, false), None),
                 }
                 renewed = Instant::now();
             }
             let entry = match data.host.outbox_head(lane).await {
                 Ok(Some(e)) if e.retry_at.is_some_and(|t| t > hexmeros::host::wall_now()) => {
                     // It waits after a failed try; the background task tries it when it is due.
-                    return (done, false);
+                    return ((done, false), Some(lease));
                 }
                 Ok(Some(e)) => e,
-                Ok(None) => return (done, true),
+                Ok(None) => return ((done, true), Some(lease)),
                 Err(e) => {
                     tracing::warn!(lane, error = %e, "the outbox cannot be read");
                     self.fail(lane);
-                    return (done, false);
+                    return ((done, false), Some(lease));
                 }
             };
             // A reminder that outlived its point (an outage) is not sent as if fresh.
-            match self.outlived(data, &entry).await {
+            match self.outlived(data, &entry, &lease).await {
                 Some(true) => {
                     done += 1;
                     continue;
                 }
                 Some(false) => {}
-                None => return (done, false),
+                None => return ((done, false), Some(lease)),
             }
             let effect = serde_json::from_str::<Effect>(&entry.body);
             if matches!(effect, Ok(Effect::Panel { .. })) {
                 // A panel's update that a later one in the lane makes again is left out: what
                 // comes between them (a move's board) goes now, not after the panel.
-                match self.left_out(data, &entry).await {
+                match self.left_out(data, &entry, &lease).await {
                     Some(true) => {
                         done += 1;
                         continue;
                     }
                     Some(false) => {}
-                    None => return (done, false),
+                    None => return ((done, false), Some(lease)),
                 }
                 // The status panel is nothing a command's answer waits for: the background
                 // task posts it (and whatever follows it in the lane) at its own priority.
                 if !background {
-                    return (done, false);
+                    return ((done, false), Some(lease));
                 }
             }
-            if !self.one(http, data, &entry, effect, background).await {
-                return (done, false);
+            if !self
+                .one(http, data, &entry, &lease, effect, background)
+                .await
+            {
+                return ((done, false), Some(lease));
             }
             done += 1;
         }
@@ -347,7 +365,7 @@ impl Deliverer {
 
     /// Leave out `entry` if it outlived its point (`GameHost::outlived`): whether it was left
     /// out (`None`: the outbox could not be read or written; the lane waits).
-    async fn outlived(&self, data: &Data, entry: &Delivery) -> Option<bool> {
+    async fn outlived(&self, data: &Data, entry: &Delivery, lease: &Lease) -> Option<bool> {
         let why = match data.host.outlived(entry).await {
             Ok(Some(why)) => why,
             Ok(None) => return Some(false),
@@ -367,11 +385,10 @@ impl Deliverer {
             message: None,
             outcome: why,
         };
-        match data.host.outbox_done(entry.id, &gone).await {
+        match data.host.outbox_done(Some(lease), entry.id, &gone).await {
             Ok(_) => Some(true),
             Err(e) => {
-                tracing::warn!(entry = entry.id, error = %e, "cannot mark an entry done");
-                self.fail(&entry.lane);
+                self.unmarked(&entry.lane, entry.id, &e);
                 None
             }
         }
@@ -388,7 +405,7 @@ impl Deliverer {
 
     /// Leave out `entry` if a later entry of its lane makes it again: whether it was left out
     /// (`None`: the outbox could not be read or written; the lane waits).
-    async fn left_out(&self, data: &Data, entry: &Delivery) -> Option<bool> {
+    async fn left_out(&self, data: &Data, entry: &Delivery, lease: &Lease) -> Option<bool> {
         let repeated = match data.host.outbox_repeated(entry).await {
             Ok(r) => r,
             Err(e) => {
@@ -404,11 +421,10 @@ impl Deliverer {
             message: None,
             outcome: "made again by a later entry".into(),
         };
-        match data.host.outbox_done(entry.id, &done).await {
+        match data.host.outbox_done(Some(lease), entry.id, &done).await {
             Ok(_) => Some(true),
             Err(e) => {
-                tracing::warn!(entry = entry.id, error = %e, "cannot mark an entry done");
-                self.fail(&entry.lane);
+                self.unmarked(&entry.lane, entry.id, &e);
                 None
             }
         }
@@ -437,6 +453,7 @@ impl Deliverer {
         http: &Arc<Http>,
         data: &Data,
         entry: &Delivery,
+        lease: &Lease,
         effect: serde_json::Result<Effect>,
         background: bool,
     ) -> bool {
@@ -464,7 +481,7 @@ impl Deliverer {
                     outcome: why,
                 }
             }
-            Err(err) => match self.failed(http, data, entry, &err).await {
+            Err(err) => match self.failed(http, data, entry, lease, &err).await {
                 Failed::GivenUp(done) => done,
                 // The game was paused and its lane given up.
                 Failed::Lost => return true,
@@ -472,11 +489,10 @@ impl Deliverer {
             },
         };
         self.succeed(data, entry).await;
-        if let Err(e) = data.host.outbox_done(entry.id, &done).await {
+        if let Err(e) = data.host.outbox_done(Some(lease), entry.id, &done).await {
             // Delivered but not marked: it is sent again with the same nonce, which Discord
             // answers with the message already made (within a few minutes).
-            tracing::error!(entry = entry.id, error = %e, "cannot mark an entry done");
-            self.fail(&entry.lane);
+            self.unmarked(&entry.lane, entry.id, &e);
             return false;
         }
         true
@@ -490,6 +506,7 @@ impl Deliverer {
         http: &Arc<Http>,
         data: &Data,
         entry: &Delivery,
+        lease: &Lease,
         err: &anyhow::Error,
     ) -> Failed {
         let how = classify(err);
@@ -505,7 +522,11 @@ impl Deliverer {
             return self.lose(http, data, entry, game, err).await;
         }
         if how == Failure::Permanent {
-            if let Err(e) = data.host.outbox_failed(entry.id, &text, 0, false).await {
+            if let Err(e) = data
+                .host
+                .outbox_failed(Some(lease), entry.id, &text, 0, false)
+                .await
+            {
                 tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
             }
             tracing::error!(
@@ -530,7 +551,7 @@ impl Deliverer {
         let pause_ms = pause.as_millis() as i64;
         if let Err(e) = data
             .host
-            .outbox_failed(entry.id, &text, pause_ms, blocked)
+            .outbox_failed(Some(lease), entry.id, &text, pause_ms, blocked)
             .await
         {
             // Not stored: this process keeps the lane waiting all the same.
