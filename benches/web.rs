@@ -35,6 +35,7 @@ async fn serve() -> Served {
     // No rate limit in the way of the measurement.
     let open = web::WebLimits {
         per_address: web::quota((1_000_000, 1_000_000)),
+        per_link: web::quota((1_000_000, 1_000_000)),
         per_player: web::quota((1_000_000, 1_000_000)),
         ..web::WebLimits::default()
     };

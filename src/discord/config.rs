@@ -226,6 +226,17 @@ pub fn web_connections(raw: &str) -> anyhow::Result<usize> {
     })
 }
 
+/// `HEXMEROS_WEB_TRUSTED_PROXIES`: the reverse proxies whose `X-Forwarded-For` names the
+/// client, a comma-separated list of addresses and networks (see `hexmeros::web::limit`).
+pub fn web_trusted_proxies(raw: &str) -> anyhow::Result<hexmeros::web::limit::Proxies> {
+    hexmeros::web::limit::Proxies::parse(raw).map_err(|why| {
+        anyhow::anyhow!(
+            "HEXMEROS_WEB_TRUSTED_PROXIES must be the proxies' addresses or networks, comma \
+             separated (127.0.0.1, 10.0.0.0/8): {why}; leave it empty to trust none"
+        )
+    })
+}
+
 /// What one user may ask for, and how much work may wait: read from the environment by
 /// [`Limits::from_env`], each with a default fit for a public bot. A rate of `None` is off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

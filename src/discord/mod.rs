@@ -93,7 +93,8 @@ pub struct WebConfig {
     /// Discord Activity signs its viewers in with. Without it there is no Activity.
     pub client_secret: Option<String>,
     /// The board's connection bounds (`HEXMEROS_WEB_HEADER_TIMEOUT_MS`,
-    /// `HEXMEROS_WEB_IDLE_TIMEOUT_MS`, `HEXMEROS_WEB_CONNECTIONS`) with its default rates.
+    /// `HEXMEROS_WEB_IDLE_TIMEOUT_MS`, `HEXMEROS_WEB_CONNECTIONS`) and trusted proxies
+    /// (`HEXMEROS_WEB_TRUSTED_PROXIES`) with its default rates.
     pub limits: hexmeros::web::WebLimits,
     /// `HEXMEROS_RATE_SIGN_INS`: the Activity's sign-ins that may begin (`None`: off).
     pub sign_ins: Option<config::Rate>,
@@ -431,9 +432,10 @@ async fn serve_web(
         http: data.http.clone(),
         activity,
     });
-    let running = hexmeros::web::start_with(data.host.clone(), keys, w.addr, front, w.limits)
-        .await
-        .with_context(|| format!("cannot serve the web board at {}", w.addr))?;
+    let running =
+        hexmeros::web::start_with(data.host.clone(), keys, w.addr, front, w.limits.clone())
+            .await
+            .with_context(|| format!("cannot serve the web board at {}", w.addr))?;
     Ok((data, Some(running)))
 }
 

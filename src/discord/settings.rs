@@ -104,6 +104,16 @@ pub struct ServeArgs {
         value_name = "N"
     )]
     pub web_connections: Option<String>,
+    /// The reverse proxies in front of the web board, addresses or networks (127.0.0.1,
+    /// 10.0.0.0/8): only a request from one of them has its X-Forwarded-For read, for the
+    /// client's address [default: none]
+    #[arg(
+        long,
+        hide_env_values = true,
+        env = "HEXMEROS_WEB_TRUSTED_PROXIES",
+        value_name = "LIST"
+    )]
+    pub web_trusted_proxies: Option<String>,
     /// The Activity's sign-ins that may begin (each calls Discord's token endpoint),
     /// COUNT/PERIOD or off [default: 30/1m]
     #[arg(
@@ -472,6 +482,14 @@ fn web_bounds(
             "HEXMEROS_WEB_CONNECTIONS",
         );
         limits.connections = Some(given.checked(&n, config::web_connections(v))?);
+    }
+    if let Some(v) = value(&args.web_trusted_proxies) {
+        let n = named(
+            "web_trusted_proxies",
+            "--web-trusted-proxies",
+            "HEXMEROS_WEB_TRUSTED_PROXIES",
+        );
+        limits.trusted_proxies = given.checked(&n, config::web_trusted_proxies(v))?;
     }
     if let Some(v) = value(&args.rate_sign_ins) {
         let n = named("rate_sign_ins", "--rate-sign-ins", "HEXMEROS_RATE_SIGN_INS");

@@ -11,13 +11,15 @@
 //! (`/board#t=…`), which browsers never send, and then in an `Authorization` header, so it
 //! appears in no request line or log.
 //!
-//! Guards: per-address and per-player rate limits, bounded live streams per game and in all,
+//! Guards: rate limits per link, per player's actions and per address ([`limit`]; a forwarded
+//! address is read only from a trusted proxy), bounded live streams per game and in all,
 //! connections bounded in time and in number ([`server`]), request bodies of at most
 //! [`BODY_MAX`] bytes, a strict Content-Security-Policy with no
 //! third-party origin, and a loopback address unless the operator names another.
 
 pub mod activity;
 pub mod api;
+pub mod limit;
 pub mod live;
 pub mod page;
 pub mod server;
@@ -33,7 +35,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use governor::{DefaultKeyedRateLimiter, Quota};
+use governor::Quota;
+
+use limit::{Asker, Limiter};
 
 use crate::host::{Effect, GameHost, GameId, Millis, PlayerId};
 pub use token::{Claims, Keys, TokenError};
@@ -47,12 +51,20 @@ pub const PLAYER_LINK_MS: Millis = 24 * 3_600_000;
 /// How long a spectator's link (the one on a turn message) lasts: two days, a long game's span.
 pub const WATCH_LINK_MS: Millis = 48 * 3_600_000;
 
-/// How fast one address may ask, and one player act: a steady rate and the burst allowed; and
-/// how the server bounds its connections (see [`server`]).
-#[derive(Clone, Copy, Debug)]
+/// How fast one address, one link and one player may ask (see [`limit`]): a steady rate and
+/// the burst allowed; whose forwarded addresses are believed; and how the server bounds its
+/// connections (see [`server`]).
+#[derive(Clone, Debug)]
 pub struct WebLimits {
+    /// Requests without a link, per client address.
     pub per_address: Quota,
+    /// Requests with a link: per player's link, and per spectator's link and address.
+    pub per_link: Quota,
+    /// Actions (`POST /api/act`) per player.
     pub per_player: Quota,
+    /// The reverse proxies whose `X-Forwarded-For` names the client
+    /// (`HEXMEROS_WEB_TRUSTED_PROXIES`); none by default.
+    pub trusted_proxies: limit::Proxies,
     /// How long a connection has to send a request's headers ([`server::HEADER_TIMEOUT`]).
     pub header_timeout: std::time::Duration,
     /// How long a connection may stay silent ([`server::IDLE_TIMEOUT`]).
@@ -63,12 +75,15 @@ pub struct WebLimits {
 }
 
 impl Default for WebLimits {
-    /// 20 requests a second per address (bursts of 60), 5 actions a second per player (bursts
-    /// of 20); 10 s to send headers, 60 s of silence, connections by the open-file limit.
+    /// 20 requests a second per address and per link (bursts of 60), 5 actions a second per
+    /// player (bursts of 20), no trusted proxy; 10 s to send headers, 60 s of silence,
+    /// connections by the open-file limit.
     fn default() -> WebLimits {
         WebLimits {
             per_address: quota((20, 60)),
+            per_link: quota((20, 60)),
             per_player: quota((5, 20)),
+            trusted_proxies: limit::Proxies::default(),
             header_timeout: server::HEADER_TIMEOUT,
             idle_timeout: server::IDLE_TIMEOUT,
             connections: None,
@@ -184,8 +199,10 @@ pub struct Web {
     pub(crate) keys: Keys,
     pub(crate) front: Arc<dyn Front>,
     pub(crate) live: live::Live,
-    per_address: Arc<DefaultKeyedRateLimiter<IpAddr>>,
-    pub(crate) per_player: Arc<DefaultKeyedRateLimiter<(GameId, PlayerId)>>,
+    proxies: limit::Proxies,
+    per_address: Arc<Limiter<Asker>>,
+    per_link: Arc<Limiter<Asker>>,
+    pub(crate) per_player: Arc<Limiter<(GameId, PlayerId)>>,
 }
 
 /// `per_second` with bursts of `burst` (each at least 1).
@@ -232,8 +249,10 @@ pub async fn start_with(
         keys,
         front,
         live,
-        per_address: Arc::new(DefaultKeyedRateLimiter::keyed(limits.per_address)),
-        per_player: Arc::new(DefaultKeyedRateLimiter::keyed(limits.per_player)),
+        proxies: limits.trusted_proxies.clone(),
+        per_address: Arc::new(limit::limiter(limits.per_address, limit::KEYS_MOST)),
+        per_link: Arc::new(limit::limiter(limits.per_link, limit::KEYS_MOST)),
+        per_player: Arc::new(limit::limiter(limits.per_player, limit::KEYS_MOST)),
     };
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
@@ -242,7 +261,15 @@ pub async fn start_with(
         idle_timeout: limits.idle_timeout,
         connections,
     };
-    let task = tokio::spawn(server::serve(listener, router(web), served));
+    let sweeper = web.clone();
+    let app = router(web);
+    // The sweep lives as long as the server: one task, both stop with it.
+    let task = tokio::spawn(async move {
+        tokio::select! {
+            () = server::serve(listener, app, served) => {}
+            () = sweeper.sweep() => {}
+        }
+    });
     tracing::info!(
         %addr,
         open_files = files,
@@ -281,14 +308,24 @@ fn routes() -> axum::Router<Web> {
         .route("/api/token", post(activity::token))
 }
 
-/// Every response: refused past the address's rate, and sent with the page's security headers.
+/// The client's address, as the guard found it (see [`limit::Proxies::client`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Client(pub IpAddr);
+
+/// Every response: refused past its asker's rate (see [`limit`]), and sent with the page's
+/// security headers.
 async fn guard(
     State(web): State<Web>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    req: Request,
+    mut req: Request,
     next: Next,
 ) -> Response {
-    if let Err(not_until) = web.per_address.check_key(&peer.ip()) {
+    let client = web.proxies.client(peer.ip(), req.headers());
+    let counted = match web.claims(req.headers()) {
+        Some(c) => web.per_link.check_key(&web.asker(Some(c), client)),
+        None => web.per_address.check_key(&web.asker(None, client)),
+    };
+    if let Err(not_until) = counted {
         use governor::clock::{Clock as _, DefaultClock};
         let wait = not_until.wait_time_from(DefaultClock::default().now());
         return ApiError::new(
@@ -298,10 +335,19 @@ async fn guard(
         .retry_after(wait.as_millis().div_ceil(1000) as u64)
         .into_response();
     }
+    req.extensions_mut().insert(Client(client));
     let mut res = next.run(req).await;
     let application = web.front.activity().and_then(|a| a.client_id());
     page::secure(res.headers_mut(), application.as_deref());
     res
+}
+
+/// The token of a request's `Authorization: Bearer` header.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
 }
 
 /// A refusal or failure the page shows: its status and one sentence, never a secret.
@@ -385,16 +431,12 @@ impl Web {
     /// the game (leaving or being replaced ends their link) or is no longer a member of its
     /// server ([`Front::still_member`]).
     pub async fn viewer(&self, headers: &HeaderMap) -> Result<Viewer, ApiError> {
-        let token = headers
-            .get(axum::http::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .ok_or_else(|| {
-                ApiError::new(
-                    StatusCode::UNAUTHORIZED,
-                    "this board needs a link from the game's thread (Open the board, or My board)",
-                )
-            })?;
+        let token = bearer(headers).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "this board needs a link from the game's thread (Open the board, or My board)",
+            )
+        })?;
         let claims = self
             .keys
             .verify(token, self.host.now())
@@ -421,5 +463,46 @@ impl Web {
             player: claims.player,
             expires: claims.expires,
         })
+    }
+
+    /// The claims of a request's token when it is one the bot made and has not expired
+    /// (whether its player still sits is the handlers' to check).
+    fn claims(&self, headers: &HeaderMap) -> Option<Claims> {
+        self.keys.verify(bearer(headers)?, self.host.now()).ok()
+    }
+
+    /// Whose bucket a request of `claims` (`None`: without a valid link) from `client` takes
+    /// from.
+    pub(crate) fn asker(&self, claims: Option<Claims>, client: IpAddr) -> Asker {
+        let address = limit::bucket_address(client);
+        match claims {
+            None => Asker::Address(address),
+            Some(Claims {
+                game,
+                player: Some(p),
+                ..
+            }) => Asker::Player(game, p),
+            Some(Claims { game, .. }) => Asker::Watcher(game, address),
+        }
+    }
+
+    /// Forget the buckets that are full again, so the tables hold only recent askers.
+    pub fn forget_idle(&self) {
+        for l in [&self.per_address, &self.per_link] {
+            l.retain_recent();
+            l.shrink_to_fit();
+        }
+        self.per_player.retain_recent();
+        self.per_player.shrink_to_fit();
+    }
+
+    /// [`Web::forget_idle`] every [`limit::SWEEP_EVERY`], for ever.
+    async fn sweep(self) {
+        let mut every = tokio::time::interval(limit::SWEEP_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            self.forget_idle();
+        }
     }
 }

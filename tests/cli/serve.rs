@@ -324,6 +324,7 @@ fn serve_help_lists_every_setting_with_its_flag_variable_and_default() {
         ("--web-header-timeout-ms", "HEXMEROS_WEB_HEADER_TIMEOUT_MS"),
         ("--web-idle-timeout-ms", "HEXMEROS_WEB_IDLE_TIMEOUT_MS"),
         ("--web-connections", "HEXMEROS_WEB_CONNECTIONS"),
+        ("--web-trusted-proxies", "HEXMEROS_WEB_TRUSTED_PROXIES"),
         ("--rate-sign-ins", "HEXMEROS_RATE_SIGN_INS"),
         ("--access-give-up-ms", "HEXMEROS_ACCESS_GIVE_UP_MS"),
         ("--log-format", "HEXMEROS_LOG_FORMAT"),
@@ -372,6 +373,17 @@ fn a_bad_flag_is_named_as_a_flag_and_a_flag_goes_before_its_variable() {
         &["--web-connections", "0"],
         &[],
         "--web-connections must be how many connections",
+    );
+    assert_refused_saying(
+        &["--web-trusted-proxies", "127.0.0.1, proxy.lan"],
+        &[],
+        "--web-trusted-proxies must be the proxies' addresses or networks, comma separated \
+         (127.0.0.1, 10.0.0.0/8): \"proxy.lan\" is not an address",
+    );
+    assert_refused_saying(
+        &[],
+        &[("HEXMEROS_WEB_TRUSTED_PROXIES", "10.0.0.0/40")],
+        "HEXMEROS_WEB_TRUSTED_PROXIES must be",
     );
     assert_refused_saying(
         &[],

@@ -70,6 +70,7 @@ async fn board() -> Board {
     // (tested on their own in web.rs) would refuse them where no person could tap that fast.
     let unhurried = web::WebLimits {
         per_address: web::quota((10_000, 10_000)),
+        per_link: web::quota((10_000, 10_000)),
         per_player: web::quota((10_000, 10_000)),
         ..web::WebLimits::default()
     };

@@ -21,3 +21,4 @@ mod results;
 mod scenarios;
 mod settings;
 mod web;
+mod web_limits;
