@@ -36,6 +36,7 @@ async fn serve() -> Served {
     let open = web::WebLimits {
         per_address: web::quota((1_000_000, 1_000_000)),
         per_link: web::quota((1_000_000, 1_000_000)),
+        pictures: web::quota((1_000_000, 1_000_000)),
         per_player: web::quota((1_000_000, 1_000_000)),
         ..web::WebLimits::default()
     };

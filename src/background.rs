@@ -81,9 +81,105 @@ where
     rx.await.map_err(|_| BackgroundError::Dropped)?
 }
 
+/// The picture queue one process shares (issue 17, issue 60): pictures drawing or waiting to
+/// be drawn, at most its size in all, whichever front end asks (Discord's boards and answers,
+/// the web board's); and of them at most the web board's share, so that a flood of web
+/// pictures always leaves room for Discord's answers, which are due within three seconds.
+#[derive(Clone, Debug)]
+pub struct PictureQueue {
+    all: std::sync::Arc<tokio::sync::Semaphore>,
+    web: std::sync::Arc<tokio::sync::Semaphore>,
+    web_share: usize,
+}
+
+/// A place in the [`PictureQueue`], given back when dropped.
+#[derive(Debug)]
+pub struct Slot {
+    _all: tokio::sync::OwnedSemaphorePermit,
+    _web: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl PictureQueue {
+    /// A queue of `size` places (at least 1), half of them (at least 1) the web board's.
+    pub fn new(size: usize) -> PictureQueue {
+        let size = size.max(1);
+        PictureQueue::with_web_share(size, size / 2)
+    }
+
+    /// A queue of `size` places of which the web board may take `web_share` (1 to `size`).
+    pub fn with_web_share(size: usize, web_share: usize) -> PictureQueue {
+        let size = size.max(1);
+        let web_share = web_share.clamp(1, size);
+        PictureQueue {
+            all: std::sync::Arc::new(tokio::sync::Semaphore::new(size)),
+            web: std::sync::Arc::new(tokio::sync::Semaphore::new(web_share)),
+            web_share,
+        }
+    }
+
+    /// The web board's share of the places.
+    pub fn web_share(&self) -> usize {
+        self.web_share
+    }
+
+    /// A place, if one is free.
+    pub fn slot(&self) -> Option<Slot> {
+        let all = self.all.clone().try_acquire_owned().ok()?;
+        Some(Slot {
+            _all: all,
+            _web: None,
+        })
+    }
+
+    /// A place, waiting for one (work that must not be dropped).
+    pub async fn slot_waiting(&self) -> Option<Slot> {
+        let all = self.all.clone().acquire_owned().await.ok()?;
+        Some(Slot {
+            _all: all,
+            _web: None,
+        })
+    }
+
+    /// A place for the web board, if one is free within its share.
+    pub fn web_slot(&self) -> Option<Slot> {
+        let web = self.web.clone().try_acquire_owned().ok()?;
+        let all = self.all.clone().try_acquire_owned().ok()?;
+        Some(Slot {
+            _all: all,
+            _web: Some(web),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_web_takes_at_most_its_share_and_discord_finds_the_rest() {
+        let q = PictureQueue::with_web_share(2, 1);
+        let web = q.web_slot();
+        assert!(web.is_some());
+        assert!(q.web_slot().is_none(), "the web's share is taken");
+        let discord = q.slot();
+        assert!(
+            discord.is_some(),
+            "a held web picture leaves Discord its place"
+        );
+        assert!(
+            q.slot().is_none() && q.web_slot().is_none(),
+            "the queue is full"
+        );
+        drop(web);
+        assert!(q.web_slot().is_some());
+        drop(discord);
+        // Discord may take every place; the web then finds none.
+        let all = (q.slot(), q.slot());
+        assert!(all.0.is_some() && all.1.is_some() && q.web_slot().is_none());
+        assert_eq!(PictureQueue::new(16).web_share(), 8);
+        assert_eq!(PictureQueue::new(1).web_share(), 1);
+        assert_eq!(PictureQueue::new(0).web_share(), 1);
+    }
 
     fn thread_name() -> String {
         std::thread::current().name().unwrap_or("").to_string()

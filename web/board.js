@@ -74,6 +74,7 @@ async function api(path, body) {
     if (res.status === 401 && !launch.has("frame_id")) forgetToken();
     const err = new Error((data && data.error) || "the server answered " + res.status);
     err.status = res.status;
+    err.retry = data && data.retry_after;
     throw err;
   }
   return data;
@@ -409,7 +410,15 @@ function setupGestures() {
 // ---- loading and live updates ---------------------------------------------------------------
 
 async function load() {
-  const b = await api("/api/board");
+  let b;
+  try {
+    b = await api("/api/board");
+  } catch (e) {
+    // The board is busy drawing, or this viewer asked for many pictures: ask again after the
+    // wait the server gave, so the board does not stay behind until the next move.
+    if (e.status === 503 || e.status === 429) setTimeout(() => load().catch(() => {}), (e.retry || 2) * 1000);
+    throw e;
+  }
   showBoard(b);
   document.body.dataset.version = String(b.version);
 }

@@ -14,6 +14,8 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use hexmeros::background::{PictureQueue, Slot};
+
 use hexmeros::host::PlayerId;
 
 use crate::discord::config::{self, Rate};
@@ -38,7 +40,7 @@ pub struct Limits {
     away: Option<Keyed>,
     reactions: Keyed,
     active_games: usize,
-    render: Arc<Semaphore>,
+    render: PictureQueue,
     bots: Arc<Semaphore>,
 }
 
@@ -97,7 +99,7 @@ impl Limits {
             away: keyed(c.away),
             reactions: RateLimiter::keyed(reaction_removals()),
             active_games: c.active_games,
-            render: Arc::new(Semaphore::new(c.render_queue)),
+            render: PictureQueue::new(c.render_queue),
             bots: Arc::new(Semaphore::new(c.bot_queue)),
         }
     }
@@ -146,13 +148,18 @@ impl Limits {
     }
 
     /// A place in the picture queue, if there is one free.
-    pub fn render_slot(&self) -> Option<OwnedSemaphorePermit> {
-        self.render.clone().try_acquire_owned().ok()
+    pub fn render_slot(&self) -> Option<Slot> {
+        self.render.slot()
     }
 
     /// A place in the picture queue, waiting for one (work that must not be dropped).
-    pub async fn render_slot_waiting(&self) -> Option<OwnedSemaphorePermit> {
-        self.render.clone().acquire_owned().await.ok()
+    pub async fn render_slot_waiting(&self) -> Option<Slot> {
+        self.render.slot_waiting().await
+    }
+
+    /// The picture queue, which the web board shares (taking at most half of it).
+    pub fn pictures(&self) -> PictureQueue {
+        self.render.clone()
     }
 
     /// A place in the bot queue, if there is one free.

@@ -54,6 +54,10 @@ impl Front for DiscordFront {
         .boxed()
     }
 
+    fn pictures(&self) -> Option<hexmeros::background::PictureQueue> {
+        Some(self.data.limits.pictures())
+    }
+
     fn activity(&self) -> Option<Arc<dyn hexmeros::web::activity::Activity>> {
         self.activity.clone()
     }

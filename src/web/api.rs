@@ -3,12 +3,16 @@
 //! the host's: the page computes no rule, and every action goes through the host's checks
 //! (seat, Token, version, staging) exactly as a Discord button does.
 
+use std::sync::Arc;
+
 use axum::Json;
-use axum::extract::{Query, State};
+use axum::extract::{Extension, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use serde::{Deserialize, Serialize};
 
-use super::{ApiError, Viewer, Web};
+use super::limit::Asker;
+use super::pictures::{Drawn, Key};
+use super::{ApiError, Client, Viewer, Web};
 use crate::games::Seat;
 use crate::host::{Actor, Command, GameState, PlayerId};
 use crate::view::{self, ViewOptions, picker};
@@ -89,36 +93,76 @@ fn seat_name(state: &GameState, seat: Seat) -> SeatName {
     }
 }
 
-/// `GET /api/board`: the game as the viewer sees it, from their side.
-pub async fn board(State(web): State<Web>, headers: HeaderMap) -> Result<Json<Board>, ApiError> {
-    let viewer = web.viewer(&headers).await?;
-    let state = web.host.state(viewer.game).await?;
-    let seat = viewer.player.and_then(|p| state.seat_of(p));
-    let mover = seat.is_some() && state.holder() == seat;
-    let staged = state.staged().filter(|_| mover).map(|s| s.text.clone());
+/// Whose picture rate a viewer's drawings count against (see [`super::limit`]).
+fn picture_asker(viewer: Viewer, client: Client) -> Asker {
+    match viewer.player {
+        Some(p) => Asker::Player(viewer.game, p),
+        None => Asker::Watcher(viewer.game, super::limit::bucket_address(client.0)),
+    }
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::from(crate::host::HostError::Internal(e.to_string()))
+}
+
+/// The board of `state` from `seat`'s side (a spectator's: `None`), with `staged` drawn: from
+/// the cache, or drawn for `asker` (see [`super::pictures`]).
+async fn board_picture(
+    web: &Web,
+    state: &GameState,
+    seat: Option<Seat>,
+    staged: Option<String>,
+    asker: Asker,
+) -> Result<Arc<Drawn>, ApiError> {
+    let side = seat.unwrap_or(state.public_side());
+    let key = Key::Board {
+        game: state.id(),
+        version: state.version(),
+        side,
+        staged: staged.is_some(),
+    };
+    if let Some(hit) = web.pictures.cached(&key) {
+        return Ok(hit);
+    }
     let mut players = Vec::new();
     for s in state.seats() {
         let name = web.host.player_name(s.mover).await?;
         players.push(name.unwrap_or_default());
     }
     let opts = ViewOptions {
-        as_seat: seat.or(Some(state.public_side())),
+        as_seat: Some(side),
         last_moves: state.last_round(),
-        staged: staged.clone(),
+        staged,
         turn: Some(state.turn_number()),
         players,
         size: Some(SVG_SIZE),
     };
     let drawn = state.clone();
-    let (svg, status) = crate::background::run(crate::background::Work::Pictures, move || {
-        let scene = drawn.scene(&opts)?;
-        let theme = view::game_theme(drawn.position(), SVG_SIZE);
-        let status = scene.header.iter().map(|h| h.text.clone()).collect();
-        Ok::<_, view::ViewError>((hexmeros_render::render_svg(&scene, &theme)?, status))
-    })
-    .await
-    .map_err(|e| ApiError::from(crate::host::HostError::Internal(e.to_string())))?
-    .map_err(|e| ApiError::from(crate::host::HostError::Internal(e.to_string())))?;
+    web.pictures
+        .draw(key, asker, move || {
+            let scene = drawn.scene(&opts).map_err(internal)?;
+            let theme = view::game_theme(drawn.position(), SVG_SIZE);
+            let lines = scene.header.iter().map(|h| h.text.clone()).collect();
+            let svg = hexmeros_render::render_svg(&scene, &theme).map_err(internal)?;
+            Ok(Drawn { svg, lines, of: 0 })
+        })
+        .await
+}
+
+/// `GET /api/board`: the game as the viewer sees it, from their side.
+pub async fn board(
+    State(web): State<Web>,
+    Extension(client): Extension<Client>,
+    headers: HeaderMap,
+) -> Result<Json<Board>, ApiError> {
+    let viewer = web.viewer(&headers).await?;
+    let state = web.host.state(viewer.game).await?;
+    let seat = viewer.player.and_then(|p| state.seat_of(p));
+    let mover = seat.is_some() && state.holder() == seat;
+    let staged = state.staged().filter(|_| mover).map(|s| s.text.clone());
+    let asker = picture_asker(viewer, client);
+    let drawn = board_picture(&web, &state, seat, staged.clone(), asker).await?;
+    let (svg, status) = (drawn.svg.clone(), drawn.lines.clone());
     let game = state.position();
     Ok(Json(Board {
         game: state.id(),
@@ -347,6 +391,7 @@ pub struct Step {
 /// side, the `N`th highlighted (any viewer, spectators too: the moves are public).
 pub async fn replay(
     State(web): State<Web>,
+    Extension(client): Extension<Client>,
     headers: HeaderMap,
     Query(q): Query<ReplayQuery>,
 ) -> Result<Json<Step>, ApiError> {
@@ -356,27 +401,44 @@ pub async fn replay(
         .player
         .and_then(|p| state.seat_of(p))
         .unwrap_or(state.public_side());
-    let export = web.host.export(viewer.game).await?;
     let at = q.at;
-    let drawn = crate::background::run(crate::background::Work::Pictures, move || {
-        let (game, last, of) = view::replay_at(&export, at)?;
-        let opts = ViewOptions {
-            as_seat: Some(seat),
-            last_moves: last.into_iter().collect(),
-            size: Some(SVG_SIZE),
-            ..ViewOptions::default()
-        };
-        let scene = view::scene(&game, &opts)?;
-        let svg = hexmeros_render::render_svg(&scene, &view::game_theme(&game, SVG_SIZE))?;
-        Ok::<_, view::ViewError>(Step { at, of, svg })
-    })
-    .await
-    .map_err(|e| ApiError::from(crate::host::HostError::Internal(e.to_string())))?;
-    match drawn {
-        Ok(step) => Ok(Json(step)),
-        Err(view::ViewError::Export(why)) => Err(ApiError::new(StatusCode::BAD_REQUEST, why)),
-        Err(e) => Err(ApiError::from(crate::host::HostError::Internal(
-            e.to_string(),
-        ))),
-    }
+    let key = Key::Replay {
+        game: viewer.game,
+        version: state.version(),
+        at,
+        side: seat,
+    };
+    let drawn = match web.pictures.cached(&key) {
+        Some(hit) => hit,
+        None => {
+            let export = web.host.export(viewer.game).await?;
+            let job = move || {
+                let (game, last, of) = view::replay_at(&export, at).map_err(|e| match e {
+                    view::ViewError::Export(why) => ApiError::new(StatusCode::BAD_REQUEST, why),
+                    e => internal(e),
+                })?;
+                let opts = ViewOptions {
+                    as_seat: Some(seat),
+                    last_moves: last.into_iter().collect(),
+                    size: Some(SVG_SIZE),
+                    ..ViewOptions::default()
+                };
+                let scene = view::scene(&game, &opts).map_err(internal)?;
+                let theme = view::game_theme(&game, SVG_SIZE);
+                let svg = hexmeros_render::render_svg(&scene, &theme).map_err(internal)?;
+                Ok(Drawn {
+                    svg,
+                    lines: Vec::new(),
+                    of,
+                })
+            };
+            let asker = picture_asker(viewer, client);
+            web.pictures.draw(key, asker, job).await?
+        }
+    };
+    Ok(Json(Step {
+        at,
+        of: drawn.of,
+        svg: drawn.svg.clone(),
+    }))
 }

@@ -22,6 +22,7 @@ pub mod api;
 pub mod limit;
 pub mod live;
 pub mod page;
+pub mod pictures;
 pub mod server;
 pub mod standalone;
 pub mod token;
@@ -62,6 +63,9 @@ pub struct WebLimits {
     pub per_link: Quota,
     /// Actions (`POST /api/act`) per player.
     pub per_player: Quota,
+    /// Pictures drawn for one viewer (a player's link, a spectator's link at its address);
+    /// one from the cache is free (see [`pictures`]).
+    pub pictures: Quota,
     /// The reverse proxies whose `X-Forwarded-For` names the client
     /// (`HEXMEROS_WEB_TRUSTED_PROXIES`); none by default.
     pub trusted_proxies: limit::Proxies,
@@ -76,13 +80,14 @@ pub struct WebLimits {
 
 impl Default for WebLimits {
     /// 20 requests a second per address and per link (bursts of 60), 5 actions a second per
-    /// player (bursts of 20), no trusted proxy; 10 s to send headers, 60 s of silence,
-    /// connections by the open-file limit.
+    /// player (bursts of 20), a picture drawn a second per viewer (bursts of 10), no trusted
+    /// proxy; 10 s to send headers, 60 s of silence, connections by the open-file limit.
     fn default() -> WebLimits {
         WebLimits {
             per_address: quota((20, 60)),
             per_link: quota((20, 60)),
             per_player: quota((5, 20)),
+            pictures: quota((1, 10)),
             trusted_proxies: limit::Proxies::default(),
             header_timeout: server::HEADER_TIMEOUT,
             idle_timeout: server::IDLE_TIMEOUT,
@@ -115,6 +120,12 @@ pub trait Front: Send + Sync + 'static {
         player: PlayerId,
         effects: Vec<Effect>,
     ) -> futures_util::future::BoxFuture<'static, Vec<String>>;
+
+    /// The picture queue this front end draws its own pictures in, which the board then shares
+    /// (taking at most its web share); `None`: the board has a queue of its own.
+    fn pictures(&self) -> Option<crate::background::PictureQueue> {
+        None
+    }
 
     /// The Discord Activity's sign-in, where this front end runs one (see [`activity`]).
     fn activity(&self) -> Option<Arc<dyn activity::Activity>> {
@@ -203,6 +214,7 @@ pub struct Web {
     per_address: Arc<Limiter<Asker>>,
     per_link: Arc<Limiter<Asker>>,
     pub(crate) per_player: Arc<Limiter<(GameId, PlayerId)>>,
+    pub(crate) pictures: pictures::Pictures,
 }
 
 /// `per_second` with bursts of `burst` (each at least 1).
@@ -216,6 +228,14 @@ pub struct Running {
     /// The address it listens on (the port the system chose when given port 0).
     pub addr: SocketAddr,
     pub task: tokio::task::JoinHandle<()>,
+    pictures: pictures::Pictures,
+}
+
+impl Running {
+    /// How many pictures the board drew (not taken from its cache) since it started.
+    pub fn pictures_drawn(&self) -> u64 {
+        self.pictures.drawn()
+    }
 }
 
 /// Listen on `addr` and serve the board for `host`'s games until the task is dropped.
@@ -244,6 +264,10 @@ pub async fn start_with(
     // Live streams hold their connections: at most half of them, so other requests find room.
     let streams = (connections / 2).clamp(1, live::IN_ALL);
     let live = live::Live::start(host.clone(), streams);
+    let queue = front
+        .pictures()
+        .unwrap_or_else(|| crate::background::PictureQueue::new(pictures::QUEUE_DEFAULT));
+    let pictures = pictures::Pictures::new(queue, limits.pictures);
     let web = Web {
         host,
         keys,
@@ -253,6 +277,7 @@ pub async fn start_with(
         per_address: Arc::new(limit::limiter(limits.per_address, limit::KEYS_MOST)),
         per_link: Arc::new(limit::limiter(limits.per_link, limit::KEYS_MOST)),
         per_player: Arc::new(limit::limiter(limits.per_player, limit::KEYS_MOST)),
+        pictures: pictures.clone(),
     };
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
@@ -279,7 +304,11 @@ pub async fn start_with(
         idle_timeout = ?limits.idle_timeout,
         "web board listening"
     );
-    Ok(Running { addr, task })
+    Ok(Running {
+        addr,
+        task,
+        pictures,
+    })
 }
 
 fn router(web: Web) -> axum::Router {
@@ -494,6 +523,7 @@ impl Web {
         }
         self.per_player.retain_recent();
         self.per_player.shrink_to_fit();
+        self.pictures.forget_idle();
     }
 
     /// [`Web::forget_idle`] every [`limit::SWEEP_EVERY`], for ever.

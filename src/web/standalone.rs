@@ -13,11 +13,26 @@ use crate::host::{Effect, GameHost, GameId, PlayerId};
 /// Runs the bots after each action; the player reads their private texts on the board.
 pub struct Standalone {
     host: Arc<GameHost>,
+    pictures: Option<crate::background::PictureQueue>,
 }
 
 impl Standalone {
     pub fn new(host: Arc<GameHost>) -> Standalone {
-        Standalone { host }
+        Standalone {
+            host,
+            pictures: None,
+        }
+    }
+
+    /// The same, sharing `queue` with the board (a test's, standing in for another front end).
+    pub fn with_pictures(
+        host: Arc<GameHost>,
+        queue: crate::background::PictureQueue,
+    ) -> Standalone {
+        Standalone {
+            host,
+            pictures: Some(queue),
+        }
     }
 }
 
@@ -36,5 +51,9 @@ impl Front for Standalone {
         });
         let said = super::said_to(effects, player);
         async move { said }.boxed()
+    }
+
+    fn pictures(&self) -> Option<crate::background::PictureQueue> {
+        self.pictures.clone()
     }
 }

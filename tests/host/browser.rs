@@ -71,6 +71,7 @@ async fn board() -> Board {
     let unhurried = web::WebLimits {
         per_address: web::quota((10_000, 10_000)),
         per_link: web::quota((10_000, 10_000)),
+        pictures: web::quota((10_000, 10_000)),
         per_player: web::quota((10_000, 10_000)),
         ..web::WebLimits::default()
     };

@@ -40,7 +40,7 @@ pub fn picture_files(full: Vec<u8>, focus: Option<Vec<u8>>) -> Vec<CreateAttachm
 
 /// Draw `state` with `opts` holding the queue place `slot`.
 async fn draw_in(
-    slot: tokio::sync::OwnedSemaphorePermit,
+    slot: hexmeros::background::Slot,
     state: &GameState,
     opts: ViewOptions,
 ) -> Picture {
