@@ -12,7 +12,9 @@
 //! appears in no request line or log.
 //!
 //! Guards: rate limits per link, per player's actions and per address ([`limit`]; a forwarded
-//! address is read only from a trusted proxy), bounded live streams per game and in all,
+//! address is read only from a trusted proxy), pictures drawn once per version through the
+//! process's one picture queue within each viewer's picture rate ([`pictures`]), bounded live
+//! streams per game and in all,
 //! connections bounded in time and in number ([`server`]), request bodies of at most
 //! [`BODY_MAX`] bytes, a strict Content-Security-Policy with no
 //! third-party origin, and a loopback address unless the operator names another.
