@@ -169,6 +169,10 @@ fn describe() {
         metrics::Unit::Seconds,
         "Age of the oldest outbox entry not delivered yet (0 when none)"
     );
+    describe_counter!(
+        "hexmeros_web_pictures_total",
+        "The web board's pictures: drawn, cached, busy (503) or too_fast (429)"
+    );
     describe_gauge!(
         "hexmeros_gateway_shards_connected",
         "This process's shards connected to Discord's gateway"
