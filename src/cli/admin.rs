@@ -1,5 +1,5 @@
 //! `hexmeros admin status`: for operators, what the bot still has to deliver and the games in
-//! play.
+//! play; `hexmeros admin forget USER`: erase a person's own data on their request.
 
 use clap::Subcommand;
 
@@ -16,6 +16,16 @@ pub enum AdminCommand {
         #[arg(long, value_name = "URL")]
         db: Option<String>,
     },
+    /// Forget a person on their request: their settings, notification and DM state, private
+    /// notes, ratings and direct messages are erased and their name replaced; the games they
+    /// played stay, as the other players' records.
+    Forget {
+        /// The person: their Discord user id (or a local player's id).
+        #[arg(value_name = "USER")]
+        user: String,
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
 }
 
 /// `hexmeros admin …`.
@@ -23,6 +33,10 @@ pub fn admin(cmd: AdminCommand) -> anyhow::Result<String> {
     runtime()?.block_on(async move {
         match cmd {
             AdminCommand::Status { db } => status(&host(db, Opening::Existing).await?).await,
+            AdminCommand::Forget { user, db } => {
+                let id = person(&user)?;
+                forget(&host(db, Opening::Existing).await?, id).await
+            }
         }
     })
 }
@@ -95,4 +109,32 @@ async fn status(host: &hexmeros::host::GameHost) -> anyhow::Result<String> {
         games.len()
     )?;
     Ok(out)
+}
+
+/// A person's id as typed: a positive number (bots, whose ids are negative, are not people).
+fn person(raw: &str) -> anyhow::Result<i64> {
+    match raw.trim().parse::<i64>() {
+        Ok(id) if id > 0 => Ok(id),
+        _ => anyhow::bail!(
+            "USER must be a person's id (a Discord user id such as 123456789012345678), not {raw:?}"
+        ),
+    }
+}
+
+/// `hexmeros admin forget USER`: what was erased, table by table.
+async fn forget(host: &hexmeros::host::GameHost, id: i64) -> anyhow::Result<String> {
+    let f = host.forget_player(id).await?;
+    if !f.known && f == (hexmeros::store::Forgotten::default()) {
+        anyhow::bail!("nobody with id {id} is known here: nothing was erased");
+    }
+    Ok(format!(
+        "forgot {id}: {} settings, {} DM state, {} notes, {} ratings, {} direct messages erased; \
+         shown as \"{}\" in the games they played",
+        f.settings,
+        f.dm_state,
+        f.notes,
+        f.ratings,
+        f.messages,
+        hexmeros::store::FORGOTTEN_NAME
+    ))
 }

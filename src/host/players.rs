@@ -180,6 +180,14 @@ impl GameHost {
         Ok(self.store.local_player(name, self.now()).await?)
     }
 
+    /// Forget the person `id` (`store::forget`): their settings, notification and DM state,
+    /// private notes, ratings and direct messages go, and their name becomes
+    /// [`FORGOTTEN_NAME`](crate::store::FORGOTTEN_NAME); the games they played stay, as the
+    /// other players' records.
+    pub async fn forget_player(&self, id: PlayerId) -> Result<crate::store::Forgotten, HostError> {
+        Ok(self.store.forget_player(id).await?)
+    }
+
     /// The player called `name`, if any.
     pub async fn player_named(&self, name: &str) -> Result<Option<PlayerId>, HostError> {
         Ok(self.store.player_named(name).await?)

@@ -11,6 +11,7 @@
 
 pub mod copy;
 mod digests;
+mod forget;
 mod leases;
 mod lobbies;
 mod notes;
@@ -28,6 +29,7 @@ use sqlx::{AnyConnection, AnyPool, Executor, Row};
 use thiserror::Error;
 
 pub use digests::DigestDue;
+pub use forget::{FORGOTTEN_NAME, Forgotten};
 pub use leases::Lease;
 pub use lobbies::{LobbyRow, LobbyWrite};
 pub use notes::Note;

@@ -108,3 +108,110 @@ fn status_of_a_database_that_cannot_be_opened_is_an_error() {
         "cannot open the database",
     );
 }
+
+/// `hexmeros admin forget USER` (issue 61): a person's own data goes (settings, DM state,
+/// private notes, ratings, their direct messages), their name is replaced, and the games they
+/// played stay whole for the others; another person's data is untouched. SQLite, or
+/// PostgreSQL in CI's second pass.
+#[tokio::test]
+async fn forget_erases_a_persons_own_data_and_leaves_the_games() {
+    use hexmeros::games::GameKind;
+    use hexmeros::host::{GameHost, SystemClock};
+    let db = db::TestDb::new().await;
+    let url = db.url.clone();
+    let store = Store::open(&url).await.unwrap();
+    let host = GameHost::new(store.clone(), std::sync::Arc::new(SystemClock));
+    let (ann, bob) = (1_200_000_000_000_000_001_i64, 1_200_000_000_000_000_002_i64);
+    host.ensure_player(ann, "ann").await.unwrap();
+    host.ensure_player(bob, "bob").await.unwrap();
+    let (game, _) = host
+        .create(GameKind::HexDame, &[ann, bob], None, None)
+        .await
+        .unwrap();
+    let w = store.writer();
+    for p in [ann, bob] {
+        sqlx::query("INSERT INTO player_settings (player_id, time_zone, updated_at) VALUES ($1, 'Europe/Berlin', 0)")
+            .bind(p)
+            .execute(w)
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO discord_dm (user_id, opted_in) VALUES ($1, 1)")
+            .bind(p)
+            .execute(w)
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO ratings (player_id, kind, mu, sigma, games) VALUES ($1, 'hexdame', 25.0, 8.0, 1)")
+            .bind(p)
+            .execute(w)
+            .await
+            .unwrap();
+        assert!(store.add_note(game, p, "my plan", 0, 10).await.unwrap());
+        store
+            .enqueue(&[entry(&format!("p{p}"), "a DM")], 1_000)
+            .await
+            .unwrap();
+    }
+    let count = async |sql: &str, p: i64| -> i64 {
+        sqlx::query_scalar(sql).bind(p).fetch_one(w).await.unwrap()
+    };
+    let events_before = count("SELECT COUNT(*) FROM events WHERE game_id = $1", game).await;
+
+    cli::fails(
+        &["admin", "forget", "bot", "--db", &url],
+        "",
+        "USER must be a person's id",
+    );
+    cli::fails(
+        &["admin", "forget", "0", "--db", &url],
+        "",
+        "USER must be a person's id",
+    );
+    cli::fails(
+        &["admin", "forget", "42", "--db", &url],
+        "",
+        "nobody with id 42",
+    );
+    let out = cli::ok(&["admin", "forget", &ann.to_string(), "--db", &url], "");
+    assert_eq!(
+        out.trim_end(),
+        format!(
+            "forgot {ann}: 1 settings, 1 DM state, 1 notes, 1 ratings, 1 direct messages \
+             erased; shown as \"a former player\" in the games they played"
+        )
+    );
+    for (table, column) in [
+        ("player_settings", "player_id"),
+        ("discord_dm", "user_id"),
+        ("notes", "player_id"),
+        ("ratings", "player_id"),
+    ] {
+        let sql = format!("SELECT COUNT(*) FROM {table} WHERE {column} = $1");
+        assert_eq!(count(&sql, ann).await, 0, "{table} still holds ann");
+        assert_eq!(count(&sql, bob).await, 1, "{table} lost bob's");
+    }
+    let lane = |p: i64| format!("p{p}");
+    let dms = async |p: i64| -> i64 {
+        sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE lane = $1")
+            .bind(lane(p))
+            .fetch_one(w)
+            .await
+            .unwrap()
+    };
+    assert_eq!((dms(ann).await, dms(bob).await), (0, 1));
+    assert_eq!(
+        host.player_name(ann).await.unwrap().as_deref(),
+        Some("a former player")
+    );
+    assert_eq!(host.player_name(bob).await.unwrap().as_deref(), Some("bob"));
+    // The game is whole: its seats and moves replay for bob.
+    assert_eq!(
+        count("SELECT COUNT(*) FROM events WHERE game_id = $1", game).await,
+        events_before
+    );
+    assert_eq!(
+        count("SELECT COUNT(*) FROM seats WHERE player_id = $1", ann).await,
+        1
+    );
+    let state = host.state(game).await.unwrap();
+    assert_eq!(state.id(), game);
+}

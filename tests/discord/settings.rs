@@ -250,3 +250,42 @@ async fn settings_are_private_checked_suggested_and_make_pings_in_quiet_hours_si
     assert!(text.contains("quiet hours: none"), "{text}");
     assert_clean(&fake, &bot);
 }
+
+/// `/hexmeros settings forget_me:True` (issue 61) erases what the bot keeps about the user
+/// alone, privately, and says what stays (the games, the others' records); another user's
+/// settings are untouched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forget_me_erases_the_users_own_data_and_says_what_stays() {
+    let fake = F::start().await;
+    let bot = Bot::start(&fake).await;
+    let c = F::CHANNEL_ID;
+    for user in [u(1), u(2)] {
+        let r = hx(
+            &fake,
+            user,
+            c,
+            "settings",
+            json!([str_opt("time_zone", "Europe/Berlin")]),
+        )
+        .await;
+        assert!(private_text(&r).starts_with("saved"), "{r:?}");
+    }
+    let r = hx(
+        &fake,
+        u(1),
+        c,
+        "settings",
+        json!([bool_opt("forget_me", true)]),
+    )
+    .await;
+    assert!(is_private(&r), "{r:?}");
+    let text = private_text(&r);
+    assert!(text.starts_with("🗑️ forgotten"), "{text}");
+    assert!(text.contains("\"a former player\""), "{text}");
+    assert!(text.contains("Those games stay"), "{text}");
+    let shown = private_text(&hx(&fake, u(1), c, "settings", json!([])).await);
+    assert!(shown.contains("time zone: not set"), "{shown}");
+    let other = private_text(&hx(&fake, u(2), c, "settings", json!([])).await);
+    assert!(other.contains("Europe/Berlin"), "{other}");
+    drop(bot);
+}

@@ -25,9 +25,25 @@ pub(super) async fn settings(
     #[description = "forget all your settings (your /hexmeros notify choices too)"] clear: Option<
         bool,
     >,
+    #[description = "erase all the bot keeps about you: settings, notes, ratings, DMs (games stay)"]
+    forget_me: Option<bool>,
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let me = player(ctx).await?;
+    if forget_me == Some(true) {
+        let f = ctx.data().host.forget_player(me).await?;
+        let text = format!(
+            "🗑️ forgotten: your settings and notification choices, your DM state, {} private \
+             notes, your ratings ({}) and {} direct messages are erased, and the games you \
+             played show you as \"{}\". Those games stay: they are the other players' records \
+             too. Using the bot again stores your name and what you then choose.",
+            f.notes,
+            f.ratings,
+            f.messages,
+            hexmeros::store::FORGOTTEN_NAME
+        );
+        return private(ctx, text).await;
+    }
     let change = SettingsChange {
         digest: None,
         time_zone,
