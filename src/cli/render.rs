@@ -23,7 +23,8 @@ pub struct RenderArgs {
     /// A game export (FILE or '-'): write an animated GIF of the whole game instead.
     #[arg(long, value_name = "FILE|-", conflicts_with_all = ["position", "last", "staged"])]
     replay: Option<String>,
-    /// The picture's long side in pixels (default 1600 for a board, 960 for a replay).
+    /// The picture's long side in pixels (default: the game's own, 1600 for most boards, 1200
+    /// for HexDame, 560 to 1600 for HexaEquo as its board grows; 960 for a replay's frames).
     #[arg(long, value_name = "PX")]
     size: Option<u32>,
     /// Where to write the picture.

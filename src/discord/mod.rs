@@ -244,6 +244,12 @@ pub(crate) fn web_config(
                  board: serve it too (--web or HEXMEROS_WEB), or remove the secret"
             );
         }
+        if public_url.is_some() {
+            anyhow::bail!(
+                "HEXMEROS_PUBLIC_URL (--public-url) is the web board's public address, but the \
+                 board is not served: serve it too (--web or HEXMEROS_WEB), or remove the address"
+            );
+        }
         return Ok(None);
     };
     if client_secret.is_some() && !hexmeros::web::activity::available() {

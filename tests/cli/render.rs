@@ -152,3 +152,26 @@ fn bad_input_exits_2_with_one_line() {
         );
     }
 }
+
+/// What `render --help` says of the default size is what a picture gets without `--size`:
+/// 1600 for HexiMeros, 1200 for HexDame (issue 61: the help said 1600 for every board).
+#[test]
+fn the_default_sizes_are_those_the_help_states() {
+    let help = String::from_utf8_lossy(&hexmeros(&["render", "--help"], None).stdout).into_owned();
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("1600 for most boards, 1200 for HexDame"),
+        "{help}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (game, long) in [("heximeros", 1600), ("hexdame", 1200)] {
+        let out = dir.path().join(format!("{game}.png"));
+        let o = hexmeros(
+            &["render", "--game", game, "-o", out.to_str().unwrap()],
+            None,
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let img = image::open(&out).unwrap();
+        assert_eq!(img.width().max(img.height()), long, "{game}");
+    }
+}

@@ -267,6 +267,22 @@ fn serve_stops_when_the_metrics_port_is_taken() {
 }
 
 #[test]
+fn serve_with_a_public_address_but_no_web_board_names_both() {
+    // Ignored before: the turn messages then had no board link, and nothing said why.
+    let url = [("HEXMEROS_PUBLIC_URL", "https://board.example.org")];
+    assert_refused_saying(
+        &[],
+        &url,
+        "HEXMEROS_PUBLIC_URL (--public-url) is the web board's",
+    );
+    assert_refused_saying(
+        &["--public-url", "https://board.example.org"],
+        &[],
+        "HEXMEROS_PUBLIC_URL (--public-url) is the web board's",
+    );
+}
+
+#[test]
 fn serve_with_a_client_secret_but_no_web_board_names_both() {
     // The Activity is the web board inside Discord: a secret without the board is a mistake.
     assert_refused_saying(
