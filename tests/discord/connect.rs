@@ -12,14 +12,7 @@ use std::time::Duration;
 use bot::Bot;
 use fake_discord::FakeDiscord as F;
 
-/// A port of this machine free a moment ago.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use super::web::free_port;
 
 /// `GET path` on `addr`: (status code, body), or why not.
 fn get(addr: &str, path: &str) -> Result<(u16, String), String> {

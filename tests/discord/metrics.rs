@@ -16,14 +16,7 @@ use serde_json::json;
 
 use bot::*;
 
-/// A port of this machine free a moment ago.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use super::web::free_port;
 
 /// `GET /metrics` on `addr`: the body, or why not.
 fn scrape(addr: &str) -> Result<String, String> {
