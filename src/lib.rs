@@ -5,6 +5,7 @@
 
 pub mod ai;
 pub mod background;
+pub mod backup;
 pub mod copy_check;
 pub mod games;
 pub mod hex;

@@ -74,7 +74,7 @@ enum Command {
     /// For operators: what the bot still has to deliver, and the games in play.
     #[command(subcommand)]
     Admin(AdminCommand),
-    /// For operators: move a server's data between databases.
+    /// For operators: move a server's data between databases, back it up and restore it.
     #[command(subcommand)]
     Db(DbCommand),
 }

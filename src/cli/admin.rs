@@ -1,5 +1,6 @@
 //! `hexmeros admin status`: for operators, what the bot still has to deliver and the games in
-//! play; `hexmeros admin forget USER`: erase a person's own data on their request.
+//! play; `hexmeros admin forget USER`: erase a person's own data on their request; `hexmeros
+//! admin retention --days N`: the retention rule, now.
 
 use clap::Subcommand;
 
@@ -26,6 +27,16 @@ pub enum AdminCommand {
         #[arg(long, value_name = "URL")]
         db: Option<String>,
     },
+    /// Apply the retention rule now (what `serve` does every hour with
+    /// HEXMEROS_RETENTION_DAYS): the private notes on games over for more than DAYS go, and
+    /// everything kept about people who have not played for DAYS, as `forget` does.
+    Retention {
+        /// How many days to keep: at least 1.
+        #[arg(long, value_name = "DAYS", value_parser = clap::value_parser!(u32).range(1..))]
+        days: u32,
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
 }
 
 /// `hexmeros admin …`.
@@ -36,6 +47,29 @@ pub fn admin(cmd: AdminCommand) -> anyhow::Result<String> {
             AdminCommand::Forget { user, db } => {
                 let id = person(&user)?;
                 forget(&host(db, Opening::Existing).await?, id).await
+            }
+            AdminCommand::Retention { days, db } => {
+                let r = host(db, Opening::Existing)
+                    .await?
+                    .apply_retention(days)
+                    .await?;
+                Ok(format!(
+                    "retention of {days} days: {} private notes of games over erased; {} people \
+                     who have not played since forgotten{}",
+                    r.notes,
+                    r.forgotten.len(),
+                    match r.forgotten.is_empty() {
+                        true => String::new(),
+                        false => format!(
+                            " ({})",
+                            r.forgotten
+                                .iter()
+                                .map(i64::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    }
+                ))
             }
         }
     })

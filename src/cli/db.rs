@@ -1,4 +1,4 @@
-//! `hexmeros db copy`, `export` and `import`, and what every verb on a database shares: its
+//! `hexmeros db copy`, `db backup`, `db restore`, `export` and `import`, and what every verb on a database shares: its
 //! URL (flag, then `DATABASE_URL`, then the embedded SQLite default), the runtime and the host.
 
 use std::io::Read;
@@ -19,6 +19,31 @@ pub enum DbCommand {
         /// The empty database to copy into (a new SQLite file is created).
         #[arg(long, value_name = "URL")]
         to: String,
+    },
+    /// Back the database up into a new SQLite FILE while the bot runs (SQLite's VACUUM INTO),
+    /// then check the file: its integrity, the rows of every table, every game replayed (a game
+    /// that does not replay is kept as stored, and named). For PostgreSQL use pg_dump.
+    Backup {
+        /// The file to write; it must not exist.
+        #[arg(long, value_name = "FILE")]
+        to: std::path::PathBuf,
+        /// The database to back up; default: $DATABASE_URL, else sqlite://hexmeros.db.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
+    /// Restore a backup FILE into a database, after checking it: a new SQLite file, an existing
+    /// one with --replace (moved aside, once no bot has it open), or an empty PostgreSQL one.
+    Restore {
+        /// The backup made by `db backup`.
+        #[arg(long, value_name = "FILE")]
+        from: std::path::PathBuf,
+        /// Where to restore it: sqlite://FILE or postgres://USER@HOST/DB.
+        #[arg(long, value_name = "URL")]
+        to: String,
+        /// Move an existing SQLite file aside (FILE.before-restore-TIME) and restore in its
+        /// place.
+        #[arg(long)]
+        replace: bool,
     },
 }
 
@@ -67,6 +92,15 @@ pub fn db(cmd: DbCommand) -> anyhow::Result<String> {
             DbCommand::Copy { from, to } => {
                 let summary = hexmeros::copy_check::copy_and_check(&from, &to).await?;
                 Ok(summary.text())
+            }
+            DbCommand::Backup { to, db } => {
+                let url = database_url(db);
+                Ok(hexmeros::backup::backup(&url, &to)
+                    .await?
+                    .text("backed up into"))
+            }
+            DbCommand::Restore { from, to, replace } => {
+                Ok(hexmeros::backup::restore(&from, &to, replace).await?)
             }
         }
     })

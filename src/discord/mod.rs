@@ -204,11 +204,13 @@ pub async fn serve_with(settings: Settings) -> anyhow::Result<()> {
         Some(s) => format!("serve shards {}-{} of {}", s.first, s.last, s.total),
         None => "serve".to_string(),
     };
-    let host = Arc::new(
-        GameHost::new(store, clock)
-            .with_outbox()
-            .with_lease_owner(owner),
-    );
+    let mut host = GameHost::new(store, clock)
+        .with_outbox()
+        .with_lease_owner(owner);
+    if let Some(days) = settings.retention_days {
+        host = host.with_retention(days);
+    }
+    let host = Arc::new(host);
     if metrics.is_some() {
         tokio::spawn(metrics::gauges(host.clone()));
     }

@@ -260,6 +260,16 @@ pub struct ServeArgs {
         value_name = "text|json"
     )]
     pub log_format: Option<String>,
+    /// Days a person's data is kept after their last game, and the private notes on a game
+    /// after it ended (the games stay, as the other players' records), at least 1 [default:
+    /// kept for ever]
+    #[arg(
+        long,
+        hide_env_values = true,
+        env = "HEXMEROS_RETENTION_DAYS",
+        value_name = "DAYS"
+    )]
+    pub retention_days: Option<String>,
     /// How often the timers run, in ms [default: 30000]
     #[arg(
         long,
@@ -292,6 +302,8 @@ pub struct Settings {
     pub access_give_up: Duration,
     /// Logs as JSON lines (`HEXMEROS_LOG_FORMAT=json`), else text.
     pub log_json: bool,
+    /// `HEXMEROS_RETENTION_DAYS`: how long people's data is kept (`None`: for ever).
+    pub retention_days: Option<u32>,
 }
 
 /// One setting: its clap id, its flag and its variable.
@@ -433,6 +445,7 @@ impl Settings {
             tick_every,
             access_give_up,
             log_json: log_json(args, &given)?,
+            retention_days: retention(args, &given)?,
         })
     }
 }
@@ -562,6 +575,22 @@ fn give_up(args: &ServeArgs, given: &Given) -> anyhow::Result<Duration> {
         Ok(ms) if ms >= 1000 => Ok(Duration::from_millis(ms)),
         Ok(ms) => anyhow::bail!("{name} must be at least 1000 (a second), not {ms}"),
         Err(_) => anyhow::bail!("{name} must be milliseconds, not {raw:?}"),
+    }
+}
+
+/// `HEXMEROS_RETENTION_DAYS`: whole days, at least one (none: everything is kept).
+fn retention(args: &ServeArgs, given: &Given) -> anyhow::Result<Option<u32>> {
+    let Some(raw) = value(&args.retention_days) else {
+        return Ok(None);
+    };
+    let name = given.name(&named(
+        "retention_days",
+        "--retention-days",
+        "HEXMEROS_RETENTION_DAYS",
+    ));
+    match raw.trim().parse::<u32>() {
+        Ok(days) if days >= 1 => Ok(Some(days)),
+        _ => anyhow::bail!("{name} must be a whole number of days, at least 1, not {raw:?}"),
     }
 }
 

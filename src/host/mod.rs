@@ -35,6 +35,7 @@ mod queries;
 pub mod quiet;
 mod records;
 mod results;
+mod retention;
 mod say;
 mod settings;
 mod state;
@@ -188,6 +189,9 @@ pub struct GameHost {
     /// Every stored event's game and new version, for front ends that show a game live (the web
     /// board). Only this process's commits: another process's are found by asking the store.
     changes: tokio::sync::broadcast::Sender<Change>,
+    /// How long people's data is kept after their last game (`with_retention`), and when the
+    /// rule last ran (unix ms; 0: not yet).
+    retention: Option<retention::Retention>,
 }
 
 /// A game moved on: `version` is its version after the event just stored.
@@ -256,6 +260,7 @@ impl GameHost {
             outbox: false,
             owner: format!("{}-{:016x}", std::process::id(), rand::random::<u64>()),
             changes: tokio::sync::broadcast::channel(CHANGES_KEPT).0,
+            retention: None,
         }
     }
 

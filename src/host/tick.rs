@@ -45,6 +45,7 @@ impl GameHost {
             Ok(mut more) => fx.append(&mut more),
             Err(e) => tracing::warn!(error = %e, "digests failed"),
         }
+        self.retention_due().await;
         Ok(fx)
     }
 

@@ -9,6 +9,7 @@
 //! as NUMERIC). Each backend has its own migrations (`migrations/sqlite`, `migrations/postgres`)
 //! with the same versions.
 
+mod backup;
 pub mod copy;
 mod digests;
 mod forget;
@@ -18,6 +19,7 @@ mod notes;
 pub mod open;
 mod outbox;
 mod ratings;
+mod retention;
 mod secrets;
 mod settings;
 
@@ -28,6 +30,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Executor, Row};
 use thiserror::Error;
 
+pub use backup::take_out_of_use;
 pub use digests::DigestDue;
 pub use forget::{FORGOTTEN_NAME, Forgotten};
 pub use leases::Lease;
@@ -36,6 +39,7 @@ pub use notes::Note;
 pub use open::{Opening, masked};
 pub use outbox::{Done, Entry, NewEntry, OutboxStats};
 pub use ratings::{Rating, RatingChange, conservative};
+pub use retention::Retained;
 pub use settings::SettingsRow;
 
 /// The default database, next to where the bot runs.
@@ -64,6 +68,9 @@ pub enum StoreError {
     /// given up): nothing was written, the item is the other process's now.
     #[error("the lease {lease} is held by another process now: nothing was written")]
     LeaseLost { lease: String },
+    /// A backup that cannot be made, and why.
+    #[error("cannot make the backup: {0}")]
+    Backup(String),
     /// A value could not be written (a JSON body).
     #[error("cannot write a value: {0}")]
     Encode(String),

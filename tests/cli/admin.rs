@@ -215,3 +215,96 @@ async fn forget_erases_a_persons_own_data_and_leaves_the_games() {
     let state = host.state(game).await.unwrap();
     assert_eq!(state.id(), game);
 }
+
+/// `hexmeros admin retention --days N` (issue 61): the private notes on a game over for more
+/// than N days go, and so does everything of a person who has not played since; a game still
+/// going keeps its players and notes, and the games stay whole. SQLite, or PostgreSQL in CI's
+/// second pass.
+#[tokio::test]
+async fn retention_erases_what_is_past_its_time_and_keeps_the_games() {
+    use hexmeros::games::GameKind;
+    use hexmeros::host::{GameHost, SystemClock};
+    let db = db::TestDb::new().await;
+    let url = db.url.clone();
+    let store = Store::open(&url).await.unwrap();
+    let host = GameHost::new(store.clone(), std::sync::Arc::new(SystemClock));
+    let (ann, bob, cy) = (
+        1_300_000_000_000_000_001_i64,
+        1_300_000_000_000_000_002,
+        1_300_000_000_000_000_003,
+    );
+    for (p, name) in [(ann, "ann"), (bob, "bob"), (cy, "cy")] {
+        host.ensure_player(p, name).await.unwrap();
+    }
+    let (old, _) = host
+        .create(GameKind::HexDame, &[ann, bob], None, None)
+        .await
+        .unwrap();
+    let (going, _) = host
+        .create(GameKind::HexDame, &[bob, cy], None, None)
+        .await
+        .unwrap();
+    let w = store.writer();
+    // The first game ended a year ago; everyone first came long ago.
+    sqlx::query("UPDATE games SET status = 50, updated_at = 0 WHERE id = $1")
+        .bind(old)
+        .execute(w)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE players SET created_at = 0")
+        .execute(w)
+        .await
+        .unwrap();
+    for (game, p) in [(old, ann), (old, bob), (going, cy)] {
+        assert!(store.add_note(game, p, "my plan", 0, 10).await.unwrap());
+    }
+    sqlx::query("INSERT INTO ratings (player_id, kind, mu, sigma, games) VALUES ($1, 'hexdame', 25.0, 8.0, 1)")
+        .bind(ann)
+        .execute(w)
+        .await
+        .unwrap();
+    let events: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM events")
+        .fetch_one(w)
+        .await
+        .unwrap();
+
+    cli::fails(
+        &["admin", "retention", "--days", "0", "--db", &url],
+        "",
+        "--days",
+    );
+    let out = cli::ok(&["admin", "retention", "--days", "30", "--db", &url], "");
+    assert_eq!(
+        out.trim_end(),
+        format!(
+            "retention of 30 days: 2 private notes of games over erased; 1 people who have not \
+             played since forgotten ({ann})"
+        )
+    );
+    let notes: Vec<i64> = sqlx::query_scalar("SELECT player_id FROM notes ORDER BY id")
+        .fetch_all(w)
+        .await
+        .unwrap();
+    assert_eq!(notes, vec![cy], "only the going game's note stays");
+    assert_eq!(
+        host.player_name(ann).await.unwrap().as_deref(),
+        Some("a former player")
+    );
+    assert_eq!(host.player_name(bob).await.unwrap().as_deref(), Some("bob"));
+    let ratings: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ratings")
+        .fetch_one(w)
+        .await
+        .unwrap();
+    assert_eq!(ratings, 0);
+    let after: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM events")
+        .fetch_one(w)
+        .await
+        .unwrap();
+    assert_eq!(after, events, "the games' records stay whole");
+    // A second run has nothing left to do.
+    let out = cli::ok(&["admin", "retention", "--days", "30", "--db", &url], "");
+    assert!(
+        out.contains(": 0 private notes of games over erased; 0 people"),
+        "{out}"
+    );
+}

@@ -5,6 +5,7 @@
 
 mod admin;
 mod ai;
+mod backup;
 mod database;
 mod db_copy;
 mod harmegedo;

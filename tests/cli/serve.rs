@@ -344,6 +344,7 @@ fn serve_help_lists_every_setting_with_its_flag_variable_and_default() {
         ("--rate-sign-ins", "HEXMEROS_RATE_SIGN_INS"),
         ("--access-give-up-ms", "HEXMEROS_ACCESS_GIVE_UP_MS"),
         ("--log-format", "HEXMEROS_LOG_FORMAT"),
+        ("--retention-days", "HEXMEROS_RETENTION_DAYS"),
     ] {
         let line = help
             .lines()
@@ -369,6 +370,16 @@ fn a_bad_flag_is_named_as_a_flag_and_a_flag_goes_before_its_variable() {
         "--rate-pictures must be",
     );
     assert_refused_saying(&["--dev-guild", "x"], &[], "--dev-guild must be");
+    assert_refused_saying(
+        &["--retention-days", "0"],
+        &[],
+        "--retention-days must be a whole number of days, at least 1, not \"0\"",
+    );
+    assert_refused_saying(
+        &[],
+        &[("HEXMEROS_RETENTION_DAYS", "a month")],
+        "HEXMEROS_RETENTION_DAYS must be a whole number of days",
+    );
     assert_refused_saying(
         &["--discord-timeout-ms", "5"],
         &[],
