@@ -23,10 +23,12 @@
 # Then the checker runs on broken copies (root user, a database outside the volume, a missing
 # --locked, …), each of which it must refuse, so that it cannot pass by checking nothing.
 set -euo pipefail
+# A BINARY given is relative to where this was started.
+bin=${1:-${HEXMEROS_BIN:-}}
+[ -z "$bin" ] || bin=$(realpath -m -- "$bin")
 cd "$(dirname "$0")/.."
 check=.ci/container_check.py
 
-bin=${1:-${HEXMEROS_BIN:-}}
 if [ -z "$bin" ]; then
     t=${CARGO_TARGET_DIR:-target}
     bin=$t/debug/hexmeros
