@@ -232,12 +232,19 @@ pub async fn serve_with(settings: Settings) -> anyhow::Result<()> {
     .await
 }
 
+/// What the web board's two settings came as (a flag or a variable), for their errors.
+pub(crate) struct WebNames {
+    pub web: &'static str,
+    pub public_url: &'static str,
+}
+
 /// The web board's settings: served at `addr` if given; the public address must be an
 /// http(s) URL; the Activity's client secret needs the board and a build with its script.
 pub(crate) fn web_config(
     addr: Option<String>,
     public_url: Option<String>,
     client_secret: Option<String>,
+    names: WebNames,
 ) -> anyhow::Result<Option<WebConfig>> {
     let Some(addr) = addr else {
         if client_secret.is_some() {
@@ -261,12 +268,14 @@ pub(crate) fn web_config(
             hexmeros::web::activity::SDK_MISSING
         );
     }
-    let addr = hexmeros::web::parse_addr(&addr).map_err(anyhow::Error::msg)?;
+    let addr =
+        hexmeros::web::parse_addr(&addr).map_err(|e| anyhow::anyhow!("{}: {e}", names.web))?;
     let public_url = public_url
         .map(|u| match url::Url::parse(&u) {
             Ok(p) if matches!(p.scheme(), "http" | "https") && p.host().is_some() => Ok(u),
             _ => Err(anyhow::anyhow!(
-                "HEXMEROS_PUBLIC_URL must be the board's http(s) address (https://board.example.org), not {u:?}"
+                "{} must be the board's http(s) address (https://board.example.org), not {u:?}",
+                names.public_url
             )),
         })
         .transpose()?;

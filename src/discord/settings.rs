@@ -419,6 +419,10 @@ impl Settings {
             value(&args.web).map(str::to_string),
             value(&args.public_url).map(str::to_string),
             secret("DISCORD_CLIENT_SECRET"),
+            crate::discord::WebNames {
+                web: given.name(&named("web", "--web", "HEXMEROS_WEB")),
+                public_url: given.name(&named("public_url", "--public-url", "HEXMEROS_PUBLIC_URL")),
+            },
         )?;
         // Checked even when the board is not served: a bad value is a mistake either way.
         let (web_limits, sign_ins) = web_bounds(args, &given)?;

@@ -370,6 +370,18 @@ fn a_bad_flag_is_named_as_a_flag_and_a_flag_goes_before_its_variable() {
         "--rate-pictures must be",
     );
     assert_refused_saying(&["--dev-guild", "x"], &[], "--dev-guild must be");
+    // The web board's address and public URL, named as they came.
+    assert_refused_saying(&["--web", "foo"], &[], "--web: \"foo\" is not an address");
+    assert_refused_saying(
+        &[],
+        &[("HEXMEROS_WEB", "foo")],
+        "HEXMEROS_WEB: \"foo\" is not an address",
+    );
+    assert_refused_saying(
+        &["--web", "0", "--public-url", "x"],
+        &[],
+        "--public-url must be the board's http(s) address",
+    );
     assert_refused_saying(
         &["--retention-days", "0"],
         &[],

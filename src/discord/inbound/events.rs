@@ -665,8 +665,8 @@ fn non_empty(lines: Vec<String>, default: &str) -> String {
 
 /// A reaction on a turn message or on the status panel (which carries the three): the Token
 /// holder's ✅ passes, ↩️ takes back; 🔄 sends any seated player the board from their side by DM
-/// (reactions have no private reply). Every other reaction is removed, and so is an acted-on
-/// one, so it can be used again.
+/// (reactions have no private reply). An acted-on reaction is removed, so it can be used
+/// again; any other is left as it is.
 async fn reaction(
     http: &Arc<Http>,
     data: &Data,
