@@ -56,9 +56,9 @@ impl Checked {
 /// Errors of a backup or restore, each a sentence.
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {
-    #[error("{0}")]
+    #[error(transparent)]
     Store(#[from] StoreError),
-    #[error("{0}")]
+    #[error(transparent)]
     Copy(#[from] copy::CopyError),
     #[error("{0}")]
     Refused(String),

@@ -58,16 +58,27 @@ pub async fn take_out_of_use(file: &Path) -> Result<(), StoreError> {
         .to_str()
         .ok_or_else(|| StoreError::Backup(format!("{} is not a UTF-8 path", file.display())))?;
     let opts = sqlx::any::AnyConnectOptions::from_str(&format!("sqlite://{path}"))?;
-    let mut conn = opts.connect().await?;
-    let mode: Result<String, sqlx::Error> = sqlx::query_scalar("PRAGMA journal_mode = DELETE")
-        .fetch_one(&mut conn)
-        .await;
-    let _ = conn.close().await;
-    match mode {
-        Ok(m) if m.eq_ignore_ascii_case("delete") => Ok(()),
-        Ok(_) | Err(_) => Err(StoreError::Backup(format!(
-            "{} is in use by another process (a running bot?): stop it first",
-            file.display()
-        ))),
+    // A process that has just closed the file may take a moment to let go of it (SQLite's
+    // connections close on their own threads): asked a few times over a few seconds.
+    let mut last = String::new();
+    for _ in 0..CLOSE_TRIES {
+        let mut conn = opts.connect().await?;
+        let mode: Result<String, sqlx::Error> = sqlx::query_scalar("PRAGMA journal_mode = DELETE")
+            .fetch_one(&mut conn)
+            .await;
+        let _ = conn.close().await;
+        match mode {
+            Ok(m) if m.eq_ignore_ascii_case("delete") => return Ok(()),
+            Ok(m) => last = format!("it stays in {m} mode"),
+            Err(e) => last = e.to_string(),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
+    Err(StoreError::Backup(format!(
+        "{} is in use by another process (a running bot?): stop it first ({last})",
+        file.display()
+    )))
 }
+
+/// How often [`take_out_of_use`] asks, 200 ms apart.
+const CLOSE_TRIES: usize = 15;

@@ -228,3 +228,58 @@ fn bad_backups_and_restores_are_refused_saying_why() {
     );
     assert!(!dir.path().join("b.db").exists());
 }
+
+/// A backup restores into the other backend too: SQLite here, PostgreSQL in CI's second pass
+/// (an empty database, through `db copy`'s checked copy).
+#[tokio::test]
+async fn a_backup_restores_into_an_empty_database_of_either_backend() {
+    let src = db::TestDb::sqlite();
+    let (host, games) = running(&src.url).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("backup.db");
+    cli::ok(
+        &[
+            "db",
+            "backup",
+            "--to",
+            file.to_str().unwrap(),
+            "--db",
+            &src.url,
+        ],
+        "",
+    );
+    host.store().close().await;
+    let dst = db::TestDb::new().await;
+    let out = cli::ok(
+        &[
+            "db",
+            "restore",
+            "--from",
+            file.to_str().unwrap(),
+            "--to",
+            &dst.url,
+        ],
+        "",
+    );
+    assert!(out.contains("checked the backup"), "{out}");
+    for g in games {
+        assert_eq!(export(&src.url, g), export(&dst.url, g));
+    }
+    // Once more into the same (no longer empty) database: refused, nothing written twice.
+    let why = match dst.path() {
+        Some(_) => "exists: give --replace",
+        None => "is not empty",
+    };
+    cli::fails(
+        &[
+            "db",
+            "restore",
+            "--from",
+            file.to_str().unwrap(),
+            "--to",
+            &dst.url,
+        ],
+        "",
+        why,
+    );
+}
