@@ -80,8 +80,10 @@ pub struct Target {
     pub hex: Option<Hex>,
     /// Every legal move of the piece that ends here, in the game's order.
     pub moves: Vec<String>,
-    /// What the (first) move takes, as `Blue's Archer`.
+    /// What the (first) move takes, as `Blue's Archer` (`your own Militant` for a ram).
     pub takes: Vec<String>,
+    /// The same pieces, each with its owner and kind apart.
+    pub taken: Vec<Taken>,
     /// The seats it may declare Check on (`Red`).
     pub checks: Vec<String>,
     /// The seats whose pieces attack the mover's royal piece once the move is played (`Blue`):
@@ -101,6 +103,25 @@ impl Target {
             s.push_str(&format!(" · {} choices", self.moves.len()));
         }
         s
+    }
+}
+
+/// A piece a move removes or takes over: whose (as sentences name the seat), what kind, and
+/// whether it is the mover's own (a ram: HexiMeros' Dreadnaught, friendly fire).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Taken {
+    pub owner: String,
+    pub kind: String,
+    pub own: bool,
+}
+
+impl Taken {
+    /// `Blue's Archer`, or `your own Militant`.
+    pub fn text(&self) -> String {
+        match self.own {
+            true => format!("your own {}", self.kind),
+            false => format!("{}'s {}", self.owner, self.kind),
+        }
     }
 }
 
@@ -321,7 +342,7 @@ pub fn targets(game: &AnyGame, origin: &str) -> Vec<Target> {
         match out.iter_mut().find(|t| t.cell.eq_ignore_ascii_case(&cell)) {
             Some(t) => t.moves.push(m),
             None => {
-                let takes = taken(game, &m, origin, &before);
+                let taken = taken(game, &m, origin, &before);
                 let checks = check_targets(game, &m);
                 let exposes = exposed_to(game, &m);
                 out.push(Target {
@@ -329,7 +350,8 @@ pub fn targets(game: &AnyGame, origin: &str) -> Vec<Target> {
                     cell,
                     hex,
                     moves: vec![m],
-                    takes,
+                    takes: taken.iter().map(Taken::text).collect(),
+                    taken,
                     checks,
                     exposes,
                     royal: game.royal_name(),
@@ -393,7 +415,10 @@ pub fn choices(game: &AnyGame, origin: &str, target: &Target) -> Vec<Choice> {
                 None if promotes => "No promotion".to_string(),
                 None => m.clone(),
             };
-            let takes = taken(game, m, origin, &before);
+            let takes: Vec<String> = taken(game, m, origin, &before)
+                .iter()
+                .map(Taken::text)
+                .collect();
             let checks = check_targets(game, m);
             let exposes = exposure(game.royal_name(), &exposed_to(game, m));
             Choice {
@@ -410,7 +435,7 @@ fn taken(
     m: &str,
     origin: &str,
     before: &HashMap<String, (Occupant, usize)>,
-) -> Vec<String> {
+) -> Vec<Taken> {
     let mut after = game.clone();
     if after.play(m).is_err() {
         return Vec::new();
@@ -428,9 +453,9 @@ fn taken_from(
     now: &HashMap<String, (Occupant, usize)>,
     origin: &str,
     mover: Option<&str>,
-) -> Vec<String> {
+) -> Vec<Taken> {
     let from = origin.to_ascii_lowercase();
-    let mut out: Vec<(BoardOrder, String)> = before
+    let mut out: Vec<(BoardOrder, Taken)> = before
         .iter()
         .filter(|(cell, _)| **cell != from)
         .filter(|(cell, (o, _))| {
@@ -438,16 +463,16 @@ fn taken_from(
                 .is_none_or(|(n, _)| n.owner != o.owner || n.kind != o.kind)
         })
         .map(|(cell, (o, _))| {
-            let whose = if Some(o.owner.as_str()) == mover {
-                "your own".to_string()
-            } else {
-                format!("{}'s", o.owner)
+            let taken = Taken {
+                owner: o.owner.clone(),
+                kind: o.kind.clone(),
+                own: Some(o.owner.as_str()) == mover,
             };
-            (board_order(cell), format!("{whose} {}", o.kind))
+            (board_order(cell), taken)
         })
         .collect();
-    out.sort();
-    out.into_iter().map(|(_, s)| s).collect()
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.into_iter().map(|(_, t)| t).collect()
 }
 
 /// What one played move did to the pieces, read from the positions before and after it (for
@@ -464,7 +489,10 @@ pub struct Played {
 pub fn played(before: &AnyGame, m: &str, after: &AnyGame) -> Played {
     let origin = notation::origin(m);
     let (was, now) = (occupants(before), occupants(after));
-    let took = taken_from(&was, &now, origin, None);
+    let took = taken_from(&was, &now, origin, None)
+        .iter()
+        .map(Taken::text)
+        .collect();
     let became = was
         .get(&origin.to_ascii_lowercase())
         .and_then(|(moved, _)| {
@@ -695,13 +723,13 @@ mod tests {
             ("l1".to_string(), occupant("Silver", "Alcazar")),
         ]);
         let after = HashMap::from([("l1".to_string(), occupant("Silver", "Dreadnaught"))]);
-        assert_eq!(
-            taken_from(&before, &after, "L3", Some("Silver")),
-            ["your own Alcazar"]
-        );
+        let texts = |t: Vec<Taken>| t.iter().map(Taken::text).collect::<Vec<_>>();
+        let rammed = taken_from(&before, &after, "L3", Some("Silver"));
+        assert_eq!(texts(rammed.clone()), ["your own Alcazar"]);
+        assert!(rammed[0].own && rammed[0].owner == "Silver" && rammed[0].kind == "Alcazar");
         // The story, told to everyone, names the owner.
         assert_eq!(
-            taken_from(&before, &after, "L3", None),
+            texts(taken_from(&before, &after, "L3", None)),
             ["Silver's Alcazar"]
         );
 
@@ -747,6 +775,11 @@ mod tests {
             hex: None,
             moves: vec!["N34-N35".into(), "N34-N35=Regent".into()],
             takes: vec!["Blue's Archer".into()],
+            taken: vec![Taken {
+                owner: "Blue".into(),
+                kind: "Archer".into(),
+                own: false,
+            }],
             checks: vec!["Red".into()],
             exposes: Vec::new(),
             royal: "Sovereign",
