@@ -139,8 +139,10 @@ function showBoard(b) {
   showActions();
   state.step = null;
   showSteps();
-  if (b.you && b.you.mover && !b.staged) {
-    say("Your turn: tap a piece");
+  // What the game expects of this viewer, as the host tells every front end; a player's
+  // losses since their last turn come first.
+  if (b.you && !b.staged) {
+    say((b.losses.length ? "Since your last turn: " + b.losses.join("; ") + ". " : "") + b.expects);
   } else if (!b.you) {
     say(b.holder ? b.holder + " holds the Token" : "");
   }
@@ -153,7 +155,7 @@ function showActions() {
   $("choices").replaceChildren();
   if (!b.you || !b.you.mover) return;
   if (b.staged) {
-    say("Staged: " + b.staged + ". Nothing is final until you pass.");
+    say(b.expects + " Nothing is final until you pass.");
     box.append(button("Pass", "primary", () => act({ do: "pass" })));
     for (const s of b.declarable) {
       box.append(button("Pass + Check on " + s.label, "check", () => act({ do: "check_pass", seat: s.seat })));
@@ -203,7 +205,11 @@ function highlight() {
     if (!t.hex) continue;
     const at = centre(t.hex[0], t.hex[1]);
     if (!at) continue;
-    if (t.takes.length) {
+    // A capture of an enemy and a ram of your own piece are told apart by colour and by shape.
+    if (t.mark === "ram") {
+      const d = rr * 0.75;
+      layer.append(svgEl("rect", { x: at[0] - d, y: at[1] - d, width: 2 * d, height: 2 * d, class: "hl-ram" }));
+    } else if (t.takes.length) {
       layer.append(svgEl("circle", { cx: at[0], cy: at[1], r: rr * 0.8, class: "hl-capture" }));
     }
     layer.append(svgEl("circle", { cx: at[0], cy: at[1], r: rr * 0.42, class: "hl-target" }));
@@ -211,7 +217,10 @@ function highlight() {
     n.textContent = String(t.number);
     layer.append(n);
     if (t.checks.length) {
-      layer.append(svgEl("circle", { cx: at[0] + rr * 0.55, cy: at[1] - rr * 0.55, r: rr * 0.2, class: "hl-check" }));
+      layer.append(svgEl("circle", { cx: at[0] + rr * 0.55, cy: at[1] - rr * 0.55, r: rr * 0.32, class: "hl-check" }));
+      const k = svgEl("text", { x: at[0] + rr * 0.55, y: at[1] - rr * 0.55, class: "hl-num", "font-size": rr * 0.42 });
+      k.textContent = "+";
+      layer.append(k);
     }
   }
 }
@@ -279,7 +288,9 @@ function tapped(q, r) {
   state.chosen = null;
   highlight();
   $("choices").replaceChildren();
-  say("Your turn: tap a piece");
+  // One of the player's own pieces that cannot move: why, as the host says it.
+  const stuck = name && b.stuck.find((s) => s.cell.toLowerCase() === name.toLowerCase());
+  say(stuck ? stuck.why : b.expects);
 }
 
 // ---- looking back, move by move -------------------------------------------------------------

@@ -176,6 +176,19 @@ pub fn since(told: &[Told], viewer: Seat) -> String {
     line(&told[start..])
 }
 
+/// What happened since `viewer`'s previous turn, oldest first, clause by clause (none
+/// dropped: a front end chooses what fits).
+pub fn since_parts(told: &[Told], viewer: Seat) -> Vec<String> {
+    let start = told
+        .iter()
+        .rposition(|t| t.turn_of == Some(viewer))
+        .map_or(0, |i| i + 1);
+    told[start..]
+        .iter()
+        .flat_map(|t| t.parts.iter().cloned())
+        .collect()
+}
+
 /// The parts of `told` on one line, capped at [`MAX_STORY`] characters (oldest dropped).
 pub fn line(told: &[Told]) -> String {
     let parts: Vec<&str> = told

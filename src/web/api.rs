@@ -14,8 +14,8 @@ use super::limit::Asker;
 use super::pictures::{Drawn, Key};
 use super::{ApiError, Client, Viewer, Web};
 use crate::games::Seat;
-use crate::host::{Actor, Command, GameState, PlayerId};
-use crate::view::{self, ViewOptions, picker};
+use crate::host::{Actor, Command, GameState, Mark, PlayerId};
+use crate::view::{self, ViewOptions};
 
 /// The longest move text or seat name the API reads.
 const TEXT_MAX: usize = 64;
@@ -49,6 +49,20 @@ pub struct Board {
     pub story: Vec<String>,
     /// The moves of the last round, highlighted on the board.
     pub last: Vec<String>,
+    /// What the game asks of the viewer now, in one sentence (the host's projection).
+    pub expects: String,
+    /// What the rules force on the viewer this turn (a capture, a Check to relieve).
+    pub forced: Option<String>,
+    /// The viewer's pieces that cannot move this turn, and why.
+    pub stuck: Vec<StuckView>,
+    /// What the round since the viewer's last turn cost them (pieces taken, Checks on them).
+    pub losses: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct StuckView {
+    pub cell: String,
+    pub why: String,
 }
 
 #[derive(Serialize)]
@@ -84,6 +98,10 @@ pub struct TargetView {
     pub takes: Vec<String>,
     pub checks: Vec<String>,
     pub label: String,
+    /// What it does beyond moving, in words (`rams your own Militant`, `gives Check to Red`).
+    pub does: Vec<String>,
+    /// How it is marked: `move`, `check`, `capture` or `ram`.
+    pub mark: &'static str,
 }
 
 fn seat_name(state: &GameState, seat: Seat) -> SeatName {
@@ -157,9 +175,10 @@ pub async fn board(
 ) -> Result<Json<Board>, ApiError> {
     let viewer = web.viewer(&headers).await?;
     let state = web.host.state(viewer.game).await?;
-    let seat = viewer.player.and_then(|p| state.seat_of(p));
-    let mover = seat.is_some() && state.holder() == seat;
-    let staged = state.staged().filter(|_| mover).map(|s| s.text.clone());
+    let seen = state.seen_by(viewer.player);
+    let seat = seen.seat;
+    let mover = seen.your_turn;
+    let staged = seen.staged.clone();
     let asker = picture_asker(viewer, client);
     let drawn = board_picture(&web, &state, seat, staged.clone(), asker).await?;
     let (svg, status) = (drawn.svg.clone(), drawn.lines.clone());
@@ -182,30 +201,35 @@ pub async fn board(
             .into_iter()
             .map(|(h, n)| (h.q, h.r, n))
             .collect(),
-        declarable: if staged.is_some() {
-            state
-                .declarable()
-                .into_iter()
-                .map(|s| seat_name(&state, s))
-                .collect()
-        } else {
-            Vec::new()
-        },
-        pieces: if mover && staged.is_none() {
-            picker::pieces(game)
-                .into_iter()
-                .map(|p| PieceView {
-                    label: p.label(),
-                    origin: p.origin,
-                    cell: p.cell,
-                })
-                .collect()
-        } else {
-            Vec::new()
-        },
+        declarable: state
+            .declarable()
+            .into_iter()
+            .filter(|_| staged.is_some())
+            .map(|s| seat_name(&state, s))
+            .collect(),
+        pieces: seen
+            .pieces
+            .iter()
+            .map(|p| PieceView {
+                label: p.label.clone(),
+                origin: p.origin.clone(),
+                cell: p.cell.clone(),
+            })
+            .collect(),
         staged,
         story: state.record().iter().map(|r| r.line.clone()).collect(),
         last: state.last_round(),
+        expects: seen.expects,
+        forced: seen.forced.as_ref().map(|f| f.text()),
+        stuck: seen
+            .stuck
+            .into_iter()
+            .map(|s| StuckView {
+                why: format!("your {} on {} {}", s.kind, s.cell, s.why),
+                cell: s.cell,
+            })
+            .collect(),
+        losses: seen.your_losses,
     }))
 }
 
@@ -250,28 +274,29 @@ pub async fn targets(
 ) -> Result<Json<Vec<TargetView>>, ApiError> {
     let viewer = web.viewer(&headers).await?;
     let origin = checked_text("a piece", &q.origin)?;
-    let (_, state) = mover(&web, viewer).await?;
-    let game = state.position();
-    if !picker::pieces(game)
-        .iter()
-        .any(|p| p.origin.eq_ignore_ascii_case(origin))
-    {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("{origin} is not a piece you can move now"),
-        ));
-    }
+    // Not their turn: the host's refusal, as every act gets it.
+    let (player, state) = mover(&web, viewer).await?;
+    let targets = state
+        .targets_seen_by(Some(player), origin)
+        .map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why.to_string()))?;
     Ok(Json(
-        picker::targets(game, origin)
+        targets
             .into_iter()
             .map(|t| TargetView {
                 label: t.label(),
-                number: t.number,
-                hex: t.hex.map(|h| (h.q, h.r)),
-                cell: t.cell,
-                moves: t.moves,
-                takes: t.takes,
-                checks: t.checks,
+                does: t.does.iter().map(|d| d.text()).collect(),
+                mark: match t.mark() {
+                    Mark::Move => "move",
+                    Mark::Check => "check",
+                    Mark::Capture => "capture",
+                    Mark::Ram => "ram",
+                },
+                number: t.target.number,
+                hex: t.target.hex.map(|h| (h.q, h.r)),
+                cell: t.target.cell,
+                moves: t.target.moves,
+                takes: t.target.takes,
+                checks: t.target.checks,
             })
             .collect(),
     ))

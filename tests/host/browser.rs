@@ -124,6 +124,14 @@ async fn play_by_taps(c: &Client, mirror: &AnyGame, origin: &str, m: &str) {
     }
     until(c, "document.querySelector('#actions button.primary')").await;
     click_button(c, "Pass").await;
+    // Passed, the page tells the state as it now is, never the move that was staged.
+    until(
+        c,
+        "(() => { const t = document.getElementById('message').textContent; \
+         return !document.querySelector('#actions button.primary') && !/staged/i.test(t) \
+         && /has the Token|over/.test(t); })()",
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

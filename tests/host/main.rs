@@ -19,6 +19,7 @@ mod queue;
 mod record;
 mod results;
 mod scenarios;
+mod seen;
 mod settings;
 mod web;
 mod web_limits;

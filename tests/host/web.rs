@@ -693,3 +693,65 @@ async fn a_spectators_link_cannot_take_a_games_streams_and_a_resigned_players_st
     assert!(error(&body).contains("no longer sit"), "{body}");
     drop(crowd);
 }
+
+/// The page says what the game expects, from the host's projection (issue 62): a forced
+/// HexDame capture (rules/hexdame.md T5) is named with both men it takes, the piece that
+/// cannot move says why, and once the move is passed the page tells the new state, not the
+/// staged move.
+#[tokio::test]
+async fn the_board_says_what_is_forced_and_why_a_piece_cannot_move() {
+    let mut b = board().await;
+    let man = |cell: &str, owner: &str| json!({"cell": cell, "owner": owner, "kind": "man"});
+    let position = json!({"game": "hexdame", "to_move": "white", "pieces": [
+        man("c3", "white"), man("a3", "white"), man("d4", "black"), man("f5", "black"),
+        man("a4", "black")]});
+    let (game, _) = b
+        .host
+        .create_from_position(&[1, 2], &position.to_string(), None)
+        .await
+        .unwrap();
+    b.game = game;
+    let white = b.token(Some(1));
+    let (status, view) = b.get("/api/board", Some(&white)).await;
+    assert_eq!(status, 200, "{view}");
+    let forced = view["forced"].as_str().unwrap();
+    assert!(forced.contains("capture is compulsory"), "{view}");
+    assert!(
+        view["expects"].as_str().unwrap().contains("takes 2"),
+        "{view}"
+    );
+    assert_eq!(view["stuck"][0]["cell"], "a3");
+    let why = view["stuck"][0]["why"].as_str().unwrap();
+    assert!(why.contains("cannot move: capture is compulsory"), "{why}");
+    let (status, answer) = b.get("/api/targets?origin=a3", Some(&white)).await;
+    assert_eq!(status, 400);
+    assert!(
+        error(&answer).contains("your Man on a3 cannot move"),
+        "{answer}"
+    );
+    let (status, targets) = b.get("/api/targets?origin=c3", Some(&white)).await;
+    assert_eq!(status, 200, "{targets}");
+    assert_eq!(targets[0]["mark"], "capture");
+    assert_eq!(
+        targets[0]["does"],
+        json!(["takes Black's Man", "takes Black's Man"])
+    );
+    let text = targets[0]["moves"][0].as_str().unwrap().to_string();
+    let v = view["version"].as_u64().unwrap();
+    let (status, _) = b
+        .act(&white, json!({"version": v, "do": "stage", "text": text}))
+        .await;
+    assert_eq!(status, 200);
+    let (_, view) = b.get("/api/board", Some(&white)).await;
+    assert!(
+        view["expects"].as_str().unwrap().contains("is staged"),
+        "{view}"
+    );
+    let v = view["version"].as_u64().unwrap();
+    let (status, _) = b.act(&white, json!({"version": v, "do": "pass"})).await;
+    assert_eq!(status, 200);
+    let (_, view) = b.get("/api/board", Some(&white)).await;
+    assert_eq!(view["staged"], Value::Null);
+    assert_eq!(view["expects"], "Black has the Token.");
+    assert_eq!(view["stuck"], json!([]));
+}

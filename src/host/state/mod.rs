@@ -16,6 +16,7 @@ mod motions;
 mod panel;
 mod points;
 mod queue;
+mod seen;
 mod timers;
 mod turn;
 mod view;
@@ -37,6 +38,7 @@ pub use bots::BotAction;
 pub use clocks::{AWAY_REASON_MAX, Away, CLOCK_HEADER, ClockHeader, moves_clocks};
 pub use panel::{Panel, PanelSeat, PanelTurn, SeatStanding};
 pub use queue::QueuedMove;
+pub use seen::{Does, Forced, Mark, NotMovable, Seen, SeenPiece, SeenTarget, Stuck};
 
 const HOUR: Millis = 3_600_000;
 const MINUTE: Millis = 60_000;
