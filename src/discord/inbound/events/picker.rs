@@ -14,7 +14,7 @@ use serenity::{
 
 use hexmeros::background::{self, Work};
 use hexmeros::games::AnyGame;
-use hexmeros::host::GameState;
+use hexmeros::host::{Does, GameState, Mark, SeenTarget};
 use hexmeros::view::picker::{self, Piece, Target};
 use hexmeros::view::zoom;
 
@@ -194,6 +194,20 @@ async fn piece_at(
     .ok_or_else(|| crate::discord::reply::refused("that piece has no legal move now"))
 }
 
+/// A target's button: its number and cell as on the picture, and in a word what it does
+/// beyond moving (a ram, a Check given), the same words as the menu and the preview use.
+fn target_button(t: &SeenTarget) -> String {
+    let mut s = format!("{} · {}", t.target.number, t.target.cell);
+    for d in &t.does {
+        match d {
+            Does::Rams { piece } => s.push_str(&format!(" · rams your {piece}")),
+            Does::GivesCheck { on } => s.push_str(&format!(" · Check {}", on.join(", "))),
+            _ => {}
+        }
+    }
+    s
+}
+
 /// A piece was picked from step 1's menu.
 pub(super) async fn picked_piece(c: &Click<'_>) -> Result<Reply, Error> {
     let origin = c.picked("piece")?;
@@ -207,12 +221,20 @@ pub(super) async fn picked_piece(c: &Click<'_>) -> Result<Reply, Error> {
 pub(super) async fn targets(c: &Click<'_>, index: usize, page: usize) -> Result<Reply, Error> {
     let state = turn(c).await?;
     let (_, piece) = piece_at(&state, move |i, _| i == index).await?;
-    let origin = piece.origin.clone();
-    let targets = on_position(&state, move |g| picker::targets(g, &origin)).await?;
+    // The targets as the host tells them to this player: what each does, in its words.
+    let seen = {
+        let (state, origin, me) = (state.clone(), piece.origin.clone(), c.me);
+        background::run(Work::Pictures, move || {
+            state.targets_seen_by(Some(me), &origin)
+        })
+        .await?
+        .map_err(|why| crate::discord::reply::refused(why.to_string()))?
+    };
+    let targets: Vec<Target> = seen.iter().map(|t| t.target.clone()).collect();
     let pg = picker::page(targets.len(), page);
-    let options: Vec<(String, String)> = targets[pg.range.clone()]
+    let options: Vec<(String, String)> = seen[pg.range.clone()]
         .iter()
-        .map(|t| (t.label(), t.number.to_string()))
+        .map(|t| (t.label(), t.target.number.to_string()))
         .collect();
     let mut text = format!(
         "**{}**: pick a target by its number on the picture ({} target{}{})",
@@ -234,10 +256,10 @@ pub(super) async fn targets(c: &Click<'_>, index: usize, page: usize) -> Result<
     let index = u16::try_from(index).unwrap_or(u16::MAX);
     if targets.len() <= TARGET_BUTTONS {
         // One tap a target: its number as on the picture and its cell, red where it takes.
-        let buttons = targets
+        let buttons = seen
             .iter()
             .map(|t| {
-                let target = u16::try_from(t.number).unwrap_or(u16::MAX);
+                let target = u16::try_from(t.target.number).unwrap_or(u16::MAX);
                 CreateButton::new(id(
                     c,
                     &state,
@@ -246,11 +268,12 @@ pub(super) async fn targets(c: &Click<'_>, index: usize, page: usize) -> Result<
                         target,
                     },
                 ))
-                .label(fit(&format!("{} · {}", t.number, t.cell)))
-                .style(if t.takes.is_empty() {
-                    serenity::ButtonStyle::Primary
-                } else {
-                    serenity::ButtonStyle::Danger
+                .label(fit(&target_button(t)))
+                .style(match t.mark() {
+                    Mark::Ram => serenity::ButtonStyle::Secondary,
+                    Mark::Capture => serenity::ButtonStyle::Danger,
+                    Mark::Check => serenity::ButtonStyle::Success,
+                    Mark::Move => serenity::ButtonStyle::Primary,
                 })
             })
             .collect();
@@ -400,4 +423,45 @@ pub(super) async fn choices(
     r.components
         .extend(nav(pg.page, pg.pages, to, vec![another_piece(c, &state)]));
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(does: Vec<Does>) -> SeenTarget {
+        SeenTarget {
+            target: Target {
+                number: 12,
+                cell: "AC18".into(),
+                hex: None,
+                moves: vec!["Q20-AC18".into()],
+                takes: Vec::new(),
+                taken: Vec::new(),
+                checks: Vec::new(),
+                exposes: Vec::new(),
+                royal: "Sovereign",
+            },
+            does,
+        }
+    }
+
+    /// A target's button says a ram and a Check in words, as the menu and the page do.
+    #[test]
+    fn a_targets_button_names_a_ram_and_a_check() {
+        let check = seen(vec![Does::GivesCheck {
+            on: vec!["Orange".into()],
+        }]);
+        assert_eq!(target_button(&check), "12 · AC18 · Check Orange");
+        assert_eq!(check.mark(), Mark::Check);
+        let ram = seen(vec![Does::Rams {
+            piece: "Militant".into(),
+        }]);
+        assert_eq!(target_button(&ram), "12 · AC18 · rams your Militant");
+        assert_eq!(ram.mark(), Mark::Ram);
+        assert_eq!(ram.label(), "12 → AC18 · rams your own Militant");
+        let plain = seen(Vec::new());
+        assert_eq!(target_button(&plain), "12 · AC18");
+        assert_eq!(plain.mark(), Mark::Move);
+    }
 }
