@@ -125,15 +125,15 @@ pub struct Data {
     /// The client's HTTP once it first connected (for the web board's actions).
     pub http: Arc<std::sync::OnceLock<Arc<serenity::Http>>>,
     /// The web board's links, when it is served at a public address (`HEXMEROS_PUBLIC_URL`):
-    /// "Open the board" on each turn message, "My board" on My side.
+    /// "Watch the board" on the status panel, "My board" on My side.
     pub board: Option<hexmeros::web::Links>,
     /// Each request's timeout and the bot's pace toward Discord.
     pub wire: Arc<wire::Wire>,
     /// Whether a finished game's thread is locked as well as archived
     /// (`HEXMEROS_LOCK_FINISHED`).
     pub lock_finished: bool,
-    /// Whether the board runs as a Discord Activity (`DISCORD_CLIENT_SECRET`): then each turn
-    /// message's board button is "Play on the board", which launches it.
+    /// Whether the board runs as a Discord Activity (`DISCORD_CLIENT_SECRET`): then the status
+    /// panel's board button is "Play on the board", which launches it.
     pub activity: bool,
     /// The names of the servers `/hexmeros games` named lately.
     pub servers: Arc<inbound::mine::Servers>,

@@ -52,6 +52,11 @@ async fn sign_in_member(fake: &F, base: &str, user: u64, channel: u64) -> (u16, 
     .await
 }
 
+/// The id of a stored message.
+fn message_id_of(m: &Value) -> u64 {
+    m["id"].as_str().unwrap().parse().unwrap()
+}
+
 fn play_id(body: &Value) -> Option<String> {
     custom_ids(body)
         .into_iter()
@@ -66,19 +71,23 @@ async fn play_on_the_board_launches_the_activity_and_its_sign_in_admits_whom_it_
     let fake = F::start().await;
     let (bot, base, game, thread) = activity_game(&fake).await;
 
-    // The turn message's board button launches the Activity in the thread.
+    // The status panel's board button launches the Activity in the thread; the turn message
+    // has no board button (it would take a piece's place).
     let (turn, body) = turn_message(&fake, thread);
-    let play = play_id(&body).unwrap_or_else(|| panic!("no Play on the board: {body}"));
+    assert_eq!(play_id(&body), None, "{body}");
+    let panel_body = super::web::panel(&fake, thread).await;
+    let panel = message_id_of(&panel_body);
+    let play = play_id(&panel_body).unwrap_or_else(|| panic!("no Play on the board: {panel_body}"));
     assert!(
-        !body.to_string().contains("Open the board"),
-        "the Activity takes the link's place: {body}"
+        !panel_body.to_string().contains("Watch the board"),
+        "the Activity takes the link's place: {panel_body}"
     );
-    let i = fake.button(u(3), thread, turn, &play).await;
+    let i = fake.button(u(3), thread, panel, &play).await;
     let first = fake.first_response(&i, T).await.unwrap();
     assert_eq!(first.json.as_ref().unwrap()["type"], 12, "{first:?}");
     assert_eq!(first.status, 204, "{first:?}");
     // The same control pressed in another server: no launch, the unknown game's words.
-    let i = fake.button(u(3), F::OTHER_CHANNEL_ID, turn, &play).await;
+    let i = fake.button(u(3), F::OTHER_CHANNEL_ID, panel, &play).await;
     let first = fake.first_response(&i, T).await.unwrap();
     let answer = first.json.as_ref().unwrap();
     assert_eq!(answer["type"], 4, "{first:?}");
@@ -258,7 +267,9 @@ async fn without_a_client_secret_there_is_no_activity() {
     let (_bot, base, game, thread) = board_game(&fake, &[]).await;
     let (turn, body) = turn_message(&fake, thread);
     assert_eq!(play_id(&body), None, "{body}");
-    assert!(body.to_string().contains("Open the board"));
+    let panel_body = super::web::panel(&fake, thread).await;
+    assert_eq!(play_id(&panel_body), None, "{panel_body}");
+    assert!(panel_body.to_string().contains("Watch the board"));
     let (status, r) = get(&base, "/api/activity", "").await;
     assert_eq!(status, 404, "{r}");
     let (status, r) = sign_in_member(&fake, &base, u(1), thread).await;

@@ -1,5 +1,5 @@
-//! The web board beside the real bot (issue 46), against the fake Discord: the turn message's
-//! "Open the board" link (a spectator's), "My board" on My side (a link for the presser only),
+//! The web board beside the real bot (issue 46), against the fake Discord: the status panel's
+//! "Watch the board" link (a spectator's), "My board" on My side (a link for the presser only),
 //! a move played on the board delivered in the thread like a button's, and a move made in
 //! Discord reaching an open board's live stream.
 
@@ -86,6 +86,17 @@ pub async fn post(base: &str, path: &str, token: &str, body: Value) -> (u16, Val
 /// settings), with a HexDame game of users 1 and 2 begun: the bot, the board's base address,
 /// the game and its thread.
 pub async fn board_game(fake: &F, more: &[(&str, &str)]) -> (Bot, String, i64, u64) {
+    let game_opt = json!({"type": 4, "name": "game", "value": 1});
+    board_game_of(fake, &[u(1), u(2)], vec![game_opt], more).await
+}
+
+/// [`board_game`] of `players`, with `/hexmeros new`'s `options`.
+pub async fn board_game_of(
+    fake: &F,
+    players: &[u64],
+    options: Vec<Value>,
+    more: &[(&str, &str)],
+) -> (Bot, String, i64, u64) {
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
     let addr = format!("127.0.0.1:{port}");
@@ -95,8 +106,7 @@ pub async fn board_game(fake: &F, more: &[(&str, &str)]) -> (Bot, String, i64, u
     ];
     env.extend_from_slice(more);
     let bot = Bot::start_with(fake, None, &env).await;
-    let game_opt = json!({"type": 4, "name": "game", "value": 1});
-    let (game, thread) = start_game(fake, &[u(1), u(2)], vec![game_opt]).await;
+    let (game, thread) = start_game(fake, players, options).await;
     wait_message(fake, thread, 0, "you have the Token").await;
     (bot, base, game, thread)
 }
@@ -120,6 +130,20 @@ async fn play_first_move(base: &str, token: &str, view: &Value) -> (String, u64)
     (text, v)
 }
 
+/// The thread's status panel as it stands, once it is pinned.
+pub async fn panel(fake: &F, thread: u64) -> Value {
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        if let Some(&id) = fake.pinned(thread).first()
+            && let Some(m) = fake.message(id)
+        {
+            return m;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no pinned panel");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// My side pressed by `user`: the "My board" link's token, if the answer has one.
 async fn my_board(fake: &F, user: u64, thread: u64, base: &str) -> Option<String> {
     let (turn, body) = turn_message(fake, thread);
@@ -140,13 +164,15 @@ async fn the_board_is_reached_from_discord_and_plays_through_the_thread() {
     let fake = F::start().await;
     let (bot, base, game, thread) = board_game(&fake, &[]).await;
 
-    // The turn message: "Open the board", a spectator's link.
+    // The turn message has no link; the status panel has "Watch the board", a spectator's.
     let (_, body) = turn_message(&fake, thread);
-    let open = links(&body);
+    assert!(links(&body).is_empty(), "{body}");
+    let panel = panel(&fake, thread).await;
+    let open = links(&panel);
     let (_, url) = open
         .iter()
-        .find(|(l, _)| l == "Open the board")
-        .unwrap_or_else(|| panic!("no board link: {body}"));
+        .find(|(l, _)| l == "Watch the board")
+        .unwrap_or_else(|| panic!("no board link: {panel}"));
     let watch = token_of(url, &base);
     let (status, view) = get(&base, "/api/board", &watch).await;
     assert_eq!(status, 200, "{view}");
@@ -354,4 +380,49 @@ async fn a_player_who_left_the_server_has_their_board_link_ended() {
         0,
         "nothing was played"
     );
+}
+
+/// Issue 62: with the web board served, its door takes no piece button's place: the opening
+/// HexiMeros turn message carries all 22 movable pieces, Move…, Type move… and My side (25
+/// buttons, no link), and the Token holder's own board link comes privately from My side: a
+/// player's link (it may act), not a spectator's.
+#[tokio::test]
+async fn the_board_door_never_takes_a_piece_buttons_place() {
+    let fake = F::start().await;
+    let players: Vec<u64> = (1..=6).map(u).collect();
+    let (_bot, base, _game, thread) = board_game_of(&fake, &players, Vec::new(), &[]).await;
+    let (_, body) = turn_message(&fake, thread);
+    let start =
+        hexmeros::games::AnyGame::new(hexmeros::games::GameKind::HexiMeros, None, None).unwrap();
+    assert_eq!(hexmeros::view::picker::pieces(&start).len(), 22);
+    let ids = custom_ids(&body);
+    let key = |k: &str| {
+        ids.iter()
+            .filter(|id| id.split(':').nth(1) == Some(k))
+            .count()
+    };
+    assert_eq!(
+        key("open"),
+        22,
+        "every movable piece, a button each: {body}"
+    );
+    for k in ["pick", "type", "board"] {
+        assert_eq!(key(k), 1, "{k}: {body}");
+    }
+    assert_eq!(ids.len(), 25, "{body}");
+    assert!(
+        links(&body).is_empty(),
+        "no link on the turn message: {body}"
+    );
+    // The Token holder's My side: their own board, one that may act.
+    let token = my_board(&fake, u(1), thread, &base)
+        .await
+        .expect("My board for the Token holder");
+    let (status, view) = get(&base, "/api/board", &token).await;
+    assert_eq!(status, 200, "{view}");
+    assert!(
+        !view["you"].is_null(),
+        "a player's link, not a spectator's: {view}"
+    );
+    assert_eq!(view["you"]["mover"], true, "{view}");
 }

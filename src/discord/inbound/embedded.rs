@@ -9,7 +9,7 @@
 //! Channel, read with the bot's token at the sign-in), and any other game is refused in the
 //! words of a game that does not exist.
 //!
-//! "Play on the board" (a button on each turn message) answers with Discord's launch-activity
+//! "Play on the board" (a button on the status panel) answers with Discord's launch-activity
 //! callback, which opens the Activity in the game's thread.
 //!
 //! Anyone who reaches the board can post a sign-in, so the calls it costs Discord are bounded

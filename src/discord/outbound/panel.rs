@@ -5,7 +5,7 @@
 //!
 //! Posting it pings every seated person once (that is how players 2–6 learn they were seated);
 //! later edits ping nobody. While the game is played it carries three buttons, Pass, Take back
-//! and My side, which act on the presser's move as it stands (they hold for the whole game; the
+//! and My side (and, with the web board served, its door: see `buttons`), which act on the presser's move as it stands (they hold for the whole game; the
 //! ✅ ↩️ 🔄 reactions, which the bot no longer adds, still work too). A new game's panel thus
 //! costs two requests (post, pin), and a committed move two (the turn message and this edit),
 //! none when the panel's text did not change.
@@ -52,7 +52,7 @@ pub async fn update(
         // panel loses them.
         let edit = EditMessage::new()
             .content(text.clone())
-            .components(buttons(&state))
+            .components(buttons(data, &state))
             .allowed_mentions(CreateAllowedMentions::new());
         let thread = ChannelId::new(link.thread);
         let edited = data
@@ -76,7 +76,7 @@ pub async fn update(
     let seated: Vec<_> = state.seats().iter().map(|s| s.player).collect();
     let msg = CreateMessage::new()
         .content(text.clone())
-        .components(buttons(&state))
+        .components(buttons(data, &state))
         .allowed_mentions(pinging(&seated));
     let Outcome::Sent(Some(posted)) = to_game(http, data, entry, game, msg).await? else {
         return Ok(Outcome::Dropped("the game has no thread".into()));
@@ -101,13 +101,17 @@ pub async fn update(
 }
 
 /// The panel's buttons while the game is played (none once it is over): Pass and Take back act
-/// on the presser's staged move, My side shows them the board from their side, privately.
-fn buttons(state: &GameState) -> Vec<CreateActionRow> {
+/// on the presser's staged move, My side shows them the board from their side, privately (with
+/// their own web board's link). With the web board served, the panel also carries its door for
+/// everyone: "Play on the board" (the Activity, which admits a player to their own board and
+/// anyone else as a spectator) or else "Watch the board", a spectator's link, renewed at each
+/// edit. The turn message carries neither, so the door never takes a piece button's place.
+fn buttons(data: &Data, state: &GameState) -> Vec<CreateActionRow> {
     if !matches!(state.status(), Status::HouseRules | Status::Playing) {
         return Vec::new();
     }
     let id = |a| ComponentId::new(state.id(), state.version(), a).encode();
-    vec![CreateActionRow::Buttons(vec![
+    let mut row = vec![
         CreateButton::new(id(Action::PanelPass))
             .label("Pass Token")
             .emoji(serenity::ReactionType::Unicode(PASS.into()))
@@ -120,7 +124,20 @@ fn buttons(state: &GameState) -> Vec<CreateActionRow> {
             .label("My side")
             .emoji(serenity::ReactionType::Unicode(MY_SIDE.into()))
             .style(ButtonStyle::Secondary),
-    ])]
+    ];
+    if data.activity {
+        row.push(
+            CreateButton::new(id(Action::Play))
+                .label("Play on the board")
+                .style(ButtonStyle::Success),
+        );
+    } else if let Some(links) = &data.board {
+        row.push(
+            CreateButton::new_link(links.watch(state.id(), data.host.now()))
+                .label("Watch the board"),
+        );
+    }
+    vec![CreateActionRow::Buttons(row)]
 }
 
 /// The panel's text, with people named as Discord shows them.

@@ -1,5 +1,7 @@
 //! The turn message: the board from the Token holder's side, the caption, the new holder's
-//! ping, and the buttons of the turn (pieces, Move…, Type move…, My side, the web board's door).
+//! ping, and the buttons of the turn (pieces, Move…, Type move…, My side). The web board's
+//! doors are elsewhere, so they never take a piece's place: the Token holder's own on My side,
+//! the spectator's link and the Activity's launch on the status panel (`panel`).
 
 use super::*;
 
@@ -18,14 +20,6 @@ pub fn with_picture(msg: CreateMessage, content: String, pic: Picture) -> Create
     }
 }
 
-/// The web board's door on a turn message: the Activity (launched in the thread) when the bot
-/// runs one, else a spectator's link to the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BoardButton {
-    Link(String),
-    Activity,
-}
-
 /// The most pieces a turn message carries as buttons: Discord's 25 buttons a message less
 /// Move…, Type move… and My side (HexiMeros' 22 movable pieces at the start fit). With more,
 /// Move… opens the picker's list.
@@ -37,17 +31,10 @@ pub const TURN_PIECE_BUTTONS: usize = 22;
 /// side, in rows of five. Pass, Take back and Declare Check are on the private preview of each
 /// staged move instead: one made before the move was staged would act on a move its presser
 /// was not shown, and the host refuses it.
-pub fn turn_buttons(
-    game: GameId,
-    version: u64,
-    pieces: &[Piece],
-    board: Option<BoardButton>,
-) -> Vec<CreateActionRow> {
+pub fn turn_buttons(game: GameId, version: u64, pieces: &[Piece]) -> Vec<CreateActionRow> {
     let id = |a| ComponentId::new(game, version, a).encode();
     let mut buttons: Vec<CreateButton> = Vec::new();
-    // The board's link takes a piece's place: Discord allows 25 buttons a message.
-    let room = TURN_PIECE_BUTTONS - usize::from(board.is_some());
-    if pieces.len() <= room {
+    if pieces.len() <= TURN_PIECE_BUTTONS {
         buttons.extend(pieces.iter().enumerate().map(|(i, p)| {
             let piece = u16::try_from(i).unwrap_or(u16::MAX);
             CreateButton::new(id(Action::OpenPiece { piece }))
@@ -66,17 +53,6 @@ pub fn turn_buttons(
             .label("My side")
             .style(serenity::ButtonStyle::Secondary),
     ]);
-    match board {
-        Some(BoardButton::Link(url)) => {
-            buttons.push(CreateButton::new_link(url).label("Open the board"));
-        }
-        Some(BoardButton::Activity) => buttons.push(
-            CreateButton::new(id(Action::Play))
-                .label("Play on the board")
-                .style(serenity::ButtonStyle::Success),
-        ),
-        None => {}
-    }
     buttons
         .chunks(5)
         .map(|row| CreateActionRow::Buttons(row.to_vec()))
@@ -127,14 +103,7 @@ pub(super) async fn post_turn(
                 tracing::warn!(game, error = %e, "no piece buttons on a turn message");
                 Vec::new()
             });
-        let board = if data.activity {
-            Some(BoardButton::Activity)
-        } else {
-            data.board
-                .as_ref()
-                .map(|b| BoardButton::Link(b.watch(game, data.host.now())))
-        };
-        msg = msg.components(turn_buttons(game, state.version(), &pieces, board));
+        msg = msg.components(turn_buttons(game, state.version(), &pieces));
     }
     if let Some(&player) = pinged.first() {
         msg = quiet_for(data, player, msg).await;
