@@ -194,6 +194,21 @@ async fn piece_at(
     .ok_or_else(|| crate::discord::reply::refused("that piece has no legal move now"))
 }
 
+/// The targets of `origin` as the host tells them to this player: what each does, in its
+/// words; or why the piece cannot move.
+async fn seen_targets(
+    c: &Click<'_>,
+    state: &GameState,
+    origin: &str,
+) -> Result<Vec<SeenTarget>, Error> {
+    let (state, origin, me) = (state.clone(), origin.to_string(), c.me);
+    background::run(Work::Pictures, move || {
+        state.targets_seen_by(Some(me), &origin)
+    })
+    .await?
+    .map_err(|why| crate::discord::reply::refused(why.to_string()))
+}
+
 /// A target's button: its number and cell as on the picture, and in a word what it does
 /// beyond moving (a ram, a Check given), the same words as the menu and the preview use.
 fn target_button(t: &SeenTarget) -> String {
@@ -221,15 +236,7 @@ pub(super) async fn picked_piece(c: &Click<'_>) -> Result<Reply, Error> {
 pub(super) async fn targets(c: &Click<'_>, index: usize, page: usize) -> Result<Reply, Error> {
     let state = turn(c).await?;
     let (_, piece) = piece_at(&state, move |i, _| i == index).await?;
-    // The targets as the host tells them to this player: what each does, in its words.
-    let seen = {
-        let (state, origin, me) = (state.clone(), piece.origin.clone(), c.me);
-        background::run(Work::Pictures, move || {
-            state.targets_seen_by(Some(me), &origin)
-        })
-        .await?
-        .map_err(|why| crate::discord::reply::refused(why.to_string()))?
-    };
+    let seen = seen_targets(c, &state, &piece.origin).await?;
     let targets: Vec<Target> = seen.iter().map(|t| t.target.clone()).collect();
     let pg = picker::page(targets.len(), page);
     let options: Vec<(String, String)> = seen[pg.range.clone()]
