@@ -1,6 +1,7 @@
 //! The Discord front end's own tables (`migrations/*/0003_discord.sql`): which thread a game lives
 //! in, its current turn message, the ballots already posted, direct-message settings, and where
-//! each lobby's message is (`0004_lobbies.sql`). Kept
+//! each lobby's message is (`0004_lobbies.sql`), and the old turn messages whose buttons are
+//! still to come off (`0019_stale_turns.sql`). Kept
 //! here, over the store's pool, so the host and the store know nothing of Discord.
 
 use sqlx::any::AnyRow;
@@ -63,6 +64,19 @@ fn link(r: AnyRow) -> Result<GameLink, sqlx::Error> {
         panel_text: r.try_get(8)?,
     })
 }
+
+/// An old turn message whose buttons are to come off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stale {
+    pub message: u64,
+    pub game: GameId,
+    pub channel: u64,
+    /// Failed tries so far.
+    pub tries: i64,
+}
+
+const STALE_INSERT: &str = "INSERT INTO discord_stale_turns (message_id, game_id, channel_id)";
+const STALE_CONFLICT: &str = "ON CONFLICT (message_id) DO NOTHING";
 
 const COLUMNS: &str = "game_id, guild_id, parent_id, thread_id, turn_message, turn_version, \
                        gif_posted, panel_message, panel_text FROM discord_games";
@@ -185,22 +199,143 @@ impl Links {
     }
 
     /// Record the new turn message, unless a newer one (a higher version) is already recorded:
-    /// deliveries of two commands may finish out of order.
+    /// deliveries of two commands may finish out of order. The one it replaces (or this one,
+    /// when a newer is recorded) is written down in the same transaction for its buttons to
+    /// come off ([`stale`](Self::next_stale)).
     pub async fn set_turn(
         &self,
         game: GameId,
         message: u64,
         version: u64,
     ) -> Result<(), sqlx::Error> {
-        sqlx::query(
+        let mut tx = self.pool.begin().await?;
+        // The game's row first (a write): two deliveries of one game take turns from here, so
+        // neither misses the message the other replaced.
+        sqlx::query("UPDATE discord_games SET gif_posted = gif_posted WHERE game_id = $1")
+            .bind(game)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(&format!(
+            "{STALE_INSERT} SELECT turn_message, game_id, thread_id FROM discord_games \
+             WHERE game_id = $1 AND turn_message IS NOT NULL AND turn_message <> $2 \
+               AND (turn_version IS NULL OR turn_version <= $3) {STALE_CONFLICT}"
+        ))
+        .bind(game)
+        .bind(sf(message))
+        .bind(version as i64)
+        .execute(&mut *tx)
+        .await?;
+        let recorded = sqlx::query(
             "UPDATE discord_games SET turn_message = $1, turn_version = $2 \
              WHERE game_id = $3 AND (turn_version IS NULL OR turn_version <= $2)",
         )
         .bind(sf(message))
         .bind(version as i64)
         .bind(game)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if recorded == 0 {
+            // Out of date as soon as posted.
+            self.stale_message(&mut tx, game, message).await?;
+        }
+        tx.commit().await
+    }
+
+    /// The game has no live turn any more (it ended, or is paused): its turn message's buttons
+    /// come off too. Its version stays, so a late delivery of an older turn is still refused.
+    pub async fn retire_turn(&self, game: GameId) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(&format!(
+            "{STALE_INSERT} SELECT turn_message, game_id, thread_id FROM discord_games \
+             WHERE game_id = $1 AND turn_message IS NOT NULL {STALE_CONFLICT}"
+        ))
+        .bind(game)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE discord_games SET turn_message = NULL WHERE game_id = $1")
+            .bind(game)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await
+    }
+
+    async fn stale_message(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        game: GameId,
+        message: u64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(&format!(
+            "{STALE_INSERT} SELECT $2, game_id, thread_id FROM discord_games \
+             WHERE game_id = $1 {STALE_CONFLICT}"
+        ))
+        .bind(game)
+        .bind(sf(message))
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
+    /// The old turn message whose buttons are to come off next, due at `now` (unix ms): the
+    /// oldest first.
+    pub async fn next_stale(&self, now: i64) -> Result<Option<Stale>, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT message_id, game_id, channel_id, tries FROM discord_stale_turns \
+             WHERE retry_at <= $1 ORDER BY message_id LIMIT 1",
+        )
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(Stale {
+                message: r.try_get::<i64, _>(0)? as u64,
+                game: r.try_get(1)?,
+                channel: r.try_get::<i64, _>(2)? as u64,
+                tries: r.try_get::<i64, _>(3)?,
+            })
+        })
+        .transpose()
+    }
+
+    /// When the next old turn message falls due (unix ms), if any is waiting.
+    pub async fn next_stale_at(&self) -> Result<Option<i64>, sqlx::Error> {
+        sqlx::query("SELECT MIN(retry_at) FROM discord_stale_turns")
+            .fetch_one(&self.pool)
+            .await?
+            .try_get::<Option<i64>, _>(0)
+    }
+
+    /// The old turn message's buttons are off (or it is gone): forget it.
+    pub async fn stale_done(&self, stale: &Stale) -> Result<(), sqlx::Error> {
+        sqlx::query("DELETE FROM discord_stale_turns WHERE message_id = $1")
+            .bind(sf(stale.message))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The edit failed for now: try again at `retry_at` (unix ms).
+    pub async fn stale_failed(&self, stale: &Stale, retry_at: i64) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "UPDATE discord_stale_turns SET tries = tries + 1, retry_at = $1 \
+             WHERE message_id = $2",
+        )
+        .bind(retry_at)
+        .bind(sf(stale.message))
         .execute(&self.pool)
         .await?;
+        Ok(())
+    }
+
+    /// Leave the old turn message for later (`retry_at`, unix ms) without counting a try: its
+    /// game's outbox lane has something to say first.
+    pub async fn postpone_stale(&self, stale: &Stale, retry_at: i64) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE discord_stale_turns SET retry_at = $1 WHERE message_id = $2")
+            .bind(retry_at)
+            .bind(sf(stale.message))
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 

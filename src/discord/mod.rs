@@ -122,6 +122,8 @@ pub struct Data {
     pub limits: Arc<limits::Limits>,
     /// Delivers the outbox (see `outbox`).
     pub outbox: Arc<outbound::outbox::Deliverer>,
+    /// Takes the old turn messages' buttons off (see `strip`).
+    pub strip: Arc<outbound::strip::Stripper>,
     /// The client's HTTP once it first connected (for the web board's actions).
     pub http: Arc<std::sync::OnceLock<Arc<serenity::Http>>>,
     /// The web board's links, when it is served at a public address (`HEXMEROS_PUBLIC_URL`):
@@ -150,6 +152,7 @@ impl Data {
             lobby_hours: config.lobby_hours,
             limits: Arc::new(limits::Limits::new(config.limits)),
             outbox: Arc::new(outbound::outbox::Deliverer::new(config.access_give_up)),
+            strip: Arc::default(),
             http: Arc::default(),
             board: None,
             activity: false,
@@ -580,6 +583,7 @@ pub async fn build_client(
                 timers.call_once(|| {
                     let _ = data.http.set(ctx.http.clone());
                     tokio::spawn(outbound::outbox::run(ctx.http.clone(), data.clone()));
+                    tokio::spawn(outbound::strip::run(ctx.http.clone(), data.clone()));
                     tokio::spawn(timers::tick_loop(
                         ctx.http.clone(),
                         data.clone(),

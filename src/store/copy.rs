@@ -89,6 +89,11 @@ pub const COPIED: &[Table] = &[
         name: "discord_lobbies",
         key: &["lobby_id"],
     },
+    // Old turn messages whose buttons are still to come off: the target's bot cleans them.
+    Table {
+        name: "discord_stale_turns",
+        key: &["message_id"],
+    },
     // The web board's signing key: copied, so the links handed out stay valid on the target.
     Table {
         name: "secrets",

@@ -32,6 +32,7 @@ mod shards;
 mod soak;
 mod starts;
 mod story;
+mod strip;
 mod try_move;
 mod typed;
 mod web;

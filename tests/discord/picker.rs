@@ -86,12 +86,14 @@ fn moves_from(game: &AnyGame, origin: &str) -> Vec<String> {
         .collect()
 }
 
-/// Requests that count toward Discord's global limit: all but interaction answers and their
-/// followups.
+/// Requests of a move that count toward Discord's global limit: all but interaction answers
+/// and their followups, and but the old turn messages' buttons taken off (`is_cleanup`: in the
+/// background, after everything urgent; counted apart).
 fn counted(fake: &F) -> usize {
     fake.requests()
         .iter()
         .filter(|s| !s.path.starts_with("/interactions") && !s.path.starts_with("/webhooks"))
+        .filter(|s| !is_cleanup(s))
         .count()
 }
 

@@ -731,6 +731,16 @@ pub async fn click_answer(fake: &F, user: u64, channel: u64, msg: u64, id: &str)
     sent.into_iter().next().unwrap()
 }
 
+/// Whether a request is the background job's taking an old turn message's buttons off (an edit
+/// of a thread's message to carry no components), which waits for every move's own requests.
+pub fn is_cleanup(s: &Sent) -> bool {
+    s.method == "PATCH"
+        && s.path.starts_with("/channels/")
+        && s.path.contains("/messages/")
+        && !s.path.ends_with("@original")
+        && s.json.as_ref() == Some(&serde_json::json!({"components": []}))
+}
+
 /// Whether an answer edited the control's own message (rather than adding one).
 pub fn is_edit(s: &Sent) -> bool {
     s.method == "PATCH" && s.path.ends_with("/messages/@original")

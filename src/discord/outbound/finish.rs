@@ -56,6 +56,7 @@ pub async fn results(
 ) -> anyhow::Result<Outcome> {
     let r = data.host.results(game).await?;
     let state = data.host.state(game).await?;
+    crate::discord::outbound::strip::retire_now(http, data, game).await?;
     let people = r.people();
     let mut pings = Vec::with_capacity(people.len());
     for &p in &people {

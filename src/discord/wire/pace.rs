@@ -25,6 +25,10 @@ use hexmeros::host::{REMINDER, URGENT};
 
 use crate::discord::config::Rate;
 
+/// Below every outbox priority: taking an old turn message's buttons off
+/// (`outbound::strip`), which waits for every urgent call and goes in the reminders' bucket.
+pub const CLEANUP: i64 = REMINDER + 1;
+
 tokio::task_local! {
     /// The outbox priority of the entry being delivered (`hexmeros::host::URGENT` … `REMINDER`).
     static PRIORITY: Urgency;

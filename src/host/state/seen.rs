@@ -285,6 +285,23 @@ impl GameState {
             .collect())
     }
 
+    /// What the viewer's staged move does (takes, rams, gives Check, relieves), in the words its
+    /// target had before it was staged: the preview says it as the button did. Empty when
+    /// nothing of theirs is staged, or it does nothing more than move.
+    pub fn staged_does(&self, viewer: Option<PlayerId>) -> Vec<Does> {
+        let seen = self.seen_by(viewer);
+        let Some(staged) = &seen.staged else {
+            return Vec::new();
+        };
+        let relieving = matches!(seen.forced, Some(Forced::RelieveCheck { .. }));
+        let origin = staged.split(['-', 'x', '*']).next().unwrap_or_default();
+        picker::targets(self.position(), origin)
+            .into_iter()
+            .find(|t| t.moves.iter().any(|m| m.eq_ignore_ascii_case(staged)))
+            .map(|t| does(&t, relieving))
+            .unwrap_or_default()
+    }
+
     /// What the rules force on the Token holder now.
     fn forced(&self) -> Option<Forced> {
         let game = self.position();

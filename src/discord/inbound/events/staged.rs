@@ -7,18 +7,21 @@ use poise::serenity_prelude as serenity;
 use serenity::{CreateActionRow, CreateButton};
 
 use hexmeros::games::Seat;
-use hexmeros::host::{Command, GameId, GameState, HostError, PlayerId, Refused, Staged};
+use hexmeros::host::{Command, Does, GameId, GameState, HostError, PlayerId, Refused, Staged};
 
 use super::{Click, Reply, non_empty, picture_reply};
 use crate::discord::ids::{Action, ComponentId};
 use crate::discord::outbound::picture;
 use crate::discord::{Data, Error};
 
-/// The staged move's message: the move, the host's other lines (`lines` but its staging note,
-/// which carries a text board the picture replaces), and an open challenge window's wait.
-fn staged_text(state: &GameState, st: &Staged, lines: &[String]) -> String {
+/// The staged move's message: the move and what it does in the words its button had (takes
+/// whose piece, rams your own, gives Check to whom, relieves your Check), the host's other
+/// lines (`lines` but its staging note, which carries a text board the picture replaces), and
+/// an open challenge window's wait.
+fn staged_text(state: &GameState, st: &Staged, does: &[Does], lines: &[String]) -> String {
+    let what: String = does.iter().map(|d| format!(" · {}", d.text())).collect();
     let mut text = format!(
-        "staged **{}** (not committed yet): pass the Token to commit it, or take it back",
+        "staged **{}**{what} (not committed yet): pass the Token to commit it, or take it back",
         st.text
     );
     for l in lines.iter().filter(|l| !l.starts_with("staged ")) {
@@ -56,7 +59,7 @@ pub async fn staged_reply(
             lines.join("\n")
         }));
     };
-    let text = staged_text(&state, st, &lines);
+    let text = staged_text(&state, st, &state.staged_does(Some(me)), &lines);
     let waiting = st.waiting();
     let pic = picture::preview(data, me, &state, mine, &st.text).await;
     let mut reply = picture_reply(text, pic);

@@ -19,7 +19,6 @@ use hexmeros::games::Seat;
 use hexmeros::host::Delivery;
 use hexmeros::host::words::Sentence;
 use hexmeros::host::{Effect, GameId, GameState, Pinged, PlayerId, Status, is_reply};
-use hexmeros::view::picker::{self, Piece};
 
 use crate::discord::Data;
 use crate::discord::ids::{Action, ComponentId, Proposal};

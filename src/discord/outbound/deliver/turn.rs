@@ -4,6 +4,7 @@
 //! the spectator's link and the Activity's launch on the status panel (`panel`).
 
 use super::*;
+use hexmeros::host::SeenPiece;
 
 /// Attach a board picture to a message: a PNG file, or text in a code block (a file when long).
 pub fn with_picture(msg: CreateMessage, content: String, pic: Picture) -> CreateMessage {
@@ -31,14 +32,14 @@ pub const TURN_PIECE_BUTTONS: usize = 22;
 /// side, in rows of five. Pass, Take back and Declare Check are on the private preview of each
 /// staged move instead: one made before the move was staged would act on a move its presser
 /// was not shown, and the host refuses it.
-pub fn turn_buttons(game: GameId, version: u64, pieces: &[Piece]) -> Vec<CreateActionRow> {
+pub fn turn_buttons(game: GameId, version: u64, pieces: &[SeenPiece]) -> Vec<CreateActionRow> {
     let id = |a| ComponentId::new(game, version, a).encode();
     let mut buttons: Vec<CreateButton> = Vec::new();
     if pieces.len() <= TURN_PIECE_BUTTONS {
         buttons.extend(pieces.iter().enumerate().map(|(i, p)| {
             let piece = u16::try_from(i).unwrap_or(u16::MAX);
             CreateButton::new(id(Action::OpenPiece { piece }))
-                .label(p.button())
+                .label(p.button.clone())
                 .style(serenity::ButtonStyle::Secondary)
         }));
     }
@@ -95,8 +96,10 @@ pub(super) async fn post_turn(
     let mut msg =
         with_picture(CreateMessage::new(), content, pic).allowed_mentions(pinging(&pinged));
     if holder.is_some() {
-        let position = state.position().clone();
-        let pieces = background::run(Work::Pictures, move || picker::pieces(&position))
+        // The pieces as the holder sees them (the host's projection, which every front end
+        // shows), drawn off the async threads.
+        let seen = state.clone();
+        let pieces = background::run(Work::Pictures, move || seen.seen_by(holder).pieces)
             .await
             .unwrap_or_else(|e| {
                 // The turn still works through Move…, which lists the pieces itself.
@@ -111,10 +114,15 @@ pub(super) async fn post_turn(
     let Outcome::Sent(Some(posted)) = to_game(http, data, entry, game, msg).await? else {
         return Ok(Outcome::Dropped("the game has no thread".into()));
     };
+    // The turn message before this one loses its buttons, in the background (`strip`); a
+    // game no longer played keeps none live.
     if holder.is_some() {
         data.links
             .set_turn(game, posted.get(), state.version())
             .await?;
+    } else {
+        data.links.retire_turn(game).await?;
     }
+    data.strip.wake();
     Ok(Outcome::Sent(Some(posted)))
 }
