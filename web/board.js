@@ -102,10 +102,16 @@ function svgEl(tag, attrs) {
 // ---- drawing --------------------------------------------------------------------------------
 
 // The server's SVG on the page, with a layer for the page's own highlights over it.
-function putSvg(text) {
+// The board's SVG, with `alt` (the board in words) as its title for screen readers.
+function putSvg(text, alt) {
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const svg = document.importNode(doc.documentElement, true);
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  svg.setAttribute("role", "img");
+  const title = svgEl("title", { id: "board-alt" });
+  title.textContent = alt || "";
+  svg.insertBefore(title, svg.firstChild);
+  svg.setAttribute("aria-labelledby", "board-alt");
   svg.appendChild(svgEl("g", { id: "highlights" }));
   $("board").replaceChildren(svg);
   return svg;
@@ -121,7 +127,7 @@ function showBoard(b) {
     state.cells.set(q + "," + r, name);
     state.byName.set(name.toLowerCase(), [q, r]);
   }
-  const svg = putSvg(b.svg);
+  const svg = putSvg(b.svg, b.alt);
   state.full = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
   if (!keep) state.view = state.full.slice();
   applyView();
@@ -314,7 +320,11 @@ async function stepTo(at) {
   }
   try {
     const s = await api("/api/replay?at=" + Math.max(0, at));
-    putSvg(s.svg);
+    const line = state.board.story[s.at - 1];
+    putSvg(
+      s.svg,
+      "The board after move " + s.at + " of " + s.of + (line ? ": " + line : "") + ".",
+    );
     applyView();
     state.step = s.at;
     state.chosen = null;

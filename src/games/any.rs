@@ -303,6 +303,22 @@ impl AnyGame {
         }
     }
 
+    /// The cells of `seat`'s pieces that another seat attacks, with those seats (HexiMeros, where
+    /// every seat's attacks stand at once; empty in the other games, where only the side to
+    /// move has moves).
+    pub fn attacked_pieces(&self, seat: Seat) -> Vec<(String, Vec<Seat>)> {
+        match self {
+            AnyGame::HexiMeros(g) => {
+                let geo = &crate::games::heximeros::BOARD.geometry;
+                g.attacked_pieces(seat)
+                    .into_iter()
+                    .map(|(c, by)| (geo.name(c).to_string(), by))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// What the royal piece is called (see `royal_attacked`).
     pub fn royal_name(&self) -> &'static str {
         match self {

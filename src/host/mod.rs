@@ -69,8 +69,8 @@ pub use results::{Place, Results};
 pub use say::Refused;
 pub use settings::{PlayerSettings, SettingsChange, SettingsError};
 pub use state::{
-    Awaited, BotAction, Does, Forced, GameState, Mark, NotMovable, OpenMotion, Panel, PanelSeat,
-    PanelTurn, PointEntry, QueuedMove, Record, SeatStanding, SeatState, Seen, SeenPiece,
+    ALT_MAX, Awaited, BotAction, Does, Forced, GameState, Mark, NotMovable, OpenMotion, Panel,
+    PanelSeat, PanelTurn, PointEntry, QueuedMove, Record, SeatStanding, SeatState, Seen, SeenPiece,
     SeenTarget, Staged, Status, Stuck,
 };
 

@@ -37,6 +37,9 @@ pub struct Board {
     pub status: Vec<String>,
     /// The board, drawn from the same scene as the pictures.
     pub svg: String,
+    /// The board in words for a screen reader (the host's `alt_text`, as Discord's pictures
+    /// carry it): the SVG's title.
+    pub alt: String,
     /// Every cell: `[q, r, name]`, as the SVG's `data-q`/`data-r` name them.
     pub cells: Vec<(i32, i32, String)>,
     /// The viewer's staged move, when they hold the Token and staged one.
@@ -197,6 +200,7 @@ pub async fn board(
         holder: state.holder().map(|h| view::seat_label(game, h)),
         status,
         svg,
+        alt: state.alt_text(viewer.player),
         cells: view::cell_names(game)
             .into_iter()
             .map(|(h, n)| (h.q, h.r, n))

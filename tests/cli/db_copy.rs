@@ -202,6 +202,18 @@ async fn fill(url: &str) -> Made {
     .execute(w)
     .await
     .unwrap();
+    sqlx::query(
+        "INSERT INTO discord_stale_turns (message_id, game_id, channel_id, tries, retry_at) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(44_i64)
+    .bind(games[5])
+    .bind(42_i64)
+    .bind(2_i64)
+    .bind(1_700_000_000_000_i64)
+    .execute(w)
+    .await
+    .unwrap();
     host.store().close().await;
     Made {
         games,
@@ -270,6 +282,8 @@ async fn snapshot(url: &str, made: &Made) -> Vec<String> {
         "SELECT game_id, motion FROM discord_ballots ORDER BY game_id, motion",
         "SELECT user_id, opted_in, closed_at FROM discord_dm ORDER BY user_id",
         "SELECT lobby_id, guild_id, channel_id, message_id FROM discord_lobbies ORDER BY lobby_id",
+        "SELECT message_id, game_id, channel_id, tries, retry_at FROM discord_stale_turns \
+         ORDER BY message_id",
         "SELECT id, lane, game_id, version, priority, done_at, message_id, outcome FROM outbox \
          ORDER BY id",
         "SELECT game_id, seat, player_id, from_version, until_version FROM seats \

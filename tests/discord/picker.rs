@@ -353,6 +353,26 @@ async fn a_heximeros_move_through_the_picker_is_one_private_message_and_four_cli
     eprintln!("a HexiMeros move by buttons: 4 taps, {cost} requests on the global limit");
     assert!(cost <= 2, "{cost} requests: {:?}", fake.requests());
     assert_eq!(bot.state(game).await.record().len(), 1);
+    // Every picture of the move had words for a screen reader: the turn messages' boards
+    // (whose turn, the round), the zoom (the targets), the preview (the staged move).
+    let boards = described_pictures(&fake, "board.png");
+    assert!(
+        boards.iter().any(|d| d.contains("has the Token")),
+        "{boards:?}"
+    );
+    assert!(
+        boards
+            .iter()
+            .any(|d| d.starts_with("Preview of the staged move") && d.contains(&mv)),
+        "{boards:?}"
+    );
+    let zooms = described_pictures(&fake, "zoom.png");
+    assert!(
+        zooms
+            .iter()
+            .any(|d| d.starts_with("Close-up of") && d.contains("→")),
+        "{zooms:?}"
+    );
     // The picker of a turn gone by is refused politely, in place.
     let again = button(&staged, "Another piece").unwrap();
     let i5 = fake.button(u(1), thread, picker_id, &again).await;

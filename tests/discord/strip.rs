@@ -244,4 +244,16 @@ async fn a_game_that_ended_keeps_no_live_turn_button() {
             .iter()
             .all(|&m| controls(&fake, m) == 0)
     );
+    // The results' board, like every picture, is described.
+    until("the results", || {
+        fake.messages(thread)
+            .iter()
+            .any(|m| content(m).contains("is over"))
+    })
+    .await;
+    let boards = described_pictures(&fake, "board.png");
+    assert!(
+        boards.iter().any(|d| d.contains("The game is over.")),
+        "{boards:?}"
+    );
 }

@@ -161,6 +161,14 @@ async fn a_whole_hexdame_game_is_played_by_taps_and_each_board_follows_the_other
             "document.getElementById('who').textContent.includes('your turn')",
         )
         .await;
+        // The board is an image with words for a screen reader: whose turn it is.
+        until(
+            mover,
+            "(() => { const s = document.querySelector('#board svg'); \
+             return s && s.getAttribute('role') === 'img' \
+             && /has the Token/.test(document.getElementById('board-alt').textContent); })()",
+        )
+        .await;
         // A seeded choice among the pieces, in the picker's order, and its first target.
         let pieces = picker::pieces(&mirror);
         let origin = pieces[(ply * 7) % pieces.len()].origin.clone();

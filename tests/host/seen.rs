@@ -123,6 +123,53 @@ async fn a_player_in_check_is_told_and_each_move_relieves_it() {
             assert!(t.label().contains("relieves your Check"), "{}", t.label());
         }
     }
+    // The picture in words, for anyone in the thread: whose turn, the Check to relieve, and
+    // Blue's attacked Sovereign; Silver's side names Silver's pieces instead.
+    let alt = st.alt_text(Some(blue));
+    assert!(alt.starts_with("HexiMeros board, turn"), "{alt}");
+    assert!(alt.contains("from Blue's side"), "{alt}");
+    assert!(alt.contains("Blue has the Token."), "{alt}");
+    assert!(
+        alt.contains("Blue is in Check by Silver and must relieve it."),
+        "{alt}"
+    );
+    assert!(
+        alt.contains("Blue's pieces attacked: Sovereign on Q30 by Silver"),
+        "{alt}"
+    );
+    assert!(alt.chars().count() <= hexmeros::host::ALT_MAX);
+    let silver = st.seats()[0].player;
+    let from_silver = st.alt_text(Some(silver));
+    assert!(
+        !from_silver.contains("Blue's pieces attacked"),
+        "{from_silver}"
+    );
+    // The staged relief says what it does, as its button did.
+    let relief = st
+        .targets_seen_by(Some(blue), &seen.pieces[0].origin)
+        .unwrap()[0]
+        .target
+        .moves[0]
+        .clone();
+    assert!(st.staged_does(Some(blue)).is_empty(), "nothing staged yet");
+    act(
+        &e.host,
+        g,
+        blue,
+        hexmeros::host::Command::Move {
+            text: relief.clone(),
+            commit: false,
+        },
+    )
+    .await;
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.staged().map(|s| s.text.clone()), Some(relief));
+    assert!(
+        st.staged_does(Some(blue)).contains(&Does::Relieves),
+        "{:?}",
+        st.staged_does(Some(blue))
+    );
+    assert!(st.staged_does(Some(silver)).is_empty(), "not Silver's move");
 }
 
 /// A Dreadnaught's path over its own piece removes it (a ram, rules §4): said so, in its own

@@ -716,6 +716,12 @@ async fn the_board_says_what_is_forced_and_why_a_piece_cannot_move() {
     assert_eq!(status, 200, "{view}");
     let forced = view["forced"].as_str().unwrap();
     assert!(forced.contains("capture is compulsory"), "{view}");
+    // The SVG's words for a screen reader, as Discord's pictures carry them.
+    let alt = view["alt"].as_str().unwrap();
+    assert!(
+        alt.contains("White has the Token.") && alt.contains("White must capture, 2 pieces."),
+        "{alt}"
+    );
     assert!(
         view["expects"].as_str().unwrap().contains("takes 2"),
         "{view}"

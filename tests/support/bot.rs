@@ -731,6 +731,43 @@ pub async fn click_answer(fake: &F, user: u64, channel: u64, msg: u64, id: &str)
     sent.into_iter().next().unwrap()
 }
 
+/// Every picture the bot sent (a PNG or GIF attachment, in a message or an interaction's
+/// answer) carried a description for screen readers, within Discord's 1,024 characters; the
+/// descriptions of the pictures named `name`, in order.
+pub fn described_pictures(fake: &F, name: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for s in fake.requests() {
+        let Some(list) = s
+            .json
+            .as_ref()
+            .and_then(|j| j["attachments"].as_array().cloned())
+        else {
+            continue;
+        };
+        for a in list {
+            let file = a["filename"].as_str().unwrap_or_default();
+            if !(file.ends_with(".png") || file.ends_with(".gif")) {
+                continue;
+            }
+            let d = a["description"].as_str().unwrap_or_default();
+            assert!(
+                !d.is_empty(),
+                "{file} has no description: {} {}",
+                s.method,
+                s.path
+            );
+            assert!(
+                d.chars().count() <= 1024,
+                "{file}'s description is too long"
+            );
+            if file == name {
+                found.push(d.to_string());
+            }
+        }
+    }
+    found
+}
+
 /// Whether a request is the background job's taking an old turn message's buttons off (an edit
 /// of a thread's message to carry no components), which waits for every move's own requests.
 pub fn is_cleanup(s: &Sent) -> bool {

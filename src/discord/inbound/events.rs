@@ -178,9 +178,9 @@ impl Reply {
 /// A board picture as a private reply.
 pub fn picture_reply(caption: String, pic: Picture) -> Reply {
     match pic {
-        Picture::Png { full, focus } => Reply {
+        Picture::Png { full, focus, alt } => Reply {
             content: caption,
-            files: picture_files(full, focus),
+            files: picture_files(full, focus, &alt),
             components: Vec::new(),
             keep_file: false,
             edit: false,

@@ -76,9 +76,9 @@ pub async fn results(
         .allowed_mentions(pinging(&people));
     let msg = match picture::board(data, &state, Some(state.public_side())).await {
         // The results show the whole board, in the embed: no close-up.
-        Picture::Png { full: png, .. } => msg
+        Picture::Png { full: png, alt, .. } => msg
             .embed(embed.image("attachment://board.png"))
-            .add_file(CreateAttachment::bytes(png, "board.png")),
+            .add_file(CreateAttachment::bytes(png, "board.png").description(alt)),
         Picture::Text(t) => msg
             .embed(embed)
             .add_file(CreateAttachment::bytes(t.into_bytes(), "board.txt")),

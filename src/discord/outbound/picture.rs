@@ -11,7 +11,7 @@
 
 use hexmeros::background::{self, Work};
 use hexmeros::games::Seat;
-use hexmeros::host::GameState;
+use hexmeros::host::{ALT_MAX, GameState};
 use hexmeros::view::{self, ViewOptions};
 use poise::serenity_prelude::CreateAttachment;
 
@@ -24,18 +24,37 @@ pub enum Picture {
     Png {
         full: Vec<u8>,
         focus: Option<Vec<u8>>,
+        /// The board in words for a screen reader (`GameState::alt_text`): the attachments'
+        /// description.
+        alt: String,
     },
     Text(String),
 }
 
 /// The attachments of a drawn board, in the order Discord shows them: the close-up
-/// (`focus.png`) first, then the full board (`board.png`).
-pub fn picture_files(full: Vec<u8>, focus: Option<Vec<u8>>) -> Vec<CreateAttachment> {
+/// (`focus.png`) first, then the full board (`board.png`), each described by `alt`.
+pub fn picture_files(full: Vec<u8>, focus: Option<Vec<u8>>, alt: &str) -> Vec<CreateAttachment> {
     focus
-        .map(|f| CreateAttachment::bytes(f, "focus.png"))
+        .map(|f| CreateAttachment::bytes(f, "focus.png").description(described("Close-up. ", alt)))
         .into_iter()
-        .chain([CreateAttachment::bytes(full, "board.png")])
+        .chain([CreateAttachment::bytes(full, "board.png").description(described("", alt))])
         .collect()
+}
+
+/// `alt` after `head`, within Discord's limit on a description ([`ALT_MAX`] characters).
+pub fn described(head: &str, alt: &str) -> String {
+    let text = format!("{head}{alt}");
+    if text.chars().count() <= ALT_MAX {
+        return text;
+    }
+    let mut t: String = text.chars().take(ALT_MAX - 1).collect();
+    t.push('…');
+    t
+}
+
+/// The player who sits at `seat`, if any.
+fn player_at(state: &GameState, seat: Option<Seat>) -> Option<hexmeros::host::PlayerId> {
+    seat.and_then(|s| state.seats().get(s.index()).map(|x| x.player))
 }
 
 /// Draw `state` with `opts` holding the queue place `slot`.
@@ -43,7 +62,9 @@ async fn draw_in(
     slot: hexmeros::background::Slot,
     state: &GameState,
     opts: ViewOptions,
+    head: &str,
 ) -> Picture {
+    let alt = described(head, &state.alt_text(player_at(state, opts.as_seat)));
     let game = state.clone();
     let drawn = background::run(Work::Pictures, move || {
         let drawing = std::time::Instant::now();
@@ -62,7 +83,7 @@ async fn draw_in(
     .await;
     drop(slot);
     match drawn {
-        Ok(Ok((full, focus))) => Picture::Png { full, focus },
+        Ok(Ok((full, focus))) => Picture::Png { full, focus, alt },
         Ok(Err(e)) => {
             tracing::warn!(game = state.id(), error = %e, "no picture; the text board instead");
             Picture::Text(state.board_text())
@@ -108,7 +129,7 @@ async fn board_options(data: &Data, state: &GameState, viewer: Option<Seat>) -> 
 /// posts it (a turn message), once the picture queue has room.
 pub async fn board(data: &Data, state: &GameState, viewer: Option<Seat>) -> Picture {
     match data.limits.render_slot_waiting().await {
-        Some(slot) => draw_in(slot, state, board_options(data, state, viewer).await).await,
+        Some(slot) => draw_in(slot, state, board_options(data, state, viewer).await, "").await,
         None => Picture::Text(state.board_text()),
     }
 }
@@ -124,7 +145,7 @@ pub async fn asked_board(
         .limits
         .render_slot()
         .ok_or_else(|| reply::refused(limits::BUSY))?;
-    Ok(draw_in(slot, state, board_options(data, state, viewer).await).await)
+    Ok(draw_in(slot, state, board_options(data, state, viewer).await, "").await)
 }
 
 /// The board with the staged move `staged` drawn as a preview, from the mover's side; as text
@@ -148,7 +169,8 @@ pub async fn preview(
         players: seat_names(data, state).await,
         ..ViewOptions::default()
     };
-    draw_in(slot, state, opts).await
+    let head = format!("Preview of the staged move {staged}, not committed yet. ");
+    draw_in(slot, state, opts, &head).await
 }
 
 /// The replay GIF of a game from its export text, once the picture queue has room.

@@ -39,6 +39,26 @@ impl HexiMeros {
         }
     }
 
+    /// The pieces of `seat` that another active seat attacks (§5.2), each with those seats, in
+    /// the board's cell order: each seat's pseudo-legal moves are made once.
+    pub fn attacked_pieces(&self, seat: Seat) -> Vec<(Cell, Vec<Seat>)> {
+        let mut out: Vec<(Cell, Vec<Seat>)> =
+            self.cells_of(seat).map(|c| (c, Vec::new())).collect();
+        out.sort_by_key(|(c, _)| c.index());
+        let mut moves = Vec::new();
+        for s in self.active_seats().into_iter().filter(|&s| s != seat) {
+            moves.clear();
+            self.seat_moves(s, &mut moves);
+            for (cell, by) in &mut out {
+                if moves.iter().any(|m| self.removes(m, *cell)) {
+                    by.push(s);
+                }
+            }
+        }
+        out.retain(|(_, by)| !by.is_empty());
+        out
+    }
+
     /// The other active seats that attack any Sovereign of `seat`.
     pub fn attackers_of_seat(&self, seat: Seat) -> Vec<Seat> {
         let sovs = self.sovereigns_of(seat);

@@ -9,6 +9,7 @@
 //! must do next). The game's own procedure (who is still in, what a departure does, the pass,
 //! who may challenge, points) is asked of the rules (`games::Rules`); the host decides none.
 
+mod alt;
 mod bots;
 mod clocks;
 mod departures;
@@ -34,6 +35,7 @@ use crate::host::bot_level;
 use crate::host::quiet::Quiet;
 use crate::host::story::{self, Told};
 
+pub use alt::ALT_MAX;
 pub use bots::BotAction;
 pub use clocks::{AWAY_REASON_MAX, Away, CLOCK_HEADER, ClockHeader, moves_clocks};
 pub use panel::{Panel, PanelSeat, PanelTurn, SeatStanding};

@@ -303,7 +303,7 @@ impl GameState {
     }
 
     /// What the rules force on the Token holder now.
-    fn forced(&self) -> Option<Forced> {
+    pub(super) fn forced(&self) -> Option<Forced> {
         let game = self.position();
         let by = game.binding_challenges();
         if !by.is_empty() {

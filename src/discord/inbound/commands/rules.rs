@@ -18,6 +18,7 @@ use hexmeros::view::legend::{self, HelpError};
 use super::autocomplete::option_text;
 use super::{Context, Error, GameChoice};
 use crate::discord::limits::BUSY;
+use crate::discord::outbound::picture;
 use crate::discord::{Data, reply};
 
 /// Rules help: a game's pieces, key rules and cell names, or one piece's moves.
@@ -63,7 +64,10 @@ pub(super) async fn rules(
                 .await?
                 .map_err(refusal)?;
             let name = format!("rules-{}.png", kind.key());
-            reply::private(help::summary(kind)).attachment(CreateAttachment::bytes(png, name))
+            let alt =
+                picture::described("The board and pieces of the game. ", &help::summary(kind));
+            reply::private(help::summary(kind))
+                .attachment(CreateAttachment::bytes(png, name).description(alt))
         }
         Some(piece) => {
             let moves = background::run(Work::Pictures, move || {
@@ -77,7 +81,9 @@ pub(super) async fn rules(
                 text.push_str("\nTargets: ");
                 text.push_str(&moves.targets.join(" "));
             }
-            reply::private(text).attachment(CreateAttachment::bytes(moves.png, name))
+            let alt = picture::described("Where the piece moves. ", &text);
+            reply::private(text)
+                .attachment(CreateAttachment::bytes(moves.png, name).description(alt))
         }
     };
     drop(slot);

@@ -21,6 +21,7 @@ use hexmeros::view::zoom;
 use super::{Click, Reply};
 use crate::discord::Error;
 use crate::discord::ids::{Action, ComponentId};
+use crate::discord::outbound::picture;
 
 /// Discord's limit on a select option's label and value.
 const OPTION_MAX: usize = 100;
@@ -254,8 +255,18 @@ pub(super) async fn targets(c: &Click<'_>, index: usize, page: usize) -> Result<
     // One picture a page: the page's targets only, so that a 30-target piece's numbers
     // are not drawn all at once.
     let shown = targets[pg.range.clone()].to_vec();
+    let label = piece.label();
     match zoom_picture(c, &state, piece, shown).await {
-        Some(png) => files.push(CreateAttachment::bytes(png, "zoom.png")),
+        Some(png) => {
+            let words: Vec<String> = options.iter().map(|(label, _)| label.clone()).collect();
+            let alt = format!(
+                "Close-up of {label} with its targets numbered: {}.",
+                words.join("; ")
+            );
+            files.push(
+                CreateAttachment::bytes(png, "zoom.png").description(picture::described("", &alt)),
+            );
+        }
         None => text.push_str("\n(no picture now: the numbers follow board order)"),
     }
     let mut r = Reply::text(text);

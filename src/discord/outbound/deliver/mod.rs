@@ -227,6 +227,12 @@ async fn replay(data: &Data, game: GameId) -> anyhow::Result<Option<CreateMessag
     Ok(picture::replay(&data.limits, export).await.map(|gif| {
         CreateMessage::new()
             .content(format!("{}: the replay", title(&state)))
-            .add_file(CreateAttachment::bytes(gif, format!("hexmeros-{game}.gif")))
+            .add_file(
+                CreateAttachment::bytes(gif, format!("hexmeros-{game}.gif")).description(format!(
+                    "The replay of {}: the board after each move, one move a frame, from the \
+                     first to the last.",
+                    title(&state)
+                )),
+            )
     }))
 }
