@@ -257,16 +257,7 @@ pub(super) async fn targets(c: &Click<'_>, index: usize, page: usize) -> Result<
     let shown = targets[pg.range.clone()].to_vec();
     let label = piece.label();
     match zoom_picture(c, &state, piece, shown).await {
-        Some(png) => {
-            let words: Vec<String> = options.iter().map(|(label, _)| label.clone()).collect();
-            let alt = format!(
-                "Close-up of {label} with its targets numbered: {}.",
-                words.join("; ")
-            );
-            files.push(
-                CreateAttachment::bytes(png, "zoom.png").description(picture::described("", &alt)),
-            );
-        }
+        Some(png) => files.push(zoom_file(png, &label, &options)),
         None => text.push_str("\n(no picture now: the numbers follow board order)"),
     }
     let mut r = Reply::text(text);
@@ -441,6 +432,17 @@ pub(super) async fn choices(
     r.components
         .extend(nav(pg.page, pg.pages, to, vec![another_piece(c, &state)]));
     Ok(r)
+}
+
+/// The zoom picture's attachment, described by its piece and its targets' words (a screen
+/// reader hears what the buttons say).
+fn zoom_file(png: Vec<u8>, piece: &str, options: &[(String, String)]) -> CreateAttachment {
+    let words: Vec<&str> = options.iter().map(|(label, _)| label.as_str()).collect();
+    let alt = format!(
+        "Close-up of {piece} with its targets numbered: {}.",
+        words.join("; ")
+    );
+    CreateAttachment::bytes(png, "zoom.png").description(picture::described("", &alt))
 }
 
 #[cfg(test)]
