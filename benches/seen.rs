@@ -78,6 +78,14 @@ fn bench(c: &mut Criterion) {
     c.bench_function("targets_seen_by, the busiest piece", |b| {
         b.iter(|| black_box(&st).targets_seen_by(Some(holder), &busiest))
     });
+    // The words every posted picture carries (the holder's side: their attacked pieces too).
+    println!(
+        "alt text: {} characters",
+        st.alt_text(Some(holder)).chars().count()
+    );
+    c.bench_function("alt_text, the Token holder", |b| {
+        b.iter(|| black_box(&st).alt_text(Some(holder)))
+    });
 }
 
 criterion_group!(benches, bench);
