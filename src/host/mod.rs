@@ -71,7 +71,7 @@ pub use settings::{PlayerSettings, SettingsChange, SettingsError};
 pub use state::{
     ALT_MAX, Awaited, BotAction, Does, Forced, GameState, Mark, NotMovable, OpenMotion, Panel,
     PanelSeat, PanelTurn, PointEntry, QueuedMove, Record, SeatStanding, SeatState, Seen, SeenPiece,
-    SeenTarget, Staged, Status, Stuck,
+    SeenTarget, Staged, Status, Stuck, clip,
 };
 
 use crate::games::{GameKind, Seat};

@@ -11,7 +11,7 @@
 
 use hexmeros::background::{self, Work};
 use hexmeros::games::Seat;
-use hexmeros::host::{ALT_MAX, GameState};
+use hexmeros::host::{ALT_MAX, GameState, clip};
 use hexmeros::view::{self, ViewOptions};
 use poise::serenity_prelude::CreateAttachment;
 
@@ -43,13 +43,7 @@ pub fn picture_files(full: Vec<u8>, focus: Option<Vec<u8>>, alt: &str) -> Vec<Cr
 
 /// `alt` after `head`, within Discord's limit on a description ([`ALT_MAX`] characters).
 pub fn described(head: &str, alt: &str) -> String {
-    let text = format!("{head}{alt}");
-    if text.chars().count() <= ALT_MAX {
-        return text;
-    }
-    let mut t: String = text.chars().take(ALT_MAX - 1).collect();
-    t.push('…');
-    t
+    clip(format!("{head}{alt}"), ALT_MAX)
 }
 
 /// The player who sits at `seat`, if any.

@@ -91,7 +91,7 @@ impl GameState {
 }
 
 /// `text` cut to at most `max` characters (not bytes), ending in `…` when cut.
-fn clip(text: String, max: usize) -> String {
+pub fn clip(text: String, max: usize) -> String {
     if text.chars().count() <= max {
         return text;
     }

@@ -35,7 +35,7 @@ use crate::host::bot_level;
 use crate::host::quiet::Quiet;
 use crate::host::story::{self, Told};
 
-pub use alt::ALT_MAX;
+pub use alt::{ALT_MAX, clip};
 pub use bots::BotAction;
 pub use clocks::{AWAY_REASON_MAX, Away, CLOCK_HEADER, ClockHeader, moves_clocks};
 pub use panel::{Panel, PanelSeat, PanelTurn, SeatStanding};
