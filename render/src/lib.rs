@@ -40,8 +40,8 @@ use tiny_skia::Pixmap;
 
 pub use layout::BoardLayout;
 pub use scene::{
-    Arrow, Badges, Glyph, GlyphState, HeaderLine, Hex, HexPoint, Label, Marker, Orientation, Rgba,
-    Scene, Shape, Tag, Tile, Tray,
+    Arrow, Badges, Glyph, GlyphState, HeaderLine, Hex, HexPoint, Label, MARK_CASING, Marker,
+    Orientation, Rgba, Scene, Shape, Tag, Tile, Tray, mark_casing_px,
 };
 pub use theme::Theme;
 

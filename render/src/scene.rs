@@ -46,6 +46,21 @@ impl Rgba {
         Rgba { a, ..self }
     }
 
+    /// The colour as it shows laid over the opaque `under` (its alpha blended in).
+    pub fn over(self, under: Rgba) -> Rgba {
+        let a = f32::from(self.a) / 255.0;
+        let ch = |top: u8, bottom: u8| {
+            (f32::from(top) * a + f32::from(bottom) * (1.0 - a))
+                .round()
+                .clamp(0.0, 255.0) as u8
+        };
+        Rgba::rgb(
+            ch(self.r, under.r),
+            ch(self.g, under.g),
+            ch(self.b, under.b),
+        )
+    }
+
     /// Relative luminance in `0.0..=1.0` (sRGB weights, no gamma: enough to pick a contrast).
     pub fn luminance(self) -> f32 {
         (0.2126 * f32::from(self.r) + 0.7152 * f32::from(self.g) + 0.0722 * f32::from(self.b))
@@ -77,6 +92,19 @@ impl Rgba {
             Rgba::rgb(245, 245, 240)
         }
     }
+}
+
+/// The casing under every move mark (arrows, cell outlines, dots and rings): an opaque
+/// near-black edge showing [`mark_casing_px`] outside the mark's colour, so that a mark of any
+/// seat (Yellow's on the pale cells too) keeps WCAG's 3:1 non-text contrast against every cell
+/// it crosses (the test `view::palette_tests` of the bot's crate measures it).
+pub const MARK_CASING: Rgba = Rgba::rgb(28, 28, 34);
+
+/// How far a mark's casing shows outside its colour, for hex radius `r` pixels: 2.25 to 4 px,
+/// at least half a point on a phone showing a 1600-px picture 390 points wide, and never a
+/// heavy frame round a big close-up's marks.
+pub fn mark_casing_px(r: f32) -> f32 {
+    (0.06 * r).clamp(2.25, 4.0)
 }
 
 /// An integer hex position in axial coordinates (see the module docs).

@@ -31,6 +31,13 @@ pub struct Theme {
     pub label_px_max: f32,
     /// Lower bound on a tag's capital height: a target number stays readable in a crowded crop.
     pub tag_px_min: f32,
+    /// Lower bound on a Check badge's diameter: 7 points on a phone showing the picture 390
+    /// points wide, the full board's badge too.
+    pub badge_px_min: f32,
+    /// A light band round every mark's near-black casing (`scene::MARK_CASING`), as wide again,
+    /// for a board whose cells are dark and light (HexaEquo's black and white tiles): on the
+    /// light cells the casing shows, on the dark ones the band. `None`: the casing alone.
+    pub mark_halo: Option<Rgba>,
     /// Box size of a piece in a tray.
     pub tray_px: f32,
     /// Box size of a piece on the board, in hex radii (the inner circle of a hex is √3 ≈ 1.73
@@ -57,6 +64,8 @@ impl Theme {
             label_px_max: (s * 0.0135).max(6.0),
             // 18 px at the move picker's 720: digits a phone shows at about 9 dp.
             tag_px_min: (s * 0.025).max(6.0),
+            badge_px_min: (s * 7.0 / 390.0).max(8.0),
+            mark_halo: None,
             tray_px: (s * 0.032).max(12.0),
             glyph_scale: 1.62,
             grid_width: 0.045,

@@ -424,3 +424,88 @@ fn a_floored_tag_keeps_its_size_on_small_cells() {
     let least = (std::f32::consts::PI * d * d / 4.0 * 0.6) as usize;
     assert!(n_big >= least, "{n_big} pixels, at least {least}");
 }
+
+/// The pixels on the line from `a` across to `b` (both in pixels), one per pixel step.
+fn across(pic: &Picture, a: (f32, f32), b: (f32, f32)) -> Vec<[u8; 3]> {
+    let n = ((b.0 - a.0).hypot(b.1 - a.1)).ceil() as usize;
+    (0..=n)
+        .map(|i| {
+            let t = i as f32 / n.max(1) as f32;
+            let (x, y) = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+            let at = (y.round() as usize * pic.width as usize + x.round() as usize) * 4;
+            [pic.rgba[at], pic.rgba[at + 1], pic.rgba[at + 2]]
+        })
+        .collect()
+}
+
+/// How many of `line`'s pixels are the marks' casing (within a little rounding).
+fn casing_pixels(line: &[[u8; 3]]) -> usize {
+    let c = hexmeros_render::MARK_CASING;
+    line.iter()
+        .filter(|p| {
+            p.iter()
+                .zip([c.r, c.g, c.b])
+                .all(|(&v, w)| v.abs_diff(w) <= 6)
+        })
+        .count()
+}
+
+/// Issue 62: a pale Yellow arrow and outline on the pale cells keep a near-black casing at
+/// least 2 px wide on each side (half a point on a phone showing 1600 px 390 points wide), in
+/// the PNG and in the SVG alike.
+#[test]
+fn a_yellow_mark_on_a_pale_cell_is_cased_in_near_black() {
+    let yellow = Rgba::rgb(230, 190, 0);
+    let pale = sample::TONES[0];
+    let tiles: Vec<Tile> = (-2i32..=2)
+        .map(|q| {
+            let mut t = Tile::new((q, 0), pale);
+            if q == 2 {
+                t.markers.push(Marker::Outline(yellow));
+            }
+            t
+        })
+        .collect();
+    let scene = Scene {
+        orientation: Orientation::FlatTop,
+        rotation: 0,
+        header: Vec::new(),
+        tiles,
+        arrows: vec![Arrow {
+            from: Hex::new(-2, 0),
+            to: Hex::new(1, 0),
+            colour: yellow.with_alpha(205),
+            dashed: false,
+            number: None,
+        }],
+        labels: Vec::new(),
+        tags: Vec::new(),
+        trays: Vec::new(),
+    };
+    let theme = Theme::new(1600);
+    let pic = render_rgba(&scene, &theme).unwrap();
+    let board = hexmeros_render::board_layout(&scene, &theme).unwrap();
+    let r = board.radius;
+    // Across the arrow's shaft, halfway along it, from one cell's middle to the other side.
+    let (ax, ay) = board.centre(Hex::new(-1, 0));
+    let (bx, by) = board.centre(Hex::new(0, 0));
+    let (mx, my) = ((ax + bx) / 2.0, (ay + by) / 2.0);
+    let (ux, uy) = ((bx - ax) / r, (by - ay) / r);
+    let (nx, ny) = (-uy, ux);
+    let (nx, ny) = (nx / nx.hypot(ny), ny / nx.hypot(ny));
+    let side = |k: f32| (mx + nx * k * r, my + ny * k * r);
+    let (top, bottom) = (
+        across(&pic, (mx, my), side(0.6)),
+        across(&pic, (mx, my), side(-0.6)),
+    );
+    assert!(casing_pixels(&top) >= 2, "{top:?}");
+    assert!(casing_pixels(&bottom) >= 2, "{bottom:?}");
+    // Across the outlined cell, from its middle out to its edge.
+    let (cx, cy) = board.centre(Hex::new(2, 0));
+    let out = across(&pic, (cx, cy), (cx, cy - 0.85 * r));
+    assert!(casing_pixels(&out) >= 3, "{out:?}");
+    // The SVG draws the same casings.
+    let svg = hexmeros_render::render_svg(&scene, &theme).unwrap();
+    assert!(svg.contains("class=\"outline-casing\""));
+    assert!(svg.contains("#1c1c22"), "the casing's colour");
+}

@@ -21,6 +21,8 @@ const WHITE_TILE: Rgba = Rgba::rgb(244, 242, 236);
 /// page and from each other.
 const RIM: Rgba = Rgba::rgb(200, 196, 188);
 const GRID: Rgba = Rgba::rgb(132, 128, 122);
+/// The light band round the marks' casing (`Theme::mark_halo`).
+const HALO: Rgba = Rgba::rgb(236, 234, 228);
 
 /// The spec's pointy-topped `(q, r)` has `r` growing downward; the scene's grows upward.
 fn scene_hex(h: hex::Hex) -> Hex {
@@ -131,6 +133,9 @@ impl GameView for View<'_> {
     fn adjust_theme(&self, theme: &mut Theme) {
         theme.rim = RIM;
         theme.grid = GRID;
+        // Black tiles beside white ones: the marks' near-black casing is lost on the black
+        // ones, so a light band goes round it.
+        theme.mark_halo = Some(HALO);
     }
 
     fn preferred_size(&self) -> Option<u32> {

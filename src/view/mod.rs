@@ -48,6 +48,8 @@ mod hexdame;
 mod heximeros;
 mod hexmeister;
 pub mod legend;
+#[cfg(test)]
+mod palette_tests;
 pub mod picker;
 pub mod zoom;
 

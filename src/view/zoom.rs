@@ -29,8 +29,8 @@ use crate::games::{AnyGame, Seat};
 pub const ZOOM_SIZE: u32 = 720;
 
 /// The piece's cell and the targets' wash (the rules-help blue), a capture's outline.
-const TARGET: Rgba = Rgba::rgb(24, 120, 230);
-const CAPTURE: Rgba = Rgba::rgb(214, 38, 40);
+pub(crate) const TARGET: Rgba = Rgba::rgb(24, 120, 230);
+pub(crate) const CAPTURE: Rgba = Rgba::rgb(214, 38, 40);
 /// Cell names: a dark grey on light cells, a light grey on dark ones; target numbers: white on
 /// a deep blue disc.
 const NAME_DARK: Rgba = Rgba::rgb(70, 64, 58);

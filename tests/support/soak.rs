@@ -657,6 +657,13 @@ pub async fn run(cfg: Config) -> Report {
     };
     if let Err(problem) = drain(&store, &games, drain_start, cfg.drain, &mut report).await {
         report.problems.push(problem);
+        // What the bot said last (warnings and errors) is the first clue to a stalled lane.
+        let log = bot.log();
+        let tail: Vec<&str> = log.lines().rev().take(40).collect();
+        eprintln!("soak: the bot's last log lines:");
+        for line in tail.iter().rev() {
+            eprintln!("  {line}");
+        }
     }
     report.drain_time = drain_start.elapsed();
     // Nothing more is being sent: the bot may go (its database stays until the end).

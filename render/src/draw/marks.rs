@@ -9,7 +9,7 @@ use tiny_skia::{
 
 use super::{Ctx, fill, hex_path, stroke};
 use crate::layout::BoardLayout;
-use crate::scene::{Arrow, Rgba, Tag};
+use crate::scene::{Arrow, MARK_CASING, Rgba, Tag, mark_casing_px};
 use crate::sprite::{paint, round_stroke, to_color};
 use crate::text::{CAP_HEIGHT_EM, Face, Fonts, Line};
 use crate::theme::Theme;
@@ -215,9 +215,12 @@ impl CheckBadge {
     /// The disc's fill (edged in black, the "+" in white).
     pub(crate) const FILL: Rgba = Rgba::rgb(230, 30, 24);
 
-    /// The badge of a checked cell centred on `(cx, cy)`, hex radius `r`.
-    pub(crate) fn at((cx, cy): (f32, f32), r: f32) -> CheckBadge {
-        let (bx, by, br) = (cx + 0.5 * r, cy - 0.55 * r, (0.3 * r).max(4.0));
+    /// The badge of a checked cell centred on `(cx, cy)`, hex radius `r`, at least `least`
+    /// pixels across (`Theme::badge_px_min`: readable on a phone on the full board too, where
+    /// it then reaches over the cell's upper right).
+    pub(crate) fn at((cx, cy): (f32, f32), r: f32, least: f32) -> CheckBadge {
+        let br = (0.3 * r).max(least / 2.0).max(4.0);
+        let (bx, by) = (cx + 0.5 * r, cy - 0.55 * r);
         CheckBadge {
             cx: bx,
             cy: by,
@@ -265,7 +268,8 @@ pub(crate) struct ArrowShape {
     pub outline: Vec<(f32, f32)>,
     /// Dashed: the shaft, under the head.
     pub dashed: Option<Dashes>,
-    /// Solid: the outline's edge colour and width, stroked (round) under its fill.
+    /// The casing's colour and width, stroked (round) under the outline's fill (and, dashed,
+    /// under the shaft's dashes, wider than them by the same).
     pub edge: Rgba,
     pub edge_w: f32,
 }
@@ -303,11 +307,9 @@ fn arrow_geometry(
     let tip = (bx - ux * tip_back, by - uy * tip_back);
     let neck = (tip.0 - ux * head_len, tip.1 - uy * head_len);
     let off = |p: (f32, f32), k: f32| (p.0 + nx * k, p.1 + ny * k);
-    let edge = arrow
-        .colour
-        .contrasting_outline()
-        .with_alpha((f32::from(arrow.colour.a) * 0.8) as u8);
-    let edge_w = (0.035 * r).max(1.0);
+    // The casing: opaque, half of it outside the arrow's fill (the stroke is centred on it).
+    let edge = MARK_CASING;
+    let edge_w = 2.0 * mark_casing_px(r);
     let outline: Vec<(f32, f32)> = if arrow.dashed {
         vec![off(neck, head_w), tip, off(neck, -head_w)]
     } else {
@@ -335,7 +337,8 @@ fn arrow_geometry(
     }
 }
 
-pub(super) fn paint_arrow(pm: &mut Pixmap, shape: &ArrowShape, colour: Rgba) {
+/// `shape` in `colour` on its casing (and `halo`, a light band round the casing, if any).
+pub(super) fn paint_arrow(pm: &mut Pixmap, shape: &ArrowShape, colour: Rgba, halo: Option<Rgba>) {
     let mut head = PathBuilder::new();
     for (i, &(x, y)) in shape.outline.iter().enumerate() {
         if i == 0 {
@@ -353,16 +356,21 @@ pub(super) fn paint_arrow(pm: &mut Pixmap, shape: &ArrowShape, colour: Rgba) {
         line.move_to(d.from.0, d.from.1);
         line.line_to(d.to.0, d.to.1);
         if let Some(line) = line.finish() {
-            let dashes = StrokeDash::new(vec![d.on, d.off], 0.0);
-            let s = Stroke {
-                width: d.width,
-                dash: dashes,
+            let dashed = |width: f32| Stroke {
+                width,
+                dash: StrokeDash::new(vec![d.on, d.off], 0.0),
                 ..Stroke::default()
             };
-            stroke(pm, &line, colour, &s);
+            if let Some(halo) = halo {
+                stroke(pm, &line, halo, &dashed(d.width + 2.0 * shape.edge_w));
+            }
+            stroke(pm, &line, shape.edge, &dashed(d.width + shape.edge_w));
+            stroke(pm, &line, colour, &dashed(d.width));
         }
-    } else {
-        stroke(pm, &head, shape.edge, &round_stroke(shape.edge_w));
     }
+    if let Some(halo) = halo {
+        stroke(pm, &head, halo, &round_stroke(2.0 * shape.edge_w));
+    }
+    stroke(pm, &head, shape.edge, &round_stroke(shape.edge_w));
     fill(pm, &head, colour);
 }

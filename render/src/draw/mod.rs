@@ -9,7 +9,7 @@ use tiny_skia::{FillRule, IntSize, Path, PathBuilder, Pixmap, Stroke, Transform}
 use crate::RenderError;
 use crate::base::{BaseKey, Bases};
 use crate::layout::{BoardLayout, LINE, Page, TRAY_ADVANCE, corners, label_size};
-use crate::scene::{HeaderLine, Label, Marker, Rgba, Scene};
+use crate::scene::{HeaderLine, Label, MARK_CASING, Marker, Rgba, Scene, mark_casing_px};
 use crate::sprite::{Sprite, Sprites, TileKey, blit, paint, round_stroke};
 use crate::text::{CAP_HEIGHT_EM, Face, Fonts};
 use crate::theme::Theme;
@@ -156,10 +156,17 @@ impl Grid {
         (0.13 * self.r).max(1.5)
     }
 
-    /// The hex scale of a cell's `nth` outline (they nest inward); not positive when it no
-    /// longer fits.
+    /// The width of the casing under a [`Marker::Outline`] (its line and the near-black
+    /// showing on each side of it).
+    pub(crate) fn outline_casing_width(&self) -> f32 {
+        self.outline_width() + 2.0 * mark_casing_px(self.r)
+    }
+
+    /// The hex scale of a cell's `nth` outline (they nest inward, one casing between two);
+    /// not positive when it no longer fits.
     pub(crate) fn outline_scale(&self, nth: f32) -> f32 {
-        let inset = self.grid_w / 2.0 + self.outline_width() * (nth + 0.5) * 1.15;
+        let (w, c) = (self.outline_width(), mark_casing_px(self.r));
+        let inset = self.grid_w / 2.0 + c + w / 2.0 + nth * (w + c);
         1.0 - inset / self.r
     }
 
@@ -174,15 +181,30 @@ pub(crate) fn glyph_px(theme: &Theme, r: f32) -> u16 {
     (theme.glyph_scale * r).round().clamp(1.0, MAX_SPRITE_PX) as u16
 }
 
-/// A [`Marker::Dot`]'s radius and edge width, and its edge colour.
-pub(crate) fn dot_look(r: f32, colour: Rgba) -> (f32, f32, Rgba) {
-    let edge = colour.contrasting_outline().with_alpha(colour.a / 2);
-    ((0.2 * r).max(2.0), (0.05 * r).max(1.0), edge)
+/// A mark's casing along `path`, `width` wide (centred on it), in near-black, with the
+/// theme's light halo (if any) a casing wider on each side under it.
+pub(crate) fn paint_casing(pm: &mut Pixmap, path: &Path, width: f32, r: f32, theme: &Theme) {
+    if let Some(halo) = theme.mark_halo {
+        stroke(
+            pm,
+            path,
+            halo,
+            &round_stroke(width + 2.0 * mark_casing_px(r)),
+        );
+    }
+    stroke(pm, path, MARK_CASING, &round_stroke(width));
 }
 
-/// A [`Marker::Ring`]'s radius and line width.
-pub(crate) fn ring_look(r: f32) -> (f32, f32) {
-    (0.72 * r, (0.1 * r).max(1.5))
+/// A [`Marker::Dot`]'s radius and edge width (centred on its rim), and its edge colour: the
+/// marks' casing.
+pub(crate) fn dot_look(r: f32, _colour: Rgba) -> (f32, f32, Rgba) {
+    ((0.2 * r).max(2.0), 2.0 * mark_casing_px(r), MARK_CASING)
+}
+
+/// A [`Marker::Ring`]'s radius, line width and the width of the casing under it.
+pub(crate) fn ring_look(r: f32) -> (f32, f32, f32) {
+    let width = (0.1 * r).max(1.5);
+    (0.72 * r, width, width + 2.0 * mark_casing_px(r))
 }
 
 /// Where a label's text goes: centred on `x`, its baseline at `baseline`, capitals `cap` px.
@@ -273,6 +295,7 @@ fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
                     if k > 0.0
                         && let Some(path) = hex_path(&corners, c, (sx * k, sy * k))
                     {
+                        paint_casing(pm, &path, grid.outline_casing_width(), r, ctx.theme);
                         stroke(pm, &path, colour, &round_stroke(outline_w));
                     }
                     nth += 1.0;
@@ -298,17 +321,24 @@ fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
                 Marker::Dot(colour) => {
                     let (radius, edge_w, edge) = dot_look(r, colour);
                     if let Some(dot) = PathBuilder::from_circle(cx, cy, radius) {
+                        if let Some(halo) = ctx.theme.mark_halo {
+                            stroke(pm, &dot, halo, &round_stroke(2.0 * edge_w));
+                        }
                         stroke(pm, &dot, edge, &round_stroke(edge_w));
                         fill(pm, &dot, colour);
                     }
                 }
                 Marker::Ring(colour) => {
-                    let (radius, width) = ring_look(r);
+                    let (radius, width, casing) = ring_look(r);
                     if let Some(ring) = PathBuilder::from_circle(cx, cy, radius) {
+                        paint_casing(pm, &ring, casing, r, ctx.theme);
                         stroke(pm, &ring, colour, &round_stroke(width));
                     }
                 }
-                Marker::Check => paint_check_badge(pm, &CheckBadge::at((cx, cy), r)),
+                Marker::Check => {
+                    let badge = CheckBadge::at((cx, cy), r, ctx.theme.badge_px_min);
+                    paint_check_badge(pm, &badge);
+                }
                 _ => {}
             }
         }
@@ -316,7 +346,7 @@ fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
 
     for arrow in &scene.arrows {
         if let Some(shape) = ArrowShape::of(&board, arrow) {
-            paint_arrow(pm, &shape, arrow.colour);
+            paint_arrow(pm, &shape, arrow.colour, ctx.theme.mark_halo);
         }
     }
     // Badges after every arrow, so a later shaft never hides an earlier number.

@@ -7,7 +7,8 @@ use crate::draw::{
     ArrowBadge, ArrowShape, CHECK_RING, CHECK_SCALE, CheckBadge, Grid, TagShape, check_widths,
     dot_look, label_place, ring_look,
 };
-use crate::scene::{Marker, Rgba, Scene, Tile};
+use crate::scene::{MARK_CASING, Marker, Rgba, Scene, Tile, mark_casing_px};
+use crate::theme::Theme;
 
 impl Out {
     /// One group per tile: its hex and the markers that stay inside it.
@@ -28,14 +29,14 @@ impl Out {
             self.paint("fill", tile.fill);
             self.paint("stroke", t.theme.grid);
             self.s("/>");
-            self.inside(tile, grid, c);
+            self.inside(tile, grid, c, t.theme.mark_halo);
             self.s("</g>");
         }
         self.s("</g>");
     }
 
     /// A tile's tints and outlines, in their order.
-    fn inside(&mut self, tile: &Tile, grid: &Grid, c: (f32, f32)) {
+    fn inside(&mut self, tile: &Tile, grid: &Grid, c: (f32, f32), halo: Option<Rgba>) {
         let (sx, sy) = (grid.sx, grid.sy);
         let mut nth = 0.0;
         for m in &tile.markers {
@@ -52,6 +53,16 @@ impl Out {
                     nth += 1.0;
                     if k <= 0.0 {
                         continue;
+                    }
+                    let casing = grid.outline_casing_width();
+                    let halo_w = casing + 2.0 * mark_casing_px(grid.r);
+                    for (paint, width) in casings(halo, casing, halo_w) {
+                        self.s("<polygon class=\"outline-casing\"");
+                        self.hex_points(&grid.corners, c, (sx * k, sy * k));
+                        self.s(" fill=\"none\"");
+                        self.paint("stroke", paint);
+                        self.num("stroke-width", width, ART);
+                        self.s(" stroke-linejoin=\"round\"/>");
                     }
                     self.s("<polygon class=\"outline\"");
                     self.hex_points(&grid.corners, c, (sx * k, sy * k));
@@ -94,11 +105,22 @@ impl Out {
     }
 
     /// A tile's dots, rings and check badges, in their order: over the pieces.
-    fn above(&mut self, tile: &Tile, r: f32, (cx, cy): (f32, f32)) {
+    fn above(&mut self, tile: &Tile, r: f32, (cx, cy): (f32, f32), theme: &Theme) {
+        let least = theme.badge_px_min;
         for m in &tile.markers {
             match *m {
                 Marker::Dot(colour) => {
                     let (radius, edge_w, edge) = dot_look(r, colour);
+                    if let Some(halo) = theme.mark_halo {
+                        self.s("<circle class=\"dot-halo\"");
+                        self.num("cx", cx, PX);
+                        self.num("cy", cy, PX);
+                        self.num("r", radius, ART);
+                        self.paint("fill", halo);
+                        self.paint("stroke", halo);
+                        self.num("stroke-width", 2.0 * edge_w, ART);
+                        self.s("/>");
+                    }
                     self.s("<circle class=\"dot\"");
                     self.qr(tile);
                     self.num("cx", cx, PX);
@@ -110,7 +132,18 @@ impl Out {
                     self.s(" paint-order=\"stroke\"/>");
                 }
                 Marker::Ring(colour) => {
-                    let (radius, width) = ring_look(r);
+                    let (radius, width, casing) = ring_look(r);
+                    let halo_w = casing + 2.0 * mark_casing_px(r);
+                    for (paint, w) in casings(theme.mark_halo, casing, halo_w) {
+                        self.s("<circle class=\"ring-casing\"");
+                        self.num("cx", cx, PX);
+                        self.num("cy", cy, PX);
+                        self.num("r", radius, ART);
+                        self.s(" fill=\"none\"");
+                        self.paint("stroke", paint);
+                        self.num("stroke-width", w, ART);
+                        self.s("/>");
+                    }
                     self.s("<circle class=\"ring\"");
                     self.qr(tile);
                     self.num("cx", cx, PX);
@@ -121,7 +154,7 @@ impl Out {
                     self.num("stroke-width", width, ART);
                     self.s("/>");
                 }
-                Marker::Check => self.check_badge(tile, &CheckBadge::at((cx, cy), r)),
+                Marker::Check => self.check_badge(tile, &CheckBadge::at((cx, cy), r, least)),
                 Marker::Tint(_) | Marker::Outline(_) => {}
             }
         }
@@ -147,12 +180,12 @@ impl Out {
         self.s(" stroke-linecap=\"round\" stroke-linejoin=\"round\">");
         for (tile, &c) in scene.tiles.iter().zip(&grid.centres) {
             if c.0.is_finite() && c.1.is_finite() {
-                self.above(tile, grid.r, c);
+                self.above(tile, grid.r, c, t.theme);
             }
         }
         for arrow in &scene.arrows {
             if let Some(shape) = ArrowShape::of(t.board, arrow) {
-                self.arrow(&shape, arrow.colour);
+                self.arrow(&shape, arrow.colour, t.theme.mark_halo);
             }
         }
         // Numbers after every arrow, so a later shaft never hides an earlier number.
@@ -196,31 +229,41 @@ impl Out {
         self.s("\"/>");
     }
 
-    fn arrow(&mut self, a: &ArrowShape, colour: Rgba) {
+    fn arrow(&mut self, a: &ArrowShape, colour: Rgba, halo: Option<Rgba>) {
         if let Some(d) = &a.dashed {
-            self.s("<line");
-            self.num("x1", d.from.0, PX);
-            self.num("y1", d.from.1, PX);
-            self.num("x2", d.to.0, PX);
-            self.num("y2", d.to.1, PX);
-            self.paint("stroke", colour);
-            self.num("stroke-width", d.width, ART);
-            self.s(" stroke-dasharray=\"");
-            self.n(d.on, ART);
-            self.s(" ");
-            self.n(d.off, ART);
-            self.s("\" stroke-linecap=\"butt\"/><polygon");
-            self.points(&a.outline);
-            self.paint("fill", colour);
-            self.s("/>");
-        } else {
+            // The casing's dashes under the colour's, wider by the casing (the halo's wider
+            // again).
+            let mut layers = casings(halo, d.width + a.edge_w, d.width + 2.0 * a.edge_w);
+            layers.push((colour, d.width));
+            for (paint, width) in layers {
+                self.s("<line");
+                self.num("x1", d.from.0, PX);
+                self.num("y1", d.from.1, PX);
+                self.num("x2", d.to.0, PX);
+                self.num("y2", d.to.1, PX);
+                self.paint("stroke", paint);
+                self.num("stroke-width", width, ART);
+                self.s(" stroke-dasharray=\"");
+                self.n(d.on, ART);
+                self.s(" ");
+                self.n(d.off, ART);
+                self.s("\" stroke-linecap=\"butt\"/>");
+            }
+        }
+        if let Some(halo) = halo {
             self.s("<polygon");
             self.points(&a.outline);
-            self.paint("fill", colour);
-            self.paint("stroke", a.edge);
-            self.num("stroke-width", a.edge_w, ART);
-            self.s(" paint-order=\"stroke\"/>");
+            self.paint("fill", halo);
+            self.paint("stroke", halo);
+            self.num("stroke-width", 2.0 * a.edge_w, ART);
+            self.s("/>");
         }
+        self.s("<polygon");
+        self.points(&a.outline);
+        self.paint("fill", colour);
+        self.paint("stroke", a.edge);
+        self.num("stroke-width", a.edge_w, ART);
+        self.s(" paint-order=\"stroke\"/>");
     }
 
     fn arrow_badge(&mut self, b: &ArrowBadge) {
@@ -253,4 +296,12 @@ impl Out {
         self.s(" paint-order=\"stroke\"/>");
         self.text_at((s.x, s.y + s.cap / 2.0), s.cap, ink, text);
     }
+}
+
+/// The strokes of a mark's casing, outermost first: the theme's light `halo` (if any) at
+/// `halo_w`, then the near-black casing at `casing_w`.
+fn casings(halo: Option<Rgba>, casing_w: f32, halo_w: f32) -> Vec<(Rgba, f32)> {
+    let mut out: Vec<(Rgba, f32)> = halo.map(|h| (h, halo_w)).into_iter().collect();
+    out.push((MARK_CASING, casing_w));
+    out
 }

@@ -405,13 +405,24 @@ fn markers_arrows_and_tags_are_drawn_in_the_pngs_order() {
     assert!(at("use.piece") < at("circle.check") && at("circle.check") < at("rect.tag"));
     assert_eq!(order.iter().filter(|c| *c == "polygon.outline").count(), 2);
     assert_eq!(
-        doc.descendants().filter(|n| n.has_tag_name("line")).count(),
-        1
+        order
+            .iter()
+            .filter(|c| *c == "polygon.outline-casing")
+            .count(),
+        2
     );
+    assert!(at("polygon.outline-casing") < at("polygon.outline"));
+    // The dashed shaft: its casing's dashes, then its colour's.
+    let lines: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("line"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0].attribute("stroke"), Some("#1c1c22"));
     let dashes = doc
         .descendants()
         .filter_map(|n| n.attribute("stroke-dasharray"));
-    assert_eq!(dashes.count(), 1);
+    assert_eq!(dashes.count(), 2);
     let texts: Vec<&str> = doc
         .descendants()
         .filter(|n| n.has_tag_name("text"))
