@@ -34,6 +34,7 @@ mod metrics;
 mod names;
 mod outbound;
 mod permissions;
+mod register;
 mod reply;
 pub mod settings;
 mod timers;
@@ -575,11 +576,11 @@ pub async fn build_client(
         .initialize_owners(false)
         .setup(move |ctx, _ready, framework| {
             Box::pin(async move {
-                let cmds = &framework.options().commands;
-                match dev_guild {
-                    Some(g) => poise::builtins::register_in_guild(ctx, cmds, g).await?,
-                    None => poise::builtins::register_globally(ctx, cmds).await?,
-                }
+                // Nothing here may fail: a failed setup leaves poise without its data, the
+                // process connected but dead (see `register`).
+                let cmds =
+                    poise::builtins::create_application_commands(&framework.options().commands);
+                register::spawn(ctx.http.clone(), data.clone(), cmds, dev_guild);
                 timers.call_once(|| {
                     let _ = data.http.set(ctx.http.clone());
                     tokio::spawn(outbound::outbox::run(ctx.http.clone(), data.clone()));

@@ -107,3 +107,44 @@ async fn a_base_that_refuses_discovery_is_never_replaced_and_the_probes_say_so()
         "{metrics}"
     );
 }
+
+/// Discord answering 500 to the slash commands' registration at startup: that request was part
+/// of poise's setup, whose failure left the process connected but dead (no outbox, no timers,
+/// every event waiting for the framework's data). Now registration is tried in the background
+/// and the bot plays meanwhile: a game starts and its first turn is posted while the list is
+/// still refused, and the list is registered once Discord takes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_command_registration_at_startup_leaves_the_bot_playing() {
+    let fake = F::start().await;
+    // Four refusals: the wire's retries pause 0.25 + 0.5 + 1 + 2 s between them.
+    fake.fail_next("PUT", "/commands", 500, None, 4);
+    let bot = Bot::start_logging(&fake, Some("info")).await;
+    let players = [F::user(1), F::user(2)];
+    let (_game, thread) = bot::start_game(
+        &fake,
+        &players,
+        vec![serde_json::json!({"type": 4, "name": "game", "value": 1})],
+    )
+    .await;
+    bot::wait_message(&fake, thread, 0, "you have the Token").await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while fake.commands().is_empty() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the commands were never registered: {}",
+            bot.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        fake.commands().iter().any(|c| c["name"] == "hexmeros"),
+        "{:?}",
+        fake.commands()
+    );
+    let log = bot.log();
+    assert!(log.contains("slash commands registered"), "{log}");
+    assert!(
+        log.contains("registering the slash commands"),
+        "the failures were retried: {log}"
+    );
+}

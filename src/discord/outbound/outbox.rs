@@ -145,7 +145,7 @@ impl Deliverer {
         self.wake();
     }
 
-    pub(super) fn stopping(&self) -> bool {
+    pub fn stopping(&self) -> bool {
         self.stopping.load(std::sync::atomic::Ordering::SeqCst)
     }
 
