@@ -80,6 +80,28 @@ async fn person_acts(host: &GameHost, g: GameId, st: &GameState) -> bool {
     true
 }
 
+/// What each viewer is shown of every position a played-out game passes through (issue 62:
+/// the projection every front end renders, and the pictures' descriptions) is made without a
+/// panic, for the Token holder, a spectator and the seat after the holder, and each piece the
+/// holder may move lists its targets.
+fn projected(st: &GameState) {
+    let holder = st.holder_player();
+    let next = st
+        .holder()
+        .map(|s| st.seats()[(s.index() + 1) % st.seats().len()].player);
+    for viewer in [holder, None, next] {
+        let seen = st.seen_by(viewer);
+        let alt = st.alt_text(viewer);
+        assert!(!alt.is_empty() && alt.chars().count() <= 1024, "{alt}");
+        if viewer.is_some() && viewer == holder {
+            for p in seen.pieces.iter().take(2) {
+                let targets = st.targets_seen_by(viewer, &p.origin).unwrap();
+                assert!(!targets.is_empty(), "{} moves nowhere", p.origin);
+            }
+        }
+    }
+}
+
 /// Run people (scripted) and bots until the game ends.
 async fn play_out(host: &GameHost, g: GameId, max_steps: usize) -> GameState {
     play_until(host, g, max_steps, usize::MAX).await
@@ -91,6 +113,7 @@ async fn play_until(host: &GameHost, g: GameId, max_steps: usize, plies: usize) 
         let fx = host.bot_turns(g).await.unwrap();
         none_for_bots(&fx);
         let st = host.state(g).await.unwrap();
+        projected(&st);
         if st.status() == Status::Finished || st.record().len() >= plies {
             return st;
         }

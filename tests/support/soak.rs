@@ -657,15 +657,10 @@ pub async fn run(cfg: Config) -> Report {
     };
     if let Err(problem) = drain(&store, &games, drain_start, cfg.drain, &mut report).await {
         report.problems.push(problem);
-        // What the bot said last (warnings and errors) is the first clue to a stalled lane.
-        let log = bot.log();
-        let tail: Vec<&str> = log.lines().rev().take(40).collect();
-        eprintln!("soak: the bot's last log lines:");
-        for line in tail.iter().rev() {
-            eprintln!("  {line}");
-        }
     }
     report.drain_time = drain_start.elapsed();
+    // What the bot said last (warnings and errors) is the first clue to a stalled lane.
+    let log = bot.log();
     // Nothing more is being sent: the bot may go (its database stays until the end).
     bot.kill();
     // An action still in flight when play stopped may have been stored after the drain: a
@@ -702,6 +697,13 @@ pub async fn run(cfg: Config) -> Report {
     }
     report.elapsed = t0.elapsed();
     say(format!("fake: {cs:?}"));
+    if !report.problems.is_empty() {
+        let tail: Vec<&str> = log.lines().rev().take(60).collect();
+        eprintln!("soak: the bot's last log lines:");
+        for line in tail.iter().rev() {
+            eprintln!("  {line}");
+        }
+    }
     store.close().await;
     report
 }

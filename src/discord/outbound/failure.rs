@@ -48,8 +48,36 @@ pub(super) enum Failed {
     Waits,
 }
 
+/// An entry whose delivery panicked (a bug drawing its picture, say): given up, said in the
+/// log, so that one bad entry never holds its lane (and the game's every later entry) for good.
+#[derive(Debug, thiserror::Error)]
+#[error("the delivery failed inside the bot (a bug): {0}")]
+pub struct Panicked(pub String);
+
+/// Run `delivery`; a panic inside it becomes a [`Panicked`] error instead of unwinding through
+/// the deliverer (which would leave its lane marked busy, never delivered again).
+pub async fn guarded<T>(
+    delivery: impl std::future::Future<Output = anyhow::Result<T>>,
+) -> anyhow::Result<T> {
+    use futures_util::FutureExt;
+    match std::panic::AssertUnwindSafe(delivery).catch_unwind().await {
+        Ok(r) => r,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string());
+            Err(Panicked(what).into())
+        }
+    }
+}
+
 /// What kind of failure an error is.
 pub fn classify(err: &anyhow::Error) -> Failure {
+    if err.downcast_ref::<Panicked>().is_some() {
+        return Failure::Permanent;
+    }
     match err.downcast_ref::<serenity::Error>() {
         Some(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))) => {
             match r.status_code.as_u16() {
@@ -84,8 +112,22 @@ pub fn backoff(failures: u32) -> Duration {
 
 #[cfg(test)]
 mod tests {
-    use super::{Duration, Failure, MAX_BACKOFF, backoff, classify};
+    use super::{Duration, Failure, MAX_BACKOFF, Panicked, backoff, classify, guarded};
     use hexmeros::host::{HostError, Refused};
+
+    /// A delivery that panics is an error given up, not an unwinding deliverer.
+    #[tokio::test]
+    async fn a_delivery_that_panics_is_given_up_not_unwound() {
+        let ok = guarded(async { Ok::<u8, anyhow::Error>(7) }).await;
+        assert_eq!(ok.unwrap(), 7);
+        let index = vec![1u8];
+        let at = index.len() + 2;
+        let bad = guarded(async move { Ok::<u8, anyhow::Error>(index[at]) }).await;
+        let e = bad.unwrap_err();
+        assert!(e.downcast_ref::<Panicked>().is_some(), "{e:#}");
+        assert!(format!("{e}").contains("index out of bounds"), "{e}");
+        assert_eq!(classify(&e), Failure::Permanent);
+    }
 
     #[test]
     fn a_game_that_cannot_draw_its_entry_is_given_up_and_a_database_hiccup_is_retried() {

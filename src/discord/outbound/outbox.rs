@@ -39,7 +39,7 @@ use hexmeros::host::{Effect, LEASE_MS, URGENT};
 use crate::discord::Data;
 use crate::discord::metrics;
 use crate::discord::outbound::deliver;
-use crate::discord::outbound::failure::{Failed, Failure, backoff, classify, span};
+use crate::discord::outbound::failure::{self, Failed, Failure, backoff, classify, guarded, span};
 use crate::discord::outbound::post::Outcome;
 use crate::discord::wire::pace;
 
@@ -442,7 +442,8 @@ impl Deliverer {
         let priority = priority_of(data, entry, &effect, background).await;
         let urgency = pace::Urgency::new(priority);
         self.sending(&entry.lane, Some(urgency.clone()));
-        let sent = pace::with_priority(urgency, deliver::entry(http, data, entry, effect)).await;
+        let delivery = pace::with_priority(urgency, deliver::entry(http, data, entry, effect));
+        let sent = guarded(delivery).await;
         self.sending(&entry.lane, None);
         sent
     }
@@ -529,12 +530,12 @@ impl Deliverer {
             {
                 tracing::warn!(entry = entry.id, error = %e, "cannot count a failed try");
             }
-            tracing::error!(
-                entry = entry.id,
-                lane = entry.lane,
-                error = text,
+            let why = if err.downcast_ref::<failure::Panicked>().is_some() {
+                "an entry could not be made (a bug); given up"
+            } else {
                 "Discord refused an entry for good; given up"
-            );
+            };
+            tracing::error!(entry = entry.id, lane = entry.lane, error = text, "{why}");
             return Failed::GivenUp(Delivered {
                 message: None,
                 outcome: format!("failed: {text}"),
@@ -671,6 +672,12 @@ impl Deliverer {
         let (http, data) = (http.clone(), data.clone());
         tokio::spawn(async move {
             let _permit = permit;
+            // The lane is taken off `busy` however the drain ends (a panic too): a lane left
+            // marked busy would never be started again.
+            let _busy = Busy {
+                me: me.clone(),
+                lane: lane.clone(),
+            };
             let (sent, _) = me.drain_as(&http, &data, &lane, true).await;
             // The table has seen what a game's bots did (or what a timer or an outage left):
             // they may act again.
@@ -679,11 +686,6 @@ impl Deliverer {
             {
                 deliver::bots(&http, &data, game);
             }
-            me.busy
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&lane);
-            me.wake();
         });
         true
     }
@@ -692,6 +694,24 @@ impl Deliverer {
     fn next_wait(&self) -> Option<Instant> {
         let waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
         waits.values().map(|w| w.until).min()
+    }
+}
+
+/// A lane the background task is delivering: taken off [`Deliverer::busy`] when dropped, and
+/// the task woken to look again.
+struct Busy {
+    me: Arc<Deliverer>,
+    lane: String,
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.me
+            .busy
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.lane);
+        self.me.wake();
     }
 }
 
