@@ -120,7 +120,7 @@ mod tests {
     async fn a_delivery_that_panics_is_given_up_not_unwound() {
         let ok = guarded(async { Ok::<u8, anyhow::Error>(7) }).await;
         assert_eq!(ok.unwrap(), 7);
-        let index = vec![1u8];
+        let index: Vec<u8> = std::iter::once(1).collect();
         let at = index.len() + 2;
         let bad = guarded(async move { Ok::<u8, anyhow::Error>(index[at]) }).await;
         let e = bad.unwrap_err();
