@@ -49,6 +49,12 @@ use std::num::NonZeroUsize;
 use lru::LruCache;
 use std::sync::{Arc, Mutex};
 
+pub use crate::view::focus::FocusPng;
+/// What the front ends draw with: the pictures' options and errors, the picker's lists (made
+/// by the host: `GameState::pick_pieces` …), the rules' help pictures and replays.
+pub use crate::view::legend;
+pub use crate::view::picker::{Choice, Piece, Target, page};
+pub use crate::view::{ViewError, ViewOptions, fit_name, replay_gif_from_export};
 pub use away::{AWAY_MAX, AwayGame, AwayReport};
 pub use bots::{BOT_TURNS_MAX, think_time};
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -71,7 +77,7 @@ pub use settings::{PlayerSettings, SettingsChange, SettingsError};
 pub use state::{
     ALT_MAX, Awaited, BotAction, Does, Forced, GameState, Mark, NotMovable, OpenMotion, Panel,
     PanelSeat, PanelTurn, PointEntry, QueuedMove, Record, SeatStanding, SeatState, Seen, SeenPiece,
-    SeenTarget, Staged, Status, Stuck, clip,
+    SeenTarget, Staged, Status, Stuck, clip, replay_svg,
 };
 
 use crate::games::{GameKind, Seat};

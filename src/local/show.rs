@@ -21,10 +21,10 @@ impl<W: Write> Local<'_, W> {
             None => st.last_round(),
         };
         let path = dir.join(format!("hexmeros-game-{game}.png"));
-        let opts = crate::view::ViewOptions {
+        let opts = crate::host::ViewOptions {
             last_moves: last,
             turn: Some(st.turn_number()),
-            ..crate::view::ViewOptions::default()
+            ..crate::host::ViewOptions::default()
         };
         let drawn =
             crate::background::run(crate::background::Work::Pictures, move || st.render(&opts))

@@ -94,11 +94,19 @@ fn move_path(view: &dyn GameView, text: &str) -> Vec<Hex> {
     out
 }
 
-/// One thing to show: its cells, the cells to name, and whether it is a move of the round.
+/// One thing to show: its cells, the cells to name, whether it is a move of the round, and
+/// in words what it is (said when it does not fit the close-up).
 struct Concern {
     cells: Vec<Hex>,
     named: Vec<Hex>,
     round_move: bool,
+    what: String,
+}
+
+/// The close-up and, in words, what it leaves to the full board (most pressing first).
+pub struct Focus {
+    pub scene: Scene,
+    pub outside: Vec<String>,
 }
 
 /// What the picture for `opts` is about, most pressing first.
@@ -134,13 +142,16 @@ fn concerns(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Conc
             cells,
             named,
             round_move: false,
+            what: format!("your move {text}"),
         });
     }
+    let name = |h: Hex| view.name_at(h).unwrap_or_default();
     for h in view.checks() {
         out.push(Concern {
             cells: vec![h],
             named: vec![h],
             round_move: false,
+            what: format!("the Check at {}", name(h)),
         });
     }
     if let Some(s) = holder
@@ -151,11 +162,19 @@ fn concerns(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Conc
                 cells: vec![h],
                 named: vec![h],
                 round_move: false,
+                what: format!("your attacked {} at {}", game.royal_name(), name(h)),
             });
         }
     }
-    for text in opts.last_moves.iter().rev() {
-        let (_, text) = split_seat(game, text);
+    // The moves that cost the viewer first, then the rest of the round, newest first.
+    let costly = |t: &String| opts.costly.iter().any(|c| c == t);
+    let round = opts.last_moves.iter().rev();
+    for full in round
+        .clone()
+        .filter(|t| costly(t))
+        .chain(round.filter(|t| !costly(t)))
+    {
+        let (_, text) = split_seat(game, full);
         let cells = move_path(view, text);
         if cells.is_empty() {
             continue;
@@ -165,6 +184,7 @@ fn concerns(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Conc
             cells,
             named,
             round_move: true,
+            what: full.clone(),
         });
     }
     out
@@ -173,6 +193,11 @@ fn concerns(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Conc
 /// The focus scene of `game` drawn as `opts` asks (see the module doc), or `None` when there is
 /// nothing to focus on or the close-up would be most of the board.
 pub fn focus_scene(game: &AnyGame, opts: &ViewOptions) -> Result<Option<Scene>, ViewError> {
+    Ok(focus_told(game, opts)?.map(|f| f.scene))
+}
+
+/// [`focus_scene`] with what it leaves out, in words.
+pub fn focus_told(game: &AnyGame, opts: &ViewOptions) -> Result<Option<Focus>, ViewError> {
     let view = common::view_of(game);
     let full = scene(game, opts)?;
     let theme = game_theme(game, FOCUS_SIZE);
@@ -214,6 +239,7 @@ pub fn focus_scene(game: &AnyGame, opts: &ViewOptions) -> Result<Option<Scene>, 
     };
     let (mut chosen, mut named): (HashSet<Hex>, Vec<Hex>) = (HashSet::new(), Vec::new());
     let (mut moves_shown, mut moves) = (0, 0);
+    let mut outside = Vec::new();
     for c in concerns(game, view.as_ref(), opts) {
         moves += usize::from(c.round_move);
         let cells: Vec<Hex> = c
@@ -222,6 +248,7 @@ pub fn focus_scene(game: &AnyGame, opts: &ViewOptions) -> Result<Option<Scene>, 
             .filter(|h| on_board.contains(h))
             .collect();
         if cells.is_empty() {
+            outside.push(c.what);
             continue;
         }
         let mut wider = chosen.clone();
@@ -235,6 +262,7 @@ pub fn focus_scene(game: &AnyGame, opts: &ViewOptions) -> Result<Option<Scene>, 
             GROW_CELL_PX
         };
         if r * 3f32.sqrt() + 1e-3 < floor {
+            outside.push(c.what);
             continue;
         }
         chosen = wider;
@@ -269,7 +297,10 @@ pub fn focus_scene(game: &AnyGame, opts: &ViewOptions) -> Result<Option<Scene>, 
     if let Some(last) = focus.header.last_mut() {
         *last = HeaderLine::with_swatch(line, SWATCH);
     }
-    Ok(Some(focus))
+    Ok(Some(Focus {
+        scene: focus,
+        outside,
+    }))
 }
 
 /// Cell names over the top of the `named` cells, as in the move picker, where they can be read
@@ -281,9 +312,11 @@ fn name_cells(
     theme: &Theme,
 ) -> Result<(), ViewError> {
     let r = hexmeros_render::hex_radius_px(focus, theme)?;
-    let size = NAME_PX / r.max(1.0);
+    // Every close-up names its cells of concern: where cells are small the name reaches over
+    // the cell's top, still at least NAME_PX tall.
+    let size = (NAME_PX / r.max(1.0)).min(0.7);
     let up = super::zoom::offset(focus, -0.6);
-    for h in named.into_iter().filter(|_| size <= 0.3) {
+    for h in named {
         let (Some(name), Some(t)) = (view.name_at(h), focus.tiles.iter().find(|t| t.hex == h))
         else {
             continue;
@@ -336,13 +369,30 @@ pub fn focus_png(
     opts: &ViewOptions,
     size: Option<u32>,
 ) -> Result<Option<Vec<u8>>, ViewError> {
-    let Some(scene) = focus_scene(game, opts)? else {
+    Ok(focus_png_told(game, opts, size)?.map(|f| f.png))
+}
+
+/// A drawn close-up and, in words, what it leaves to the full board.
+pub struct FocusPng {
+    pub png: Vec<u8>,
+    pub outside: Vec<String>,
+}
+
+/// [`focus_png`] with what the close-up leaves to the full board, in words.
+pub fn focus_png_told(
+    game: &AnyGame,
+    opts: &ViewOptions,
+    size: Option<u32>,
+) -> Result<Option<FocusPng>, ViewError> {
+    let Some(focus) = focus_told(game, opts)? else {
         return Ok(None);
     };
-    Ok(Some(hexmeros_render::render_png(
-        &scene,
-        &game_theme(game, size.unwrap_or(FOCUS_SIZE)),
-    )?))
+    let png =
+        hexmeros_render::render_png(&focus.scene, &game_theme(game, size.unwrap_or(FOCUS_SIZE)))?;
+    Ok(Some(FocusPng {
+        png,
+        outside: focus.outside,
+    }))
 }
 
 #[cfg(test)]
@@ -411,6 +461,41 @@ mod tests {
         };
         let focus = focus_scene(&game, &opts).unwrap().unwrap();
         assert!(cell_px(&game, &focus) >= MIN_CELL_PX);
+    }
+
+    /// Issue 62: a move that cost the viewer comes into the close-up before the round's
+    /// others, what does not fit is said in words, and the close-up names its cells.
+    #[test]
+    fn a_costly_move_is_shown_first_and_what_is_left_out_is_told() {
+        let (game, moves) = played(GameKind::HexiMeros, 6);
+        let opts = ViewOptions {
+            last_moves: moves.clone(),
+            ..ViewOptions::default()
+        };
+        let plain = focus_told(&game, &opts).unwrap().unwrap();
+        assert!(
+            !plain.outside.is_empty(),
+            "six moves around the board do not fit one close-up"
+        );
+        for o in &plain.outside {
+            assert!(moves.contains(o), "{o} is none of {moves:?}");
+        }
+        let left = plain.outside.last().unwrap().clone();
+        let costly = ViewOptions {
+            costly: vec![left.clone()],
+            ..opts
+        };
+        let told = focus_told(&game, &costly).unwrap().unwrap();
+        assert!(!told.outside.contains(&left), "{:?}", told.outside);
+        let view = common::view_of(&game);
+        let shown: HashSet<Hex> = told.scene.tiles.iter().map(|t| t.hex).collect();
+        let cells = move_cells(view.as_ref(), &left);
+        assert!(cells.iter().all(|h| shown.contains(h)), "{left}");
+        let name = view.name_at(*cells.last().unwrap()).unwrap();
+        assert!(
+            told.scene.tags.iter().any(|t| t.text == name),
+            "{name} is named on the close-up"
+        );
     }
 
     #[test]

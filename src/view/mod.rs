@@ -84,6 +84,9 @@ pub struct ViewOptions {
     pub last_moves: Vec<String>,
     /// A staged (not yet committed) move of the player to move, drawn as a preview.
     pub staged: Option<String>,
+    /// Of `last_moves`, those that cost the viewer (took their pieces): the close-up
+    /// (`focus`) shows them right after the Checks, before the round's other moves.
+    pub costly: Vec<String>,
     /// Display names per seat for the header: the Token holder's line names its player, and a
     /// line (three seats a line) tells who plays which colour. Each is cut by [`fit_name`].
     /// Empty (or too short): the seat names alone.
@@ -239,6 +242,7 @@ pub fn replay_gif(
         players: opts.players.clone(),
         turn: Some(turn as u32),
         size: None,
+        costly: Vec::new(),
     };
     frames.push(scene(&game, &frame_opts(Vec::new(), 0))?);
     for (i, text) in moves.iter().enumerate() {

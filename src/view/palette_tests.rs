@@ -87,6 +87,7 @@ fn marks(kind: GameKind) -> Vec<(&'static str, Rgba)> {
     };
     out.push(("the close-up's target", super::zoom::TARGET));
     out.push(("the close-up's capture", super::zoom::CAPTURE));
+    out.push(("the close-up's ram", super::zoom::RAM));
     out
 }
 

@@ -94,10 +94,11 @@ pub struct Target {
 }
 
 impl Target {
-    /// The menu line: `7 → N35 · takes Blue's Archer · Check on Red possible`.
+    /// The menu line: `7 → N35 · takes Blue's Archer · gives Check to Red`, in the words the
+    /// host's projection uses (`host::Does`): `rams your own Militant` for a ram.
     pub fn label(&self) -> String {
         let mut s = format!("{} → {}", self.number, self.cell);
-        s.push_str(&notes(&self.takes, &self.checks));
+        s.push_str(&notes(&self.taken, &self.checks));
         s.push_str(&exposure(self.royal, &self.exposes));
         if self.moves.len() > 1 {
             s.push_str(&format!(" · {} choices", self.moves.len()));
@@ -134,16 +135,22 @@ pub struct Choice {
 }
 
 /// `takes …` and `Check on …` notes, each after ` · `.
-fn notes(takes: &[String], checks: &[String]) -> String {
+fn notes(taken: &[Taken], checks: &[String]) -> String {
     let mut s = String::new();
-    if !takes.is_empty() {
+    let (own, others): (Vec<&Taken>, Vec<&Taken>) = taken.iter().partition(|t| t.own);
+    if !others.is_empty() {
+        let names: Vec<String> = others.iter().map(|t| t.text()).collect();
         s.push_str(" · takes ");
-        s.push_str(&takes.join(", "));
+        s.push_str(&names.join(", "));
+    }
+    if !own.is_empty() {
+        let kinds: Vec<&str> = own.iter().map(|t| t.kind.as_str()).collect();
+        s.push_str(" · rams your own ");
+        s.push_str(&kinds.join(", "));
     }
     if !checks.is_empty() {
-        s.push_str(" · Check on ");
-        s.push_str(&checks.join(", "));
-        s.push_str(" possible");
+        s.push_str(" · gives Check to ");
+        s.push_str(&checks.join(" and "));
     }
     s
 }
@@ -415,10 +422,7 @@ pub fn choices(game: &AnyGame, origin: &str, target: &Target) -> Vec<Choice> {
                 None if promotes => "No promotion".to_string(),
                 None => m.clone(),
             };
-            let takes: Vec<String> = taken(game, m, origin, &before)
-                .iter()
-                .map(Taken::text)
-                .collect();
+            let takes = taken(game, m, origin, &before);
             let checks = check_targets(game, m);
             let exposes = exposure(game.royal_name(), &exposed_to(game, m));
             Choice {
@@ -786,7 +790,7 @@ mod tests {
         };
         assert_eq!(
             target.label(),
-            "3 → N35 · takes Blue's Archer · Check on Red possible · 2 choices"
+            "3 → N35 · takes Blue's Archer · gives Check to Red · 2 choices"
         );
         let game = start(GameKind::HexiMeros);
         let c = choices(&game, "N34", &target);

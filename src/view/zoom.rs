@@ -31,6 +31,12 @@ pub const ZOOM_SIZE: u32 = 720;
 /// The piece's cell and the targets' wash (the rules-help blue), a capture's outline.
 pub(crate) const TARGET: Rgba = Rgba::rgb(24, 120, 230);
 pub(crate) const CAPTURE: Rgba = Rgba::rgb(214, 38, 40);
+/// A ram (a move that removes the mover's own piece): amber, lettered dark, so that it is told
+/// from a capture's red and a move's navy by lightness too, under any colour vision.
+pub(crate) const RAM: Rgba = Rgba::rgb(236, 176, 20);
+const RAM_INK: Rgba = Rgba::rgb(28, 28, 34);
+/// A target that may give Check: a red "+" disc at its upper right, as the Check badge.
+const CHECK_FILL: Rgba = Rgba::rgb(230, 30, 24);
 /// Cell names: a dark grey on light cells, a light grey on dark ones; target numbers: white on
 /// a deep blue disc.
 const NAME_DARK: Rgba = Rgba::rgb(70, 64, 58);
@@ -128,25 +134,38 @@ pub fn zoom_scene_named(
         }
     }
     scene.tags = names;
+    let corner = offset_by(&scene, (0.66, -0.1));
     for target in targets {
         let Some(h) = target.hex else { continue };
-        let taking = !target.takes.is_empty();
+        let kind = TargetKind::of(target);
         if let Some(t) = scene.tiles.iter_mut().find(|t| t.hex == h) {
             t.markers.insert(0, Marker::Tint(TARGET.with_alpha(110)));
-            if taking {
-                t.markers.push(Marker::Outline(CAPTURE));
+            if let Some(c) = kind.outline() {
+                t.markers.push(Marker::Outline(c));
             }
         }
         // The number over the piece's foot on a disc of its own (red where the move takes
-        // something), at least 18 px tall at the picker's size.
+        // something, amber where it rams the mover's own), at least 18 px tall at the
+        // picker's size.
+        let (fill, ink) = kind.disc();
         scene.tags.push(Tag {
             at: HexPoint::new(h.q as f32 + down.q, h.r as f32 + down.r),
             text: target.number.to_string(),
             size: 0.34,
             floor: true,
-            fill: if taking { CAPTURE } else { NUMBER },
-            ink: Rgba::WHITE,
+            fill,
+            ink,
         });
+        if !target.checks.is_empty() {
+            scene.tags.push(Tag {
+                at: HexPoint::new(h.q as f32 + corner.q, h.r as f32 + corner.r),
+                text: "+".into(),
+                size: 0.26,
+                floor: true,
+                fill: CHECK_FILL,
+                ink: Rgba::WHITE,
+            });
+        }
     }
     let mut second = targets_line(game, piece, targets);
     if let Some(s) = game.to_move() {
@@ -161,7 +180,70 @@ pub fn zoom_scene_named(
         HeaderLine::new(format!("{} · {}", game.kind().name(), piece.label())),
         HeaderLine::with_swatch(second, TARGET),
     ];
+    scene.header.extend(key(targets));
     Ok(scene)
+}
+
+/// What a target's move does, as the close-up draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TargetKind {
+    Moves,
+    Captures,
+    /// Every piece it removes is the mover's own.
+    Rams,
+}
+
+impl TargetKind {
+    fn of(t: &Target) -> TargetKind {
+        match () {
+            _ if t.taken.is_empty() && t.takes.is_empty() => TargetKind::Moves,
+            _ if !t.taken.is_empty() && t.taken.iter().all(|p| p.own) => TargetKind::Rams,
+            _ => TargetKind::Captures,
+        }
+    }
+
+    fn outline(self) -> Option<Rgba> {
+        match self {
+            TargetKind::Moves => None,
+            TargetKind::Captures => Some(CAPTURE),
+            TargetKind::Rams => Some(RAM),
+        }
+    }
+
+    /// The number disc's fill and ink.
+    fn disc(self) -> (Rgba, Rgba) {
+        match self {
+            TargetKind::Moves => (NUMBER, Rgba::WHITE),
+            TargetKind::Captures => (CAPTURE, Rgba::WHITE),
+            TargetKind::Rams => (RAM, RAM_INK),
+        }
+    }
+}
+
+/// The close-up's key, one line, for what its targets hold beyond moves: captures, rams and
+/// Checks, each with its colour (none when every target only moves).
+fn key(targets: &[Target]) -> Option<HeaderLine> {
+    let kinds: Vec<TargetKind> = targets.iter().map(TargetKind::of).collect();
+    let mut words = Vec::new();
+    let mut swatch = None;
+    if kinds.contains(&TargetKind::Captures) {
+        words.push("red: takes a piece");
+        swatch = swatch.or(Some(CAPTURE));
+    }
+    if kinds.contains(&TargetKind::Rams) {
+        words.push("amber: rams your own piece");
+        swatch = swatch.or(Some(RAM));
+    }
+    if targets.iter().any(|t| !t.checks.is_empty()) {
+        words.push("+: may give Check");
+        swatch = swatch.or(Some(CHECK_FILL));
+    }
+    Some(HeaderLine::with_swatch(words.join(" · "), swatch?))
+}
+
+/// The scene offset that moves a label `(dx, dy)` hex radii across and down the page.
+fn offset_by(scene: &Scene, (dx, dy): (f32, f32)) -> HexPoint {
+    world_to_hex(scene.orientation, scene.rotation, (dx, dy))
 }
 
 /// The zoom's count of targets: `24 targets, …`, or for a page of a piece's targets (their
@@ -252,6 +334,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A Dreadnaught beside its own Militant (issue 62): the ram is drawn apart from a capture
+    /// (amber disc, dark digits, amber outline), a target that may give Check carries a "+",
+    /// and the header's key says what each means.
+    #[test]
+    fn a_ram_and_a_check_are_drawn_apart_from_a_capture() {
+        let json = serde_json::json!({"game": "heximeros", "to_move": "silver", "pieces": [
+            {"cell": "Q20", "owner": "silver", "kind": "dreadnaught", "moved": true},
+            {"cell": "Q24", "owner": "silver", "kind": "militant", "moved": true},
+            {"cell": "Q2", "owner": "silver", "kind": "sovereign", "moved": true},
+            {"cell": "Q30", "owner": "blue", "kind": "sovereign", "moved": true}]});
+        let game = crate::games::read_position(&json.to_string()).unwrap();
+        let piece = picker::pieces(&game)
+            .into_iter()
+            .find(|p| p.origin == "Q20")
+            .unwrap();
+        let targets = picker::targets(&game, "Q20");
+        let scene = zoom_scene(&game, None, &piece, &targets).unwrap();
+        let disc = |t: &Target| {
+            let n = t.number.to_string();
+            scene
+                .tags
+                .iter()
+                .find(|g| g.text == n && g.floor)
+                .map(|g| (g.fill, g.ink))
+                .unwrap()
+        };
+        let ram = targets
+            .iter()
+            .find(|t| TargetKind::of(t) == TargetKind::Rams)
+            .expect("a ram on the Militant");
+        assert_eq!(disc(ram), (RAM, RAM_INK));
+        let tile = scene.tiles.iter().find(|x| Some(x.hex) == ram.hex).unwrap();
+        assert!(tile.markers.contains(&Marker::Outline(RAM)), "{tile:?}");
+        let mover = targets
+            .iter()
+            .find(|t| TargetKind::of(t) == TargetKind::Moves)
+            .unwrap();
+        assert_eq!(disc(mover), (NUMBER, Rgba::WHITE));
+        let checking: Vec<&Target> = targets.iter().filter(|t| !t.checks.is_empty()).collect();
+        assert!(!checking.is_empty(), "a move that gives Check to Blue");
+        let pluses = scene.tags.iter().filter(|g| g.text == "+").count();
+        assert_eq!(pluses, checking.len());
+        let key = &scene.header.last().unwrap().text;
+        assert!(key.contains("amber: rams your own piece"), "{key}");
+        assert!(key.contains("+: may give Check"), "{key}");
+        assert!(!key.contains("red: takes"), "nothing is captured: {key}");
     }
 
     #[test]

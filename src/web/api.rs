@@ -15,7 +15,7 @@ use super::pictures::{Drawn, Key};
 use super::{ApiError, Client, Viewer, Web};
 use crate::games::Seat;
 use crate::host::{Actor, Command, GameState, Mark, PlayerId};
-use crate::view::{self, ViewOptions};
+use crate::host::{ViewError, ViewOptions, replay_svg};
 
 /// The longest move text or seat name the API reads.
 const TEXT_MAX: usize = 64;
@@ -110,7 +110,7 @@ pub struct TargetView {
 fn seat_name(state: &GameState, seat: Seat) -> SeatName {
     SeatName {
         seat: state.seat_name(seat).to_string(),
-        label: view::seat_label(state.position(), seat),
+        label: state.seat_label(seat),
     }
 }
 
@@ -157,12 +157,13 @@ async fn board_picture(
         turn: Some(state.turn_number()),
         players,
         size: Some(SVG_SIZE),
+        ..ViewOptions::default()
     };
     let drawn = state.clone();
     web.pictures
         .draw(key, asker, move || {
             let scene = drawn.scene(&opts).map_err(internal)?;
-            let theme = view::game_theme(drawn.position(), SVG_SIZE);
+            let theme = drawn.picture_theme(SVG_SIZE);
             let lines = scene.header.iter().map(|h| h.text.clone()).collect();
             let svg = hexmeros_render::render_svg(&scene, &theme).map_err(internal)?;
             Ok(Drawn { svg, lines, of: 0 })
@@ -185,7 +186,6 @@ pub async fn board(
     let asker = picture_asker(viewer, client);
     let drawn = board_picture(&web, &state, seat, staged.clone(), asker).await?;
     let (svg, status) = (drawn.svg.clone(), drawn.lines.clone());
-    let game = state.position();
     Ok(Json(Board {
         game: state.id(),
         kind: state.kind().name(),
@@ -194,14 +194,15 @@ pub async fn board(
         over: state.holder().is_none(),
         you: seat.map(|s| You {
             seat: state.seat_name(s).to_string(),
-            label: view::seat_label(game, s),
+            label: state.seat_label(s),
             mover,
         }),
-        holder: state.holder().map(|h| view::seat_label(game, h)),
+        holder: state.holder().map(|h| state.seat_label(h)),
         status,
         svg,
         alt: state.alt_text(viewer.player),
-        cells: view::cell_names(game)
+        cells: state
+            .cell_names()
             .into_iter()
             .map(|(h, n)| (h.q, h.r, n))
             .collect(),
@@ -442,19 +443,10 @@ pub async fn replay(
         None => {
             let export = web.host.export(viewer.game).await?;
             let job = move || {
-                let (game, last, of) = view::replay_at(&export, at).map_err(|e| match e {
-                    view::ViewError::Export(why) => ApiError::new(StatusCode::BAD_REQUEST, why),
+                let (svg, of) = replay_svg(&export, at, seat, SVG_SIZE).map_err(|e| match e {
+                    ViewError::Export(why) => ApiError::new(StatusCode::BAD_REQUEST, why),
                     e => internal(e),
                 })?;
-                let opts = ViewOptions {
-                    as_seat: Some(seat),
-                    last_moves: last.into_iter().collect(),
-                    size: Some(SVG_SIZE),
-                    ..ViewOptions::default()
-                };
-                let scene = view::scene(&game, &opts).map_err(internal)?;
-                let theme = view::game_theme(&game, SVG_SIZE);
-                let svg = hexmeros_render::render_svg(&scene, &theme).map_err(internal)?;
                 Ok(Drawn {
                     svg,
                     lines: Vec::new(),

@@ -131,7 +131,7 @@ async fn the_public_board_keeps_one_side_at_the_bottom_across_turns() {
     let names: Vec<&str> = turn.files.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["focus.png", "board.png"], "{turn:?}");
     let focus = decode(&turn.files[0].1);
-    let ours = decode(&state.render_focus(&from(Seat(0))).unwrap().unwrap());
+    let ours = decode(&state.render_focus(&from(Seat(0))).unwrap().unwrap().png);
     assert_eq!(focus.dimensions(), ours.dimensions());
     let d_focus = differing(focus.as_raw(), ours.as_raw(), 24);
     assert!(

@@ -237,3 +237,35 @@ async fn the_round_is_told_since_the_viewers_last_turn() {
     assert!(seen.your_losses.is_empty(), "{:?}", seen.your_losses);
     assert!(st.seen_by(Some(silver)).round.is_empty());
 }
+
+/// Silver's Regent takes Blue's Archer: of the round Blue is shown, that move is the one that
+/// cost Blue (the close-up puts it first), and it cost Silver nothing.
+#[tokio::test]
+async fn the_move_that_took_the_viewers_piece_is_named_as_costly() {
+    let e = env().await;
+    let g = from_position(
+        &e,
+        6,
+        serde_json::json!({"game": "heximeros", "to_move": "silver", "pieces": [
+            piece("Q20", "silver", "regent"), piece("Q2", "silver", "sovereign"),
+            piece("Q26", "blue", "archer"),
+            piece("Q30", "blue", "sovereign"), piece("Q50", "orange", "sovereign")]}),
+    )
+    .await;
+    let st = e.host.state(g).await.unwrap();
+    let silver = st.holder_player().unwrap();
+    let capture = st
+        .targets_seen_by(Some(silver), "Q20")
+        .unwrap()
+        .into_iter()
+        .find(|t| t.target.cell == "Q26")
+        .expect("the Regent reaches the Archer");
+    act(&e.host, g, silver, cmd_move(&capture.target.moves[0])).await;
+    let st = e.host.state(g).await.unwrap();
+    let blue = st.holder().unwrap();
+    let round = st.last_round();
+    assert_eq!(round.len(), 1, "{round:?}");
+    assert_eq!(st.moves_that_cost(Some(blue), &round), round);
+    let silver_seat = st.seat_of(silver);
+    assert!(st.moves_that_cost(silver_seat, &round).is_empty());
+}

@@ -178,8 +178,13 @@ impl Reply {
 /// A board picture as a private reply.
 pub fn picture_reply(caption: String, pic: Picture) -> Reply {
     match pic {
-        Picture::Png { full, focus, alt } => Reply {
-            content: caption,
+        Picture::Png {
+            full,
+            focus,
+            alt,
+            outside,
+        } => Reply {
+            content: crate::discord::outbound::picture::with_outside(caption, &outside),
             files: picture_files(full, focus, &alt),
             components: Vec::new(),
             keep_file: false,

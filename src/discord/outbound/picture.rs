@@ -12,14 +12,14 @@
 use hexmeros::background::{self, Work};
 use hexmeros::games::Seat;
 use hexmeros::host::{ALT_MAX, GameState, clip};
-use hexmeros::view::{self, ViewOptions};
+use hexmeros::host::{ViewOptions, replay_gif_from_export};
 use poise::serenity_prelude::CreateAttachment;
 
 use crate::discord::limits::{self, Limits};
 use crate::discord::{Data, Error, reply};
 
 /// A board ready to post: the full board as a PNG with, where the board is large, its
-/// close-up (`view::focus`) to show first; or a text picture (sent in a code block).
+/// close-up (`GameState::render_focus`) to show first; or a text picture (sent in a code block).
 pub enum Picture {
     Png {
         full: Vec<u8>,
@@ -27,6 +27,8 @@ pub enum Picture {
         /// The board in words for a screen reader (`GameState::alt_text`): the attachments'
         /// description.
         alt: String,
+        /// What the close-up leaves to the full board, in words (most pressing first).
+        outside: Vec<String>,
     },
     Text(String),
 }
@@ -39,6 +41,38 @@ pub fn picture_files(full: Vec<u8>, focus: Option<Vec<u8>>, alt: &str) -> Vec<Cr
         .into_iter()
         .chain([CreateAttachment::bytes(full, "board.png").description(described("", alt))])
         .collect()
+}
+
+/// The most things a message names as left out of the close-up; more are counted.
+const OUTSIDE_NAMED: usize = 4;
+
+/// `content` with a line for what the close-up leaves to the full board, when there is any
+/// and the message has room for it (Discord's 2,000 characters).
+pub fn with_outside(content: String, outside: &[String]) -> String {
+    match outside_line(outside) {
+        Some(line) if content.chars().count() + line.chars().count() < 1990 => {
+            format!("{content}\n{line}")
+        }
+        _ => content,
+    }
+}
+
+/// The message's line for what the close-up leaves to the full board (`None`: nothing).
+fn outside_line(outside: &[String]) -> Option<String> {
+    if outside.is_empty() {
+        return None;
+    }
+    let mut named: Vec<String> = outside.iter().take(OUTSIDE_NAMED).cloned().collect();
+    if outside.len() > OUTSIDE_NAMED {
+        named.push(format!("{} more", outside.len() - OUTSIDE_NAMED));
+    }
+    Some(clip(
+        format!(
+            "Outside the close-up (on the full board): {}",
+            named.join(", ")
+        ),
+        300,
+    ))
 }
 
 /// `alt` after `head`, within Discord's limit on a description ([`ALT_MAX`] characters).
@@ -77,7 +111,18 @@ async fn draw_in(
     .await;
     drop(slot);
     match drawn {
-        Ok(Ok((full, focus))) => Picture::Png { full, focus, alt },
+        Ok(Ok((full, focus))) => {
+            let (focus, outside) = match focus {
+                Some(f) => (Some(f.png), f.outside),
+                None => (None, Vec::new()),
+            };
+            Picture::Png {
+                full,
+                focus,
+                alt,
+                outside,
+            }
+        }
         Ok(Err(e)) => {
             tracing::warn!(game = state.id(), error = %e, "no picture; the text board instead");
             Picture::Text(state.board_text())
@@ -92,7 +137,7 @@ async fn draw_in(
 /// The names of the seated players, in seat order, as the pictures' headers show them: the
 /// name the host keeps for each (a Discord user's name, a bot's label such as `Bot (easy)`);
 /// empty where it has none, and the picture names that seat by its colour. The view cuts long
-/// names and drops control and text-direction characters (`view::fit_name`).
+/// names and drops control and text-direction characters (`host::fit_name`).
 pub async fn seat_names(data: &Data, state: &GameState) -> Vec<String> {
     let mut names = Vec::with_capacity(state.seats().len());
     for seat in state.seats() {
@@ -170,10 +215,7 @@ pub async fn preview(
 /// The replay GIF of a game from its export text, once the picture queue has room.
 pub async fn replay(limits: &Limits, export: String) -> Option<Vec<u8>> {
     let slot = limits.render_slot_waiting().await?;
-    let drawn = background::run(Work::Pictures, move || {
-        view::replay_gif_from_export(&export)
-    })
-    .await;
+    let drawn = background::run(Work::Pictures, move || replay_gif_from_export(&export)).await;
     drop(slot);
     match drawn {
         Ok(Ok(gif)) => Some(gif),

@@ -15,6 +15,7 @@ mod clocks;
 mod departures;
 mod motions;
 mod panel;
+mod pictures;
 mod points;
 mod queue;
 mod seen;
@@ -39,6 +40,7 @@ pub use alt::{ALT_MAX, clip};
 pub use bots::BotAction;
 pub use clocks::{AWAY_REASON_MAX, Away, CLOCK_HEADER, ClockHeader, moves_clocks};
 pub use panel::{Panel, PanelSeat, PanelTurn, SeatStanding};
+pub use pictures::replay_svg;
 pub use queue::QueuedMove;
 pub use seen::{Does, Forced, Mark, NotMovable, Seen, SeenPiece, SeenTarget, Stuck};
 

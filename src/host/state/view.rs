@@ -221,11 +221,21 @@ impl GameState {
         self.record.len() as u32 + 1
     }
 
-    /// The close-up of the board as a PNG (see `view::focus`), `None` where the board needs
-    /// none. Highlights that no longer fit the position are dropped rather than costing it.
-    pub fn render_focus(&self, opts: &ViewOptions) -> Result<Option<Vec<u8>>, ViewError> {
-        view::focus::focus_png(&self.game, opts, None).or_else(|_| {
-            view::focus::focus_png(
+    /// The close-up of the board as a PNG (see `view::focus`) and, in words, what it leaves
+    /// to the full board; `None` where the board needs none. It holds what the viewer (the
+    /// side it is seen from) must know first: the Checks, then the round's moves that took
+    /// their pieces, then the others. Highlights that no longer fit the position are dropped
+    /// rather than costing it.
+    pub fn render_focus(
+        &self,
+        opts: &ViewOptions,
+    ) -> Result<Option<view::focus::FocusPng>, ViewError> {
+        let opts = ViewOptions {
+            costly: self.moves_that_cost(opts.as_seat.or(self.holder()), &opts.last_moves),
+            ..opts.clone()
+        };
+        view::focus::focus_png_told(&self.game, &opts, None).or_else(|_| {
+            view::focus::focus_png_told(
                 &self.game,
                 &ViewOptions {
                     last_moves: Vec::new(),
@@ -234,6 +244,28 @@ impl GameState {
                 None,
             )
         })
+    }
+
+    /// Of `moves` (as `last_round` gives them), those that took a piece of `seat` since its
+    /// last turn (the round's story says which): the close-up shows them first.
+    pub fn moves_that_cost(&self, seat: Option<Seat>, moves: &[String]) -> Vec<String> {
+        let Some(seat) = seat else {
+            return Vec::new();
+        };
+        let owned = format!("{}'s ", crate::host::story::seat(&self.game, seat));
+        let told = crate::host::story::since_parts(&self.told, seat);
+        moves
+            .iter()
+            .filter(|m| {
+                let text = m.rsplit(' ').next().unwrap_or(m);
+                let took = format!(" {text} took ");
+                told.iter().any(|c| {
+                    c.split_once(&took)
+                        .is_some_and(|(_, what)| what.split(", ").any(|p| p.starts_with(&owned)))
+                })
+            })
+            .cloned()
+            .collect()
     }
 
     /// The board's scene (see `view::scene`), for a front end that draws it itself (the web

@@ -1,7 +1,7 @@
 //! `/hexmeros rules [game] [piece] [cell]`: rules help, privately. Without a piece, the game's
 //! legend picture (every piece's glyph and name) with its key rules and cell names in words;
 //! with a piece, a picture of its moves from a cell. The words are `games::help`'s, the
-//! pictures `view::legend`'s; this only picks the game, checks the caller's picture rate and
+//! pictures the host's (`host::legend`); this only picks the game, checks the caller's picture rate and
 //! draws off the async threads.
 
 use std::time::Duration;
@@ -13,7 +13,7 @@ use serenity::{CreateAttachment, CreateAutocompleteResponse};
 use hexmeros::background::{self, Work};
 use hexmeros::games::{GameKind, help};
 use hexmeros::host::PlayerId;
-use hexmeros::view::legend::{self, HelpError};
+use hexmeros::host::legend::{self, HelpError};
 
 use super::autocomplete::option_text;
 use super::{Context, Error, GameChoice};

@@ -1,8 +1,8 @@
 //! The move picker, one private message updated in place: the caller's pieces by kind (paged),
 //! then the zoomed picture of one piece with its numbered targets (paged), then a choice among
 //! the moves ending on one target when there is one (a promotion), then the staged preview.
-//! What is listed and how it is labelled comes from `view::picker`; the picture from
-//! `view::zoom`. Every control names the piece and target by their place in those lists, which
+//! What is listed, how it is labelled and the picture come from the host (`GameState::
+//! pick_pieces`, `targets_seen_by`, `zoom_png`). Every control names the piece and target by their place in those lists, which
 //! stay the same for the whole turn (the position only changes when the Token passes, and a
 //! control from an earlier turn is refused before it gets here).
 
@@ -13,10 +13,7 @@ use serenity::{
 };
 
 use hexmeros::background::{self, Work};
-use hexmeros::games::AnyGame;
-use hexmeros::host::{Does, GameState, Mark, SeenTarget};
-use hexmeros::view::picker::{self, Piece, Target};
-use hexmeros::view::zoom;
+use hexmeros::host::{self, Does, GameState, Mark, Piece, SeenTarget, Target};
 
 use super::{Click, Reply};
 use crate::discord::Error;
@@ -59,14 +56,14 @@ async fn turn(c: &Click<'_>) -> Result<GameState, Error> {
     Ok(c.data.host.turn_of(c.game, c.me).await?)
 }
 
-/// Work on the position off the async threads (listing and labelling a 649-cell board's moves
-/// plays each of them once).
-async fn on_position<T: Send + 'static>(
+/// Ask the host's lists and pictures of the game off the async threads (listing and labelling
+/// a 649-cell board's moves plays each of them once).
+async fn on_state<T: Send + 'static>(
     state: &GameState,
-    job: impl FnOnce(&AnyGame) -> T + Send + 'static,
+    job: impl FnOnce(&GameState) -> T + Send + 'static,
 ) -> Result<T, Error> {
-    let game = state.position().clone();
-    Ok(background::run(Work::Pictures, move || job(&game)).await?)
+    let state = state.clone();
+    Ok(background::run(Work::Pictures, move || job(&state)).await?)
 }
 
 fn id(c: &Click<'_>, state: &GameState, action: Action) -> String {
@@ -130,7 +127,7 @@ fn page_note(page: usize, pages: usize) -> String {
 /// Step 1: page `page` of the pieces the caller can move.
 pub(super) async fn pieces(c: &Click<'_>, page: usize) -> Result<Reply, Error> {
     let state = turn(c).await?;
-    let pieces = on_position(&state, picker::pieces).await?;
+    let pieces = on_state(&state, GameState::pick_pieces).await?;
     let n = pieces.len();
     if n == 0 {
         return Ok(Reply::text("you have no legal move now"));
@@ -152,7 +149,7 @@ pub(super) async fn pieces(c: &Click<'_>, page: usize) -> Result<Reply, Error> {
         r.edit = true;
         return Ok(r);
     }
-    let pg = picker::page(n, page);
+    let pg = host::page(n, page);
     let options: Vec<(String, String)> = pieces[pg.range.clone()]
         .iter()
         .map(|p| (p.label(), p.origin.clone()))
@@ -185,8 +182,8 @@ async fn piece_at(
     state: &GameState,
     which: impl Fn(usize, &Piece) -> bool + Send + 'static,
 ) -> Result<(usize, Piece), Error> {
-    on_position(state, move |g| {
-        picker::pieces(g)
+    on_state(state, move |g| {
+        g.pick_pieces()
             .into_iter()
             .enumerate()
             .find(|(i, p)| which(*i, p))
@@ -239,7 +236,7 @@ pub(super) async fn targets(c: &Click<'_>, index: usize, page: usize) -> Result<
     let (_, piece) = piece_at(&state, move |i, _| i == index).await?;
     let seen = seen_targets(c, &state, &piece.origin).await?;
     let targets: Vec<Target> = seen.iter().map(|t| t.target.clone()).collect();
-    let pg = picker::page(targets.len(), page);
+    let pg = host::page(targets.len(), page);
     let options: Vec<(String, String)> = seen[pg.range.clone()]
         .iter()
         .map(|t| (t.label(), t.target.number.to_string()))
@@ -324,8 +321,8 @@ async fn zoom_picture(
     }
     let viewer = state.seat_of(c.me);
     let players = crate::discord::outbound::picture::seat_names(c.data, state).await;
-    let drawn = on_position(state, move |g| {
-        zoom::zoom_png_named(g, viewer, &players, &piece, &targets, None)
+    let drawn = on_state(state, move |g| {
+        g.zoom_png(viewer, &players, &piece, &targets, None)
     })
     .await;
     drop(slot);
@@ -368,8 +365,8 @@ pub(super) async fn tapped_target(
 
 async fn target_of(state: &GameState, index: usize, number: usize) -> Result<Target, Error> {
     let (_, piece) = piece_at(state, move |i, _| i == index).await?;
-    on_position(state, move |g| {
-        picker::targets(g, &piece.origin)
+    on_state(state, move |g| {
+        g.pick_targets(&piece.origin)
             .into_iter()
             .find(|t| t.number == number)
     })
@@ -387,17 +384,17 @@ pub(super) async fn choices(
     let state = turn(c).await?;
     let (_, piece) = piece_at(&state, move |i, _| i == index).await?;
     let origin = piece.origin.clone();
-    let choices = on_position(&state, move |g| {
-        picker::targets(g, &origin)
+    let choices = on_state(&state, move |g| {
+        g.pick_targets(&origin)
             .into_iter()
             .find(|t| t.number == number)
-            .map(|t| (t.cell.clone(), picker::choices(g, &origin, &t)))
+            .map(|t| (t.cell.clone(), g.pick_choices(&origin, &t)))
     })
     .await?;
     let Some((cell, choices)) = choices else {
         return Err(crate::discord::reply::refused("that target is gone"));
     };
-    let pg = picker::page(choices.len(), page);
+    let pg = host::page(choices.len(), page);
     let options: Vec<(String, String)> = choices[pg.range.clone()]
         .iter()
         .map(|ch| (ch.label.clone(), ch.text.clone()))

@@ -9,8 +9,13 @@ use hexmeros::host::SeenPiece;
 /// Attach a board picture to a message: a PNG file, or text in a code block (a file when long).
 pub fn with_picture(msg: CreateMessage, content: String, pic: Picture) -> CreateMessage {
     match pic {
-        Picture::Png { full, focus, alt } => msg
-            .content(content)
+        Picture::Png {
+            full,
+            focus,
+            alt,
+            outside,
+        } => msg
+            .content(picture::with_outside(content, &outside))
             .add_files(picture::picture_files(full, focus, &alt)),
         Picture::Text(t) if t.len() + content.len() < 1900 => {
             msg.content(format!("{content}\n```\n{t}\n```"))
