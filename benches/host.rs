@@ -7,6 +7,7 @@
 //! `HOST_BENCH_OUTBOX=0` measures it without, for comparison.
 #![allow(clippy::unwrap_used)]
 
+use hexmeros_testkit::host::RulesOf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -85,7 +86,7 @@ async fn one_move(host: &GameHost, g: &Mutex<Game>) -> Duration {
         g.players = players.iter().map(|p| p + 1_000_000).collect();
         g.mirror = AnyGame::new(GameKind::HexiMeros, None, None).unwrap();
     } else {
-        g.mirror = st.position().clone();
+        g.mirror = st.rules().clone();
     }
     took
 }

@@ -6,6 +6,7 @@
 //! `cargo bench --bench web`.
 #![allow(clippy::unwrap_used)]
 
+use hexmeros_testkit::host::RulesOf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -206,13 +207,10 @@ fn in_the_browser(c: &mut Criterion, rt: &tokio::runtime::Runtime, s: &Served) {
 /// The board cell (`q`, `r`) of the first movable piece of player 1 in `game`.
 async fn first_piece(s: &Served, game: GameId) -> (i32, i32) {
     let state = s.host.state(game).await.unwrap();
-    let position = state.position();
-    let piece = hexmeros::view::picker::pieces(position)
-        .into_iter()
-        .next()
-        .unwrap();
+    let piece = state.pick_pieces().into_iter().next().unwrap();
     let cell = piece.cell.unwrap();
-    let (h, _) = hexmeros::view::cell_names(position)
+    let (h, _) = state
+        .cell_names()
         .into_iter()
         .find(|(_, n)| *n == cell)
         .unwrap();
@@ -263,7 +261,7 @@ async fn fan_out(s: &Served, http: &reqwest::Client) {
     for _ in 0..MOVES {
         let st = s.host.state(game).await.unwrap();
         let player = st.holder_player().unwrap();
-        let text = st.position().legal_moves()[0].clone();
+        let text = st.rules().legal_moves()[0].clone();
         let t = Instant::now();
         s.host
             .handle(

@@ -4,6 +4,7 @@
 //! restore brings the same games back; what must not be overwritten is refused.
 #![allow(clippy::unwrap_used)]
 
+use hexmeros_testkit::host::RulesOf;
 use std::sync::Arc;
 
 use hexmeros::games::GameKind;
@@ -17,7 +18,7 @@ async fn play(host: &GameHost, g: GameId, plies: usize) {
     for _ in 0..plies {
         let st = host.state(g).await.unwrap();
         let p = st.holder_player().unwrap();
-        let m = st.position().legal_moves()[0].clone();
+        let m = st.rules().legal_moves()[0].clone();
         act(host, g, p, cmd_move(&m)).await;
     }
 }

@@ -5,6 +5,7 @@
 //! names a server (the CI's PostgreSQL pass).
 #![allow(clippy::unwrap_used)]
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{cli, db, host as support};
 
 use std::sync::Arc;
@@ -39,7 +40,7 @@ async fn play(host: &GameHost, g: GameId, plies: usize) {
     for _ in 0..plies {
         let st = host.state(g).await.unwrap();
         let p = st.holder_player().unwrap();
-        let m = st.position().legal_moves()[0].clone();
+        let m = st.rules().legal_moves()[0].clone();
         act(host, g, p, cmd_move(&m)).await;
     }
 }
@@ -71,7 +72,7 @@ async fn fill(url: &str) -> Made {
     // A queued move of the player waiting for their turn.
     let st = host.state(hexdame).await.unwrap();
     let waiting = if st.holder_player() == Some(1) { 2 } else { 1 };
-    let mut after = st.position().clone();
+    let mut after = st.rules().clone();
     after.play(&after.legal_moves()[0].clone()).unwrap();
     let answer = after.legal_moves()[0].clone();
     act(

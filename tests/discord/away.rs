@@ -5,6 +5,7 @@
 //! move, or when their away time is over; bad durations and going away too often are refused. The real `hexmeros serve`
 //! binary against the fake Discord (`tests/support/bot.rs`), its clock moved by hand.
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::FakeDiscord as F;
@@ -16,7 +17,7 @@ use bot::*;
 async fn play(fake: &F, bot: &Bot, game: i64, thread: u64) {
     let st = bot.state(game).await;
     let player = st.holder_player().unwrap() as u64;
-    let mv = st.position().legal_moves()[0].clone();
+    let mv = st.rules().legal_moves()[0].clone();
     let before = fake.messages(thread).len();
     let r = hx(
         fake,

@@ -6,6 +6,7 @@
 //! mover's private preview offers "Pass when the window closes", and once the asked player lets
 //! the move stand the Token is passed without the mover acting again.
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::{FakeDiscord as F, Sent};
@@ -192,7 +193,7 @@ async fn the_asked_player_sees_the_move_and_the_mover_passes_when_the_window_clo
 
     // `/hexmeros pass when:window-closes` asks the same of the host: Yellow's quiet move opens
     // no window, so there is nothing to wait for (a plain pass would commit it).
-    let g = match st.position() {
+    let g = match st.rules() {
         AnyGame::HexiMeros(g) => g.clone(),
         other => panic!("not HexiMeros: {}", other.show()),
     };

@@ -3,6 +3,7 @@
 //! entries given up, their players told), a lane refused access for an hour, reminders that
 //! outlived an outage, and a crowd's reactions that cost no call.
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{bot, fake_discord};
 
 use std::time::Duration;
@@ -178,7 +179,7 @@ async fn a_server_that_removes_the_bot_has_its_games_paused_and_their_players_to
 
     // Access goes first (the board of the next move is refused and waits), then the bot.
     fake.forbid_guild(guild);
-    let mv = bot.state(game).await.position().legal_moves()[0].clone();
+    let mv = bot.state(game).await.rules().legal_moves()[0].clone();
     hx(
         &fake,
         u(1),
@@ -217,7 +218,7 @@ async fn a_server_that_removes_the_bot_has_its_games_paused_and_their_players_to
     // Nobody else is told, and the game elsewhere goes on.
     assert_eq!(dms_saying(&fake, u(3), "is paused"), 0);
     assert_ne!(bot.state(other).await.status(), Status::Paused);
-    let mv = bot.state(other).await.position().legal_moves()[0].clone();
+    let mv = bot.state(other).await.rules().legal_moves()[0].clone();
     let before = fake.messages(other_thread).len();
     hx(
         &fake,
@@ -244,7 +245,7 @@ async fn a_thread_refused_for_long_enough_has_its_game_paused_and_its_lane_given
     let (game, thread) = dame_in(&fake, parent, u(1), u(2)).await;
     let store = Store::open(&bot.db_url()).await.unwrap();
     fake.forbid_guild(guild);
-    let mv = bot.state(game).await.position().legal_moves()[0].clone();
+    let mv = bot.state(game).await.rules().legal_moves()[0].clone();
     hx(
         &fake,
         u(1),
@@ -353,7 +354,7 @@ async fn a_crowds_reactions_cost_no_call_and_the_holders_still_acts() {
     }
     // The holder stages a move and passes by reaction: the bot hears every reaction in order,
     // so once the pass is told every stranger's reaction was heard before it.
-    let mv = bot.state(game).await.position().legal_moves()[0].clone();
+    let mv = bot.state(game).await.rules().legal_moves()[0].clone();
     let staged = hx(&fake, u(1), thread, "move", json!([str_opt("from", &mv)])).await;
     assert!(is_private(&staged), "{staged:?}");
     let (turn, _) = turn_message(&fake, thread);

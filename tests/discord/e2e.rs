@@ -4,6 +4,7 @@
 //! `tests/support/fake_discord.rs`, on a temporary SQLite file. Time is moved by writing the file
 //! `HEXMEROS_CLOCK_FILE` names; the bot's own tick task runs the timers.
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{bot, fake_discord};
 
 use std::time::Duration;
@@ -193,8 +194,8 @@ fn assert_pings(m: &Sent, user: u64) {
     assert_eq!(mentions, &json!([user.to_string()]), "{m:?}");
 }
 
-fn heximeros(st: &GameState) -> &HexiMeros {
-    match &st.position() {
+fn heximeros(st: &GameState) -> HexiMeros {
+    match st.rules() {
         AnyGame::HexiMeros(g) => g,
         other => panic!("not HexiMeros: {}", other.show()),
     }

@@ -8,6 +8,7 @@
 //!
 //! Every wait polls a condition against a deadline; nothing sleeps for a fixed time.
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{bot, fake_discord};
 
 use std::time::Duration;
@@ -54,11 +55,7 @@ async fn play(
     wait_message(fake, thread, before, &format!("played {mv}")).await;
     mirror.play(mv).unwrap();
     let stored = bot.state(game).await;
-    assert_eq!(
-        stored.position().show(),
-        mirror.show(),
-        "{mv} is not stored"
-    );
+    assert_eq!(stored.rules().show(), mirror.show(), "{mv} is not stored");
 }
 
 /// How the fake breaks the connection.
@@ -311,7 +308,7 @@ async fn a_move_sent_just_before_the_gateway_closes_is_answered_and_its_messages
     // Black is told it is their turn.
     wait_message(&fake, thread, posted, &format!("<@{}>", u(2))).await;
     mirror.play(&white).unwrap();
-    assert_eq!(bot.state(game).await.position().show(), mirror.show());
+    assert_eq!(bot.state(game).await.rules().show(), mirror.show());
 
     fake.wait_reconnected(RECONNECT, before)
         .await

@@ -3,6 +3,7 @@
 //! notation, with the list and the replay text as files; a stranger's game in another server
 //! is answered as an unknown game (tested with the other commands in `e2e`).
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::FakeDiscord as F;
@@ -27,7 +28,7 @@ async fn history_reads_one_round_a_line_and_comes_with_both_files() {
     for turn in 0..7 {
         let st = bot.state(game).await;
         let seat = st.holder().unwrap();
-        let mv = st.position().legal_moves()[0].clone();
+        let mv = st.rules().legal_moves()[0].clone();
         let before = fake.messages(thread).len();
         let r = hx(
             &fake,

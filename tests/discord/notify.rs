@@ -3,6 +3,7 @@
 //! after Discord made the message but before the bot heard), to those who asked only; bad input
 //! changes nothing.
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{bot, fake_discord};
 
 use std::time::Duration;
@@ -42,7 +43,7 @@ async fn dame(fake: &F) -> (i64, u64) {
 }
 
 async fn first_move(bot: &Bot, game: i64) -> String {
-    bot.state(game).await.position().legal_moves()[0].clone()
+    bot.state(game).await.rules().legal_moves()[0].clone()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -757,7 +757,7 @@ async fn a_move_from_the_turn_messages_piece_buttons_is_three_taps() {
     assert!(now.staged().is_none());
     // The new turn message has Blue's pieces.
     let (_, body) = turn_message(&fake, thread);
-    let blue = hexmeros::view::picker::pieces(now.position());
+    let blue = now.pick_pieces();
     let opened = custom_ids(&body)
         .into_iter()
         .filter(|id| id.split(':').nth(1) == Some("open"))

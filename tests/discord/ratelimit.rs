@@ -9,6 +9,7 @@
 //! Every wait polls a condition against a deadline; nothing sleeps for a fixed time, and nothing
 //! asserts a duration: the ping's lead is counted in reminders still unsent.
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{bot, fake_discord, soak};
 
 use std::time::Duration;
@@ -124,7 +125,7 @@ async fn under_the_global_limit_a_storm_of_reminders_does_not_hold_up_a_token_pi
         .map(|s| s.player as u64)
         .find(|&p| p != mover)
         .unwrap();
-    let mv = st.position().legal_moves()[0].clone();
+    let mv = st.rules().legal_moves()[0].clone();
     let i = fake
         .slash(
             mover,

@@ -4,6 +4,7 @@
 //! link), on SQLite and, with `HEXMEROS_TEST_POSTGRES`, PostgreSQL; the fake's bulk threads take
 //! posts; its tap sees every call as recorded; the real bot answers a move in a seeded game.
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{bot, db, fake_discord, scale};
 
 use std::sync::Arc;
@@ -50,7 +51,7 @@ async fn seeded_games_load_where_their_templates_left_them_each_with_its_players
         assert_eq!(st.kind(), kind, "game #{}", g.id);
         assert_eq!(st.version() as usize, template.events(), "game #{}", g.id);
         assert_eq!(
-            st.position().to_json(),
+            st.rules().to_json(),
             template.position.to_json(),
             "game #{}",
             g.id

@@ -7,6 +7,7 @@
 //! killed mid-game and started again: its games go on. Timers firing once across processes are
 //! the host's leases, tested with them.
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::{FakeDiscord as F, Interaction};
@@ -111,12 +112,7 @@ fn assert_routed(i: &Interaction, game: &Game, token: &str) {
 async fn assert_stored(bot: &Bot, games: &[Game]) {
     for g in games {
         let st = bot.state(g.id).await;
-        assert_eq!(
-            st.position().to_json(),
-            g.position.to_json(),
-            "game #{}",
-            g.id
-        );
+        assert_eq!(st.rules().to_json(), g.position.to_json(), "game #{}", g.id);
     }
 }
 

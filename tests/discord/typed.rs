@@ -3,6 +3,7 @@
 //! Token holder, and anyone else is told privately why not; a typed move is staged with its
 //! preview; a move that is not legal is refused privately and changes nothing.
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{bot, fake_discord};
 
 use fake_discord::FakeDiscord as F;
@@ -45,7 +46,7 @@ async fn a_typed_move_is_staged_and_a_bad_one_changes_nothing() {
     assert_eq!(bot.state(game).await.version(), was.version());
 
     // Blue sends Silver's box (a copy of its id): refused, nothing changes.
-    let mv = was.position().legal_moves()[0].clone();
+    let mv = was.rules().legal_moves()[0].clone();
     let i = fake
         .modal_submit(u(2), thread, &typed, &[("move", &mv)])
         .await;

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use hexmeros_testkit::host as support;
+use hexmeros_testkit::host::RulesOf;
 
 use hexmeros::ai::Level;
 use hexmeros::games::{AnyGame, GameKind, Outcome, Rules, Seat};
@@ -60,7 +61,7 @@ async fn person_acts(host: &GameHost, g: GameId, st: &GameState) -> bool {
     if st.bot(seat).is_some() {
         return false;
     }
-    let moves: Vec<String> = match &st.position() {
+    let moves: Vec<String> = match &st.rules() {
         AnyGame::HexiMeros(h) if !st.declared_upon().is_empty() => h
             .moves_respecting(st.declared_upon())
             .iter()

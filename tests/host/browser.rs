@@ -8,6 +8,7 @@
 //! Chromium and chromedriver come from Debian (`.ci/run` installs them). Without them these
 //! tests say so and pass, except under CI (`CI` set), where a missing browser fails them.
 
+use hexmeros_testkit::host::RulesOf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -182,7 +183,7 @@ async fn a_whole_hexdame_game_is_played_by_taps_and_each_board_follows_the_other
     at_version(&black, version).await;
     let st = b.host.state(game).await.unwrap();
     assert_eq!(st.record().len(), ply);
-    assert_eq!(st.position().show(), mirror.show());
+    assert_eq!(st.rules().show(), mirror.show());
     for c in [&white, &black] {
         until(
             c,

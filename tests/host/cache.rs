@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use hexmeros_testkit::host as support;
+use hexmeros_testkit::host::RulesOf;
 
 use hexmeros::games::GameKind;
 use hexmeros::host::{Clock, Command, GameId, HostError, Motion, Refused};
@@ -95,7 +96,7 @@ async fn a_game_read_while_moves_are_committed_is_never_torn() {
         for _ in 0..60 {
             let st = e.host.state(g).await.unwrap();
             let Some(p) = st.holder_player() else { break };
-            if st.position().legal_moves().is_empty() {
+            if st.rules().legal_moves().is_empty() {
                 break;
             }
             act(&e.host, g, p, cmd_move(&first_move(&e.host, g).await)).await;

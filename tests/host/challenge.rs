@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use hexmeros_testkit::host as support;
+use hexmeros_testkit::host::RulesOf;
 
 use hexmeros::games::heximeros::HexiMeros;
 use hexmeros::games::{AnyGame, Rules, Seat};
@@ -23,8 +24,8 @@ async fn scenario(host: &GameHost) -> GameId {
 
 const INTO_ATTACK: &str = "E14-F13";
 
-fn engine(state: &GameState) -> &HexiMeros {
-    match &state.position() {
+fn engine(state: &GameState) -> HexiMeros {
+    match state.rules() {
         AnyGame::HexiMeros(g) => g,
         _ => panic!("not heximeros"),
     }

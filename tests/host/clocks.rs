@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use hexmeros_testkit::host as support;
+use hexmeros_testkit::host::RulesOf;
 
 use hexmeros::games::{GameKind, Outcome, Seat};
 use hexmeros::host::words::Part;
@@ -47,7 +48,7 @@ async fn heximeros(host: &GameHost, timers: Timers) -> GameId {
 async fn play(host: &GameHost, game: GameId) -> Vec<Effect> {
     let st = host.state(game).await.unwrap();
     let player = st.holder_player().unwrap();
-    let mv = st.position().legal_moves()[0].clone();
+    let mv = st.rules().legal_moves()[0].clone();
     act(host, game, player, cmd_move(&mv)).await
 }
 

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use hexmeros_testkit::host as support;
+use hexmeros_testkit::host::RulesOf;
 
 use hexmeros::ai::Level;
 use hexmeros::games::GameKind;
@@ -100,7 +101,7 @@ async fn bots_leased_by_a_dead_process_move_once_its_lease_lapses() {
         .create(GameKind::HexDame, &[1, bot], None, None)
         .await
         .unwrap();
-    let mv = e.host.state(g).await.unwrap().position().legal_moves()[0].clone();
+    let mv = e.host.state(g).await.unwrap().rules().legal_moves()[0].clone();
     act(&e.host, g, 1, cmd_move(&mv)).await;
     let before = e.host.state(g).await.unwrap().version();
     let now = hold(&e.host, &bots_lease(g), "a process that died").await;

@@ -3,6 +3,7 @@
 //! notices, the replay) derived once.
 #![allow(clippy::unwrap_used)]
 
+use hexmeros_testkit::host::RulesOf;
 use hexmeros_testkit::{db, host as support};
 
 use std::sync::Arc;
@@ -299,16 +300,16 @@ async fn a_board_is_drawn_as_it_was_at_its_version() {
     let now = e.host.state(g).await.unwrap();
     assert!(now.version() > start.version());
     let then = e.host.state_at(g, start.version()).await.unwrap();
-    assert_eq!(then.position().show(), start.position().show());
+    assert_eq!(then.rules().show(), start.rules().show());
     assert_eq!(then.version(), start.version());
     assert_eq!(
         e.host
             .state_at(g, now.version())
             .await
             .unwrap()
-            .position()
+            .rules()
             .show(),
-        now.position().show()
+        now.rules().show()
     );
     assert!(e.host.state_at(g, now.version() + 1).await.is_err());
 }
@@ -338,7 +339,7 @@ async fn after_a_storm_of_reminders_a_token_ping_is_delivered_first() {
     let g = games[5];
     let st = e.host.state(g).await.unwrap();
     let mover = st.holder_player().unwrap();
-    let mv = st.position().legal_moves()[0].clone();
+    let mv = st.rules().legal_moves()[0].clone();
     act(&e.host, g, mover, cmd_move(&mv)).await;
     let heads = e.host.store().outbox_heads(100, T0, None).await.unwrap();
     let mine = heads
@@ -468,7 +469,7 @@ async fn a_reminder_is_not_sent_once_its_turn_is_over_or_an_hour_late() {
     // In one game the holder only stages a move; in the other they pass the Token.
     for (g, commit) in [(games[0], false), (games[1], true)] {
         let st = e.host.state(g).await.unwrap();
-        let mv = st.position().legal_moves()[0].clone();
+        let mv = st.rules().legal_moves()[0].clone();
         let text = mv.to_string();
         act(
             &e.host,

@@ -4,6 +4,7 @@
 //! declared, a seat put out.
 
 use hexmeros_testkit::host as support;
+use hexmeros_testkit::host::RulesOf;
 
 use hexmeros::games::{Departure, Seat};
 use hexmeros::host::{Command, GameId, GameState, PanelSeat, SeatStanding, Status};
@@ -34,13 +35,13 @@ async fn file_game(e: &Env, blue_on_q24: &str, blue_on_q30: &str) -> GameId {
 }
 
 fn seat<'a>(st: &GameState, seats: &'a [PanelSeat], name: &str) -> &'a PanelSeat {
-    let s: Seat = st.position().seat_named(name).unwrap();
+    let s: Seat = st.rules().seat_named(name).unwrap();
     seats.iter().find(|p| p.seat == s).unwrap()
 }
 
 /// The player in seat `name`.
 fn player(st: &GameState, name: &str) -> i64 {
-    st.seats()[st.position().seat_named(name).unwrap().index()].player
+    st.seats()[st.rules().seat_named(name).unwrap().index()].player
 }
 
 #[tokio::test]
@@ -61,7 +62,7 @@ async fn a_capture_and_a_check_declared_are_the_last_round() {
     assert!(p.last_round.is_empty(), "{}", p.last_round);
 
     e.clock.advance_minutes(90);
-    let blue = st.position().seat_named("blue").unwrap();
+    let blue = st.rules().seat_named("blue").unwrap();
     act(
         &e.host,
         g,

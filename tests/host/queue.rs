@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used)]
 
 use hexmeros_testkit::host as support;
+use hexmeros_testkit::host::RulesOf;
 
 use hexmeros::games::{AnyGame, GameKind, Seat};
 use hexmeros::host::{
@@ -1006,7 +1007,7 @@ async fn suggestions_are_the_waiting_seats_moves_in_each_game() {
         let (mine, theirs) = e.host.queue_choices(game, 2).await.unwrap();
         assert!(!mine.is_empty(), "{kind}");
         let st = e.host.state(game).await.unwrap();
-        assert_eq!(theirs, st.position().legal_moves(), "{kind}");
+        assert_eq!(theirs, st.rules().legal_moves(), "{kind}");
         // Another seat's moves (some, such as HexaEquo's tile placements, are written alike).
         assert_ne!(mine, theirs, "{kind}");
         act(&e.host, game, 2, queue(&mine[0])).await;
@@ -1034,7 +1035,7 @@ async fn queued_moves_of_several_seats_are_played_in_turn() {
         .create(GameKind::HexiMeros, &[1, 2, 3, 4, 5, 6], None, None)
         .await
         .unwrap();
-    let silver = e.host.state(game).await.unwrap().position().legal_moves()[0].clone();
+    let silver = e.host.state(game).await.unwrap().rules().legal_moves()[0].clone();
     for p in [2, 3] {
         let (mine, _) = e.host.queue_choices(game, p).await.unwrap();
         act(&e.host, game, p, queue(&mine[0])).await;

@@ -3,6 +3,7 @@
 //! replayed into an animated GIF; and the record's lines say what they did.
 #![allow(clippy::unwrap_used)]
 
+use hexmeros_testkit::host::RulesOf;
 use std::sync::Arc;
 
 use hexmeros_testkit::db;
@@ -37,7 +38,7 @@ async fn two_moves(host: &GameHost, kind: GameKind) -> (GameId, Vec<i64>) {
     for _ in 0..2 {
         let st = host.state(g).await.unwrap();
         let mover = st.holder_player().unwrap();
-        let text = st.position().legal_moves()[0].clone();
+        let text = st.rules().legal_moves()[0].clone();
         host.handle(
             g,
             Actor::player(mover),
@@ -107,11 +108,7 @@ async fn an_agreed_draw_exports_imports_and_replays_in_every_game() {
         let again = host.state(copy).await.unwrap();
         assert_eq!(again.status(), Status::Finished, "{kind}");
         assert_eq!(again.outcome(), st.outcome(), "{kind}");
-        assert_eq!(
-            again.position().to_json(),
-            st.position().to_json(),
-            "{kind}"
-        );
+        assert_eq!(again.rules().to_json(), st.rules().to_json(), "{kind}");
         assert_eq!(host.export(copy).await.unwrap(), text, "{kind}");
 
         // The record replays on its own to the same end, and into a GIF: the start, two moves.

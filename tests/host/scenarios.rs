@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 use hexmeros_testkit::host as support;
+use hexmeros_testkit::host::RulesOf;
 
 use std::sync::Arc;
 
@@ -206,8 +207,8 @@ async fn play_line(host: &GameHost, game: GameId, line: &[&str]) -> Vec<Effect> 
     last
 }
 
-fn engine(state: &hexmeros::host::GameState) -> &HexiMeros {
-    match &state.position() {
+fn engine(state: &hexmeros::host::GameState) -> HexiMeros {
+    match state.rules() {
         AnyGame::HexiMeros(g) => g,
         _ => panic!("not heximeros"),
     }
@@ -244,7 +245,8 @@ async fn check_by_the_mover_is_recorded_and_announced() {
     );
     act(&e.host, g, 2, Command::Pass).await;
     let st = e.host.state(g).await.unwrap();
-    let recs = engine(&st).check_records();
+    let hm = engine(&st);
+    let recs = hm.check_records();
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].declarer, Seat(1));
     // A declaration on a seat the move does not newly attack is refused.
@@ -1062,7 +1064,7 @@ async fn a_command_hands_back_the_game_as_it_stands_after_it() {
     assert_eq!(done.state.record().len(), before.record().len() + 1);
     let now = e.host.state(g).await.unwrap();
     assert_eq!(done.state.version(), now.version());
-    assert_eq!(done.state.position().show(), now.position().show());
+    assert_eq!(done.state.rules().show(), now.rules().show());
     assert!(!done.effects.is_empty());
 }
 
@@ -1119,7 +1121,7 @@ async fn restart_gives_exactly_the_same_game() {
     let after = host.state(g).await.unwrap();
     assert_eq!(after.version(), before.version());
     assert_eq!(after.export(), before.export());
-    assert_eq!(after.position().to_json(), before.position().to_json());
+    assert_eq!(after.rules().to_json(), before.rules().to_json());
     assert_eq!(after.staged(), before.staged());
     // The reopened game carries on: Green's answer is taken, the window still works.
     host.handle(
@@ -1414,7 +1416,7 @@ async fn fifty_racing_moves_one_accepted_per_version() {
     for round in 0..3u64 {
         let st = host.state(g).await.unwrap();
         let holder = st.holder_player().unwrap();
-        let moves = st.position().legal_moves();
+        let moves = st.rules().legal_moves();
         let mut tasks = Vec::new();
         for i in 0..50 {
             let host = host.clone();
@@ -1449,7 +1451,7 @@ async fn fifty_racing_moves_one_accepted_per_version() {
     // A second host on the same file (another process) loses the race cleanly too.
     let other = host_on(&e.url, &e.clock).await;
     let st = host.state(g).await.unwrap();
-    let text = st.position().legal_moves()[0].clone();
+    let text = st.rules().legal_moves()[0].clone();
     let p = st.holder_player().unwrap();
     let (a, b) = tokio::join!(
         host.handle(g, Actor::player(p), cmd_move(&text), Some(3)),
@@ -1475,7 +1477,7 @@ async fn two_hosts_on_one_database_never_both_commit() {
         let truth = other.replay(g).await.unwrap();
         assert_eq!(truth.version(), round);
         let holder = truth.holder_player().unwrap();
-        let moves = truth.position().legal_moves();
+        let moves = truth.rules().legal_moves();
         let (first, last) = (moves[0].clone(), moves[moves.len() - 1].clone());
         assert_ne!(first, last);
         let expected = (round % 2 == 0).then_some(round);
@@ -1544,7 +1546,7 @@ async fn every_game_kind_plays_to_a_win_and_to_a_draw() {
                 plies += 1;
                 continue;
             }
-            let text = ai::choose(st.position(), level, plies).unwrap();
+            let text = ai::choose(&st.rules(), level, plies).unwrap();
             act(&e.host, g, st.holder_player().unwrap(), cmd_move(&text)).await;
             plies += 1;
         }
@@ -1561,7 +1563,7 @@ async fn every_game_kind_plays_to_a_win_and_to_a_draw() {
         let (g, _) = e.host.create(kind, &players, None, None).await.unwrap();
         for _ in 0..2 {
             let st = e.host.state(g).await.unwrap();
-            let text = st.position().legal_moves()[0].clone();
+            let text = st.rules().legal_moves()[0].clone();
             act(&e.host, g, st.holder_player().unwrap(), cmd_move(&text)).await;
         }
         // Two players: an offer and its acceptance; more: the unanimous abandon vote (§6).
@@ -1621,7 +1623,7 @@ async fn unfinished_games_count_the_games_a_player_sits_in_until_they_end() {
     // A draw agreed after two moves finishes the second game.
     for _ in 0..2 {
         let st = e.host.state(games[1]).await.unwrap();
-        let text = st.position().legal_moves()[0].clone();
+        let text = st.rules().legal_moves()[0].clone();
         act(
             &e.host,
             games[1],

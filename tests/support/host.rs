@@ -6,8 +6,23 @@
 
 use std::sync::Arc;
 
+use hexmeros::games::AnyGame;
 use hexmeros::host::{Actor, Command, Effect, GameHost, GameId, GameState, ManualClock};
 use hexmeros::store::Store;
+
+/// The rules position of a game as a tool outside the host reads it, from its position JSON:
+/// the host keeps its own to itself (`GameState::position` is the crate's), and the front ends
+/// see the game only through its projection.
+pub trait RulesOf {
+    fn rules(&self) -> AnyGame;
+}
+
+impl RulesOf for GameState {
+    fn rules(&self) -> AnyGame {
+        hexmeros::games::read_position(&self.position_json())
+            .expect("the host's position JSON reads back")
+    }
+}
 
 /// The clock's start, in milliseconds.
 pub const T0: i64 = 1_700_000_000_000;
@@ -81,7 +96,7 @@ pub async fn let_it_stand(host: &GameHost, game: GameId, st: &GameState) {
 
 /// The first legal move of the position, as text.
 pub async fn first_move(host: &GameHost, game: GameId) -> String {
-    host.state(game).await.unwrap().position().legal_moves()[0].clone()
+    host.state(game).await.unwrap().rules().legal_moves()[0].clone()
 }
 
 pub fn said(fx: &[Effect], needle: &str) -> bool {

@@ -17,6 +17,7 @@
 //! another's. Take it with `use hexmeros_testkit::scale;`.
 #![allow(dead_code)]
 
+use crate::host::RulesOf;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -219,7 +220,7 @@ async fn play_template(
                 .ok()?;
             }
             if waiting.is_empty() {
-                let seat = st.position().to_move()?;
+                let seat = st.rules().to_move()?;
                 host.handle(
                     id,
                     Actor::player(players[seat.index()]),
@@ -231,8 +232,8 @@ async fn play_template(
             }
             continue;
         }
-        let seat = st.position().to_move()?;
-        let moves = st.position().legal_moves();
+        let seat = st.rules().to_move()?;
+        let moves = st.rules().legal_moves();
         if moves.is_empty() {
             return None;
         }
@@ -308,7 +309,7 @@ async fn read_template(store: &Store, host: &GameHost, id: i64) -> anyhow::Resul
         updated_at: g.try_get(8)?,
         seats,
         events,
-        position: st.position().clone(),
+        position: st.rules().clone(),
         players: st.seats().len(),
     })
 }

@@ -15,6 +15,7 @@
 //! drains. Take it with `use hexmeros_testkit::soak;`.
 #![allow(dead_code)]
 
+use crate::host::RulesOf;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -354,7 +355,7 @@ fn next_act(g: &Game, st: &GameState, rng: &mut u64) -> Option<Act> {
         return None;
     }
     let p = st.holder_player().filter(|&p| mine(p))? as u64;
-    let mv = match st.position() {
+    let mv = match st.rules() {
         AnyGame::HexiMeros(h) => {
             let moves = h.moves_respecting(st.declared_upon());
             if moves.is_empty() {
@@ -835,7 +836,7 @@ async fn check(
                     break;
                 }
             }
-            if ok && reference.show() != st.position().show() {
+            if ok && reference.show() != st.rules().show() {
                 report.problems.push(format!(
                     "game #{}: the stored position is not the replay of its record",
                     g.id

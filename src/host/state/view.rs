@@ -104,9 +104,10 @@ impl GameState {
         &self.replacements
     }
 
-    /// The rules position itself, for tests and tools (the CLI). Front ends read the game
-    /// through the views here and the host's queries instead.
-    pub fn position(&self) -> &AnyGame {
+    /// The rules position itself, for the host and the views. Front ends read the game through
+    /// the projection (`seen_by`, the lists and pictures here); a tool outside the crate reads
+    /// `position_json`.
+    pub(crate) fn position(&self) -> &AnyGame {
         &self.game
     }
 
