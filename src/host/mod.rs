@@ -54,7 +54,7 @@ pub use crate::view::focus::FocusPng;
 /// by the host: `GameState::pick_pieces` …), the rules' help pictures and replays.
 pub use crate::view::legend;
 pub use crate::view::picker::{Choice, Piece, Target, page};
-pub use crate::view::{ViewError, ViewOptions, fit_name, replay_gif_from_export};
+pub use crate::view::{ViewError, ViewOptions, replay_gif_from_export};
 pub use away::{AWAY_MAX, AwayGame, AwayReport};
 pub use bots::{BOT_TURNS_MAX, think_time};
 pub use clock::{Clock, ManualClock, SystemClock};

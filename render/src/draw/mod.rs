@@ -197,7 +197,7 @@ pub(crate) fn paint_casing(pm: &mut Pixmap, path: &Path, width: f32, r: f32, the
 
 /// A [`Marker::Dot`]'s radius and edge width (centred on its rim), and its edge colour: the
 /// marks' casing.
-pub(crate) fn dot_look(r: f32, _colour: Rgba) -> (f32, f32, Rgba) {
+pub(crate) fn dot_look(r: f32) -> (f32, f32, Rgba) {
     ((0.2 * r).max(2.0), 2.0 * mark_casing_px(r), MARK_CASING)
 }
 
@@ -319,7 +319,7 @@ fn paint_board(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
         for m in &t.markers {
             match *m {
                 Marker::Dot(colour) => {
-                    let (radius, edge_w, edge) = dot_look(r, colour);
+                    let (radius, edge_w, edge) = dot_look(r);
                     if let Some(dot) = PathBuilder::from_circle(cx, cy, radius) {
                         if let Some(halo) = ctx.theme.mark_halo {
                             stroke(pm, &dot, halo, &round_stroke(2.0 * edge_w));

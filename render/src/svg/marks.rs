@@ -110,7 +110,7 @@ impl Out {
         for m in &tile.markers {
             match *m {
                 Marker::Dot(colour) => {
-                    let (radius, edge_w, edge) = dot_look(r, colour);
+                    let (radius, edge_w, edge) = dot_look(r);
                     if let Some(halo) = theme.mark_halo {
                         self.s("<circle class=\"dot-halo\"");
                         self.num("cx", cx, PX);

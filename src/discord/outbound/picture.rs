@@ -137,7 +137,7 @@ async fn draw_in(
 /// The names of the seated players, in seat order, as the pictures' headers show them: the
 /// name the host keeps for each (a Discord user's name, a bot's label such as `Bot (easy)`);
 /// empty where it has none, and the picture names that seat by its colour. The view cuts long
-/// names and drops control and text-direction characters (`host::fit_name`).
+/// names and drops control and text-direction characters (`view::fit_name`, applied by the host).
 pub async fn seat_names(data: &Data, state: &GameState) -> Vec<String> {
     let mut names = Vec::with_capacity(state.seats().len());
     for seat in state.seats() {
