@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use hexmeros_render::{
-    Badges, Glyph, GlyphState, Renderer, Rgba, Scene, Shape, Theme, Tile, sample,
+    Badges, Glyph, GlyphState, Plate, Renderer, Rgba, Scene, Shape, Theme, Tile, sample,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -96,12 +96,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 star: true,
                 count: None,
                 mark: None,
+                plate: None,
             }),
             red.with_badges(Badges {
                 hat: false,
                 star: false,
                 count: Some(12),
                 mark: Some('R'),
+                plate: Some(Plate::Square),
             }),
         ];
         for (k, g) in looks.into_iter().enumerate() {
@@ -129,6 +131,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         star: true,
         count: Some(12),
         mark: Some('R'),
+        plate: Some(Plate::Square),
     });
     one.tiles.push(Tile::new((0, 0), tone).with_glyph(g));
     one.tiles.push(Tile::new((1, 0), tone).with_glyph(
@@ -137,6 +140,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             star: false,
             count: Some(3),
             mark: None,
+            plate: None,
         }),
     ));
     std::fs::write(

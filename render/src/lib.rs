@@ -41,7 +41,7 @@ use tiny_skia::Pixmap;
 pub use layout::BoardLayout;
 pub use scene::{
     Arrow, Badges, Glyph, GlyphState, HeaderLine, Hex, HexPoint, Label, MARK_CASING, Marker,
-    Orientation, Rgba, Scene, Shape, Tag, Tile, Tray, mark_casing_px,
+    Orientation, Plate, Rgba, Scene, Shape, Tag, Tile, Tray, mark_casing_px,
 };
 pub use theme::Theme;
 
@@ -232,6 +232,18 @@ pub fn label_width(text: &str, size: f32) -> Result<f32, RenderError> {
 /// [`Renderer::hex_radius_px`] on the shared renderer.
 pub fn hex_radius_px(scene: &Scene, theme: &Theme) -> Result<f32, RenderError> {
     shared()?.hex_radius_px(scene, theme)
+}
+
+/// The least width (across or down, edge included) in pixels of a seat's plate under a piece
+/// on a board whose hex radius is `radius_px` pixels: what a player sees of the owner's shape.
+pub fn plate_px(plate: Plate, theme: &Theme, radius_px: f32) -> f32 {
+    let (cx, cy, r) = sprite::PLATE_AT;
+    let Some(path) = shapes::plate(plate, (cx, cy), r) else {
+        return 0.0;
+    };
+    let b = path.bounds();
+    let units = b.width().min(b.height()) + sprite::PLATE_EDGE_W;
+    f32::from(draw::glyph_px(theme, radius_px)) * units / 100.0
 }
 
 /// [`Renderer::board_layout`] on the shared renderer.

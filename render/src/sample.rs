@@ -246,6 +246,7 @@ fn big_board_trays() -> Vec<Tray> {
             caption: format!("{} took", names[k]),
             swatch: Some(PLAYERS[k]),
             mark: None,
+            plate: None,
             items: (0..(k * 3) % 7)
                 .map(|i| Glyph::new(ARMY[(i * 5 + k) % 22].2, PLAYERS[(k + 1 + i % 5) % 6]))
                 .collect(),
@@ -321,12 +322,14 @@ pub fn small_board() -> Scene {
                 caption: "White took".into(),
                 swatch: Some(white),
                 mark: None,
+                plate: None,
                 items: vec![Glyph::new(Shape::Disc, black)],
             },
             Tray {
                 caption: "Black took".into(),
                 swatch: Some(black),
                 mark: None,
+                plate: None,
                 items: vec![],
             },
         ],

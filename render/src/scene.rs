@@ -185,14 +185,16 @@ pub struct HeaderLine {
     pub text: String,
     pub swatch: Option<Rgba>,
     pub mark: Option<char>,
+    /// The swatch drawn in this shape (the seat's [`Plate`], so the header teaches it) rather
+    /// than as a disc.
+    pub plate: Option<Plate>,
 }
 
 impl HeaderLine {
     pub fn new(text: impl Into<String>) -> HeaderLine {
         HeaderLine {
             text: text.into(),
-            swatch: None,
-            mark: None,
+            ..HeaderLine::default()
         }
     }
 
@@ -200,7 +202,7 @@ impl HeaderLine {
         HeaderLine {
             text: text.into(),
             swatch: Some(swatch),
-            mark: None,
+            ..HeaderLine::default()
         }
     }
 
@@ -209,6 +211,41 @@ impl HeaderLine {
         self.mark = mark;
         self
     }
+
+    /// The line with its swatch drawn as `plate`.
+    pub fn with_plate(mut self, plate: Option<Plate>) -> HeaderLine {
+        self.plate = plate;
+        self
+    }
+}
+
+/// A seat's shape: the plate a piece stands on and its owner's swatch, a cue besides colour
+/// that stays large enough to read on the full board on a phone (where the mark's letter is a
+/// few points high). Six shapes told apart by their outline alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Plate {
+    Circle,
+    /// Upright, its sides level.
+    Square,
+    /// A square on its corner.
+    Diamond,
+    /// Point up.
+    TriangleUp,
+    /// Point down.
+    TriangleDown,
+    /// A five-pointed star.
+    Star,
+}
+
+impl Plate {
+    pub const ALL: [Plate; 6] = [
+        Plate::Circle,
+        Plate::Square,
+        Plate::Diamond,
+        Plate::TriangleUp,
+        Plate::TriangleDown,
+        Plate::Star,
+    ];
 }
 
 /// One cell of the board. A hex listed twice is drawn twice (the later on top).
@@ -323,6 +360,8 @@ pub struct Badges {
     /// A letter on a disc of the piece's colour at the lower left: its owner's initial, a cue
     /// besides colour for colour-blind eyes.
     pub mark: Option<char>,
+    /// The owner's shape, drawn under the piece in the outline colour.
+    pub plate: Option<Plate>,
 }
 
 /// The built-in piece silhouettes, drawn as vector paths (the chess set uses DejaVu Sans' chess
@@ -444,5 +483,7 @@ pub struct Tray {
     pub swatch: Option<Rgba>,
     /// A letter on the swatch (the colour's initial).
     pub mark: Option<char>,
+    /// The swatch drawn in this shape.
+    pub plate: Option<Plate>,
     pub items: Vec<Glyph>,
 }

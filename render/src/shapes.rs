@@ -10,7 +10,7 @@
 use ab_glyph::{Font as _, OutlineCurve};
 use tiny_skia::{FillRule, Path, PathBuilder, Rect, Transform};
 
-use crate::scene::Shape;
+use crate::scene::{Plate, Shape};
 use crate::text::{Face, Fonts, outline_to_path};
 
 /// Short names for the inks most parts are painted in, in the shapes' literals below.
@@ -638,4 +638,62 @@ fn signed_area(contour: &[OutlineCurve]) -> f32 {
         })
         .sum::<f32>()
         / 2.0
+}
+
+/// A seat's [`Plate`] of "radius" `r` around `(cx, cy)`: each shape sized so that it looks as
+/// large as a disc of radius `r` (a triangle reaches further than a square).
+pub(crate) fn plate(plate: Plate, (cx, cy): (f32, f32), r: f32) -> Option<Path> {
+    let corners = |n: usize, reach: f32, turn: f32, dy: f32| -> Vec<(f32, f32)> {
+        (0..n)
+            .map(|i| {
+                let a = turn + std::f32::consts::TAU * i as f32 / n as f32;
+                (cx + reach * r * a.cos(), cy + dy * r + reach * r * a.sin())
+            })
+            .collect()
+    };
+    let up = -std::f32::consts::FRAC_PI_2;
+    let points = match plate {
+        Plate::Circle => return PathBuilder::from_circle(cx, cy, r * 0.92),
+        Plate::Square => {
+            let h = r * 0.84;
+            return Rect::from_ltrb(cx - h, cy - h, cx + h, cy + h).map(PathBuilder::from_rect);
+        }
+        Plate::Diamond => corners(4, 1.1, up, 0.0),
+        Plate::TriangleUp => corners(3, 1.18, up, 0.16),
+        Plate::TriangleDown => corners(3, 1.18, -up, -0.16),
+        Plate::Star => {
+            // Five points, their inner corners at half the reach, a little low so that the
+            // points stand round the piece.
+            let mut out = Vec::with_capacity(10);
+            for (i, (x, y)) in corners(10, 1.0, up, 0.08).into_iter().enumerate() {
+                let k = if i % 2 == 0 { 1.2 } else { 0.62 };
+                let my = cy + 0.08 * r;
+                out.push((cx + (x - cx) * k, my + (y - my) * k));
+            }
+            out
+        }
+    };
+    let mut b = PathBuilder::new();
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if i == 0 {
+            b.move_to(x, y);
+        } else {
+            b.line_to(x, y);
+        }
+    }
+    b.close();
+    b.finish()
+}
+
+/// How much larger than a disc a plate is drawn to hold a letter inside its outline, and where
+/// that letter's centre lies below the plate's centre (in radii): a triangle's inner circle is
+/// small and off its centre.
+pub(crate) fn plate_room(plate: Plate) -> (f32, f32) {
+    match plate {
+        Plate::Circle | Plate::Square => (1.0, 0.0),
+        Plate::Diamond => (1.15, 0.0),
+        Plate::TriangleUp => (1.45, 0.16),
+        Plate::TriangleDown => (1.45, -0.16),
+        Plate::Star => (1.3, 0.0),
+    }
 }

@@ -11,7 +11,7 @@ use tiny_skia::{
 };
 
 use crate::layout::corners;
-use crate::scene::{Glyph, GlyphState, Orientation, Rgba, Shape};
+use crate::scene::{Glyph, GlyphState, Orientation, Plate, Rgba, Shape};
 use crate::shapes::{self, Art, Ink, Paint};
 use crate::text::{Face, Fonts};
 
@@ -49,6 +49,14 @@ pub(crate) const MARK_DISC: (f32, f32, f32) = (18.0, 82.0, 17.0);
 pub(crate) const MARK_EDGE_W: f32 = 5.0;
 pub(crate) const MARK_CAP: f32 = 22.0;
 pub(crate) const MARK_DROP: f32 = 11.0;
+/// The plate a piece stands on: its shape's centre `(x, y)` and radius in box units, filled
+/// in the piece's colour darkened by [`PLATE_DARK`] and edged in its outline colour this
+/// wide; the piece on it is drawn [`PLATE_PIECE`] times its size (about the box's centre), so
+/// that the shape shows round it.
+pub(crate) const PLATE_AT: (f32, f32, f32) = (50.0, 52.0, 49.0);
+pub(crate) const PLATE_EDGE_W: f32 = 5.0;
+pub(crate) const PLATE_DARK: f32 = 0.5;
+pub(crate) const PLATE_PIECE: f32 = 0.8;
 /// Bound on cached sprites: a long-running bot sees few distinct looks, but a caller could vary
 /// colours freely; past this many the cache starts over rather than growing without end.
 const MAX_SPRITES: usize = 4096;
@@ -253,18 +261,25 @@ fn rasterise(art: &Art, glyph: &Glyph, px: f32, fonts: &Fonts) -> Option<Sprite>
     let ts = Transform::from_row(k, 0.0, 0.0, k, box_inset(k), box_inset(k));
     let (fill, outline) = colours(glyph);
 
+    let figure = match glyph.badges.plate {
+        Some(plate) => {
+            draw_plate(&mut pm, plate, fill, outline, ts);
+            plated(ts)
+        }
+        None => ts,
+    };
     // A soft drop shadow lifts the piece off the tile.
     let shadow = paint(SHADOW);
-    let shadow_ts = ts.pre_translate(SHADOW_OFFSET.0, SHADOW_OFFSET.1);
+    let shadow_ts = figure.pre_translate(SHADOW_OFFSET.0, SHADOW_OFFSET.1);
     for (path, rule) in &art.silhouette {
         pm.stroke_path(path, &shadow, &round_stroke(RIM), shadow_ts, None);
         pm.fill_path(path, &shadow, *rule, shadow_ts, None);
     }
     let rim = paint(outline);
     for (path, _) in &art.silhouette {
-        pm.stroke_path(path, &rim, &round_stroke(RIM), ts, None);
+        pm.stroke_path(path, &rim, &round_stroke(RIM), figure, None);
     }
-    draw_layers(&mut pm, &art.layers, fill, outline, ts);
+    draw_layers(&mut pm, &art.layers, fill, outline, figure);
     if glyph.badges.star {
         let (tx, ty, k) = STAR_AT;
         draw_star(&mut pm, ts.pre_translate(tx, ty).pre_scale(k, k));
@@ -377,6 +392,31 @@ fn draw_mark(pm: &mut Pixmap, c: char, fill: Rgba, outline: Rgba, ts: Transform,
     if let Some(path) = line.path {
         let at = ts.pre_translate(cx - line.width / 2.0, cy + MARK_DROP);
         pm.fill_path(&path, &paint(outline), FillRule::Winding, at, None);
+    }
+}
+
+/// The plate's colours: its fill and its edge.
+pub(crate) fn plate_colours(fill: Rgba, outline: Rgba) -> (Rgba, Rgba) {
+    (fill.mix(Rgba::BLACK, PLATE_DARK).with_alpha(255), outline)
+}
+
+/// The box-unit transform of a piece standing on a plate: [`PLATE_PIECE`] times its size
+/// about the box's centre.
+pub(crate) fn plated(ts: Transform) -> Transform {
+    let k = PLATE_PIECE;
+    ts.pre_translate(50.0 * (1.0 - k), 50.0 * (1.0 - k))
+        .pre_scale(k, k)
+}
+
+/// The owner's shape under the piece (see [`crate::scene::Plate`]).
+fn draw_plate(pm: &mut Pixmap, plate: Plate, fill: Rgba, outline: Rgba, ts: Transform) {
+    let (cx, cy, r) = PLATE_AT;
+    if let Some(path) = shapes::plate(plate, (cx, cy), r) {
+        let (pale, edge) = plate_colours(fill, outline);
+        let mut stroke = round_stroke(PLATE_EDGE_W);
+        stroke.line_join = LineJoin::Miter;
+        pm.stroke_path(&path, &paint(edge), &stroke, ts, None);
+        pm.fill_path(&path, &paint(pale), FillRule::Winding, ts, None);
     }
 }
 

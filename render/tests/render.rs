@@ -8,7 +8,7 @@
 
 use hexmeros_render::{
     Arrow, Badges, Glyph, GlyphState, HeaderLine, Hex, HexPoint, Label, Marker, Orientation,
-    Picture, RenderError, Renderer, Rgba, Scene, Shape, Tag, Theme, Tile, Tray, render_png,
+    Picture, Plate, RenderError, Renderer, Rgba, Scene, Shape, Tag, Theme, Tile, Tray, render_png,
     render_rgba, replay_gif, sample,
 };
 
@@ -35,6 +35,7 @@ fn small_scene() -> Scene {
             star: true,
             count: None,
             mark: None,
+            plate: None,
         },
     ));
     at(&mut tiles, 0, -2).glyph =
@@ -79,6 +80,7 @@ fn small_scene() -> Scene {
             caption: "Yellow took".into(),
             swatch: Some(sample::PLAYERS[2]),
             mark: None,
+            plate: None,
             items: vec![Glyph::new(Shape::Mitre, sample::PLAYERS[3])],
         }],
     }
@@ -281,6 +283,7 @@ fn odd_scenes_render_without_panicking() {
         caption: String::new(),
         swatch: None,
         mark: None,
+        plate: None,
         items: vec![Glyph::new(Shape::Letter('\u{10FFFF}'), Rgba::WHITE); 300],
     });
     render_png(&s, &theme).unwrap();
@@ -508,4 +511,62 @@ fn a_yellow_mark_on_a_pale_cell_is_cased_in_near_black() {
     let svg = hexmeros_render::render_svg(&scene, &theme).unwrap();
     assert!(svg.contains("class=\"outline-casing\""));
     assert!(svg.contains("#1c1c22"), "the casing's colour");
+}
+
+/// Issue 62: a piece stands on its owner's shape, which shows round the piece in a pale of its
+/// colour edged in its outline; six shapes, six pictures; the header's swatch takes the shape.
+#[test]
+fn a_seat_plate_shows_round_the_piece_and_on_the_swatch() {
+    let theme = Theme::new(400);
+    let tone = sample::TONES[0];
+    let one = |plate: Option<Plate>| Scene {
+        orientation: Orientation::FlatTop,
+        rotation: 0,
+        header: vec![
+            HeaderLine::new("Plates"),
+            HeaderLine::with_swatch("Blue holds the Token", sample::PLAYERS[1])
+                .with_mark(Some('B'))
+                .with_plate(plate),
+        ],
+        tiles: vec![Tile::new((0, 0), tone).with_glyph(
+            Glyph::new(Shape::Pawn, sample::PLAYERS[1]).with_badges(Badges {
+                plate,
+                ..Badges::default()
+            }),
+        )],
+        ..Scene::default()
+    };
+    let pics: Vec<Picture> = std::iter::once(None)
+        .chain(Plate::ALL.map(Some))
+        .map(|p| render_rgba(&one(p), &theme).unwrap())
+        .collect();
+    for (i, a) in pics.iter().enumerate() {
+        for b in &pics[i + 1..] {
+            assert_ne!(a.rgba, b.rgba, "two plates look alike");
+        }
+    }
+    let board = hexmeros_render::board_layout(&one(None), &theme).unwrap();
+    let (cx, cy) = board.centre(Hex::new(0, 0));
+    let k = (theme.glyph_scale * board.radius).round() / 100.0;
+    // Near the box's top left corner (box units (14, 18)): inside a square, outside a circle.
+    let (x, y) = (
+        (cx - 36.0 * k).round() as u32,
+        (cy - 32.0 * k).round() as u32,
+    );
+    let px = |p: &Picture| {
+        let i = ((y * p.width + x) * 4) as usize;
+        [p.rgba[i], p.rgba[i + 1], p.rgba[i + 2]]
+    };
+    let cell = [tone.r, tone.g, tone.b];
+    assert_eq!(px(&pics[0]), cell, "no plate: the cell");
+    assert_eq!(px(&pics[1]), cell, "a circle leaves the corner");
+    let pale = sample::PLAYERS[1].mix(Rgba::WHITE, 0.55);
+    let square = px(&pics[2]);
+    assert!(
+        square
+            .iter()
+            .zip([pale.r, pale.g, pale.b])
+            .all(|(&v, w)| v.abs_diff(w) <= 8),
+        "a square's pale corner: {square:?} against {pale:?}"
+    );
 }

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use hexmeros_render::layout::hex_to_world;
 use hexmeros_render::{
-    Arrow, Badges, Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Rgba, Shape, Theme, Tile,
-    Tray, label_width,
+    Arrow, Badges, Glyph, GlyphState, Hex, HexPoint, Label, Orientation, Plate, Rgba, Shape, Theme,
+    Tile, Tray, label_width,
 };
 
 use crate::games::heximeros::{HexiMeros, Kind as HKind};
@@ -16,6 +16,27 @@ use crate::games::{AnyGame, Rules, Seat};
 /// The six seats' initials (Silver, Blue, Yellow, Orange, Green, Red), drawn on their pieces'
 /// bases and their swatches: a cue besides colour, for colour-blind eyes and grey screens.
 pub const SEAT_MARKS: [char; 6] = ['S', 'B', 'Y', 'O', 'G', 'R'];
+
+/// The six seats' shapes, in the same order: each piece stands on its owner's plate and the
+/// swatches take its shape, a cue besides colour large enough to read on the full board on a
+/// phone (`palette_tests::a_seats_plate_reads_on_the_full_board_on_a_phone`). The seats most
+/// alike under colour blindness (Orange with Red, Orange with Green) get the least alike shapes.
+pub const SEAT_PLATES: [Plate; 6] = [
+    Plate::Circle,
+    Plate::Square,
+    Plate::TriangleUp,
+    Plate::Diamond,
+    Plate::TriangleDown,
+    Plate::Star,
+];
+
+/// The plate of the seat whose initial is `mark` (one of [`SEAT_MARKS`]).
+pub fn seat_plate(mark: char) -> Option<Plate> {
+    SEAT_MARKS
+        .iter()
+        .position(|&m| m == mark)
+        .map(|i| SEAT_PLATES[i])
+}
 
 /// HexiMeros' six colours in seat order (Silver, Blue, Yellow, Orange, Green, Red); Harmegedo's
 /// kingdoms use the same six. Chosen apart for colour-blind players (issue 45): a lemon Yellow
@@ -140,6 +161,10 @@ pub trait GameView {
     /// The letter on the seat's swatch and its pieces (six-colour games: [`SEAT_MARKS`]).
     fn mark(&self, _seat: Seat) -> Option<char> {
         None
+    }
+    /// The shape of the seat's plate and swatch: that of its [`GameView::mark`].
+    fn plate(&self, seat: Seat) -> Option<Plate> {
+        self.mark(seat).and_then(seat_plate)
     }
     /// The seat as people read it, where the game's seat name is notation (Harmegedo's
     /// `kingdom0`); `None`: the seat name, title-cased.
@@ -539,6 +564,7 @@ pub fn tray(caption: String, swatch: Option<Rgba>, items: Vec<(Glyph, u16)>) -> 
         caption,
         swatch,
         mark: None,
+        plate: None,
         items: items
             .into_iter()
             .filter(|&(_, n)| n > 0)
@@ -571,6 +597,7 @@ pub fn piece_glyph_heximeros(kind: HKind, colour: u8, bonus: bool, frozen: bool)
     let mut g = Glyph::new(shape, fill).with_badges(Badges {
         star: bonus,
         mark: Some(SEAT_MARKS[usize::from(colour) % 6]),
+        plate: Some(SEAT_PLATES[usize::from(colour) % 6]),
         ..Badges::default()
     });
     if frozen {

@@ -8,7 +8,8 @@ use hexmeros_render::{
 };
 
 use super::common::{
-    GameView, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, RimLabel, SEAT_MARKS, missing, title_case, tray,
+    GameView, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, RimLabel, SEAT_MARKS, SEAT_PLATES, missing,
+    title_case, tray,
 };
 use crate::games::harmegedo::{Harmegedo, Kind};
 use crate::games::heximeros::COLOURS;
@@ -78,6 +79,7 @@ impl GameView for View<'_> {
                         Glyph::new(shape(p.kind), PLAYER_COLOURS[p.kingdom as usize % 6])
                             .with_badges(Badges {
                                 mark: Some(SEAT_MARKS[p.kingdom as usize % 6]),
+                                plate: Some(SEAT_PLATES[p.kingdom as usize % 6]),
                                 ..Badges::default()
                             });
                     if g.is_eliminated(p.kingdom) {
@@ -173,6 +175,7 @@ impl GameView for View<'_> {
                     .collect();
                 let mut lost = tray(format!("{} lost", kingdom_label(k)), Some(colour), items);
                 lost.mark = Some(SEAT_MARKS[k as usize % 6]);
+                lost.plate = Some(SEAT_PLATES[k as usize % 6]);
                 pic.trays.push(lost);
             }
         }

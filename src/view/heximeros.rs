@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use hexmeros_render::{Glyph, Hex, HexPoint, Orientation, Rgba, Tile};
 
 use super::common::{
-    GameView, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, RimLabel, SEAT_MARKS, TONES, heximeros_start,
-    missing, piece_glyph_heximeros, title_case, tray,
+    GameView, PLAYER_ACCENTS, PLAYER_COLOURS, Pic, RimLabel, SEAT_MARKS, SEAT_PLATES, TONES,
+    heximeros_start, missing, piece_glyph_heximeros, title_case, tray,
 };
 use crate::games::heximeros::{BOARD, COLOURS, HexiMeros, Kind};
 use crate::games::{Rules, Seat};
@@ -191,6 +191,7 @@ impl GameView for View<'_> {
                 items,
             );
             lost.mark = Some(SEAT_MARKS[colour as usize]);
+            lost.plate = Some(SEAT_PLATES[colour as usize]);
             pic.trays.push(lost);
         }
         pic

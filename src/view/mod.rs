@@ -480,7 +480,9 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
             let names: Vec<String> = winners.iter().map(|&s| name(s)).collect();
             let text = format!("{} won · {reason}", names.join(" & "));
             match winners.first() {
-                Some(&s) => HeaderLine::with_swatch(text, view.swatch(s)).with_mark(view.mark(s)),
+                Some(&s) => HeaderLine::with_swatch(text, view.swatch(s))
+                    .with_mark(view.mark(s))
+                    .with_plate(view.plate(s)),
                 None => HeaderLine::new(text),
             }
         }
@@ -493,7 +495,9 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
             } else {
                 format!("{who} ({colour}) holds the Token")
             };
-            HeaderLine::with_swatch(text, view.swatch(s)).with_mark(view.mark(s))
+            HeaderLine::with_swatch(text, view.swatch(s))
+                .with_mark(view.mark(s))
+                .with_plate(view.plate(s))
         }
         (None, None) => HeaderLine::new("Game over"),
     };
@@ -514,7 +518,8 @@ fn header(game: &AnyGame, view: &dyn GameView, opts: &ViewOptions) -> Vec<Header
                 ),
                 view.swatch(checked),
             )
-            .with_mark(view.mark(checked)),
+            .with_mark(view.mark(checked))
+            .with_plate(view.plate(checked)),
         );
     }
     // Who plays which colour, when the caller knows the players: three seats a line, so that a

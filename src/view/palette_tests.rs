@@ -272,3 +272,54 @@ fn the_old_palette_fails_the_check() {
     assert!(d < LEAST_APART, "{d}");
     assert_eq!((SEATS[i], SEATS[j]), ("Green", "Red"));
 }
+
+/// The least width of a seat's plate on the full board, in points on a 390-point phone (the
+/// issue's "a shape large enough to read at 390 points").
+const LEAST_PLATE_PT: f32 = 7.0;
+
+/// Issue 62: besides colour, the six seats are told apart on the full board by the plate each
+/// piece stands on: six shapes (`SEAT_PLATES`, all different), each at least 7 points across
+/// on a phone showing the picture 390 points wide, and drawn on every seat's piece.
+#[test]
+fn a_seats_plate_reads_on_the_full_board_on_a_phone() {
+    use super::common::{SEAT_MARKS, SEAT_PLATES, seat_plate};
+    let mut distinct = SEAT_PLATES.to_vec();
+    distinct.sort_by_key(|p| format!("{p:?}"));
+    distinct.dedup();
+    assert_eq!(distinct.len(), 6, "six seats, six shapes");
+    for (i, m) in SEAT_MARKS.iter().enumerate() {
+        assert_eq!(seat_plate(*m), Some(SEAT_PLATES[i]));
+    }
+    for b in boards() {
+        if !matches!(b.kind, GameKind::HexiMeros | GameKind::Harmegedo) {
+            continue;
+        }
+        let game = AnyGame::new(b.kind, None, None).expect("a start");
+        let s = scene(&game, &ViewOptions::default()).expect("a scene");
+        let plated: Vec<_> = s
+            .tiles
+            .iter()
+            .filter_map(|t| t.glyph.as_ref())
+            .map(|g| g.badges.plate)
+            .collect();
+        assert!(!plated.is_empty());
+        assert!(
+            plated.iter().all(Option::is_some),
+            "{:?}: every piece on its plate",
+            b.kind
+        );
+        let size = super::common::view_of(&game)
+            .preferred_size()
+            .unwrap_or(DEFAULT_SIZE);
+        let theme = game_theme(&game, size);
+        for p in SEAT_PLATES {
+            let pt = hexmeros_render::plate_px(p, &theme, b.radius_px) * b.pt_per_px;
+            assert!(
+                pt >= LEAST_PLATE_PT,
+                "{:?}: the {p:?} plate is {pt:.2} pt across on a phone",
+                b.kind
+            );
+            eprintln!("{:?} {p:?}: {pt:.2} pt", b.kind);
+        }
+    }
+}

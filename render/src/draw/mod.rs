@@ -9,7 +9,7 @@ use tiny_skia::{FillRule, IntSize, Path, PathBuilder, Pixmap, Stroke, Transform}
 use crate::RenderError;
 use crate::base::{BaseKey, Bases};
 use crate::layout::{BoardLayout, LINE, Page, TRAY_ADVANCE, corners, label_size};
-use crate::scene::{HeaderLine, Label, MARK_CASING, Marker, Rgba, Scene, mark_casing_px};
+use crate::scene::{HeaderLine, Label, MARK_CASING, Marker, Plate, Rgba, Scene, mark_casing_px};
 use crate::sprite::{Sprite, Sprites, TileKey, blit, paint, round_stroke};
 use crate::text::{CAP_HEIGHT_EM, Face, Fonts};
 use crate::theme::Theme;
@@ -433,6 +433,8 @@ struct Text<'a> {
     swatch: Option<Rgba>,
     /// A letter on the disc.
     mark: Option<char>,
+    /// The swatch in this shape rather than a disc.
+    plate: Option<Plate>,
 }
 
 /// Draws a line with its baseline-left at `(x, y)`, shrunk to `max_w` pixels if it is wider.
@@ -444,24 +446,28 @@ fn paint_text(ctx: &Ctx, pm: &mut Pixmap, (x, y): (f32, f32), max_w: f32, t: &Te
         colour,
         swatch,
         mark,
+        plate,
     } = *t;
     let mut x = x;
     let mut max_w = max_w;
     if let Some(s) = swatch {
         // A little larger when it carries a letter.
+        let (room, drop) = plate.map_or((1.0, 0.0), crate::shapes::plate_room);
         let rad = if mark.is_some() {
-            cap * 0.78
+            cap * 0.78 * room
         } else {
             cap * 0.62
         };
-        if let Some(disc) = PathBuilder::from_circle(x + rad, y - cap / 2.0, rad) {
-            stroke(
-                pm,
-                &disc,
-                s.contrasting_outline(),
-                &round_stroke((cap * 0.12).max(1.0)),
-            );
-            fill(pm, &disc, s.with_alpha(255));
+        let centre = (x + rad, y - cap / 2.0 - drop * rad);
+        let shape = match plate {
+            Some(p) => crate::shapes::plate(p, centre, rad),
+            None => PathBuilder::from_circle(centre.0, centre.1, rad),
+        };
+        if let Some(shape) = shape {
+            let mut edge = round_stroke((cap * 0.12).max(1.0));
+            edge.line_join = tiny_skia::LineJoin::Miter;
+            stroke(pm, &shape, s.contrasting_outline(), &edge);
+            fill(pm, &shape, s.with_alpha(255));
         }
         if let Some(c) = mark {
             let letter = c.to_string();
@@ -521,6 +527,7 @@ fn paint_header(ctx: &Ctx, pm: &mut Pixmap, header: &[HeaderLine]) {
             colour: theme.text,
             swatch: line.swatch,
             mark: line.mark,
+            plate: line.plate,
         };
         paint_text(ctx, pm, (m, y), max_w, &text);
     }
@@ -540,6 +547,7 @@ fn paint_trays(ctx: &Ctx, pm: &mut Pixmap, scene: &Scene) {
             colour: theme.text,
             swatch: tray.swatch,
             mark: tray.mark,
+            plate: tray.plate,
         };
         paint_text(ctx, pm, (slot.x, base), slot.width, &caption);
         let top = slot.y + cap * LINE;

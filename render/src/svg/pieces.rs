@@ -8,7 +8,7 @@ use tiny_skia::{FillRule, Path};
 
 use super::{ART, ID, Out, Tools};
 use crate::draw::{CHECK_GLOW, Grid, glyph_px};
-use crate::scene::{Glyph, GlyphState, Marker, Rgba, Scene, Shape, Tile};
+use crate::scene::{Glyph, GlyphState, Marker, Plate, Rgba, Scene, Shape, Tile};
 use crate::shapes::{self, Art, Ink, Paint};
 use crate::sprite;
 
@@ -252,7 +252,8 @@ impl Out {
         let badges = g.badges.star
             || g.badges.hat
             || g.badges.count.is_some_and(|n| n > 1)
-            || g.badges.mark.is_some();
+            || g.badges.mark.is_some()
+            || g.badges.plate.is_some();
         let mut at = Out(String::from(" transform=\"matrix("));
         for (i, v) in [k, 0.0, 0.0, k, ox, oy].into_iter().enumerate() {
             if i > 0 {
@@ -268,7 +269,26 @@ impl Out {
             self.s("<g class=\"piece\"");
             self.qr(tile);
             self.s(&at.0);
-            self.s("><use");
+            self.s(">");
+            if let Some(plate) = g.badges.plate {
+                self.plate_of(plate, fill, outline);
+            }
+            self.s("<use");
+            if g.badges.plate.is_some() {
+                // The piece on a plate is shrunk about its box's centre (`sprite::plated`).
+                let k = sprite::PLATE_PIECE;
+                self.s(" transform=\"matrix(");
+                for (i, v) in [k, 0.0, 0.0, k, 50.0 * (1.0 - k), 50.0 * (1.0 - k)]
+                    .into_iter()
+                    .enumerate()
+                {
+                    if i > 0 {
+                        self.s(" ");
+                    }
+                    self.n(v, 3);
+                }
+                self.s(")\"");
+            }
         } else {
             self.s("<use class=\"piece\"");
             self.qr(tile);
@@ -298,6 +318,22 @@ impl Out {
         if outline.a < 255 {
             self.opacity("stroke", outline.a);
         }
+    }
+
+    /// The owner's shape under the piece, as the PNG's sprites draw it.
+    fn plate_of(&mut self, plate: Plate, fill: Rgba, outline: Rgba) {
+        let (cx, cy, r) = sprite::PLATE_AT;
+        let Some(path) = shapes::plate(plate, (cx, cy), r) else {
+            return;
+        };
+        let (pale, edge) = sprite::plate_colours(fill, outline);
+        self.s("<path class=\"plate\" d=\"");
+        self.path(&path, ART);
+        self.s("\"");
+        self.paint("fill", pale);
+        self.paint("stroke", edge);
+        self.num("stroke-width", sprite::PLATE_EDGE_W, ART);
+        self.s(" paint-order=\"stroke\"/>");
     }
 
     /// Star, hat, count and mark, in the piece's box, as the PNG's sprites draw them.

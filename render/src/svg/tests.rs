@@ -9,7 +9,7 @@ use roxmltree::{Document, Node};
 use super::pieces::shape_id;
 use super::*;
 use crate::scene::{
-    Arrow, Badges, Glyph, GlyphState, Hex, HexPoint, Label, Marker, Orientation, Shape, Tag,
+    Arrow, Badges, Glyph, GlyphState, Hex, HexPoint, Label, Marker, Orientation, Plate, Shape, Tag,
 };
 use crate::{Renderer, sample, sprite};
 
@@ -195,6 +195,7 @@ fn every_use_refers_to_a_definition_made_once() {
             star: i % 4 == 0,
             count: Some(i as u16 % 5),
             mark: (i % 2 == 0).then_some('B'),
+            plate: (i % 7 != 6).then(|| Plate::ALL[i % Plate::ALL.len()]),
         };
         let state = [GlyphState::Normal, GlyphState::Frozen, GlyphState::Ghost][i % 3];
         let colour = sample::PLAYERS[i % 6];
