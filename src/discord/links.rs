@@ -75,6 +75,22 @@ pub struct Stale {
     pub tries: i64,
 }
 
+/// An old turn message's row read as text: `None` unless every id is a positive number (no
+/// snowflake is 0 or negative) and the tries a count.
+fn stale_of([message, game, channel, tries]: [Option<String>; 4]) -> Option<Stale> {
+    let id = |v: Option<String>| v?.trim().parse::<u64>().ok().filter(|&n| n > 0);
+    let message = id(message).filter(|&n| i64::try_from(n).is_ok())?;
+    let channel = id(channel).filter(|&n| i64::try_from(n).is_ok())?;
+    let game = GameId::try_from(id(game)?).ok()?;
+    let tries = tries?.trim().parse::<i64>().ok().filter(|&n| n >= 0)?;
+    Some(Stale {
+        message,
+        game,
+        channel,
+        tries,
+    })
+}
+
 const STALE_INSERT: &str = "INSERT INTO discord_stale_turns (message_id, game_id, channel_id)";
 const STALE_CONFLICT: &str = "ON CONFLICT (message_id) DO NOTHING";
 
@@ -278,24 +294,52 @@ impl Links {
     }
 
     /// The old turn message whose buttons are to come off next, due at `now` (unix ms): the
-    /// oldest first.
+    /// oldest first. A row no message can have (an id that is not a positive number, say from
+    /// a hand-edited or damaged database) is logged and deleted rather than read again and
+    /// again: one bad row never stops the cleaning of the others.
     pub async fn next_stale(&self, now: i64) -> Result<Option<Stale>, sqlx::Error> {
-        let row = sqlx::query(
-            "SELECT message_id, game_id, channel_id, tries FROM discord_stale_turns \
-             WHERE retry_at <= $1 ORDER BY message_id LIMIT 1",
-        )
-        .bind(now)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| {
-            Ok(Stale {
-                message: r.try_get::<i64, _>(0)? as u64,
-                game: r.try_get(1)?,
-                channel: r.try_get::<i64, _>(2)? as u64,
-                tries: r.try_get::<i64, _>(3)?,
-            })
-        })
-        .transpose()
+        loop {
+            // Read as text, so that a value of the wrong type is a bad row, not an error.
+            let row = sqlx::query(
+                "SELECT CAST(message_id AS TEXT), CAST(game_id AS TEXT), \
+                 CAST(channel_id AS TEXT), CAST(tries AS TEXT) FROM discord_stale_turns \
+                 WHERE retry_at <= $1 ORDER BY message_id LIMIT 1",
+            )
+            .bind(now)
+            .fetch_optional(&self.pool)
+            .await?;
+            let Some(row) = row else { return Ok(None) };
+            let text = |i: usize| row.try_get::<Option<String>, _>(i).ok().flatten();
+            let key = text(0).unwrap_or_default();
+            if let Some(stale) = stale_of([text(0), text(1), text(2), text(3)]) {
+                return Ok(Some(stale));
+            }
+            tracing::error!(
+                message_id = %key,
+                game_id = ?text(1),
+                channel_id = ?text(2),
+                "an old turn message's row cannot be read (not a message of Discord's); forgotten"
+            );
+            let gone = match text(0) {
+                Some(key) => {
+                    sqlx::query(
+                        "DELETE FROM discord_stale_turns WHERE CAST(message_id AS TEXT) = $1",
+                    )
+                    .bind(key)
+                    .execute(&self.pool)
+                    .await?
+                }
+                None => {
+                    sqlx::query("DELETE FROM discord_stale_turns WHERE message_id IS NULL")
+                        .execute(&self.pool)
+                        .await?
+                }
+            };
+            if gone.rows_affected() == 0 {
+                // Never read the same bad row for ever: the next look, after a pause, tries again.
+                return Err(sqlx::Error::RowNotFound);
+            }
+        }
     }
 
     /// When the next old turn message falls due (unix ms), if any is waiting.

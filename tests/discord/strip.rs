@@ -257,3 +257,78 @@ async fn a_game_that_ended_keeps_no_live_turn_button() {
         "{boards:?}"
     );
 }
+
+/// A 429 on an old message's edit is waited out (its `retry_after`, here 2 s as the fake's
+/// header rounds it) and the edit made after it; rows no message can have (a negative id, a
+/// thread 0, on SQLite a word where an id belongs) are logged and forgotten, never stopping
+/// the cleaning of the real ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429_is_waited_out_and_a_corrupt_row_is_forgotten() {
+    use hexmeros::store::Store;
+    let fake = F::start().await;
+    let bot = Bot::start_logging(&fake, Some("info")).await;
+    let players = [u(1), u(2)];
+    let (game, thread, mut mirror) = hexdame(&fake, &players).await;
+    let store = Store::open(&bot.db_url()).await.unwrap();
+    let pool = store.writer().clone();
+    let sqlite = bot.db_url().starts_with("sqlite");
+    let mut bad: Vec<(&str, &str)> = vec![("-5", "1"), ("1", "0")];
+    if sqlite {
+        bad.push(("'garbage'", "7"));
+    }
+    for (message, channel) in &bad {
+        sqlx::query(&format!(
+            "INSERT INTO discord_stale_turns (message_id, game_id, channel_id) \
+             VALUES ({message}, $1, {channel})"
+        ))
+        .bind(game)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    let first = turn_messages(&fake, thread)[0];
+    fake.fail_next("PATCH", &format!("/messages/{first}$"), 429, Some(1.5), 1);
+    play(&fake, &players, thread, &mut mirror).await;
+    only_the_newest_live(&fake, thread, 2).await;
+    let tries: Vec<(u16, std::time::Instant)> = fake
+        .requests()
+        .iter()
+        .filter(|s| s.method == "PATCH" && s.path.ends_with(&format!("/messages/{first}")))
+        .map(|s| (s.status, s.at))
+        .collect();
+    assert_eq!(
+        tries.iter().map(|t| t.0).collect::<Vec<_>>(),
+        [429, 200],
+        "{}",
+        bot.log()
+    );
+    let waited = tries[1].1.duration_since(tries[0].1);
+    assert!(waited >= Duration::from_secs(2), "{waited:?}");
+    // The bad rows go, each said so (the job reaches them in its own time: waited for).
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM discord_stale_turns")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        if left == 0 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{left} rows left: {}",
+            bot.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let log = bot.log();
+    assert_eq!(
+        log.matches("an old turn message's row cannot be read")
+            .count(),
+        bad.len(),
+        "{log}"
+    );
+    // The job goes on: the next turn's old message loses its buttons too.
+    play(&fake, &players, thread, &mut mirror).await;
+    only_the_newest_live(&fake, thread, 3).await;
+}
