@@ -245,7 +245,9 @@ async function choose(origin) {
     performance.measure("tap-targets", "tap");
     const word = targets.filter((t) => !t.hex);
     $("choices").replaceChildren(...word.map((t) => button(t.label, "", () => pick(t))));
-    say((piece ? piece.label : origin) + ": tap where it goes");
+    // What a target does beyond moving, in the words of the Discord buttons and the preview.
+    const telling = targets.filter((t) => t.does.length).map((t) => t.label);
+    say((piece ? piece.label : origin) + ": tap where it goes" + (telling.length ? ". " + telling.join("; ") : ""));
   } catch (e) {
     say(e.message, true);
   }
@@ -267,7 +269,9 @@ async function act(action) {
   try {
     const done = await api("/api/act", Object.assign({ version: state.board.version }, action));
     await load();
-    if (done.said && done.said.length) say(done.said.join(" "));
+    // A move staged is told by the board's own headline (what it does, what may follow);
+    // anything else the host said of the action is shown as it said it.
+    if (done.said && done.said.length && !state.board.staged) say(done.said.join(" "));
   } catch (e) {
     say(e.message, true);
     if (e.status === 409) await load();

@@ -513,8 +513,8 @@ fn a_yellow_mark_on_a_pale_cell_is_cased_in_near_black() {
     assert!(svg.contains("#1c1c22"), "the casing's colour");
 }
 
-/// Issue 62: a piece stands on its owner's shape, which shows round the piece in a pale of its
-/// colour edged in its outline; six shapes, six pictures; the header's swatch takes the shape.
+/// Issue 62: a piece stands on its owner's shape, which shows round the piece in its colour
+/// darkened, edged in its outline; six shapes, six pictures; the header's swatch takes the shape.
 #[test]
 fn a_seat_plate_shows_round_the_piece_and_on_the_swatch() {
     let theme = Theme::new(400);
@@ -560,13 +560,13 @@ fn a_seat_plate_shows_round_the_piece_and_on_the_swatch() {
     let cell = [tone.r, tone.g, tone.b];
     assert_eq!(px(&pics[0]), cell, "no plate: the cell");
     assert_eq!(px(&pics[1]), cell, "a circle leaves the corner");
-    let pale = sample::PLAYERS[1].mix(Rgba::WHITE, 0.55);
+    let dark = sample::PLAYERS[1].mix(Rgba::BLACK, 0.5);
     let square = px(&pics[2]);
     assert!(
         square
             .iter()
-            .zip([pale.r, pale.g, pale.b])
+            .zip([dark.r, dark.g, dark.b])
             .all(|(&v, w)| v.abs_diff(w) <= 8),
-        "a square's pale corner: {square:?} against {pale:?}"
+        "a square's darkened corner: {square:?} against {dark:?}"
     );
 }

@@ -137,7 +137,7 @@ fn opening(state: &GameState, id: GameId, turn_dm: bool) -> Vec<Effect> {
         fx.push(Effect::Ping {
             game: id,
             player,
-            text: say::your_token(&state.seat_title(seat), &[]).into(),
+            text: say::your_token(&state.seat_title(seat), state.forced().as_ref()).into(),
         });
     }
     if turn_dm {

@@ -310,13 +310,13 @@ pub fn with_story(played: &str, since: Since, story: &str) -> String {
     }
 }
 
-pub fn your_token(seat: &str, checked_by: &[String]) -> String {
+/// The Token holder's ping, with what the rules force on them in the words every front end
+/// shows (the host's projection, `Forced::text`): a Check to relieve, a compulsory capture.
+pub fn your_token(seat: &str, forced: Option<&super::Forced>) -> String {
     let mut text = format!("{seat}, you have the Token");
-    if !checked_by.is_empty() {
-        text.push_str(&format!(
-            "; you are in Check by {}: your move must relieve it if any move can",
-            checked_by.join(", ")
-        ));
+    if let Some(f) = forced {
+        text.push_str("; ");
+        text.push_str(&f.text());
     }
     text
 }

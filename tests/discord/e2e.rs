@@ -1133,7 +1133,13 @@ async fn check_declared_by_the_mover_and_upon_the_mover() {
         play(&fake, u(p), game.thread, &g.move_text(&m)).await;
         g = g.after(&m);
     }
-    let ping = wait_message(&fake, game.thread, before, "you are in Check by Blue").await;
+    let ping = wait_message(
+        &fake,
+        game.thread,
+        before,
+        "you are in Check by Blue: your move must relieve it if any move can",
+    )
+    .await;
     assert_pings(&ping, u(1));
 
     // 2. Blue stages a move that leaves his own Sovereign attacked by Silver: Silver is asked

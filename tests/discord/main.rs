@@ -15,6 +15,7 @@ mod games_list;
 mod gateway;
 mod history;
 mod house_rules;
+mod labels;
 mod metrics;
 mod notes;
 mod notify;

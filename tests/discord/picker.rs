@@ -29,14 +29,14 @@ async fn start(fake: &F) -> (i64, u64) {
 
 /// The callback type of an interaction's first response (5: a new private message, deferred;
 /// 6: an update of the message the control sits on, deferred).
-async fn callback_type(fake: &F, i: &Interaction) -> u64 {
+pub(crate) async fn callback_type(fake: &F, i: &Interaction) -> u64 {
     let first = fake.first_response(i, T).await.unwrap();
     assert_eq!(first.status, 204, "{first:?}");
     first.json.unwrap()["type"].as_u64().unwrap()
 }
 
 /// The edit of the interaction's original message that answers it.
-async fn edit(fake: &F, i: &Interaction) -> Sent {
+pub(crate) async fn edit(fake: &F, i: &Interaction) -> Sent {
     let sent = fake
         .wait_responses(i, T, 1, |s| {
             s.method == "PATCH" && s.path.ends_with("/messages/@original")
@@ -49,7 +49,7 @@ async fn edit(fake: &F, i: &Interaction) -> Sent {
 }
 
 /// A step of the picker after the first: acknowledged as an update, answered by an edit.
-async fn step(fake: &F, i: &Interaction) -> Sent {
+pub(crate) async fn step(fake: &F, i: &Interaction) -> Sent {
     assert_eq!(callback_type(fake, i).await, 6);
     edit(fake, i).await
 }
@@ -61,7 +61,7 @@ fn menu(s: &Sent) -> (String, Vec<(String, String)>) {
 }
 
 /// The custom id of the button labelled `label`, if there is one and it is enabled.
-fn button(s: &Sent, label: &str) -> Option<String> {
+pub(crate) fn button(s: &Sent, label: &str) -> Option<String> {
     let body = s.json.as_ref().unwrap();
     body["components"]
         .as_array()
@@ -117,7 +117,7 @@ async fn panel_shows(fake: &F, thread: u64, text: &str) {
 
 /// How a picker entry is chosen: an option of a select menu, or a button of its own.
 #[derive(Clone, Debug)]
-enum How {
+pub(crate) enum How {
     Select { menu: String, value: String },
     Button(String),
 }
@@ -126,15 +126,15 @@ enum How {
 /// button the origin of the piece at the button's place in the picker's list of `game`, for a
 /// target's button its number) and how to choose it.
 #[derive(Clone, Debug)]
-struct Entry {
-    label: String,
-    value: String,
-    how: How,
+pub(crate) struct Entry {
+    pub(crate) label: String,
+    pub(crate) value: String,
+    pub(crate) how: How,
 }
 
 /// The entries of a picker step's message: its select menu's options, or its piece / target
 /// buttons (issue 45: one tap each where they fit).
-fn entries(s: &Sent, game: &AnyGame) -> Vec<Entry> {
+pub(crate) fn entries(s: &Sent, game: &AnyGame) -> Vec<Entry> {
     let body = s.json.as_ref().unwrap();
     let mut out = Vec::new();
     for row in body["components"].as_array().unwrap() {
@@ -174,7 +174,7 @@ fn entries(s: &Sent, game: &AnyGame) -> Vec<Entry> {
 }
 
 /// Choose `e` on the picker message `msg`.
-async fn choose(fake: &F, user: u64, channel: u64, msg: u64, e: &Entry) -> Interaction {
+pub(crate) async fn choose(fake: &F, user: u64, channel: u64, msg: u64, e: &Entry) -> Interaction {
     match &e.how {
         How::Select { menu, value } => fake.select(user, channel, msg, menu, &[value]).await,
         How::Button(id) => fake.button(user, channel, msg, id).await,
@@ -183,7 +183,7 @@ async fn choose(fake: &F, user: u64, channel: u64, msg: u64, e: &Entry) -> Inter
 
 /// The cell a target entry's label names: `3 → Q8 · takes …` (a menu's) or `3 · Q8` (a
 /// button's).
-fn target_cell(label: &str) -> String {
+pub(crate) fn target_cell(label: &str) -> String {
     let rest = match label.split_once(" → ") {
         Some((_, rest)) => rest,
         None => label.split_once(" · ").unwrap().1,

@@ -145,7 +145,7 @@ pub async fn panel(fake: &F, thread: u64) -> Value {
 }
 
 /// My side pressed by `user`: the "My board" link's token, if the answer has one.
-async fn my_board(fake: &F, user: u64, thread: u64, base: &str) -> Option<String> {
+pub(crate) async fn my_board(fake: &F, user: u64, thread: u64, base: &str) -> Option<String> {
     let (turn, body) = turn_message(fake, thread);
     let id = custom_ids(&body)
         .into_iter()

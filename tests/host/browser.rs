@@ -565,3 +565,80 @@ async fn two_fingers_pinch_the_board_in_and_out_without_tapping_it() {
     assert_eq!(marks, json!(0), "a pinch is no tap");
     c.close().await.unwrap();
 }
+
+/// Issue 62 in the browser: a ram is drawn as a ram (its own mark, not a capture's ring) and
+/// said in words when its piece is tapped and once it is staged, as the Discord buttons say
+/// it; a HexDame player bound to capture is told so above the board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ram_and_a_compulsory_capture_are_told_on_the_board() {
+    let Some(driver) = driver().await else { return };
+    let b = board().await;
+    let piece = |cell: &str, owner: &str, kind: &str| json!({"cell": cell, "owner": owner, "kind": kind, "moved": true});
+    let ram = json!({"game": "heximeros", "to_move": "silver", "pieces": [
+        piece("Q20", "silver", "dreadnaught"), piece("Q24", "silver", "militant"),
+        piece("Q2", "silver", "sovereign"), piece("E14", "blue", "sovereign")]});
+    let (game, _): (GameId, _) = b
+        .host
+        .create_from_position(&[1, 2, 3, 4, 5, 6], &ram.to_string(), None)
+        .await
+        .unwrap();
+    let st = b.host.state(game).await.unwrap();
+    let silver = st.holder_player().unwrap();
+    let c = driver.browser(390, 844).await;
+    c.goto(&b.links.player(game, silver, T0)).await.unwrap();
+    at_version(&c, st.version()).await;
+    let names = st.cell_names();
+    let hex = |cell: &str| {
+        let (h, _) = names.iter().find(|(_, n)| n == cell).unwrap();
+        (h.q, h.r)
+    };
+    tap(&c, hex("Q20")).await;
+    until(
+        &c,
+        "document.querySelectorAll('#highlights .hl-ram').length",
+    )
+    .await;
+    until(
+        &c,
+        "document.getElementById('message').textContent.includes('rams your own Militant')",
+    )
+    .await;
+    let rammed = st
+        .targets_seen_by(Some(silver), "Q20")
+        .unwrap()
+        .into_iter()
+        .find(|t| t.target.cell == "Q24")
+        .unwrap();
+    assert!(
+        rammed.does.contains(&hexmeros::host::Does::Rams {
+            piece: "Militant".into()
+        }),
+        "{:?}",
+        rammed.does
+    );
+    tap(&c, hex("Q24")).await;
+    until(
+        &c,
+        "document.getElementById('message').textContent.includes('(rams your own Militant) is staged')",
+    )
+    .await;
+    c.close().await.unwrap();
+
+    // rules/hexdame.md T5: White must take two men.
+    let man = |cell: &str, owner: &str| json!({"cell": cell, "owner": owner, "kind": "man"});
+    let dame = json!({"game": "hexdame", "to_move": "white", "pieces": [
+        man("c3", "white"), man("a3", "white"),
+        man("d4", "black"), man("f5", "black"), man("a4", "black")]});
+    let (game, _): (GameId, _) = b
+        .host
+        .create_from_position(&[1, 2], &dame.to_string(), None)
+        .await
+        .unwrap();
+    let c = b.open(&driver, game, Some(1), (390, 844)).await;
+    until(
+        &c,
+        "document.getElementById('message').textContent.includes('Capture is compulsory')",
+    )
+    .await;
+    c.close().await.unwrap();
+}

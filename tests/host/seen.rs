@@ -206,6 +206,33 @@ async fn a_ram_on_your_own_piece_is_labelled_as_a_ram() {
         );
         assert!(!t.label().contains("takes"), "{}", t.label());
     }
+    // Staged, the ram is said so in the headline the web board and the preview show.
+    let ram = rams[0].target.moves[0].clone();
+    act(
+        &e.host,
+        g,
+        silver,
+        hexmeros::host::Command::Move {
+            text: ram.clone(),
+            commit: false,
+        },
+    )
+    .await;
+    let seen = e.host.state(g).await.unwrap().seen_by(Some(silver));
+    assert_eq!(seen.staged.as_deref(), Some(ram.as_str()));
+    assert_eq!(
+        seen.staged_does,
+        vec![Does::Rams {
+            piece: "Militant".into()
+        }]
+    );
+    assert!(
+        seen.expects.starts_with(&format!(
+            "Your move {ram} (rams your own Militant) is staged"
+        )),
+        "{}",
+        seen.expects
+    );
 }
 
 /// The round since a seat's last turn comes clause by clause: the next seat is told of
@@ -268,4 +295,115 @@ async fn the_move_that_took_the_viewers_piece_is_named_as_costly() {
     assert_eq!(st.moves_that_cost(Some(blue), &round), round);
     let silver_seat = st.seat_of(silver);
     assert!(st.moves_that_cost(silver_seat, &round).is_empty());
+}
+
+/// Issue 62: Silver's close-up after a round in which Orange took Silver's Regent and
+/// declared Check on Silver holds both (the Check on Silver's Sovereign and the capture), with
+/// its cells named; what the round did far away is left to the full board and said so.
+#[tokio::test]
+async fn silvers_close_up_holds_the_check_on_it_and_the_regent_it_lost() {
+    use hexmeros::host::{Command, ViewOptions};
+    use hexmeros_testkit::host::RulesOf;
+    let e = env().await;
+    let g = from_position(
+        &e,
+        6,
+        serde_json::json!({"game": "heximeros", "to_move": "orange", "pieces": [
+            piece("Q20", "silver", "sovereign"), piece("Q30", "silver", "regent"),
+            piece("E14", "blue", "sovereign"), piece("E38", "yellow", "sovereign"),
+            piece("Q40", "orange", "alcazar"), piece("Q50", "orange", "sovereign"),
+            piece("AC38", "green", "sovereign"), piece("AC14", "red", "sovereign")]}),
+    )
+    .await;
+    let st = e.host.state(g).await.unwrap();
+    let orange = st.holder_player().unwrap();
+    let silver_seat = st.seat_named("silver").unwrap();
+    let take = st
+        .targets_seen_by(Some(orange), "Q40")
+        .unwrap()
+        .into_iter()
+        .find(|t| t.target.cell == "Q30")
+        .expect("the Alcazar reaches the Regent");
+    assert!(
+        take.does.contains(&Does::GivesCheck {
+            on: vec!["Silver".into()]
+        }),
+        "{:?}",
+        take.does
+    );
+    act(
+        &e.host,
+        g,
+        orange,
+        Command::Move {
+            text: take.target.moves[0].clone(),
+            commit: false,
+        },
+    )
+    .await;
+    act(
+        &e.host,
+        g,
+        orange,
+        Command::CheckAndPass { seat: silver_seat },
+    )
+    .await;
+    // Green and Red move their Sovereigns, far from Silver.
+    for _ in 0..2 {
+        let st = e.host.state(g).await.unwrap();
+        let player = st.holder_player().unwrap();
+        let mv = st.rules().legal_moves()[0].clone();
+        act(&e.host, g, player, cmd_move(&mv)).await;
+    }
+    let st = e.host.state(g).await.unwrap();
+    assert_eq!(st.holder(), Some(silver_seat));
+    let opts = ViewOptions {
+        as_seat: Some(silver_seat),
+        last_moves: st.last_round(),
+        ..ViewOptions::default()
+    };
+    let focus = st.render_focus(&opts).unwrap().expect("a close-up");
+    assert!(!focus.png.is_empty());
+    // The close-up's cells: the same crop as the host draws, from the same options.
+    let costly = st.moves_that_cost(Some(silver_seat), &opts.last_moves);
+    assert_eq!(costly.len(), 1, "Orange's capture cost Silver: {costly:?}");
+    let told = hexmeros::view::focus::focus_told(
+        &st.rules(),
+        &ViewOptions {
+            costly,
+            ..opts.clone()
+        },
+    )
+    .unwrap()
+    .unwrap();
+    let names = hexmeros::view::cell_names(&st.rules());
+    let hex = |cell: &str| names.iter().find(|(_, n)| n == cell).unwrap().0;
+    let shown: Vec<_> = told.scene.tiles.iter().map(|t| t.hex).collect();
+    for cell in ["Q20", "Q30", "Q40"] {
+        assert!(shown.contains(&hex(cell)), "{cell} is in Silver's close-up");
+    }
+    // The Check is marked there, and the cells are named.
+    let check = told
+        .scene
+        .tiles
+        .iter()
+        .find(|t| t.hex == hex("Q20"))
+        .unwrap();
+    assert!(
+        check.markers.contains(&hexmeros_render::Marker::Check),
+        "{:?}",
+        check.markers
+    );
+    assert!(
+        told.scene.labels.iter().any(|l| l.text == "Q30")
+            || told.scene.tags.iter().any(|t| t.text == "Q30"),
+        "cells named: {:?} {:?}",
+        told.scene.labels,
+        told.scene.tags
+    );
+    // Green's and Red's moves, far off, are left to the full board and said so.
+    assert_eq!(told.outside, focus.outside);
+    let alt = st.alt_text(Some(st.holder_player().unwrap()));
+    assert!(alt.contains("Silver is in Check by Orange"), "{alt}");
+    assert!(alt.contains("Regent"), "the Regent's loss is told: {alt}");
 }

@@ -318,7 +318,7 @@ impl GameState {
         if let Some(m) = self.queue_missed.get_mut(seat.index()) {
             *m = Some(why.clone());
         }
-        let by = self.seat_names(&self.game.binding_challenges());
+        let forced = self.forced();
         // The table learns only that a queued move was not played; what it was and why goes to
         // the player alone (the queue is private).
         fx.push(Effect::Ping {
@@ -326,7 +326,7 @@ impl GameState {
             player: self.player(seat),
             text: format!(
                 "{}; {}",
-                say::your_token(&self.seat_title(seat), &by),
+                say::your_token(&self.seat_title(seat), forced.as_ref()),
                 say::QUEUE_NOT_PLAYED
             )
             .into(),

@@ -33,6 +33,9 @@ pub struct Seen {
     pub stuck: Vec<Stuck>,
     /// The staged move (the viewer's, on their turn).
     pub staged: Option<String>,
+    /// What the staged move does beyond moving (takes, rams, gives Check, relieves), in the
+    /// words its target had before it was staged.
+    pub staged_does: Vec<Does>,
     /// The seats the staged move may declare Check on.
     pub declarable: Vec<String>,
     /// What happened since the viewer's previous turn (everything for a spectator's last
@@ -66,7 +69,7 @@ impl Forced {
                  make takes {most}"
             ),
             Forced::RelieveCheck { by } => format!(
-                "you are in Check by {}: only a move that relieves it may be made",
+                "you are in Check by {}: your move must relieve it if any move can",
                 by.join(" and ")
             ),
         }
@@ -211,6 +214,10 @@ impl GameState {
                 .collect(),
             None => Vec::new(),
         };
+        let staged_does = staged
+            .as_deref()
+            .map(|m| self.does_of(m, forced.as_ref()))
+            .unwrap_or_default();
         let you = seat.map(|s| self.seat_title(s));
         let round = self.round_for(seat.or(holder));
         let your_losses = match &you {
@@ -218,10 +225,17 @@ impl GameState {
             None => Vec::new(),
         };
         let holder_name = holder.map(|h| self.seat_title(h));
+        let staged_words = staged.as_deref().map(|m| {
+            let words: Vec<String> = staged_does.iter().map(Does::text).collect();
+            match words.as_slice() {
+                [] => m.to_string(),
+                w => format!("{m} ({})", w.join(", ")),
+            }
+        });
         let expects = expects(
             your_turn,
             holder_name.as_deref(),
-            staged.as_deref(),
+            staged_words.as_deref(),
             forced.as_ref(),
             &declarable,
             pieces.is_empty(),
@@ -236,6 +250,7 @@ impl GameState {
             pieces,
             stuck,
             staged,
+            staged_does,
             declarable,
             round,
             your_losses,
@@ -289,11 +304,13 @@ impl GameState {
     /// target had before it was staged: the preview says it as the button did. Empty when
     /// nothing of theirs is staged, or it does nothing more than move.
     pub fn staged_does(&self, viewer: Option<PlayerId>) -> Vec<Does> {
-        let seen = self.seen_by(viewer);
-        let Some(staged) = &seen.staged else {
-            return Vec::new();
-        };
-        let relieving = matches!(seen.forced, Some(Forced::RelieveCheck { .. }));
+        self.seen_by(viewer).staged_does
+    }
+
+    /// What move `staged` does, found among its piece's targets (`forced`: what the rules
+    /// force on its mover now, which tells a relief).
+    fn does_of(&self, staged: &str, forced: Option<&Forced>) -> Vec<Does> {
+        let relieving = matches!(forced, Some(Forced::RelieveCheck { .. }));
         let origin = staged.split(['-', 'x', '*']).next().unwrap_or_default();
         picker::targets(self.position(), origin)
             .into_iter()
@@ -303,7 +320,7 @@ impl GameState {
     }
 
     /// What the rules force on the Token holder now.
-    pub(super) fn forced(&self) -> Option<Forced> {
+    pub(crate) fn forced(&self) -> Option<Forced> {
         let game = self.position();
         let by = game.binding_challenges();
         if !by.is_empty() {
@@ -523,7 +540,7 @@ mod tests {
         };
         assert_eq!(
             expects(true, Some("Silver"), None, Some(&check), &[], false),
-            "Your turn. You are in Check by Orange: only a move that relieves it may be made. \
+            "Your turn. You are in Check by Orange: your move must relieve it if any move can. \
              Tap a piece that may move."
         );
         assert_eq!(

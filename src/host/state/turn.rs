@@ -396,11 +396,10 @@ impl GameState {
         if self.queued(next).is_some() {
             return;
         }
-        let by = self.seat_names(&self.game.binding_challenges());
         fx.push(Effect::Ping {
             game: self.id,
             player: self.player(next),
-            text: say::your_token(&self.seat_title(next), &by).into(),
+            text: say::your_token(&self.seat_title(next), self.forced().as_ref()).into(),
         });
     }
 }

@@ -13,7 +13,7 @@ use serenity::{
 };
 
 use hexmeros::background::{self, Work};
-use hexmeros::host::{self, Does, GameState, Mark, Piece, SeenTarget, Target};
+use hexmeros::host::{self, GameState, Mark, Piece, SeenTarget, Target};
 
 use super::{Click, Reply};
 use crate::discord::Error;
@@ -207,16 +207,15 @@ async fn seen_targets(
     .map_err(|why| crate::discord::reply::refused(why.to_string()))
 }
 
-/// A target's button: its number and cell as on the picture, and in a word what it does
-/// beyond moving (a ram, a Check given), the same words as the menu and the preview use.
+/// A target's button: its number and cell as on the picture, and what it does beyond moving
+/// (a capture, a ram, a Check given, a relief) in the very words of the menu, the zoom's
+/// description, the preview and the web board (`Does::text`); fitted to a button's 80
+/// characters by the caller.
 fn target_button(t: &SeenTarget) -> String {
     let mut s = format!("{} · {}", t.target.number, t.target.cell);
     for d in &t.does {
-        match d {
-            Does::Rams { piece } => s.push_str(&format!(" · rams your {piece}")),
-            Does::GivesCheck { on } => s.push_str(&format!(" · Check {}", on.join(", "))),
-            _ => {}
-        }
+        s.push_str(" · ");
+        s.push_str(&d.text());
     }
     s
 }
@@ -445,6 +444,7 @@ fn zoom_file(png: Vec<u8>, piece: &str, options: &[(String, String)]) -> CreateA
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hexmeros::host::Does;
 
     fn seen(does: Vec<Does>) -> SeenTarget {
         SeenTarget {
@@ -463,18 +463,18 @@ mod tests {
         }
     }
 
-    /// A target's button says a ram and a Check in words, as the menu and the page do.
+    /// A target's button says a ram and a Check in the words the menu and the page use.
     #[test]
     fn a_targets_button_names_a_ram_and_a_check() {
         let check = seen(vec![Does::GivesCheck {
             on: vec!["Orange".into()],
         }]);
-        assert_eq!(target_button(&check), "12 · AC18 · Check Orange");
+        assert_eq!(target_button(&check), "12 · AC18 · gives Check to Orange");
         assert_eq!(check.mark(), Mark::Check);
         let ram = seen(vec![Does::Rams {
             piece: "Militant".into(),
         }]);
-        assert_eq!(target_button(&ram), "12 · AC18 · rams your Militant");
+        assert_eq!(target_button(&ram), "12 · AC18 · rams your own Militant");
         assert_eq!(ram.mark(), Mark::Ram);
         assert_eq!(ram.label(), "12 → AC18 · rams your own Militant");
         let plain = seen(Vec::new());
