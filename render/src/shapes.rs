@@ -673,8 +673,13 @@ pub(crate) fn plate(plate: Plate, (cx, cy): (f32, f32), r: f32) -> Option<Path> 
             out
         }
     };
+    polygon(points)
+}
+
+/// The closed polygon through `points`, in order.
+pub(crate) fn polygon(points: impl IntoIterator<Item = (f32, f32)>) -> Option<Path> {
     let mut b = PathBuilder::new();
-    for (i, &(x, y)) in points.iter().enumerate() {
+    for (i, (x, y)) in points.into_iter().enumerate() {
         if i == 0 {
             b.move_to(x, y);
         } else {

@@ -332,19 +332,11 @@ fn draw_layers(
 
 /// A five-pointed star in a 100-unit box, centred at (50, 52).
 pub(crate) fn star_path() -> Option<tiny_skia::Path> {
-    let mut b = tiny_skia::PathBuilder::new();
-    for i in 0..10 {
+    shapes::polygon((0..10).map(|i| {
         let r = if i % 2 == 0 { 48.0 } else { 20.0 };
         let a = std::f32::consts::PI * (i as f32) / 5.0 - std::f32::consts::FRAC_PI_2;
-        let (x, y) = (50.0 + r * a.cos(), 52.0 + r * a.sin());
-        if i == 0 {
-            b.move_to(x, y);
-        } else {
-            b.line_to(x, y);
-        }
-    }
-    b.close();
-    b.finish()
+        (50.0 + r * a.cos(), 52.0 + r * a.sin())
+    }))
 }
 
 /// The gold star of [`star_path`], scaled by `ts`.

@@ -14,18 +14,12 @@ use fake_discord::{FakeDiscord as F, Sent};
 use hexmeros::games::{AnyGame, GameKind};
 use hexmeros::view::picker;
 use hexmeros_testkit::host::RulesOf;
-use hexmeros_testkit::{bot, fake_discord};
+use hexmeros_testkit::{bot, fake_discord, golden};
 use serde_json::{Value, json};
 
 use crate::picker::{Entry, button, choose, edit, entries, step};
 use crate::web::{board_game_of, get, my_board};
 use bot::*;
-
-/// The generator of `golden::playout`, one step.
-fn next(s: u64) -> u64 {
-    s.wrapping_mul(6_364_136_223_846_793_005)
-        .wrapping_add(1_442_695_040_888_963_407)
-}
 
 /// The first position of a seeded random playout of `kind` (at most `plies` moves) where
 /// `wanted` holds, and the moves that lead there. No move of the way walks into a Check
@@ -47,7 +41,7 @@ fn found(
                 return (game, played);
             }
             let moves = game.legal_moves();
-            s = next(s);
+            s = golden::next_seed(s);
             let m = &moves[(s >> 33) as usize % moves.len()];
             let origin = m.split(['-', 'x', '*']).next().unwrap();
             let exposes = picker::targets(&game, origin)

@@ -6,6 +6,12 @@
 use hexmeros::games::{AnyGame, GameKind};
 use hexmeros::view::ViewOptions;
 
+/// The playouts' generator, one step (an LCG; a move is `(s >> 33) % moves`).
+pub fn next_seed(s: u64) -> u64 {
+    s.wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407)
+}
+
 /// A seeded playout: `plies` moves chosen by an LCG among the sorted legal moves. Returns the
 /// position and every move text played.
 pub fn playout(
@@ -25,9 +31,7 @@ pub fn playout(
         if moves.is_empty() {
             break;
         }
-        s = s
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
+        s = next_seed(s);
         let m = &moves[(s >> 33) as usize % moves.len()];
         played.push(game.play(m).unwrap());
     }
